@@ -1,0 +1,128 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/**
+ * Typed configuration, parsed once at start-up from environment variables (and an optional
+ * JSON config file named by SPQ_CONFIG_FILE) and passed explicitly to whatever needs it.
+ * Nothing reads process.env anywhere else.
+ */
+export interface Config {
+  readonly dataDir: string;
+  readonly host: string;
+  readonly port: number;
+  /** Base URL that download links point at (defaults to http://host:port). */
+  readonly publicBaseUrl: string | undefined;
+  /** Server secret for key hashing and link signing; generated and kept in the data dir when unset. */
+  readonly serverSecret: string | undefined;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly s3: S3Config | undefined;
+  /** Pool release directory; default: <dataDir>/pools/<newest>. */
+  readonly poolDir: string | undefined;
+  readonly smallSuburbThreshold: number;
+  readonly maxRowsPerExecute: number;
+  readonly rateLimits: {
+    readonly perMinute: number;
+    readonly minuteWindowSeconds: number;
+    readonly freePerHour: number;
+    readonly paidPerHour: number;
+    readonly hourWindowSeconds: number;
+    readonly failedAuthPerMinute: number;
+    readonly downloadsPerMinute: number;
+  };
+  readonly downloadTtlDays: number;
+  readonly fileGraceHours: number;
+  readonly logLevel: string;
+}
+
+export interface S3Config {
+  readonly endpoint: string | undefined;
+  readonly region: string;
+  readonly bucket: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly forcePathStyle: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+function text(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+/** Reads the optional config file: a flat JSON object of the same names as the environment variables. */
+function fileEnv(env: Env): Env {
+  const path = text(env, 'SPQ_CONFIG_FILE');
+  if (!path) return {};
+  if (!existsSync(path)) throw new ConfigError(`SPQ_CONFIG_FILE points at ${path}, which does not exist`);
+  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`${path} must hold a JSON object`);
+  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Config, 'dataDir' | 'host' | 'port'>> = {}): Config {
+  // Environment variables win over the config file.
+  const merged: Env = { ...fileEnv(env), ...env };
+  const s3Bucket = text(merged, 'SPQ_S3_BUCKET');
+  const s3: S3Config | undefined = s3Bucket
+    ? {
+        endpoint: text(merged, 'SPQ_S3_ENDPOINT'),
+        region: text(merged, 'SPQ_S3_REGION') ?? 'us-east-1',
+        bucket: s3Bucket,
+        accessKeyId: text(merged, 'SPQ_S3_ACCESS_KEY_ID') ?? text(merged, 'AWS_ACCESS_KEY_ID') ?? '',
+        secretAccessKey: text(merged, 'SPQ_S3_SECRET_ACCESS_KEY') ?? text(merged, 'AWS_SECRET_ACCESS_KEY') ?? '',
+        forcePathStyle: (text(merged, 'SPQ_S3_FORCE_PATH_STYLE') ?? 'true') !== 'false',
+      }
+    : undefined;
+  const port = overrides.port ?? integer(merged, 'SPQ_PORT', 8080);
+  if (port > 65535) throw new ConfigError(`SPQ_PORT must be at most 65535, got ${port}`);
+  const poolDir = text(merged, 'SPQ_POOL_DIR');
+  return {
+    dataDir: resolve(overrides.dataDir ?? text(merged, 'SPQ_DATA_DIR') ?? './data'),
+    host: overrides.host ?? text(merged, 'SPQ_HOST') ?? '127.0.0.1',
+    port,
+    publicBaseUrl: text(merged, 'SPQ_PUBLIC_BASE_URL'),
+    serverSecret: text(merged, 'SPQ_SERVER_SECRET'),
+    databaseUrl: text(merged, 'DATABASE_URL'),
+    redisUrl: text(merged, 'REDIS_URL'),
+    s3,
+    poolDir: poolDir ? resolve(poolDir) : undefined,
+    smallSuburbThreshold: integer(merged, 'SPQ_SMALL_SUBURB_THRESHOLD', 500),
+    maxRowsPerExecute: integer(merged, 'SPQ_MAX_ROWS_PER_EXECUTE', 5_000_000, 1),
+    rateLimits: {
+      perMinute: integer(merged, 'SPQ_RATE_PER_MINUTE', 60, 1),
+      minuteWindowSeconds: integer(merged, 'SPQ_RATE_MINUTE_WINDOW_SECONDS', 60, 1),
+      freePerHour: integer(merged, 'SPQ_RATE_FREE_PER_HOUR', 10, 1),
+      paidPerHour: integer(merged, 'SPQ_RATE_PAID_PER_HOUR', 100, 1),
+      hourWindowSeconds: integer(merged, 'SPQ_RATE_HOUR_WINDOW_SECONDS', 3600, 1),
+      failedAuthPerMinute: integer(merged, 'SPQ_RATE_FAILED_AUTH_PER_MINUTE', 20, 1),
+      downloadsPerMinute: integer(merged, 'SPQ_RATE_DOWNLOADS_PER_MINUTE', 120, 1),
+    },
+    downloadTtlDays: integer(merged, 'SPQ_DOWNLOAD_TTL_DAYS', 7, 1),
+    fileGraceHours: integer(merged, 'SPQ_FILE_GRACE_HOURS', 24, 0),
+    logLevel: text(merged, 'SPQ_LOG_LEVEL') ?? 'info',
+  };
+}
+
+/** The effective config for `spq config`: secrets replaced by whether they are set. */
+export function redactedConfig(config: Config): Record<string, unknown> {
+  const redactUrl = (url: string | undefined) => (url ? url.replace(/\/\/([^@/]*)@/, '//***@') : null);
+  return {
+    ...config,
+    serverSecret: config.serverSecret ? '(set)' : '(generated in data dir)',
+    databaseUrl: redactUrl(config.databaseUrl),
+    redisUrl: redactUrl(config.redisUrl),
+    s3: config.s3 ? { ...config.s3, accessKeyId: config.s3.accessKeyId ? '(set)' : '', secretAccessKey: config.s3.secretAccessKey ? '(set)' : '' } : null,
+  };
+}

@@ -1,0 +1,30 @@
+export const DATASET_TYPES = ['persons', 'families', 'dwellings'] as const;
+export type DatasetType = (typeof DATASET_TYPES)[number];
+
+export const GEOGRAPHY_LEVELS = ['suburb', 'postcode', 'lga', 'state', 'australia'] as const;
+export type GeographyLevel = (typeof GEOGRAPHY_LEVELS)[number];
+
+export const OUTPUT_FORMATS = ['parquet', 'csv', 'xlsx'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export const INCLUDE_GEOGRAPHY = ['none', 'hierarchical'] as const;
+export type IncludeGeography = (typeof INCLUDE_GEOGRAPHY)[number];
+
+/** The eight states and territories; OT (Other Territories) can appear in real ABS inputs. */
+export const STATES = ['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT'] as const;
+export type StateAbbr = (typeof STATES)[number] | 'OT';
+
+export const STATE_NAMES: Readonly<Record<StateAbbr, string>> = {
+  NSW: 'New South Wales',
+  VIC: 'Victoria',
+  QLD: 'Queensland',
+  SA: 'South Australia',
+  WA: 'Western Australia',
+  TAS: 'Tasmania',
+  NT: 'Northern Territory',
+  ACT: 'Australian Capital Territory',
+  OT: 'Other Territories',
+};
+
+/** Columns that include_geography = hierarchical adds to each record, in file order. */
+export const HIERARCHICAL_COLUMNS = ['suburb', 'postcode', 'lga', 'gccsa', 'state'] as const;

@@ -1,0 +1,91 @@
+import type { DatasetType, GeographyLevel, IncludeGeography, OutputFormat, StateAbbr } from '../core/dataset.ts';
+import type { Result } from '../core/result.ts';
+
+/** One suburb (ABS Suburb and Locality, SAL) of a pool release. */
+export interface SuburbInfo {
+  /** ABS SAL code, e.g. "SAL20001" (the suburb_code column of every record). */
+  readonly salCode: string;
+  /** The public identifier (decisions.md): "Richmond (VIC)", "Mount Pleasant (Ballarat, VIC)", "Fitzroy". */
+  readonly suburbId: string;
+  /** The plain name as the ABS writes it without qualifier, e.g. "Richmond". */
+  readonly name: string;
+  readonly state: StateAbbr;
+  /** Primary postcode (largest population share) and primary LGA, used for identifiers and geography columns. */
+  readonly postcode: string;
+  readonly lga: string;
+  readonly lgaCode: string;
+  readonly gccsa: string;
+  readonly smallSuburb: boolean;
+  readonly pools: Readonly<Record<DatasetType, number>>;
+}
+
+/** A geography selection resolved against the release: which suburbs its pool is made of. */
+export interface ResolvedSelection {
+  readonly level: GeographyLevel;
+  /** The selection as the client wrote it. */
+  readonly input: string;
+  /** Canonical spelling (returned in geography_matches). */
+  readonly canonical: string;
+  readonly suburbs: readonly SuburbInfo[];
+}
+
+export type ResolveFailure =
+  | { readonly kind: 'unknown'; readonly suggestions: readonly string[] }
+  | { readonly kind: 'ambiguous'; readonly choices: readonly string[] };
+
+export interface VariableEntry {
+  readonly code: string;
+  readonly description: string;
+  readonly n_categories: number;
+}
+
+export interface SearchQuery {
+  readonly query: string;
+  readonly state?: StateAbbr;
+  readonly level: 'suburb' | 'postcode' | 'lga' | 'state';
+  readonly limit: number;
+}
+
+/** Rows chosen for one selection: global row indices into the dataset, sorted ascending, distinct. */
+export interface SampledPart {
+  readonly selection: ResolvedSelection;
+  readonly rows: Uint32Array;
+}
+
+export interface ExportRequest {
+  readonly dataset: DatasetType;
+  readonly parts: readonly SampledPart[];
+  readonly format: OutputFormat;
+  readonly includeGeography: IncludeGeography;
+  /** Query metadata written into the file (parquet key-value metadata, an xlsx sheet): version, seed, citation, … */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Absolute path of the file to create. */
+  readonly destPath: string;
+}
+
+export interface ExportResult {
+  readonly rows: number;
+  readonly bytes: number;
+}
+
+/**
+ * An immutable, versioned pool release opened for serving. Implementations must make
+ * sample() O(n) in time and memory whatever the pool size.
+ */
+export interface PoolRelease {
+  readonly version: string;
+  /** Content checksum of the release (hex SHA-256 over its files, as recorded at build time). */
+  readonly checksum: string;
+  resolve(level: GeographyLevel, selection: string): Result<ResolvedSelection, ResolveFailure>;
+  /** Suburb by public identifier (case-insensitive, spaces folded), for /geography/{suburb_id}/variables. */
+  suburb(suburbId: string): Result<SuburbInfo, ResolveFailure>;
+  search(query: SearchQuery): { readonly results: readonly SuburbInfo[]; readonly total: number };
+  /** The variables of one suburb's dataset; n_categories is per suburb (small suburbs are coarsened). */
+  variables(suburbId: string, dataset: DatasetType): Result<readonly VariableEntry[], ResolveFailure>;
+  poolSize(selection: ResolvedSelection, dataset: DatasetType): number;
+  /** n distinct rows, uniform without replacement over the selection's pool, reproducible from the seed. */
+  sample(selection: ResolvedSelection, dataset: DatasetType, n: number, seed: bigint): Uint32Array;
+  /** Writes the sampled rows to destPath in the requested format (streaming; never holds a whole large file in memory). */
+  export(request: ExportRequest): Promise<ExportResult>;
+  close(): Promise<void>;
+}

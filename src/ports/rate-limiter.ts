@@ -1,0 +1,26 @@
+/** One sliding window: at most `limit` requests within any `windowSeconds`. */
+export interface WindowPolicy {
+  readonly name: string;
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+export interface RateDecision {
+  readonly allowed: boolean;
+  /** The window that decides: the refusing one, or the one with the fewest requests left. */
+  readonly policy: WindowPolicy;
+  readonly remaining: number;
+  /** Whole seconds until the oldest counted request leaves the deciding window (≥ 1 when refused). */
+  readonly resetSeconds: number;
+}
+
+/**
+ * Sliding-window limiter over several windows at once: a request is counted in every window
+ * only when all of them allow it (a refused request is not counted).
+ */
+export interface RateLimiter {
+  hit(key: string, policies: readonly WindowPolicy[], nowMs: number): Promise<RateDecision>;
+  /** Whether the limiter's backing store is reachable (for /readyz). */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
