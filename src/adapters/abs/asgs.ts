@@ -1,0 +1,173 @@
+import type { StateAbbr } from '../../core/dataset.ts';
+import type { InputError, SuburbGeography } from '../../core/census/inputs.ts';
+import { err, ok, type Result } from '../../core/result.ts';
+import { STATE_BY_ABS_CODE, lgaBaseName, parseAbsName, suburbIdentifiers } from '../../core/geography/identifiers.ts';
+import { readCsvRows } from './csv.ts';
+import { MB_ALLOCATION, SAL_ALLOCATION, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE } from './file-names.ts';
+import type { FileIndex } from './file-index.ts';
+
+/** "SAL20001" from either the DataPack spelling or the ASGS files' bare "20001". */
+export function salKey(raw: string): string | undefined {
+  const s = raw.trim();
+  if (/^SAL\d{5}$/.test(s)) return s;
+  if (/^\d{5}$/.test(s)) return `SAL${s}`;
+  return undefined;
+}
+
+/**
+ * The ABS's non-spatial SALs ("No usual address", "Migratory - Offshore - Shipping", codes
+ * ending 9494 and 9797) hold no suburb anyone can select: they are left out everywhere.
+ */
+export const isNonSpatialSal = (sal: string): boolean => /(?:9494|9797)$/.test(sal);
+
+type Columns<K extends string> = Record<K, number>;
+
+/** Streams a file and hands each row's named fields to `onRow`; missing columns and bad rows become InputErrors. */
+async function eachRow<K extends string>(
+  files: FileIndex,
+  name: string,
+  wanted: readonly K[],
+  onRow: (get: (k: K) => string, row: number) => InputError | undefined,
+): Promise<InputError | undefined> {
+  const path = files.get(name);
+  if (!path) return { file: name, message: 'required ASGS file is missing from the input directory' };
+  let cols: Columns<K> | undefined;
+  for await (const { row, fields } of readCsvRows(path)) {
+    if (!cols) {
+      const at = {} as Columns<K>;
+      for (const k of wanted) {
+        const i = fields.indexOf(k);
+        if (i < 0) return { file: name, row, column: k, message: `missing column ${k}` };
+        at[k] = i;
+      }
+      cols = at;
+      continue;
+    }
+    const c = cols;
+    const problem = onRow((k) => (fields[c[k]] ?? '').trim(), row);
+    if (problem) return { ...problem, file: name };
+  }
+  if (!cols) return { file: name, message: 'file is empty' };
+  return undefined;
+}
+
+interface SalRecord {
+  absName: string;
+  state: StateAbbr;
+  gccsaCounts: Map<string, number>;
+  postcodes: { code: string; ratio: number }[];
+  lgas: { code: string; name: string; ratio: number }[];
+}
+
+const byShare = <T extends { code: string; ratio: number }>(a: T, b: T) => b.ratio - a.ratio || (a.code < b.code ? -1 : 1);
+
+/**
+ * Suburbs from the ASGS allocation files (MB → GCCSA and state; MB → SAL) and the SAL → POA and
+ * SAL → LGA correspondences. Primary postcode and LGA = the largest RATIO_FROM_TO share (ties:
+ * lower code); GCCSA = the GCCSA holding most of the SAL's mesh blocks.
+ */
+export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeography[], InputError>> {
+  const mbGccsa = new Map<string, string>();
+  let problem = await eachRow(files, MB_ALLOCATION, ['MB_CODE_2021', 'GCCSA_NAME_2021', 'STATE_CODE_2021'] as const, (get, row) => {
+    if (!get('MB_CODE_2021')) return { file: MB_ALLOCATION, row, column: 'MB_CODE_2021', message: 'empty mesh block code' };
+    mbGccsa.set(get('MB_CODE_2021'), get('GCCSA_NAME_2021'));
+    return undefined;
+  });
+  if (problem) return err(problem);
+
+  const sals = new Map<string, SalRecord>();
+  problem = await eachRow(files, SAL_ALLOCATION, ['MB_CODE_2021', 'SAL_CODE_2021', 'SAL_NAME_2021', 'STATE_CODE_2021'] as const, (get, row) => {
+    const sal = salKey(get('SAL_CODE_2021'));
+    if (!sal) return { file: SAL_ALLOCATION, row, column: 'SAL_CODE_2021', message: `not a SAL code: "${get('SAL_CODE_2021')}"` };
+    if (isNonSpatialSal(sal)) return undefined;
+    const state = STATE_BY_ABS_CODE[get('STATE_CODE_2021')];
+    if (!state) return { file: SAL_ALLOCATION, row, column: 'STATE_CODE_2021', message: `unknown state code "${get('STATE_CODE_2021')}"` };
+    const gccsa = mbGccsa.get(get('MB_CODE_2021'));
+    if (gccsa === undefined)
+      return { file: SAL_ALLOCATION, row, column: 'MB_CODE_2021', message: `mesh block ${get('MB_CODE_2021')} is not in ${MB_ALLOCATION}` };
+    let rec = sals.get(sal);
+    if (!rec) sals.set(sal, (rec = { absName: get('SAL_NAME_2021'), state, gccsaCounts: new Map(), postcodes: [], lgas: [] }));
+    rec.gccsaCounts.set(gccsa, (rec.gccsaCounts.get(gccsa) ?? 0) + 1);
+    return undefined;
+  });
+  if (problem) return err(problem);
+
+  const ratioOf = (file: string, row: number, raw: string): number | InputError => {
+    const r = Number(raw);
+    return raw !== '' && Number.isFinite(r) && r >= 0 ? r : { file, row, column: 'RATIO_FROM_TO', message: `not a ratio: "${raw}"` };
+  };
+  const salOf = (file: string, row: number, raw: string): SalRecord | InputError | null => {
+    const sal = salKey(raw);
+    if (!sal) return { file, row, column: 'SAL_CODE_2021', message: `not a SAL code: "${raw}"` };
+    if (isNonSpatialSal(sal)) return null;
+    return sals.get(sal) ?? { file, row, column: 'SAL_CODE_2021', message: `${sal} is not in ${SAL_ALLOCATION}` };
+  };
+
+  problem = await eachRow(files, SAL_POA_CORRESPONDENCE, ['SAL_CODE_2021', 'POA_CODE_2021', 'RATIO_FROM_TO'] as const, (get, row) => {
+    const rec = salOf(SAL_POA_CORRESPONDENCE, row, get('SAL_CODE_2021'));
+    if (rec === null) return undefined;
+    if ('message' in rec) return rec;
+    const ratio = ratioOf(SAL_POA_CORRESPONDENCE, row, get('RATIO_FROM_TO'));
+    if (typeof ratio !== 'number') return ratio;
+    const code = get('POA_CODE_2021').replace(/^POA/, '');
+    if (!/^\d{4}$/.test(code)) return { file: SAL_POA_CORRESPONDENCE, row, column: 'POA_CODE_2021', message: `not a postcode: "${code}"` };
+    rec.postcodes.push({ code, ratio });
+    return undefined;
+  });
+  if (problem) return err(problem);
+
+  problem = await eachRow(
+    files,
+    SAL_LGA_CORRESPONDENCE,
+    ['SAL_CODE_2021', 'LGA_CODE_2021', 'LGA_NAME_2021', 'RATIO_FROM_TO'] as const,
+    (get, row) => {
+      const rec = salOf(SAL_LGA_CORRESPONDENCE, row, get('SAL_CODE_2021'));
+      if (rec === null) return undefined;
+      if ('message' in rec) return rec;
+      const ratio = ratioOf(SAL_LGA_CORRESPONDENCE, row, get('RATIO_FROM_TO'));
+      if (typeof ratio !== 'number') return ratio;
+      const digits = get('LGA_CODE_2021').replace(/^LGA/, '');
+      if (!/^\d{5}$/.test(digits)) return { file: SAL_LGA_CORRESPONDENCE, row, column: 'LGA_CODE_2021', message: `not an LGA code: "${digits}"` };
+      rec.lgas.push({ code: `LGA${digits}`, name: lgaBaseName(get('LGA_NAME_2021')), ratio });
+      return undefined;
+    },
+  );
+  if (problem) return err(problem);
+
+  const codes = [...sals.keys()].sort();
+  for (const sal of codes) {
+    const rec = sals.get(sal)!;
+    if (rec.postcodes.length === 0) return err({ file: SAL_POA_CORRESPONDENCE, message: `${sal} (${rec.absName}) has no postcode` });
+    if (rec.lgas.length === 0) return err({ file: SAL_LGA_CORRESPONDENCE, message: `${sal} (${rec.absName}) has no LGA` });
+    rec.postcodes.sort(byShare);
+    rec.lgas.sort(byShare);
+  }
+
+  const parsed = new Map(codes.map((sal) => [sal, parseAbsName(sals.get(sal)!.absName)]));
+  const ids = suburbIdentifiers(
+    codes.map((sal) => {
+      const rec = sals.get(sal)!;
+      const p = parsed.get(sal)!;
+      return { key: sal, name: p.name, state: rec.state, area: p.area ?? rec.lgas[0]!.name };
+    }),
+  );
+  return ok(
+    codes.map((sal): SuburbGeography => {
+      const rec = sals.get(sal)!;
+      const gccsa = [...rec.gccsaCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+      return {
+        salCode: sal,
+        absName: rec.absName,
+        name: parsed.get(sal)!.name,
+        suburbId: ids.get(sal)!,
+        state: rec.state,
+        postcodes: rec.postcodes,
+        lgas: rec.lgas,
+        postcode: rec.postcodes[0]!.code,
+        lgaCode: rec.lgas[0]!.code,
+        lgaName: rec.lgas[0]!.name,
+        gccsa,
+      };
+    }),
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * The names the ABS gives its files (ASGS Edition 3 allocation and correspondence files, 2021
+ * Census GCP DataPacks at SAL level). Loaders find them anywhere under the input directory, so
+ * an unzipped DataPack ("2021 Census GCP Suburbs and Localities for AUS/SAL/AUS/…") works as is.
+ */
+export const MB_ALLOCATION = 'MB_2021_AUST.csv';
+export const SAL_ALLOCATION = 'SAL_2021_AUST.csv';
+export const SAL_POA_CORRESPONDENCE = 'CG_SAL_2021_POA_2021.csv';
+export const SAL_LGA_CORRESPONDENCE = 'CG_SAL_2021_LGA_2021.csv';
+
+export const dataPackFile = (part: string): string => `2021Census_${part}_AUST_SAL.csv`;
+
+/** Where the demo generator puts the hidden truth's validation tabulations. */
+export const TRUTH_DIR = 'truth';
+export const truthFile = (tableId: string): string => `${tableId}_SAL.csv`;
+
+export const SAL_KEY = 'SAL_CODE_2021';
+
+/** Header rows of the ASGS files, as the ABS publishes them. */
+export const MB_ALLOCATION_HEADER = [
+  'MB_CODE_2021', 'MB_CATEGORY_2021', 'CHANGE_FLAG_2021', 'CHANGE_LABEL_2021', 'SA1_CODE_2021', 'SA2_CODE_2021',
+  'SA2_NAME_2021', 'SA3_CODE_2021', 'SA3_NAME_2021', 'SA4_CODE_2021', 'SA4_NAME_2021', 'GCCSA_CODE_2021',
+  'GCCSA_NAME_2021', 'STATE_CODE_2021', 'STATE_NAME_2021', 'AUS_CODE_2021', 'AUS_NAME_2021', 'AREA_ALBERS_SQKM',
+  'ASGS_LOCI_URI_2021',
+] as const;
+export const SAL_ALLOCATION_HEADER = [
+  'MB_CODE_2021', 'SAL_CODE_2021', 'SAL_NAME_2021', 'STATE_CODE_2021', 'STATE_NAME_2021', 'AUS_CODE_2021',
+  'AUS_NAME_2021', 'AREA_ALBERS_SQKM', 'ASGS_LOCI_URI_2021',
+] as const;
+export const SAL_POA_HEADER = [
+  'SAL_CODE_2021', 'SAL_NAME_2021', 'POA_CODE_2021', 'POA_NAME_2021', 'RATIO_FROM_TO',
+  'INDIV_TO_REGION_QLTY_INDICATOR', 'OVERALL_QUALITY_INDICATOR', 'BMOS_NULL_FLAG',
+] as const;
+export const SAL_LGA_HEADER = [
+  'SAL_CODE_2021', 'SAL_NAME_2021', 'LGA_CODE_2021', 'LGA_NAME_2021', 'RATIO_FROM_TO',
+  'INDIV_TO_REGION_QLTY_INDICATOR', 'OVERALL_QUALITY_INDICATOR', 'BMOS_NULL_FLAG',
+] as const;

@@ -1,0 +1,518 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DatasetType } from '../../core/dataset.ts';
+import { newId } from '../../core/keys.ts';
+import { freeReset, freeResetDue, refundSplit, splitCharge, tierAt, weeklyAllowance } from '../../core/ledger/rules.ts';
+import { currentFreePeriodStart, nextFreeReset } from '../../core/ledger/weekly-reset.ts';
+import { err, ok } from '../../core/result.ts';
+import type { AccountStore, ApiKeyRecord, ChargeRequest, CreditSummary, QueryRecord } from '../../ports/account-store.ts';
+import { applyMigrations } from './migrations.ts';
+import type { BalancesTable, Database, LedgerKind, QueriesTable } from './schema.ts';
+
+/** Idempotency keys are honoured for 24 hours (decisions.md, "Idempotency"). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** What differs between SQLite and PostgreSQL; everything else is the shared code below. */
+export interface StoreDriver {
+  readonly db: Kysely<Database>;
+  /**
+   * Runs `fn` in a write transaction and commits when it returns. SQLite: BEGIN IMMEDIATE (one
+   * writer at a time). PostgreSQL: retried on serialization failures and deadlocks, and on
+   * connection failures only when `retrySafe` (the work is idempotent, so a commit whose
+   * acknowledgement was lost cannot be applied twice).
+   */
+  write<T>(fn: (trx: Kysely<Database>) => Promise<T>, options: { readonly retrySafe: boolean }): Promise<T>;
+  /** Whether SELECT … FOR UPDATE is needed to hold a row until commit (SQLite's write lock already does). */
+  readonly rowLocks: boolean;
+  /** Runs `apply` in one transaction that holds the migration lock. */
+  migrate(apply: (trx: Kysely<Database>) => Promise<unknown>): Promise<void>;
+  close(): Promise<void>;
+}
+
+type Balance = Selectable<BalancesTable>;
+
+const toDate = (ms: number): Date => new Date(Number(ms));
+const toDateOrNull = (ms: number | null): Date | null => (ms === null ? null : toDate(ms));
+
+function toQueryRecord(row: Selectable<QueriesTable>): QueryRecord {
+  return {
+    queryId: row.query_id,
+    accountId: row.account_id,
+    status: row.status,
+    executedAt: toDate(row.executed_at),
+    datasetType: row.dataset_type as DatasetType,
+    geographySelections: JSON.parse(row.geography_selections) as string[],
+    nObservations: row.n_observations,
+    creditCost: row.credit_cost,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    fileKey: row.file_key,
+    downloadExpires: toDate(row.download_expires),
+    fileDeletedAt: toDateOrNull(row.file_deleted_at),
+  };
+}
+
+function toKeyRecord(row: {
+  key_id: string;
+  account_id: string;
+  prefix: string;
+  last4: string;
+  created_at: number;
+  revoked_at: number | null;
+}): ApiKeyRecord {
+  return {
+    keyId: row.key_id,
+    accountId: row.account_id,
+    prefix: row.prefix,
+    last4: row.last4,
+    createdAt: toDate(row.created_at),
+    revokedAt: toDateOrNull(row.revoked_at),
+  };
+}
+
+function assertCredits(credits: number, min: number, what: string): void {
+  if (!Number.isSafeInteger(credits) || credits < min) throw new RangeError(`${what} must be an integer ≥ ${min}, got ${credits}`);
+}
+
+/** The AccountStore over Kysely, shared by the SQLite and PostgreSQL adapters. */
+export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
+  const { db } = driver;
+
+  async function lockBalance(trx: Kysely<Database>, accountId: string): Promise<Balance> {
+    const query = trx.selectFrom('balances').selectAll().where('account_id', '=', accountId);
+    const row = await (driver.rowLocks ? query.forUpdate() : query).executeTakeFirst();
+    if (!row) throw new Error(`no balance row for account ${accountId}`);
+    return row;
+  }
+
+  async function appendLedger(
+    trx: Kysely<Database>,
+    entry: { accountId: string; kind: LedgerKind; free: number; purchased: number; now: Date; queryId?: string; note?: string },
+  ): Promise<void> {
+    await trx
+      .insertInto('ledger_entries')
+      .values({
+        entry_id: newId('led'),
+        account_id: entry.accountId,
+        kind: entry.kind,
+        free_credits: entry.free,
+        purchased_credits: entry.purchased,
+        query_id: entry.queryId ?? null,
+        note: entry.note ?? null,
+        created_at: entry.now.getTime(),
+      })
+      .execute();
+  }
+
+  async function bundleWindows(trx: Kysely<Database>, accountId: string) {
+    const rows = await trx.selectFrom('bundles').select(['starts_at', 'expires_at']).where('account_id', '=', accountId).execute();
+    return rows.map((r) => ({ startsAt: toDate(r.starts_at), expiresAt: toDate(r.expires_at) }));
+  }
+
+  /** The lazy weekly reset, inside the caller's transaction (the balance row is already locked). */
+  async function applyFreeReset(trx: Kysely<Database>, balance: Balance, now: Date): Promise<Balance> {
+    if (!freeResetDue(toDate(balance.free_period_start), now)) return balance;
+    const bundles = await bundleWindows(trx, balance.account_id);
+    const reset = freeReset(
+      { freeRemaining: balance.free_remaining, freePeriodStart: toDate(balance.free_period_start) },
+      now,
+      (start) => tierAt(bundles, start),
+    );
+    if (!reset) return balance;
+    await trx
+      .updateTable('balances')
+      .set({ free_remaining: reset.freeRemaining, free_period_start: reset.freePeriodStart.getTime(), updated_at: now.getTime() })
+      .where('account_id', '=', balance.account_id)
+      .execute();
+    if (reset.delta !== 0) {
+      const expired = balance.free_remaining;
+      await appendLedger(trx, {
+        accountId: balance.account_id,
+        kind: 'free_allowance',
+        free: reset.delta,
+        purchased: 0,
+        now,
+        note: `weekly reset ${reset.freePeriodStart.toISOString()}: ${expired} unused expired, ${reset.freeRemaining} granted`,
+      });
+    }
+    return { ...balance, free_remaining: reset.freeRemaining, free_period_start: reset.freePeriodStart.getTime() };
+  }
+
+  async function addPurchased(
+    accountId: string,
+    credits: number,
+    now: Date,
+    kind: 'grant' | 'bundle_purchase',
+    note: string,
+    before?: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<void> {
+    await driver.write(
+      async (trx) => {
+        await lockBalance(trx, accountId);
+        if (before) await before(trx);
+        await trx
+          .updateTable('balances')
+          .set((eb) => ({
+            purchased_remaining: eb('purchased_remaining', '+', credits),
+            credits_purchased: eb('credits_purchased', '+', credits),
+            updated_at: now.getTime(),
+          }))
+          .where('account_id', '=', accountId)
+          .execute();
+        await appendLedger(trx, { accountId, kind, free: 0, purchased: credits, now, note });
+      },
+      { retrySafe: false },
+    );
+  }
+
+  const store: AccountStore = {
+    async migrate() {
+      await driver.migrate(async (trx) => {
+        await applyMigrations(trx, new Date());
+      });
+    },
+
+    close: () => driver.close(),
+
+    async healthy() {
+      try {
+        await sql`select 1`.execute(db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+
+    async createAccount({ email, now }) {
+      const accountId = newId('acc');
+      await driver.write(
+        async (trx) => {
+          await trx.insertInto('accounts').values({ account_id: accountId, email, created_at: now.getTime() }).execute();
+          // A new account is free: its first week's allowance starts at once.
+          const allowance = weeklyAllowance('free');
+          await trx
+            .insertInto('balances')
+            .values({
+              account_id: accountId,
+              free_remaining: allowance,
+              purchased_remaining: 0,
+              free_period_start: currentFreePeriodStart(now).getTime(),
+              credits_purchased: 0,
+              credits_used: 0,
+              updated_at: now.getTime(),
+            })
+            .execute();
+          await appendLedger(trx, { accountId, kind: 'free_allowance', free: allowance, purchased: 0, now, note: 'first week' });
+        },
+        { retrySafe: false },
+      );
+      return { accountId, email, createdAt: now };
+    },
+
+    async getAccount(accountId) {
+      const row = await db.selectFrom('accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+      return row && { accountId: row.account_id, email: row.email, createdAt: toDate(row.created_at) };
+    },
+
+    async listAccounts() {
+      const rows = await db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('account_id').execute();
+      return rows.map((row) => ({ accountId: row.account_id, email: row.email, createdAt: toDate(row.created_at) }));
+    },
+
+    async addKey({ accountId, keyId, keyHash, prefix, last4, now }) {
+      await driver.write(
+        (trx) =>
+          trx
+            .insertInto('api_keys')
+            .values({ key_id: keyId, account_id: accountId, key_hash: keyHash, prefix, last4, created_at: now.getTime(), revoked_at: null })
+            .execute(),
+        { retrySafe: false },
+      );
+      return { keyId, accountId, prefix, last4, createdAt: now, revokedAt: null };
+    },
+
+    async findKeyByHash(keyHash) {
+      const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+      return row && toKeyRecord(row);
+    },
+
+    async listKeys(accountId) {
+      const rows = await db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('created_at').orderBy('key_id').execute();
+      return rows.map(toKeyRecord);
+    },
+
+    async revokeKey(keyId, now) {
+      const result = await driver.write(
+        (trx) =>
+          trx.updateTable('api_keys').set({ revoked_at: now.getTime() }).where('key_id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst(),
+        { retrySafe: true },
+      );
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async grantCredits({ accountId, credits, now, note }) {
+      assertCredits(credits, 1, 'credits');
+      await addPurchased(accountId, credits, now, 'grant', note ?? 'granted by operator');
+    },
+
+    async addBundle({ accountId, credits, days, now }) {
+      assertCredits(credits, 0, 'credits');
+      if (!Number.isSafeInteger(days) || days < 1) throw new RangeError(`days must be an integer ≥ 1, got ${days}`);
+      const bundleId = newId('bnd');
+      await addPurchased(accountId, credits, now, 'bundle_purchase', `${bundleId}: ${credits} credits, ${days} days`, async (trx) => {
+        await trx
+          .insertInto('bundles')
+          .values({
+            bundle_id: bundleId,
+            account_id: accountId,
+            credits,
+            starts_at: now.getTime(),
+            expires_at: now.getTime() + days * DAY_MS,
+            created_at: now.getTime(),
+          })
+          .execute();
+      });
+    },
+
+    async credits(accountId, now): Promise<CreditSummary> {
+      let balance = await db.selectFrom('balances').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+      if (!balance) throw new Error(`no balance row for account ${accountId}`);
+      if (freeResetDue(toDate(balance.free_period_start), now)) {
+        balance = await driver.write(async (trx) => applyFreeReset(trx, await lockBalance(trx, accountId), now), { retrySafe: true });
+      }
+      const tier = tierAt(await bundleWindows(db, accountId), now);
+      return {
+        tier,
+        creditsRemaining: balance.free_remaining + balance.purchased_remaining,
+        creditsPurchased: balance.credits_purchased,
+        creditsUsed: balance.credits_used,
+        freeCreditsRemaining: balance.free_remaining,
+        freeCreditsReset: tier === 'free' ? nextFreeReset(now) : null,
+      };
+    },
+
+    async charge(request: ChargeRequest) {
+      const { accountId, queryId, credits, now, query, idempotency } = request;
+      assertCredits(credits, 0, 'credits');
+      // Retry-safe: the query id makes a second attempt of a committed charge a no-op.
+      return driver.write(
+        async (trx) => {
+          // Locking the balance first serializes every charge of the account, idempotent or not.
+          let balance = await lockBalance(trx, accountId);
+
+          const already = await trx.selectFrom('queries').selectAll().where('query_id', '=', queryId).executeTakeFirst();
+          if (already) {
+            if (already.account_id !== accountId) throw new Error(`query id ${queryId} belongs to another account`);
+            return ok({ creditsRemaining: balance.free_remaining + balance.purchased_remaining });
+          }
+
+          if (idempotency) {
+            const previous = await trx
+              .selectFrom('idempotency_keys')
+              .selectAll()
+              .where('account_id', '=', accountId)
+              .where('idempotency_key', '=', idempotency.key)
+              .executeTakeFirst();
+            if (previous && previous.created_at > now.getTime() - IDEMPOTENCY_TTL_MS) {
+              if (previous.request_hash !== idempotency.requestHash) return err({ kind: 'idempotency_mismatch' as const });
+              const first = await trx.selectFrom('queries').selectAll().where('query_id', '=', previous.query_id).executeTakeFirst();
+              if (first?.status === 'pending') return err({ kind: 'idempotency_in_flight' as const });
+              if (first?.status === 'completed') return err({ kind: 'idempotency_replay' as const, query: toQueryRecord(first) });
+              // The first attempt failed and was refunded: this one runs afresh under the same key.
+            }
+            if (previous) {
+              await trx
+                .deleteFrom('idempotency_keys')
+                .where('account_id', '=', accountId)
+                .where('idempotency_key', '=', idempotency.key)
+                .execute();
+            }
+          }
+
+          balance = await applyFreeReset(trx, balance, now);
+          const split = splitCharge(credits, balance.free_remaining);
+          // The debit: one conditional statement. Whatever the interleaving, no bucket goes below zero.
+          const debited = await trx
+            .updateTable('balances')
+            .set((eb) => ({
+              free_remaining: eb('free_remaining', '-', split.fromFree),
+              purchased_remaining: eb('purchased_remaining', '-', split.fromPurchased),
+              credits_used: eb('credits_used', '+', credits),
+              updated_at: now.getTime(),
+            }))
+            .where('account_id', '=', accountId)
+            .where('free_remaining', '>=', split.fromFree)
+            .where('purchased_remaining', '>=', split.fromPurchased)
+            .where(sql<boolean>`free_remaining + purchased_remaining >= ${credits}`)
+            .returning(['free_remaining', 'purchased_remaining'])
+            .executeTakeFirst();
+          if (!debited) {
+            return err({
+              kind: 'insufficient_credits' as const,
+              required: credits,
+              available: balance.free_remaining + balance.purchased_remaining,
+            });
+          }
+
+          await trx
+            .insertInto('queries')
+            .values({
+              query_id: queryId,
+              account_id: accountId,
+              status: 'pending',
+              executed_at: query.executedAt.getTime(),
+              dataset_type: query.datasetType,
+              geography_selections: JSON.stringify(query.geographySelections),
+              n_observations: query.nObservations,
+              credit_cost: credits,
+              metadata: JSON.stringify(query.metadata),
+              file_key: query.fileKey,
+              download_expires: query.downloadExpires.getTime(),
+              file_deleted_at: null,
+              failure_reason: null,
+            })
+            .execute();
+          await appendLedger(trx, { accountId, kind: 'charge', free: -split.fromFree, purchased: -split.fromPurchased, now, queryId });
+          if (idempotency) {
+            await trx
+              .insertInto('idempotency_keys')
+              .values({
+                account_id: accountId,
+                idempotency_key: idempotency.key,
+                request_hash: idempotency.requestHash,
+                query_id: queryId,
+                created_at: now.getTime(),
+              })
+              .execute();
+          }
+          return ok({ creditsRemaining: debited.free_remaining + debited.purchased_remaining });
+        },
+        { retrySafe: true },
+      );
+    },
+
+    async completeQuery(queryId, fileKey) {
+      await driver.write(
+        (trx) =>
+          trx.updateTable('queries').set({ status: 'completed', file_key: fileKey }).where('query_id', '=', queryId).where('status', '=', 'pending').execute(),
+        { retrySafe: true },
+      );
+    },
+
+    async refundQuery(queryId, now, reason) {
+      await driver.write(
+        async (trx) => {
+          const query = await trx.selectFrom('queries').select(['account_id', 'credit_cost']).where('query_id', '=', queryId).executeTakeFirst();
+          if (!query) return;
+          // Lock first: concurrent refunds of one query serialize here, and the second finds the first's row.
+          let balance = await lockBalance(trx, query.account_id);
+          const entries = await trx
+            .selectFrom('ledger_entries')
+            .select(['kind', 'free_credits', 'purchased_credits', 'created_at'])
+            .where('query_id', '=', queryId)
+            .execute();
+          const charge = entries.find((e) => e.kind === 'charge');
+          const refunded = entries.some((e) => e.kind === 'refund');
+          if (charge && !refunded) {
+            balance = await applyFreeReset(trx, balance, now);
+            const back = refundSplit(
+              { fromFree: -charge.free_credits, fromPurchased: -charge.purchased_credits },
+              currentFreePeriodStart(toDate(charge.created_at)),
+              toDate(balance.free_period_start),
+            );
+            await trx
+              .updateTable('balances')
+              .set((eb) => ({
+                free_remaining: eb('free_remaining', '+', back.fromFree),
+                purchased_remaining: eb('purchased_remaining', '+', back.fromPurchased),
+                credits_used: eb('credits_used', '-', query.credit_cost),
+                updated_at: now.getTime(),
+              }))
+              .where('account_id', '=', query.account_id)
+              .execute();
+            // The unique (query_id, kind) index is the last guard against a second refund.
+            await appendLedger(trx, {
+              accountId: query.account_id,
+              kind: 'refund',
+              free: back.fromFree,
+              purchased: back.fromPurchased,
+              now,
+              queryId,
+              note: reason.slice(0, 500),
+            });
+          }
+          await trx
+            .updateTable('queries')
+            .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
+            .where('query_id', '=', queryId)
+            .where('status', '!=', 'failed')
+            .execute();
+        },
+        { retrySafe: true },
+      );
+    },
+
+    async pendingQueriesBefore(olderThan) {
+      const rows = await db
+        .selectFrom('queries')
+        .selectAll()
+        .where('status', '=', 'pending')
+        .where('executed_at', '<', olderThan.getTime())
+        .orderBy('executed_at')
+        .execute();
+      return rows.map(toQueryRecord);
+    },
+
+    async getQuery(accountId, queryId) {
+      const row = await db.selectFrom('queries').selectAll().where('query_id', '=', queryId).where('account_id', '=', accountId).executeTakeFirst();
+      return row && toQueryRecord(row);
+    },
+
+    async history({ accountId, page, perPage, datasetType }) {
+      if (!Number.isSafeInteger(page) || page < 1) throw new RangeError('page must be an integer ≥ 1');
+      if (!Number.isSafeInteger(perPage) || perPage < 1) throw new RangeError('perPage must be an integer ≥ 1');
+      // History lists the queries a client paid for and can download: completed ones.
+      let base = db.selectFrom('queries').where('account_id', '=', accountId).where('status', '=', 'completed');
+      if (datasetType) base = base.where('dataset_type', '=', datasetType);
+      const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const rows = await base
+        .selectAll()
+        .orderBy('executed_at', 'desc')
+        .orderBy('query_id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute();
+      return { items: rows.map(toQueryRecord), total: Number(counted.n) };
+    },
+
+    async expiredFiles(before, limit) {
+      const rows = await db
+        .selectFrom('queries')
+        .selectAll()
+        .where('status', '=', 'completed')
+        .where('file_key', 'is not', null)
+        .where('file_deleted_at', 'is', null)
+        .where('download_expires', '<', before.getTime())
+        .orderBy('download_expires')
+        .limit(limit)
+        .execute();
+      return rows.map(toQueryRecord);
+    },
+
+    async markFileDeleted(queryId, now) {
+      await driver.write(
+        (trx) => trx.updateTable('queries').set({ file_deleted_at: now.getTime() }).where('query_id', '=', queryId).where('file_deleted_at', 'is', null).execute(),
+        { retrySafe: true },
+      );
+    },
+
+    async ledgerBalance(accountId) {
+      const row = await db
+        .selectFrom('ledger_entries')
+        .select(sql<number | string | null>`sum(free_credits + purchased_credits)`.as('total'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return Number(row?.total ?? 0);
+    },
+  };
+  return store;
+}

@@ -1,0 +1,79 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { AccountStore } from '../../ports/account-store.ts';
+import { createKyselyAccountStore, type StoreDriver } from './kysely-account-store.ts';
+import { isConnectionFailure, isTransientConflict } from './pg-errors.ts';
+import type { Database } from './schema.ts';
+
+export interface PostgresStoreOptions {
+  readonly url: string;
+  /** Pool size per instance. */
+  readonly maxConnections?: number;
+  /** Server-side limit on any one statement. */
+  readonly statementTimeoutMs?: number;
+  /** Attempts for a transaction that hit a transient failure (first try included). */
+  readonly maxAttempts?: number;
+  /** Told about errors of idle pooled connections (e.g. the server restarted); the pool drops them. */
+  readonly onPoolError?: (error: Error) => void;
+}
+
+/** Any 64-bit constant that names "spq migrations" among advisory locks. */
+const MIGRATION_LOCK_ID = 0x5350_515f_6d67n; // "SPQ_mg"
+
+// int8 (OID 20) arrives as a string by default; our int8 columns hold epoch milliseconds and sums
+// of integer credits, all far below 2^53, so numbers are exact.
+const INT8_OID = 20;
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The scale-out AccountStore: a pg pool under Kysely. Transactions run at READ COMMITTED; each
+ * one that changes a balance first takes that balance row FOR UPDATE, so charges of one account
+ * serialize across all instances while other accounts proceed in parallel.
+ */
+export function createPostgresAccountStore(options: PostgresStoreOptions): AccountStore {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    statement_timeout: options.statementTimeoutMs ?? 10_000,
+    idle_in_transaction_session_timeout: 60_000,
+    connectionTimeoutMillis: 10_000,
+    types,
+  });
+  pool.on('error', (error) => options.onPoolError?.(error));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
+
+  async function write<T>(fn: (trx: Kysely<Database>) => Promise<T>, retrySafe: boolean): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.transaction().execute(fn);
+      } catch (error) {
+        // A conflict rolled the whole transaction back, so trying again is always safe; after a
+        // lost connection the commit may or may not have happened, so only idempotent work retries.
+        const retry = isTransientConflict(error) || (retrySafe && isConnectionFailure(error));
+        if (!retry || attempt >= maxAttempts) throw error;
+        await sleep(20 * 2 ** attempt + Math.random() * 20);
+      }
+    }
+  }
+
+  const driver: StoreDriver = {
+    db,
+    rowLocks: true,
+    write: (fn, { retrySafe }) => write(fn, retrySafe),
+    migrate: async (apply) => {
+      await write(async (trx) => {
+        // Held until commit: a second instance starting at the same moment waits, then finds nothing to do.
+        await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK_ID.toString())}::bigint)`.execute(trx);
+        await apply(trx);
+      }, true);
+    },
+    close: () => db.destroy(),
+  };
+  return createKyselyAccountStore(driver);
+}

@@ -1,0 +1,98 @@
+/**
+ * The database as Kysely sees it: one schema for SQLite and PostgreSQL. Every instant is a
+ * bigint of epoch milliseconds and every JSON value is text, so both databases hand back the
+ * same JavaScript values (the PostgreSQL pool parses int8 as a number). Credits are integers.
+ */
+export interface AccountsTable {
+  account_id: string;
+  email: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  key_id: string;
+  account_id: string;
+  /** HMAC-SHA256(key, server secret), hex. The key itself is never stored. */
+  key_hash: string;
+  prefix: string;
+  last4: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export const LEDGER_KINDS = ['grant', 'bundle_purchase', 'free_allowance', 'charge', 'refund'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/** Append-only. Each row moves credits in the free and/or the purchased bucket (signed). */
+export interface LedgerEntriesTable {
+  entry_id: string;
+  account_id: string;
+  kind: LedgerKind;
+  free_credits: number;
+  purchased_credits: number;
+  /** Set for charge and refund; unique per (query_id, kind) so a query is charged and refunded at most once. */
+  query_id: string | null;
+  note: string | null;
+  created_at: number;
+}
+
+/** One row per account, changed in the same transaction as each ledger row. */
+export interface BalancesTable {
+  account_id: string;
+  free_remaining: number;
+  purchased_remaining: number;
+  /** Start (epoch ms) of the free-allowance week free_remaining belongs to. */
+  free_period_start: number;
+  /** Credits ever added to the purchased bucket (bundles and grants). */
+  credits_purchased: number;
+  /** Credits charged, less refunds. */
+  credits_used: number;
+  updated_at: number;
+}
+
+export interface BundlesTable {
+  bundle_id: string;
+  account_id: string;
+  credits: number;
+  starts_at: number;
+  expires_at: number;
+  created_at: number;
+}
+
+export type QueryStatus = 'pending' | 'completed' | 'failed';
+
+export interface QueriesTable {
+  query_id: string;
+  account_id: string;
+  status: QueryStatus;
+  executed_at: number;
+  dataset_type: string;
+  /** JSON array of strings. */
+  geography_selections: string;
+  n_observations: number;
+  credit_cost: number;
+  /** JSON object. */
+  metadata: string;
+  file_key: string | null;
+  download_expires: number;
+  file_deleted_at: number | null;
+  failure_reason: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  query_id: string;
+  created_at: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  ledger_entries: LedgerEntriesTable;
+  balances: BalancesTable;
+  bundles: BundlesTable;
+  queries: QueriesTable;
+  idempotency_keys: IdempotencyKeysTable;
+}

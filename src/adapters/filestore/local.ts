@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { signLink, type LinkSecret } from '../../core/links.ts';
+import type { FileStore } from '../../ports/file-store.ts';
+import { assertRange, assertSafeKey } from './file-keys.ts';
+
+/**
+ * Result files in the local data directory (the embedded default): <dir>/files/<key>. Download
+ * links point at the service itself, `${baseUrl}/downloads/<token>/<fileName>`, with a token from
+ * core/links.ts; the HTTP download route verifies it (verifyLink) and streams read(key).
+ */
+export interface LocalFileStoreOptions {
+  /** The data directory; files live under <dir>/files. */
+  readonly dir: string;
+  /** Public base URL of the service, without a trailing slash. */
+  readonly baseUrl: string;
+  readonly secret: LinkSecret;
+}
+
+const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
+
+export function createLocalFileStore(options: LocalFileStoreOptions): FileStore {
+  const root = join(options.dir, 'files');
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const pathOf = (key: string) => {
+    assertSafeKey(key);
+    return join(root, key);
+  };
+
+  return {
+    async put(key, localPath) {
+      const target = pathOf(key);
+      await mkdir(dirname(target), { recursive: true });
+      try {
+        // Same filesystem: one atomic rename, and readers see the old file or the whole new one.
+        await rename(localPath, target);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+        // Across filesystems: copy beside the target, then rename into place (still atomic for readers).
+        const partial = `${target}.partial-${randomBytes(6).toString('hex')}`;
+        try {
+          await copyFile(localPath, partial);
+          await rename(partial, target);
+        } finally {
+          await rm(partial, { force: true });
+        }
+        await rm(localPath, { force: true });
+      }
+    },
+
+    async downloadUrl(key, fileName, expiresAt) {
+      const token = signLink(options.secret, key, Math.floor(expiresAt.getTime() / 1000));
+      return `${baseUrl}/downloads/${token}/${encodeURIComponent(fileName)}`;
+    },
+
+    async size(key) {
+      try {
+        const info = await stat(pathOf(key));
+        return info.isFile() ? info.size : undefined;
+      } catch (e) {
+        if (isMissing(e)) return undefined;
+        throw e;
+      }
+    },
+
+    async read(key, range): Promise<Readable | undefined> {
+      assertRange(range);
+      try {
+        // Opening first turns a missing file into undefined instead of a stream that errors later.
+        const handle = await open(pathOf(key), 'r');
+        return handle.createReadStream(range === undefined ? {} : { start: range.start, end: range.end });
+      } catch (e) {
+        if (isMissing(e)) return undefined;
+        throw e;
+      }
+    },
+
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Config } from '../../config.ts';
+import type { FileStore } from '../../ports/file-store.ts';
+import { assertRange, assertSafeKey, attachmentDisposition } from './file-keys.ts';
+
+/**
+ * Result files in an S3-compatible bucket (scale-out): any instance can hand out any file.
+ * download_url is a SigV4 presigned GET, which the client fetches from the bucket directly.
+ *
+ * SigV4 presigned URLs live at most 7 days, and only as long as the credentials that signed
+ * them: sign with long-lived keys (an IAM user's), not temporary STS/role credentials, or links
+ * die when the session token does (see docs/storage-and-limits.md).
+ */
+export interface S3FileStoreOptions {
+  /** Multipart part size in bytes (S3's minimum is 5 MiB). Files up to one part go in one PUT. */
+  readonly partSize?: number;
+  /** Clock for presigning (ms since epoch); tests move it. */
+  readonly now?: () => number;
+}
+
+export interface S3FileStore extends FileStore {
+  /** Closes the client's sockets. */
+  destroy(): void;
+}
+
+/** SigV4's ceiling for X-Amz-Expires. */
+export const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+const DEFAULT_PART_SIZE = 16 * 1024 * 1024;
+
+const isNotFound = (e: unknown) =>
+  e instanceof S3ServiceException && (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata.httpStatusCode === 404);
+
+export function createS3Client(config: S3Config): S3Client {
+  return new S3Client({
+    region: config.region,
+    ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
+    forcePathStyle: config.forcePathStyle,
+    credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+    // Only send/check checksums where S3 requires them: many S3-compatible stores do not
+    // understand the SDK's default trailing-checksum (aws-chunked) uploads.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+export function createS3FileStore(config: S3Config, options: S3FileStoreOptions = {}): S3FileStore {
+  const client = createS3Client(config);
+  const Bucket = config.bucket;
+  const partSize = options.partSize ?? DEFAULT_PART_SIZE;
+  const now = options.now ?? Date.now;
+
+  return {
+    async put(key, localPath, contentType) {
+      assertSafeKey(key);
+      // Streams the file: lib-storage buffers one part at a time (two in flight) and switches
+      // to a multipart upload when the file is larger than one part.
+      const upload = new Upload({
+        client,
+        params: { Bucket, Key: key, Body: createReadStream(localPath), ContentType: contentType },
+        partSize,
+        queueSize: 2,
+        leavePartsOnError: false,
+      });
+      await upload.done();
+      await rm(localPath, { force: true });
+    },
+
+    async downloadUrl(key, fileName, expiresAt) {
+      assertSafeKey(key);
+      const signedAt = now();
+      const seconds = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor((expiresAt.getTime() - signedAt) / 1000)));
+      const command = new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: attachmentDisposition(fileName) });
+      return getSignedUrl(client, command, { expiresIn: seconds, signingDate: new Date(signedAt) });
+    },
+
+    async size(key) {
+      assertSafeKey(key);
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        return head.ContentLength;
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
+
+    async read(key, range): Promise<Readable | undefined> {
+      assertSafeKey(key);
+      assertRange(range);
+      try {
+        const object = await client.send(
+          new GetObjectCommand({ Bucket, Key: key, ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }) }),
+        );
+        // In Node the SDK's body is an http.IncomingMessage (a Readable) with helper mixins.
+        return object.Body as Readable | undefined;
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
+
+    async delete(key) {
+      assertSafeKey(key);
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+
+    destroy: () => client.destroy(),
+  };
+}

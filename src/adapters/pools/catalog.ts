@@ -1,0 +1,53 @@
+import type { DatasetType } from '../../core/dataset.ts';
+import type { SuburbInfo } from '../../ports/pool-release.ts';
+
+/** One suburb as the builder describes it; postcodes and LGAs beyond the primary ones are optional memberships. */
+export type SuburbEntry = Omit<SuburbInfo, 'pools'> & {
+  /** Every postcode whose pool includes this suburb (the primary one is always included). */
+  readonly postcodes?: readonly string[];
+  /** Every LGA whose pool includes this suburb (the primary one is always included). */
+  readonly lgas?: readonly { readonly code: string; readonly name: string }[];
+};
+
+export interface CatalogVariable {
+  readonly code: string;
+  readonly description: string;
+  readonly categories: readonly string[];
+  readonly coarseCategories?: readonly string[];
+  /** The ENUM column's labels in order (columnLabels): what enum_code() indexes. */
+  readonly labels: readonly string[];
+}
+
+export interface CatalogSuburb extends Omit<SuburbInfo, 'pools'> {
+  readonly postcodes: readonly string[];
+  readonly lgas: readonly { readonly code: string; readonly name: string }[];
+  /** First global row_index of this suburb's records, per dataset. */
+  readonly offsets: Readonly<Record<DatasetType, number>>;
+  readonly pools: Readonly<Record<DatasetType, number>>;
+  /** Variable codes served with their coarse categories in this suburb. */
+  readonly coarsened: readonly string[];
+}
+
+/** catalog.json */
+export interface Catalog {
+  readonly format: 1;
+  readonly version: string;
+  readonly variables: Readonly<Record<DatasetType, readonly CatalogVariable[]>>;
+  readonly suburbs: readonly CatalogSuburb[];
+  readonly totals: Readonly<Record<DatasetType, number>>;
+}
+
+/** manifest.json: what serving verifies before it trusts a release directory. */
+export interface Manifest {
+  readonly format: 1;
+  readonly version: string;
+  readonly files: Readonly<Record<string, { readonly sha256: string; readonly bytes: number }>>;
+  /** SHA-256 over the sorted "name sha256" lines of files: the release's content checksum. */
+  readonly checksum: string;
+}
+
+export const RELEASE_FILES = { pools: 'pools.duckdb', catalog: 'catalog.json', manifest: 'manifest.json', report: 'report.json', reportText: 'report.txt' } as const;
+
+/** Public id of a record from its dataset and global row index: "P000000123", "F…", "D…". */
+export const ID_PREFIX: Readonly<Record<DatasetType, string>> = { persons: 'P', families: 'F', dwellings: 'D' };
+export const ID_DIGITS = 9;

@@ -1,0 +1,131 @@
+/**
+ * A pool release opened for serving (the PoolRelease port). Opening verifies the manifest,
+ * reads catalog.json and builds the geography index; records stay in pools.duckdb, attached
+ * read-only to an in-memory DuckDB so that every export gets its own connection with its own
+ * temporary tables.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DatasetType, GeographyLevel } from '../../core/dataset.ts';
+import { buildGeographyIndex, resolveGeography, searchGeography, type GeographyIndex } from '../../core/geography/matching.ts';
+import { err, ok, type Result } from '../../core/result.ts';
+import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sample.ts';
+import type { ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
+import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
+import { exportRows } from './export.ts';
+import { verifyManifest } from './manifest.ts';
+import { quoteLiteral } from './sql.ts';
+
+export interface OpenPoolReleaseOptions {
+  /** Refuse a release whose manifest names another version. */
+  readonly expectedVersion?: string;
+  /** DuckDB worker threads for exports (default: DuckDB's, i.e. all cores). */
+  readonly threads?: number;
+  /** DuckDB memory limit for exports, e.g. "512MB". */
+  readonly memoryLimit?: string;
+}
+
+export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptions = {}): Promise<PoolRelease> {
+  const manifest = await verifyManifest(dir, options.expectedVersion);
+  const catalog = JSON.parse(await readFile(join(dir, RELEASE_FILES.catalog), 'utf8')) as Catalog;
+  if (catalog.format !== 1 || catalog.version !== manifest.version) {
+    throw new Error(`pool release ${dir}: catalog version "${catalog.version}" does not match manifest version "${manifest.version}"`);
+  }
+
+  const entries = catalog.suburbs.map((c) => {
+    const info: SuburbInfo = {
+      salCode: c.salCode, suburbId: c.suburbId, name: c.name, state: c.state, postcode: c.postcode,
+      lga: c.lga, lgaCode: c.lgaCode, gccsa: c.gccsa, smallSuburb: c.smallSuburb, pools: c.pools,
+    };
+    return { ...info, postcodes: c.postcodes, lgas: c.lgas, catalog: c, info };
+  });
+  const index: GeographyIndex<(typeof entries)[number]> = buildGeographyIndex(entries);
+  const catalogOf = new Map<SuburbInfo, CatalogSuburb>(entries.map((e) => [e.info, e.catalog]));
+  const bySal = new Map(catalog.suburbs.map((c) => [c.salCode, c]));
+  const ordinalOf = new Map(catalog.suburbs.map((c, i) => [c.salCode, i]));
+
+  const config: Record<string, string> = {};
+  if (options.threads !== undefined) config['threads'] = String(options.threads);
+  if (options.memoryLimit !== undefined) config['memory_limit'] = options.memoryLimit;
+  const instance = await DuckDBInstance.create(':memory:', config);
+  {
+    const c = await instance.connect();
+    await c.run(`ATTACH ${quoteLiteral(join(dir, RELEASE_FILES.pools))} AS pools (READ_ONLY)`);
+    c.closeSync();
+  }
+  let closed = false;
+
+  const catalogSuburbOf = (s: SuburbInfo): CatalogSuburb => {
+    const c = catalogOf.get(s) ?? bySal.get(s.salCode);
+    if (!c) throw new Error(`suburb ${s.salCode} is not in pool release ${catalog.version}`);
+    return c;
+  };
+  const rangesOf = (selection: ResolvedSelection, dataset: DatasetType): RowRange[] =>
+    selection.suburbs.map((s) => {
+      const c = catalogSuburbOf(s);
+      return { offset: c.offsets[dataset], size: c.pools[dataset] };
+    });
+  const asFailure = (f: ResolveFailure): ResolveFailure => f;
+  const suburb = (suburbId: string): Result<SuburbInfo, ResolveFailure> => {
+    const r = resolveGeography(index, 'suburb', suburbId);
+    return r.ok ? ok(r.value.suburbs[0]!.info) : err(asFailure(r.error));
+  };
+
+  const release: PoolRelease = {
+    version: manifest.version,
+    checksum: manifest.checksum,
+
+    resolve(level: GeographyLevel, selection: string) {
+      const r = resolveGeography(index, level, selection);
+      if (!r.ok) return err(r.error);
+      return ok({ level, input: selection, canonical: r.value.canonical, suburbs: r.value.suburbs.map((e) => e.info) });
+    },
+
+    suburb,
+
+    search(query: SearchQuery) {
+      const { results, total } = searchGeography(index, query);
+      return { results: results.map((e) => e.info), total };
+    },
+
+    variables(suburbId: string, dataset: DatasetType): Result<readonly VariableEntry[], ResolveFailure> {
+      const s = suburb(suburbId);
+      if (!s.ok) return s;
+      const coarsened = new Set(catalogSuburbOf(s.value).coarsened);
+      return ok(
+        catalog.variables[dataset].map((v) => ({
+          code: v.code,
+          description: v.description,
+          n_categories: coarsened.has(v.code) && v.coarseCategories ? v.coarseCategories.length : v.categories.length,
+        })),
+      );
+    },
+
+    poolSize: (selection, dataset) => poolSizeOf(rangesOf(selection, dataset)),
+
+    sample: (selection, dataset, n, seed) => sampleRows(rangesOf(selection, dataset), n, seed),
+
+    async export(request: ExportRequest) {
+      if (closed) throw new Error('pool release is closed');
+      const connection = await instance.connect();
+      try {
+        return await exportRows(
+          connection,
+          catalog,
+          (part) => part.selection.suburbs.map((s) => ({ ordinal: ordinalOf.get(s.salCode)!, suburb: catalogSuburbOf(s) })),
+          request,
+        );
+      } finally {
+        connection.closeSync();
+      }
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      instance.closeSync();
+    },
+  };
+  return release;
+}

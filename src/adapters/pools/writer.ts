@@ -1,0 +1,244 @@
+import { DuckDBDataChunk, DuckDBInstance, ENUM, UINTEGER, type DuckDBAppender, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Population } from '../../core/census/population.ts';
+import { DATASET_TYPES, type DatasetType } from '../../core/dataset.ts';
+import { columnLabels, type VariableDef } from '../../core/census/variables.ts';
+import { RELEASE_FILES, type Catalog, type CatalogSuburb, type CatalogVariable, type SuburbEntry } from './catalog.ts';
+import { writeManifest } from './manifest.ts';
+import { LINK_COLUMNS, idColumnsSql, recordsTable } from './records-sql.ts';
+import { quoteIdent } from './sql.ts';
+
+export interface SuburbRecordSet {
+  readonly suburb: SuburbEntry;
+  readonly population: Population;
+  /** Variable codes coarsened for this suburb: their values are indices into the variable's coarse categories. */
+  readonly coarsened: readonly string[];
+}
+
+export interface PoolReleaseWriterOptions {
+  /** The release directory to create (must not exist or be empty). */
+  readonly dir: string;
+  readonly version: string;
+  readonly variables: Readonly<Record<DatasetType, readonly VariableDef[]>>;
+}
+
+export interface PoolReleaseWriter {
+  append(set: SuburbRecordSet): Promise<void>;
+  /** Builds the serving tables, writes catalog, report and manifest; report.txt too when summary is given. */
+  finish(report: unknown, summary?: string): Promise<{ dir: string; checksum: string }>;
+  /** Gives up: closes the database and removes everything written. */
+  abort(): Promise<void>;
+}
+
+const CHUNK_ROWS = 2048;
+
+/** Typed-array access to a vector's item buffer: the public setItem is per value, too slow for 26 M rows × 30 columns. */
+interface RawVector {
+  readonly items: Uint8Array | Uint16Array | Uint32Array;
+  setItem(index: number, value: number | null): void;
+  flush(): void;
+}
+
+/** Per-dataset appender that moves column slices into DuckDB a whole DataChunk at a time. */
+class DatasetAppender {
+  private readonly chunk: DuckDBDataChunk;
+  /** Per variable: fine index → ENUM index, coarse index → ENUM index. */
+  private readonly maps: { fine: Uint8Array; coarse: Uint8Array | undefined }[];
+  rows = 0;
+
+  constructor(
+    private readonly dataset: DatasetType,
+    private readonly appender: DuckDBAppender,
+    private readonly variables: readonly VariableDef[],
+    types: readonly DuckDBType[],
+  ) {
+    this.chunk = DuckDBDataChunk.create(types);
+    this.maps = variables.map((v) => {
+      const labels = columnLabels(v);
+      const fine = Uint8Array.from(v.categories, (c) => labels.indexOf(c));
+      const coarse = v.coarse === undefined ? undefined : Uint8Array.from(v.coarse.categories, (c) => labels.indexOf(c));
+      return { fine, coarse };
+    });
+  }
+
+  /** links: per link column after row_index, a value per row (family_row may be -1 for NULL). */
+  append(count: number, suburbOrdinal: number, links: readonly (Uint32Array | Int32Array)[], values: Readonly<Record<string, Uint8Array>>, coarsened: ReadonlySet<string>): void {
+    const columns = this.variables.map((v, k) => {
+      const col = values[v.code];
+      if (col === undefined || col.length < count) throw new Error(`${this.dataset}: variable ${v.code} missing or short`);
+      const useCoarse = coarsened.has(v.code);
+      const map = useCoarse ? this.maps[k]!.coarse : this.maps[k]!.fine;
+      if (map === undefined) throw new Error(`${this.dataset}: ${v.code} is coarsened but has no coarse categories`);
+      // Translate category indices into ENUM indices once per suburb (identity for fine values).
+      const out = new Uint8Array(count);
+      for (let i = 0; i < count; i++) {
+        const e = map[col[i]!];
+        if (e === undefined) throw new Error(`${this.dataset}: ${v.code} value ${col[i]} outside its ${useCoarse ? 'coarse ' : ''}categories`);
+        out[i] = e;
+      }
+      return out;
+    });
+    for (let start = 0; start < count; start += CHUNK_ROWS) {
+      const m = Math.min(CHUNK_ROWS, count - start);
+      this.chunk.reset();
+      this.chunk.rowCount = m;
+      const raw = (c: number): RawVector => this.chunk.getColumnVector(c) as unknown as RawVector;
+      const rowIndex = raw(0);
+      for (let i = 0; i < m; i++) rowIndex.items[i] = this.rows + start + i;
+      rowIndex.flush();
+      const ordinal = raw(1);
+      ordinal.items.fill(suburbOrdinal, 0, m);
+      ordinal.flush();
+      links.forEach((link, k) => {
+        const v = raw(2 + k);
+        for (let i = 0; i < m; i++) {
+          const x = link[start + i]!;
+          v.setItem(i, x < 0 ? null : x);
+        }
+        v.flush();
+      });
+      const first = 2 + links.length;
+      columns.forEach((col, k) => {
+        const v = raw(first + k);
+        v.items.set(col.subarray(start, start + m));
+        v.flush();
+      });
+      this.appender.appendDataChunk(this.chunk);
+    }
+    this.rows += count;
+  }
+
+  close(): void {
+    this.appender.closeSync();
+  }
+}
+
+function offsetLinks(links: Uint32Array | Int32Array, base: number): Int32Array {
+  const out = new Int32Array(links.length);
+  for (let i = 0; i < links.length; i++) out[i] = links[i]! < 0 ? -1 : links[i]! + base;
+  return out;
+}
+
+export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): Promise<PoolReleaseWriter> {
+  const { dir, version, variables } = opts;
+  await mkdir(dir, { recursive: true });
+  if ((await readdir(dir)).length > 0) throw new Error(`pool release directory ${dir} is not empty`);
+  const instance = await DuckDBInstance.create(join(dir, RELEASE_FILES.pools));
+  const connection: DuckDBConnection = await instance.connect();
+
+  const appenders = {} as Record<DatasetType, DatasetAppender>;
+  for (const dataset of DATASET_TYPES) {
+    const vars = variables[dataset];
+    const seen = new Set<string>();
+    for (const v of vars) {
+      if (seen.has(v.code)) throw new Error(`${dataset}: variable ${v.code} listed twice`);
+      seen.add(v.code);
+      if (columnLabels(v).length > 255) throw new Error(`${dataset}: ${v.code} has more than 255 categories`);
+    }
+    const links = LINK_COLUMNS[dataset];
+    const enumTypes = vars.map((v) => ENUM([...columnLabels(v)]));
+    const ddl = [...links.map((c) => `${c} UINTEGER`), ...vars.map((v, k) => `${quoteIdent(v.code)} ${enumTypes[k]!.toString()}`)];
+    await connection.run(`CREATE TABLE ${recordsTable(dataset)} (${ddl.join(', ')})`);
+    const appender = await connection.createAppender(recordsTable(dataset));
+    appenders[dataset] = new DatasetAppender(dataset, appender, vars, [...links.map(() => UINTEGER), ...enumTypes]);
+  }
+
+  const suburbs: CatalogSuburb[] = [];
+  const salCodes = new Set<string>();
+  let closed = false;
+
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    connection.closeSync();
+    instance.closeSync();
+  };
+
+  return {
+    async append({ suburb, population, coarsened }) {
+      if (closed) throw new Error('pool release writer is closed');
+      if (salCodes.has(suburb.salCode)) throw new Error(`suburb ${suburb.salCode} appended twice`);
+      salCodes.add(suburb.salCode);
+      const { persons, families, dwellings } = population;
+      const offsets = { persons: appenders.persons.rows, families: appenders.families.rows, dwellings: appenders.dwellings.rows };
+      for (let i = 0; i < persons.count; i++) {
+        if (persons.dwelling[i]! >= dwellings.count) throw new Error(`${suburb.salCode}: person ${i} links to a missing dwelling`);
+        if (persons.family[i]! >= families.count) throw new Error(`${suburb.salCode}: person ${i} links to a missing family`);
+      }
+      for (let i = 0; i < families.count; i++) {
+        if (families.dwelling[i]! >= dwellings.count) throw new Error(`${suburb.salCode}: family ${i} links to a missing dwelling`);
+      }
+      const co = new Set(coarsened);
+      const ordinal = suburbs.length;
+      appenders.persons.append(persons.count, ordinal, [offsetLinks(persons.family, offsets.families), offsetLinks(persons.dwelling, offsets.dwellings)], persons.variables, co);
+      appenders.families.append(families.count, ordinal, [offsetLinks(families.dwelling, offsets.dwellings)], families.variables, co);
+      appenders.dwellings.append(dwellings.count, ordinal, [], dwellings.variables, co);
+      const { postcodes, lgas, ...info } = suburb;
+      suburbs.push({
+        ...info,
+        postcodes: [...new Set([suburb.postcode, ...(postcodes ?? [])])],
+        lgas: [{ code: suburb.lgaCode, name: suburb.lga }, ...(lgas ?? []).filter((l) => l.code !== suburb.lgaCode)],
+        offsets,
+        pools: { persons: persons.count, families: families.count, dwellings: dwellings.count },
+        coarsened: [...co].sort(),
+      });
+    },
+
+    async finish(report, summary) {
+      if (closed) throw new Error('pool release writer is closed');
+      for (const dataset of DATASET_TYPES) appenders[dataset].close();
+      await connection.run('CREATE TABLE suburbs (ordinal UINTEGER, suburb_code VARCHAR)');
+      const appender = await connection.createAppender('suburbs');
+      suburbs.forEach((s, ordinal) => {
+        appender.appendUInteger(ordinal);
+        appender.appendVarchar(s.salCode);
+        appender.endRow();
+      });
+      appender.closeSync();
+      for (const dataset of DATASET_TYPES) {
+        const table = recordsTable(dataset);
+        // The appender writes in order; sampling relies on row_index being the row's position.
+        const misplaced = await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM ${table} WHERE row_index <> rowid`);
+        if (misplaced.getRows()[0]![0] !== 0n) throw new Error(`${dataset}: rows out of order after build`);
+        const vars = variables[dataset].map((v) => `r.${quoteIdent(v.code)}`);
+        await connection.run(
+          `CREATE VIEW ${dataset} AS SELECT r.row_index, ${idColumnsSql(dataset, 'r').join(', ')}, ` +
+            `(SELECT list(suburb_code ORDER BY ordinal) FROM suburbs)[r.suburb_ordinal + 1] AS suburb_code${vars.map((v) => `, ${v}`).join('')} FROM ${table} r`,
+        );
+      }
+      await connection.run('CHECKPOINT');
+      await close();
+
+      const catalog: Catalog = {
+        format: 1,
+        version,
+        variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].map(catalogVariable)])) as Record<DatasetType, CatalogVariable[]>,
+        suburbs,
+        totals: { persons: appenders.persons.rows, families: appenders.families.rows, dwellings: appenders.dwellings.rows },
+      };
+      await writeFile(join(dir, RELEASE_FILES.catalog), JSON.stringify(catalog));
+      await writeFile(join(dir, RELEASE_FILES.report), JSON.stringify(report ?? null, null, 2) + '\n');
+      const files: string[] = [RELEASE_FILES.pools, RELEASE_FILES.catalog, RELEASE_FILES.report];
+      if (summary !== undefined) {
+        await writeFile(join(dir, RELEASE_FILES.reportText), summary);
+        files.push(RELEASE_FILES.reportText);
+      }
+      const manifest = await writeManifest(dir, version, files);
+      return { dir, checksum: manifest.checksum };
+    },
+
+    async abort() {
+      await close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const catalogVariable = (v: VariableDef): CatalogVariable => ({
+  code: v.code,
+  description: v.description,
+  categories: [...v.categories],
+  ...(v.coarse ? { coarseCategories: [...v.coarse.categories] } : {}),
+  labels: [...columnLabels(v)],
+});

@@ -1,0 +1,61 @@
+import { appError, type AppError } from '../core/errors.ts';
+import { checkKeyFormat, hashApiKey } from '../core/keys.ts';
+import { err, ok, type Result } from '../core/result.ts';
+import type { Tier } from '../ports/account-store.ts';
+import type { RateDecision, WindowPolicy } from '../ports/rate-limiter.ts';
+import type { UseCaseDeps } from './deps.ts';
+
+export interface Principal {
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly tier: Tier;
+  /** "spq_test_" keys are sandbox keys (an extension). */
+  readonly sandbox: boolean;
+}
+
+/** The 401 body says what to do without saying which check failed (no oracle for guessed keys). */
+const INVALID = 'Missing or invalid API key. Send it as "Authorization: Bearer <API_KEY>"; a revoked key no longer works.';
+
+/**
+ * Who is calling: the bearer key's shape and checksum are checked first (no database look-up
+ * for a typo or a random string), then its keyed hash is looked up; revoked keys fail at once.
+ */
+export async function authenticate(
+  deps: Pick<UseCaseDeps, 'accounts' | 'clock' | 'serverSecret'>,
+  authorization: string | undefined,
+): Promise<Result<Principal, AppError>> {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
+  if (!match) return err(appError('unauthorized', INVALID));
+  const key = match[1]!;
+  const format = checkKeyFormat(key);
+  if (!format.ok) return err(appError('unauthorized', INVALID));
+  const record = await deps.accounts.findKeyByHash(hashApiKey(key, deps.serverSecret));
+  if (record === undefined || record.revokedAt !== null) return err(appError('unauthorized', INVALID));
+  const credits = await deps.accounts.credits(record.accountId, deps.clock.now());
+  return ok({ accountId: record.accountId, keyId: record.keyId, tier: credits.tier, sandbox: format.value.kind === 'test' });
+}
+
+/** Both statements of decisions.md, "Rate limits": a sliding minute and a sliding hour by tier. */
+export function keyPolicies(limits: UseCaseDeps['config']['rateLimits'], tier: Tier): WindowPolicy[] {
+  return [
+    { name: 'minute', limit: limits.perMinute, windowSeconds: limits.minuteWindowSeconds },
+    { name: tier === 'paid' ? 'hour-paid' : 'hour-free', limit: tier === 'paid' ? limits.paidPerHour : limits.freePerHour, windowSeconds: limits.hourWindowSeconds },
+  ];
+}
+
+export const failedAuthPolicy = (limits: UseCaseDeps['config']['rateLimits']): WindowPolicy[] => [
+  { name: 'failed-auth', limit: limits.failedAuthPerMinute, windowSeconds: 60 },
+];
+
+export const downloadPolicy = (limits: UseCaseDeps['config']['rateLimits']): WindowPolicy[] => [
+  { name: 'downloads', limit: limits.downloadsPerMinute, windowSeconds: 60 },
+];
+
+export function rateLimitedError(decision: RateDecision, what: string): AppError {
+  const seconds = Math.max(1, decision.resetSeconds);
+  return appError(
+    'rate_limited',
+    `${what}: at most ${decision.policy.limit} requests per ${decision.policy.windowSeconds} seconds (${decision.policy.name}). Retry after ${seconds} seconds.`,
+    { retry_after_seconds: seconds },
+  );
+}

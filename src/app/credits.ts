@@ -1,0 +1,27 @@
+import type { Tier } from '../ports/account-store.ts';
+import type { UseCaseDeps } from './deps.ts';
+import { isoInZone } from './format.ts';
+
+export interface CreditsOutcome {
+  readonly credits_remaining: number;
+  readonly tier: Tier;
+  readonly credits_purchased: number;
+  readonly credits_used: number;
+  readonly free_credits_remaining: number;
+  readonly free_credits_reset: string | null;
+}
+
+/** The weekly reset happens at Monday 00:00 in Sydney; the timestamp carries Sydney's offset. */
+export const RESET_TIME_ZONE = 'Australia/Sydney';
+
+export async function accountCredits(deps: Pick<UseCaseDeps, 'accounts' | 'clock'>, accountId: string): Promise<CreditsOutcome> {
+  const c = await deps.accounts.credits(accountId, deps.clock.now());
+  return {
+    credits_remaining: c.creditsRemaining,
+    tier: c.tier,
+    credits_purchased: c.creditsPurchased,
+    credits_used: c.creditsUsed,
+    free_credits_remaining: c.freeCreditsRemaining,
+    free_credits_reset: c.freeCreditsReset === null ? null : isoInZone(c.freeCreditsReset, RESET_TIME_ZONE),
+  };
+}

@@ -1,0 +1,24 @@
+import type { Config } from '../config.ts';
+import type { AccountStore } from '../ports/account-store.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { FileStore } from '../ports/file-store.ts';
+import type { PoolRelease } from '../ports/pool-release.ts';
+import type { RateLimiter } from '../ports/rate-limiter.ts';
+
+/** Everything the use cases need, passed in by the composition root (src/app/compose.ts) or a test. */
+export interface UseCaseDeps {
+  readonly config: Config;
+  readonly accounts: AccountStore;
+  readonly limiter: RateLimiter;
+  readonly files: FileStore;
+  readonly pools: PoolRelease;
+  readonly clock: Clock;
+  /** Server secret: keys are hashed with it (the local file store signs links with it too). */
+  readonly serverSecret: string;
+}
+
+/** Where use cases report what an operator needs to know (infrastructure failures, recoveries). */
+export interface OpsLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}

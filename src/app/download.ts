@@ -1,0 +1,79 @@
+import type { Readable } from 'node:stream';
+import { appError, type AppError } from '../core/errors.ts';
+import { verifyLink } from '../core/links.ts';
+import { err, ok, type Result } from '../core/result.ts';
+import type { UseCaseDeps } from './deps.ts';
+import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, dictionaryFileKey, formatOfFileName } from './format.ts';
+
+export type ByteRange = { readonly start: number; readonly end: number };
+
+/** What a Range header asks of a file of `size` bytes: the whole file, one range, or nothing satisfiable. */
+export type RangeRequest = { readonly kind: 'whole' } | { readonly kind: 'partial'; readonly range: ByteRange } | { readonly kind: 'unsatisfiable' };
+
+/**
+ * RFC 9110 §14: "bytes=a-b", "bytes=a-", "bytes=-n". Several ranges or a malformed header are
+ * answered with the whole file, which the RFC allows; a well-formed range outside the file is 416.
+ */
+export function parseRange(header: string | undefined, size: number): RangeRequest {
+  if (header === undefined) return { kind: 'whole' };
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return { kind: 'whole' };
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return { kind: 'unsatisfiable' };
+    return { kind: 'partial', range: { start: Math.max(0, size - suffix), end: size - 1 } };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size || (m[2] !== '' && Number(m[2]) < start)) return { kind: 'unsatisfiable' };
+  return { kind: 'partial', range: { start, end } };
+}
+
+export interface DownloadFile {
+  readonly key: string;
+  readonly size: number;
+  readonly contentType: string;
+  readonly fileName: string;
+  readonly expiresAt: Date;
+}
+
+/** The file name in the link is ours (spq-<query id>-<dataset>.<format>, or …-dictionary.json); anything else was edited. */
+const FILE_NAME = /^spq-(qry_[0-9A-Za-z]+)-(persons|families|dwellings)(?:\.(parquet|csv|xlsx)|-(dictionary)\.json)$/;
+
+/** The store key and content type a genuine file name stands for. */
+function keyOfName(name: RegExpExecArray): { key: string; contentType: string } {
+  const [, queryId, , format, dictionary] = name;
+  if (dictionary !== undefined) return { key: dictionaryFileKey(queryId!), contentType: DICTIONARY_CONTENT_TYPE };
+  const f = formatOfFileName(`.${format}`)!;
+  return { key: `${queryId}.${f}`, contentType: CONTENT_TYPES[f] };
+}
+
+/**
+ * Checks a signed link: 403 when altered (token or file name), 410 when expired or its file
+ * is gone. No API key is involved.
+ */
+export async function openDownload(
+  deps: Pick<UseCaseDeps, 'files' | 'clock' | 'serverSecret'>,
+  token: string,
+  fileName: string,
+): Promise<Result<DownloadFile, AppError>> {
+  const claims = verifyLink(deps.serverSecret, token, Math.floor(deps.clock.now().getTime() / 1000));
+  if (!claims.ok) {
+    return claims.error === 'expired'
+      ? err(appError('gone', 'This download link has expired (links are valid 7 days). Run the query again with POST /query/execute for a new file; that draws a new sample and costs credits again.'))
+      : err(appError('forbidden', 'This download link is not valid: it was altered or copied incompletely. Use the download_url exactly as the API returned it.'));
+  }
+  const key = claims.value.key;
+  const name = FILE_NAME.exec(fileName);
+  const expected = name ? keyOfName(name) : undefined;
+  if (expected === undefined || expected.key !== key) {
+    return err(appError('forbidden', 'This download link is not valid: its file name was altered. Use the download_url exactly as the API returned it.'));
+  }
+  const size = await deps.files.size(key);
+  if (size === undefined) return err(appError('gone', 'The file of this link no longer exists. Run the query again with POST /query/execute for a new file.'));
+  return ok({ key, size, contentType: expected.contentType, fileName, expiresAt: new Date(claims.value.expiresAt * 1000) });
+}
+
+export async function readDownload(deps: Pick<UseCaseDeps, 'files'>, key: string, range?: ByteRange): Promise<Readable | undefined> {
+  return deps.files.read(key, range);
+}

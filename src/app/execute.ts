@@ -1,0 +1,188 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { appError, type AppError } from '../core/errors.ts';
+import { newId } from '../core/keys.ts';
+import { err, ok, type Result } from '../core/result.ts';
+import type { QueryRecord } from '../ports/account-store.ts';
+import type { SampledPart } from '../ports/pool-release.ts';
+import type { OpsLog, UseCaseDeps } from './deps.ts';
+import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, dictionaryFileKey, dictionaryFileName, exportedDictionaryPath, resultFileKey, resultFileName } from './format.ts';
+import { validateQuery, type NormalizedQuery, type QueryInput } from './query-validation.ts';
+
+export interface ExecuteMetadata extends NormalizedQuery {
+  readonly version: string;
+  readonly generated_at: string;
+  readonly seed: string;
+}
+
+export interface ExecuteOutcome {
+  readonly query_id: string;
+  readonly status: 'completed';
+  readonly credit_cost: number;
+  readonly credits_remaining: number;
+  readonly download_url: string;
+  readonly download_expires: string;
+  readonly metadata: ExecuteMetadata;
+  /** Extension, csv only: signed link to the file's dictionary (json), valid as long as download_url. */
+  readonly dictionary_url?: string;
+}
+
+export interface ExecuteInput {
+  readonly accountId: string;
+  readonly query: QueryInput;
+  readonly idempotencyKey?: string | undefined;
+  /** For the operator's logs when something fails after the charge. */
+  readonly requestId: string;
+}
+
+const DAY_MS = 86_400_000;
+const MASK64 = (1n << 64n) - 1n;
+/** 2^64 / golden ratio: consecutive selections get well-spread seeds (splitmix64's increment). */
+const SEED_STEP = 0x9e3779b97f4a7c15n;
+
+/** Selection i samples with seed + i·SEED_STEP (mod 2^64), so one stored seed reproduces the whole file. */
+export const selectionSeed = (seed: bigint, index: number): bigint => (seed + BigInt(index) * SEED_STEP) & MASK64;
+
+export const CITATION =
+  'Synthetic records from spq (Synthetic Population Query service), fitted to ABS 2021 Census data; not real persons. Cite the pool release version and seed.';
+
+/** The request an Idempotency-Key is bound to: the normalised query, so defaults written out or left out are the same request. */
+export function requestHash(query: NormalizedQuery): string {
+  const canonical = JSON.stringify([
+    query.geography_level,
+    query.geography_selections,
+    query.dataset_type,
+    query.n_observations,
+    query.output_format,
+    query.include_geography,
+  ]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** Rebuilds the execution result of a stored query (idempotent replay). */
+async function outcomeOf(deps: Pick<UseCaseDeps, 'files' | 'accounts' | 'clock'>, q: QueryRecord): Promise<ExecuteOutcome> {
+  const metadata = q.metadata as unknown as ExecuteMetadata;
+  const balance = await deps.accounts.credits(q.accountId, deps.clock.now());
+  return {
+    query_id: q.queryId,
+    status: 'completed',
+    credit_cost: q.creditCost,
+    credits_remaining: balance.creditsRemaining,
+    download_url: await deps.files.downloadUrl(q.fileKey ?? '', resultFileName(q.queryId, q.datasetType, metadata.output_format), q.downloadExpires),
+    download_expires: q.downloadExpires.toISOString(),
+    metadata,
+    ...(await dictionaryLink(deps, q.queryId, q.datasetType, metadata.output_format, q.downloadExpires)),
+  };
+}
+
+async function dictionaryLink(deps: Pick<UseCaseDeps, 'files'>, queryId: string, dataset: QueryRecord['datasetType'], format: string, expires: Date) {
+  if (format !== 'csv') return {};
+  return { dictionary_url: await deps.files.downloadUrl(dictionaryFileKey(queryId), dictionaryFileName(queryId, dataset), expires) };
+}
+
+/**
+ * Validate → price → charge (the pending history row goes in the same transaction) → sample
+ * with a fresh secure seed → write the file → store it → complete. Anything that fails after
+ * the charge refunds it: a client is charged for a ready file or not at all.
+ */
+export async function executeQuery(deps: UseCaseDeps, log: OpsLog, input: ExecuteInput): Promise<Result<ExecuteOutcome, AppError>> {
+  const validated = validateQuery(deps.pools, deps.config, input.query);
+  if (!validated.ok) return validated;
+  const v = validated.value;
+  const q = v.query;
+
+  const queryId = newId('qry');
+  const now = deps.clock.now();
+  const expires = new Date(now.getTime() + deps.config.downloadTtlDays * DAY_MS);
+  const seed = randomBytes(8).readBigUInt64BE();
+  const metadata: ExecuteMetadata = { ...q, version: deps.pools.version, generated_at: now.toISOString(), seed: seed.toString() };
+  const fileKey = resultFileKey(queryId, q.output_format);
+
+  const charged = await deps.accounts.charge({
+    accountId: input.accountId,
+    queryId,
+    credits: v.creditCost,
+    now,
+    query: {
+      executedAt: now,
+      datasetType: q.dataset_type,
+      geographySelections: q.geography_selections,
+      nObservations: q.n_observations,
+      metadata: metadata as unknown as Record<string, unknown>,
+      fileKey: null,
+      downloadExpires: expires,
+    },
+    ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q) } } : {}),
+  });
+  if (!charged.ok) {
+    const f = charged.error;
+    switch (f.kind) {
+      case 'insufficient_credits':
+        return err(appError('insufficient_credits', `This query costs ${f.required} credits; the account has ${f.available} available.`, { credits_remaining: f.available }));
+      case 'idempotency_in_flight':
+        return err(appError('conflict', 'A request with this Idempotency-Key is still running; wait for it, then retry to get its result.'));
+      case 'idempotency_mismatch':
+        return err(appError('validation_error', 'This Idempotency-Key was already used with a different request body; use a new key for a different query.'));
+      case 'idempotency_replay':
+        return ok(await outcomeOf(deps, f.query));
+    }
+  }
+
+  const tmpDir = join(deps.config.dataDir, 'tmp');
+  const tmpPath = join(tmpDir, `${queryId}.${q.output_format}`);
+  try {
+    const parts: SampledPart[] = v.selections.map((selection, i) => ({
+      selection,
+      rows: deps.pools.sample(selection, q.dataset_type, q.n_observations, selectionSeed(seed, i)),
+    }));
+    await mkdir(tmpDir, { recursive: true });
+    await deps.pools.export({
+      dataset: q.dataset_type,
+      parts,
+      format: q.output_format,
+      includeGeography: q.include_geography,
+      metadata: {
+        query_id: queryId,
+        version: metadata.version,
+        seed: metadata.seed,
+        generated_at: metadata.generated_at,
+        dataset_type: q.dataset_type,
+        geography_level: q.geography_level,
+        geography_selections: JSON.stringify(q.geography_selections),
+        n_observations: String(q.n_observations),
+        include_geography: q.include_geography,
+        citation: CITATION,
+      },
+      destPath: tmpPath,
+    });
+    if (q.output_format === 'csv') await deps.files.put(dictionaryFileKey(queryId), exportedDictionaryPath(tmpPath), DICTIONARY_CONTENT_TYPE);
+    await deps.files.put(fileKey, tmpPath, CONTENT_TYPES[q.output_format]);
+    await deps.accounts.completeQuery(queryId, fileKey);
+    const downloadUrl = await deps.files.downloadUrl(fileKey, resultFileName(queryId, q.dataset_type, q.output_format), expires);
+    return ok({
+      query_id: queryId,
+      status: 'completed',
+      credit_cost: v.creditCost,
+      credits_remaining: charged.value.creditsRemaining,
+      download_url: downloadUrl,
+      download_expires: expires.toISOString(),
+      metadata,
+      ...(await dictionaryLink(deps, queryId, q.dataset_type, q.output_format, expires)),
+    });
+  } catch (error) {
+    log.error({ err: error, queryId, requestId: input.requestId }, 'execute failed after the charge; refunding');
+    await rm(tmpPath, { force: true }).catch(() => undefined);
+    await rm(exportedDictionaryPath(tmpPath), { force: true }).catch(() => undefined);
+    await deps.files.delete(fileKey).catch(() => undefined);
+    await deps.files.delete(dictionaryFileKey(queryId)).catch(() => undefined);
+    try {
+      await deps.accounts.refundQuery(queryId, deps.clock.now(), 'generation failed');
+    } catch (refundError) {
+      // Left pending: crash recovery refunds it at the next start.
+      log.error({ err: refundError, queryId, requestId: input.requestId }, 'refund failed; crash recovery will refund the pending query');
+    }
+    return err(appError('internal_error', `The query could not be completed and nothing was charged. Retry with backoff; quote request id ${input.requestId}.`));
+  }
+}
+

@@ -1,0 +1,54 @@
+import type { DatasetType, OutputFormat } from '../core/dataset.ts';
+
+export const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
+  parquet: 'application/vnd.apache.parquet',
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** The store key of a query's result file. */
+export const resultFileKey = (queryId: string, format: OutputFormat): string => `${queryId}.${format}`;
+
+/** The file name a client saves: names the query and what it holds. */
+export const resultFileName = (queryId: string, dataset: DatasetType, format: OutputFormat): string =>
+  `spq-${queryId}-${dataset}.${format}`;
+
+/** A csv result's dictionary (codes, descriptions, labels and the query metadata) is a second file beside it. */
+export const dictionaryFileKey = (queryId: string): string => `${queryId}.dictionary.json`;
+export const dictionaryFileName = (queryId: string, dataset: DatasetType): string => `spq-${queryId}-${dataset}-dictionary.json`;
+export const DICTIONARY_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Where PoolRelease.export leaves a csv's dictionary: beside the csv, "<destPath>.dictionary.json"
+ * (the pool adapter's convention, src/adapters/pools/export.ts dictionaryPathOf).
+ */
+export const exportedDictionaryPath = (csvPath: string): string => `${csvPath}.dictionary.json`;
+
+export function formatOfFileName(name: string): OutputFormat | undefined {
+  const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+  return ext === 'parquet' || ext === 'csv' || ext === 'xlsx' ? ext : undefined;
+}
+
+/**
+ * ISO 8601 with the zone's offset, e.g. "2026-11-23T00:00:00+11:00" for Australia/Sydney, so a
+ * client sees the reset as the local Monday midnight it is.
+ */
+export function isoInZone(date: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'longOffset',
+    })
+      .formatToParts(date)
+      .map((p) => [p.type, p.value]),
+  );
+  const offset = String(parts.timeZoneName).replace('GMT', '') || '+00:00';
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+}

@@ -1,0 +1,62 @@
+import { DATASET_TYPES, type DatasetType, type StateAbbr } from '../core/dataset.ts';
+import { appError, type AppError } from '../core/errors.ts';
+import { err, ok, type Result } from '../core/result.ts';
+import type { ResolveFailure, SuburbInfo, VariableEntry } from '../ports/pool-release.ts';
+import type { UseCaseDeps } from './deps.ts';
+
+export interface SearchItem {
+  readonly suburb_id: string;
+  readonly state: string;
+  readonly postcode: string;
+  readonly lga: string;
+  readonly gccsa: string;
+  readonly pool_size: number;
+  readonly small_suburb_flag: boolean;
+  readonly datasets_available: readonly DatasetType[];
+  readonly pool_sizes: Readonly<Record<DatasetType, number>>;
+}
+
+const searchItem = (s: SuburbInfo): SearchItem => ({
+  suburb_id: s.suburbId,
+  state: s.state,
+  postcode: s.postcode,
+  lga: s.lga,
+  gccsa: s.gccsa,
+  pool_size: s.pools.persons,
+  small_suburb_flag: s.smallSuburb,
+  datasets_available: DATASET_TYPES.filter((d) => s.pools[d] > 0),
+  pool_sizes: s.pools,
+});
+
+export function searchGeography(
+  deps: Pick<UseCaseDeps, 'pools'>,
+  input: { query: string; state?: StateAbbr | undefined; level: 'suburb' | 'postcode' | 'lga' | 'state'; limit: number },
+): { results: readonly SearchItem[]; total_matches: number } {
+  const found = deps.pools.search({
+    query: input.query,
+    level: input.level,
+    limit: input.limit,
+    ...(input.state !== undefined ? { state: input.state } : {}),
+  });
+  return { results: found.results.map(searchItem), total_matches: found.total };
+}
+
+function suburbNotFound(suburbId: string, failure: ResolveFailure): AppError {
+  if (failure.kind === 'ambiguous') {
+    return appError('not_found', `"${suburbId}" names suburbs in more than one state; use one of: ${failure.choices.map((c) => `"${c}"`).join(', ')}.`);
+  }
+  const hint = failure.suggestions.length > 0 ? ` Did you mean ${failure.suggestions.map((c) => `"${c}"`).join(', ')}?` : '';
+  return appError('not_found', `No suburb "${suburbId}".${hint}`);
+}
+
+export function suburbVariables(
+  deps: Pick<UseCaseDeps, 'pools'>,
+  suburbId: string,
+  dataset: DatasetType,
+): Result<{ suburb_id: string; dataset_type: DatasetType; variables: readonly VariableEntry[] }, AppError> {
+  const suburb = deps.pools.suburb(suburbId);
+  if (!suburb.ok) return err(suburbNotFound(suburbId, suburb.error));
+  const variables = deps.pools.variables(suburb.value.suburbId, dataset);
+  if (!variables.ok) return err(suburbNotFound(suburbId, variables.error));
+  return ok({ suburb_id: suburb.value.suburbId, dataset_type: dataset, variables: variables.value });
+}

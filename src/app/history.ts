@@ -1,0 +1,73 @@
+import type { DatasetType, OutputFormat } from '../core/dataset.ts';
+import { appError, type AppError } from '../core/errors.ts';
+import { isId } from '../core/keys.ts';
+import { err, ok, type Result } from '../core/result.ts';
+import type { QueryRecord } from '../ports/account-store.ts';
+import type { UseCaseDeps } from './deps.ts';
+import { formatOfFileName, resultFileName } from './format.ts';
+
+export interface HistoryItem {
+  readonly query_id: string;
+  readonly executed_at: string;
+  readonly dataset_type: DatasetType;
+  readonly geography_selections: readonly string[];
+  readonly n_observations: number;
+  readonly credit_cost: number;
+  readonly download_url: string;
+  readonly download_expired: boolean;
+}
+
+export interface HistoryOutcome {
+  readonly queries: readonly HistoryItem[];
+  readonly pagination: { readonly page: number; readonly per_page: number; readonly total_pages: number; readonly total_queries: number };
+}
+
+type Deps = Pick<UseCaseDeps, 'accounts' | 'files' | 'clock'>;
+
+/** A link is expired once its time has passed or the sweeper has deleted the file. */
+async function historyItem(deps: Deps, q: QueryRecord, now: Date): Promise<HistoryItem> {
+  const format: OutputFormat = formatOfFileName(q.fileKey ?? '') ?? 'parquet';
+  return {
+    query_id: q.queryId,
+    executed_at: q.executedAt.toISOString(),
+    dataset_type: q.datasetType,
+    geography_selections: q.geographySelections,
+    n_observations: q.nObservations,
+    credit_cost: q.creditCost,
+    download_url: await deps.files.downloadUrl(q.fileKey ?? '', resultFileName(q.queryId, q.datasetType, format), q.downloadExpires),
+    download_expired: q.fileDeletedAt !== null || now.getTime() >= q.downloadExpires.getTime(),
+  };
+}
+
+/** Newest first; a page past the end is empty with the true pagination (decisions.md, "History"). */
+export async function queryHistory(
+  deps: Deps,
+  accountId: string,
+  input: { page: number; perPage: number; datasetType?: DatasetType | undefined },
+): Promise<HistoryOutcome> {
+  const now = deps.clock.now();
+  const page = await deps.accounts.history({
+    accountId,
+    page: input.page,
+    perPage: input.perPage,
+    ...(input.datasetType !== undefined ? { datasetType: input.datasetType } : {}),
+  });
+  return {
+    queries: await Promise.all(page.items.map((q) => historyItem(deps, q, now))),
+    pagination: {
+      page: input.page,
+      per_page: input.perPage,
+      total_pages: Math.ceil(page.total / input.perPage),
+      total_queries: page.total,
+    },
+  };
+}
+
+/** Extension GET /query/{query_id}: 404 alike for an unknown id and another account's (never reveal which). */
+export async function getQuery(deps: Deps, accountId: string, queryId: string): Promise<Result<HistoryItem, AppError>> {
+  const notFound = appError('not_found', `No query "${queryId}" in this account's history.`);
+  if (!isId('qry', queryId)) return err(notFound);
+  const q = await deps.accounts.getQuery(accountId, queryId);
+  if (q === undefined || q.status !== 'completed') return err(notFound);
+  return ok(await historyItem(deps, q, deps.clock.now()));
+}

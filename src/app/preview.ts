@@ -1,0 +1,46 @@
+import type { AppError } from '../core/errors.ts';
+import { ok, type Result } from '../core/result.ts';
+import type { UseCaseDeps } from './deps.ts';
+import { validateQuery, type GeographyMatch, type QueryInput } from './query-validation.ts';
+
+export interface PreviewOutcome {
+  readonly valid: true;
+  readonly n_observations: number;
+  readonly credit_cost: number;
+  readonly pool_available: number;
+  readonly geography_matches: readonly GeographyMatch[];
+  readonly warnings: readonly string[];
+}
+
+/** Checks and prices a query; spends nothing, generates nothing (decisions.md, "Preview"). */
+export async function previewQuery(
+  deps: Pick<UseCaseDeps, 'pools' | 'accounts' | 'config' | 'clock'>,
+  accountId: string,
+  input: QueryInput,
+): Promise<Result<PreviewOutcome, AppError>> {
+  const validated = validateQuery(deps.pools, deps.config, input);
+  if (!validated.ok) return validated;
+  const v = validated.value;
+  const warnings: string[] = [];
+  for (const m of v.matches) {
+    if (m.small_suburb_flag) {
+      warnings.push(
+        `${m.suburb_id} is a small suburb (small_suburb_flag = true): its pool of ${m.pool_size} records rests on few real residents, so some variables are coarsened and estimates from it are uncertain.`,
+      );
+    }
+  }
+  const balance = await deps.accounts.credits(accountId, deps.clock.now());
+  if (balance.creditsRemaining < v.creditCost) {
+    warnings.push(
+      `This query needs ${v.creditCost} credits and the account has ${balance.creditsRemaining} available; execute will be refused (402) until credits are added.`,
+    );
+  }
+  return ok({
+    valid: true,
+    n_observations: v.query.n_observations,
+    credit_cost: v.creditCost,
+    pool_available: v.poolAvailable,
+    geography_matches: v.matches,
+    warnings,
+  });
+}

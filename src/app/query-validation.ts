@@ -1,0 +1,139 @@
+import type { DatasetType, GeographyLevel, IncludeGeography, OutputFormat } from '../core/dataset.ts';
+import { appError, type AppError } from '../core/errors.ts';
+import { creditCost } from '../core/pricing.ts';
+import { err, ok, type Result } from '../core/result.ts';
+import type { PoolRelease, ResolveFailure, ResolvedSelection } from '../ports/pool-release.ts';
+
+/** Excel's sheet limit: 1,048,576 rows, one of them the header. */
+export const XLSX_MAX_DATA_ROWS = 1_048_575;
+
+/** A query as the client sent it, defaults applied (the body schema has checked the types). */
+export interface QueryInput {
+  readonly geography_level: GeographyLevel;
+  readonly geography_selections: readonly string[];
+  readonly dataset_type: DatasetType;
+  readonly n_observations: number;
+  readonly output_format?: OutputFormat | undefined;
+  readonly include_geography?: IncludeGeography | undefined;
+}
+
+export interface NormalizedQuery {
+  readonly geography_level: GeographyLevel;
+  readonly geography_selections: readonly string[];
+  readonly dataset_type: DatasetType;
+  readonly n_observations: number;
+  readonly output_format: OutputFormat;
+  readonly include_geography: IncludeGeography;
+}
+
+export interface GeographyMatch {
+  readonly suburb_id: string;
+  readonly pool_size: number;
+  readonly small_suburb_flag: boolean;
+}
+
+export interface ValidatedQuery {
+  readonly query: NormalizedQuery;
+  readonly selections: readonly ResolvedSelection[];
+  readonly matches: readonly GeographyMatch[];
+  readonly poolAvailable: number;
+  readonly totalRows: number;
+  readonly creditCost: number;
+}
+
+export interface QueryLimits {
+  readonly maxRowsPerExecute: number;
+}
+
+export const normalizeQuery = (input: QueryInput): NormalizedQuery => ({
+  geography_level: input.geography_level,
+  geography_selections: [...input.geography_selections],
+  dataset_type: input.dataset_type,
+  n_observations: input.n_observations,
+  output_format: input.output_format ?? 'parquet',
+  include_geography: input.include_geography ?? 'none',
+});
+
+const LEVEL_WORD: Readonly<Record<GeographyLevel, string>> = {
+  suburb: 'suburb',
+  postcode: 'postcode',
+  lga: 'LGA',
+  state: 'state',
+  australia: 'geography',
+};
+
+/** Same folding as identifier matching (case, surrounding and repeated spaces), to spot a selection listed twice. */
+const fold = (s: string): string => s.trim().replace(/\s+/g, ' ').toLowerCase();
+
+const quoteList = (items: readonly string[]): string => items.map((s) => `"${s}"`).join(', ');
+
+function resolveFailureDetail(level: GeographyLevel, input: string, failure: ResolveFailure): string {
+  const word = LEVEL_WORD[level];
+  if (failure.kind === 'ambiguous') {
+    return `The ${word} name "${input}" is used in more than one state; write one of: ${quoteList(failure.choices)}.`;
+  }
+  const hint = failure.suggestions.length > 0 ? ` Did you mean ${quoteList(failure.suggestions)}?` : '';
+  return `Unknown ${word} "${input}" at geography_level "${level}".${hint} GET /geography/search finds identifiers.`;
+}
+
+/**
+ * Checks a query against the pool release and the server's limits, and prices it
+ * (decisions.md: "Geography identifiers", "n_observations and pools", "Billing").
+ * bad_request for an empty selection list; validation_error for everything logically wrong.
+ */
+export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: QueryInput): Result<ValidatedQuery, AppError> {
+  const query = normalizeQuery(input);
+  const { geography_level: level, geography_selections: raw, dataset_type: dataset, n_observations: n } = query;
+  if (raw.length === 0) return err(appError('bad_request', 'geography_selections must list at least one geography.'));
+  if (n < 1) return err(appError('validation_error', `n_observations must be at least 1, got ${n}.`));
+
+  const seen = new Map<string, string>();
+  const selections: ResolvedSelection[] = [];
+  for (const input of raw) {
+    const key = fold(input);
+    if (key === '') return err(appError('validation_error', 'geography_selections contains an empty identifier.'));
+    if (seen.has(key)) return err(appError('validation_error', `The selection "${input}" is listed twice in geography_selections; list each geography once.`));
+    seen.set(key, input);
+    const resolved = pools.resolve(level, input);
+    if (!resolved.ok) return err(appError('validation_error', resolveFailureDetail(level, input, resolved.error)));
+    selections.push(resolved.value);
+  }
+  // Two spellings of one geography ("AUS" and "Australia", "vic" and "Victoria") are also a duplicate.
+  const canonicalSeen = new Set<string>();
+  for (const s of selections) {
+    if (canonicalSeen.has(s.canonical)) return err(appError('validation_error', `"${s.canonical}" is listed twice in geography_selections (under different spellings); list each geography once.`));
+    canonicalSeen.add(s.canonical);
+  }
+
+  const poolSizes = selections.map((s) => pools.poolSize(s, dataset));
+  let smallest = -1;
+  for (let i = 0; i < selections.length; i++) {
+    if (n > poolSizes[i]! && (smallest < 0 || poolSizes[i]! < poolSizes[smallest]!)) smallest = i;
+  }
+  if (smallest >= 0) {
+    const name = selections[smallest]!.canonical;
+    return err(appError('validation_error', `n_observations (${n}) exceeds the ${dataset} pool of ${name}: ${poolSizes[smallest]} records. Ask for at most ${poolSizes[smallest]}.`));
+  }
+
+  const totalRows = n * selections.length;
+  if (totalRows > limits.maxRowsPerExecute) {
+    return err(appError('validation_error', `This query asks for ${totalRows} records; one execute may produce at most ${limits.maxRowsPerExecute}. Split it into several queries.`));
+  }
+  if (query.output_format === 'xlsx' && totalRows > XLSX_MAX_DATA_ROWS) {
+    return err(appError('validation_error', `This query asks for ${totalRows} records, more than an xlsx sheet holds (${XLSX_MAX_DATA_ROWS}); use output_format "parquet" or "csv".`));
+  }
+
+  const matches = selections.map((s, i) => ({
+    suburb_id: s.canonical,
+    pool_size: poolSizes[i]!,
+    small_suburb_flag: s.suburbs.length > 0 && s.suburbs.every((sub) => sub.smallSuburb),
+  }));
+  return ok({
+    query,
+    selections,
+    matches,
+    poolAvailable: poolSizes.reduce((a, b) => a + b, 0),
+    totalRows,
+    creditCost: creditCost(n, selections.length, query.include_geography),
+  });
+}

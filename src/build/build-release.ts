@@ -1,0 +1,202 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CensusInputs, SuburbGeography } from '../core/census/inputs.ts';
+import { formatInputError } from '../core/census/inputs.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../core/census/tables.ts';
+import { tabulate } from '../core/census/tabulate.ts';
+import type { SuburbTargets } from '../core/census/targets.ts';
+import { variablesOf } from '../core/census/variables.ts';
+import { DATASET_TYPES } from '../core/dataset.ts';
+import { coarsenPopulation } from '../core/synthesis/coarsen.ts';
+import { checkCoherence } from '../core/synthesis/coherence.ts';
+import { checkStructuralRules } from '../core/synthesis/rules.ts';
+import { synthesizeSuburb } from '../core/synthesis/synthesize.ts';
+import { loadCensusInputs, loadTruth } from '../adapters/abs/load-inputs.ts';
+import { createPoolReleaseWriter } from '../adapters/pools/writer.ts';
+import { sumTablesByParent } from './parent-targets.ts';
+import { compareTable, renderReport, summariseReport, type BuildReport, type SuburbFit } from './report.ts';
+
+export interface BuildOptions {
+  readonly inputsDir: string;
+  /** Root of the pool releases; this release goes to <poolsDir>/<version>. */
+  readonly poolsDir: string;
+  readonly version: string;
+  readonly seed: number;
+  readonly smallSuburbThreshold: number;
+  readonly onProgress?: (phase: 'load' | 'synthesize' | 'write', done: number, total: number) => void;
+}
+
+export interface BuildSummary {
+  readonly version: string;
+  readonly dir: string;
+  readonly checksum: string;
+  readonly suburbs: number;
+  readonly persons: number;
+  readonly families: number;
+  readonly dwellings: number;
+  readonly variables: Readonly<Record<string, number>>;
+  readonly srmse_median: number | null;
+  readonly srmse_p95: number | null;
+  readonly truth_srmse_median: number | null;
+  readonly structural_violations: number;
+  readonly totals_mismatched: number;
+  readonly seconds: number;
+  readonly peak_rss_mb: number;
+  readonly report: BuildReport;
+  readonly summaryText: string;
+}
+
+/** A build that cannot start or finish because of its inputs; the message names file, row and column. */
+export class BuildInputError extends Error {}
+
+/** Per-suburb seed: the build seed mixed with the SAL code (FNV-1a), so one suburb's records don't depend on another's. */
+export function suburbSeed(buildSeed: number, salCode: string): number {
+  let hash = 0x811c9dc5 ^ (buildSeed >>> 0);
+  for (let i = 0; i < salCode.length; i++) hash = Math.imul(hash ^ salCode.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** Persons the census publishes for the suburb (G01 total), the figure the small-suburb rule is about. */
+function publishedPersons(inputs: CensusInputs, salCode: string): number {
+  return inputs.totals.get('G01')?.get(salCode) ?? inputs.totals.get('G04')?.get(salCode) ?? 0;
+}
+
+function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
+  const tables = new Map<string, Float64Array>();
+  for (const [tableId, bySuburb] of inputs.tables) {
+    const cells = bySuburb.get(salCode);
+    if (cells) tables.set(tableId, cells);
+  }
+  return tables;
+}
+
+/** Inputs → synthesizer → pool release and build report. */
+export async function buildRelease(options: BuildOptions): Promise<BuildSummary> {
+  const started = performance.now();
+  const progress = options.onProgress ?? (() => {});
+  const loaded = await loadCensusInputs(options.inputsDir, (done, total) => progress('load', done, total));
+  if (!loaded.ok) throw new BuildInputError(formatInputError(loaded.error));
+  const inputs = loaded.value;
+  const truthLoaded = await loadTruth(options.inputsDir);
+  if (!truthLoaded.ok) throw new BuildInputError(formatInputError(truthLoaded.error));
+  const truth = truthLoaded.value;
+
+  const parents = sumTablesByParent(inputs.suburbs, inputs.tables);
+  const dir = join(options.poolsDir, options.version);
+  await rm(dir, { recursive: true, force: true });
+  const variables = Object.fromEntries(DATASET_TYPES.map((d) => [d, variablesOf(d)])) as Record<(typeof DATASET_TYPES)[number], ReturnType<typeof variablesOf>>;
+  const writer = await createPoolReleaseWriter({ dir, version: options.version, variables });
+
+  const fits: SuburbFit[] = [];
+  const totalsMismatched: string[] = [];
+  try {
+    const suburbs = orderForRelease(inputs.suburbs);
+    for (const [done, suburb] of suburbs.entries()) {
+      const targets: SuburbTargets = {
+        salCode: suburb.salCode,
+        tables: tablesOf(inputs, suburb.salCode),
+        parent: {
+          lga: parents.byLga.get(suburb.lgaCode) ?? new Map(),
+          state: parents.byState.get(suburb.state) ?? new Map(),
+        },
+      };
+      const small = publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold;
+      const { population, diagnostics } = synthesizeSuburb(targets, { seed: suburbSeed(options.seed, suburb.salCode), smallSuburb: small });
+
+      const structural = checkStructuralRules(population);
+      const coherence = checkCoherence(population);
+      const violationsByRule: Record<string, number> = { ...structural.byRule };
+      for (const result of coherence) violationsByRule[result.rule] = (violationsByRule[result.rule] ?? 0) + result.violations;
+      const violations = Object.values(violationsByRule).reduce((sum, n) => sum + n, 0);
+
+      const inputFits = INPUT_TABLES.flatMap((table) => {
+        const target = targets.tables.get(table.id);
+        return target ? [compareTable(table.id, tabulate(population, table), target)] : [];
+      });
+      const truthFits = VALIDATION_TABLES.flatMap((table) => {
+        const target = truth.get(table.id)?.get(suburb.salCode);
+        return target ? [compareTable(table.id, tabulate(population, table), target)] : [];
+      });
+      if (totalMissed(inputs, suburb.salCode, population.persons.count, population.dwellings.count)) totalsMismatched.push(suburb.suburbId);
+      fits.push({
+        salCode: suburb.salCode,
+        suburbId: suburb.suburbId,
+        persons: population.persons.count,
+        families: population.families.count,
+        dwellings: population.dwellings.count,
+        small,
+        inputs: inputFits,
+        truth: truthFits,
+        structuralViolations: violations,
+        violationsByRule,
+        diagnostics: numericDiagnostics(diagnostics),
+      });
+
+      const served = small ? coarsenPopulation(population) : { population, coarsened: [] as string[] };
+      await writer.append({
+        suburb: {
+          salCode: suburb.salCode,
+          suburbId: suburb.suburbId,
+          name: suburb.name,
+          state: suburb.state,
+          postcode: suburb.postcode,
+          lga: suburb.lgaName,
+          lgaCode: suburb.lgaCode,
+          gccsa: suburb.gccsa,
+          smallSuburb: small,
+          postcodes: suburb.postcodes.map((p) => p.code),
+          lgas: suburb.lgas.map((l) => ({ code: l.code, name: l.name })),
+        },
+        population: served.population,
+        coarsened: served.coarsened,
+      });
+      progress('synthesize', done + 1, suburbs.length);
+    }
+
+    const report = summariseReport(options.version, fits, totalsMismatched);
+    const seconds = (performance.now() - started) / 1000;
+    const summaryText = renderReport(report, seconds);
+    progress('write', 0, 1);
+    const { checksum } = await writer.finish(report, summaryText);
+    progress('write', 1, 1);
+    return {
+      version: options.version,
+      dir,
+      checksum,
+      suburbs: report.suburbs,
+      persons: report.persons,
+      families: report.families,
+      dwellings: report.dwellings,
+      variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].length])),
+      srmse_median: report.inputs.overall.median,
+      srmse_p95: report.inputs.overall.p95,
+      truth_srmse_median: report.truth?.overall.median ?? null,
+      structural_violations: report.structuralViolations,
+      totals_mismatched: totalsMismatched.length,
+      seconds: (performance.now() - started) / 1000,
+      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      report,
+      summaryText,
+    };
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+}
+
+/** Suburbs in catalog order: by state, then identifier, so a release's row ranges are stable. */
+function orderForRelease(suburbs: readonly SuburbGeography[]): SuburbGeography[] {
+  return [...suburbs].sort((a, b) => (a.state === b.state ? a.suburbId.localeCompare(b.suburbId, 'en') : a.state.localeCompare(b.state, 'en')));
+}
+
+/** Person total against G01's Tot_P_P; occupied private dwellings against G35's total. */
+function totalMissed(inputs: CensusInputs, salCode: string, persons: number, dwellings: number): boolean {
+  const publishedPersonsTotal = inputs.totals.get('G01')?.get(salCode);
+  const publishedDwellings = inputs.totals.get('G35')?.get(salCode);
+  return (publishedPersonsTotal !== undefined && publishedPersonsTotal !== persons) || (publishedDwellings !== undefined && publishedDwellings !== dwellings);
+}
+
+function numericDiagnostics(diagnostics: unknown): Record<string, number> {
+  if (typeof diagnostics !== 'object' || diagnostics === null) return {};
+  return Object.fromEntries(Object.entries(diagnostics).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
+}

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config.ts';
+import { generateDemoInputs } from '../demo/generate.ts';
+import { buildRelease } from './build-release.ts';
+import { DEMO_SEED, DEMO_VERSION, newestRelease, poolsRoot } from './releases.ts';
+
+/**
+ * The release `spq serve` loads: config.poolDir when set, else the newest release in the data
+ * directory; on a fresh data directory, the demo inputs are generated and the demo pools built
+ * first (a minute or less), so the service runs with nothing else installed.
+ */
+export async function ensureDemoRelease(config: Config, log: (line: string) => void): Promise<string> {
+  if (config.poolDir) return config.poolDir;
+  const existing = await newestRelease(config.dataDir);
+  if (existing) return existing;
+  const inputsDir = join(config.dataDir, 'demo-inputs');
+  if (!existsSync(join(inputsDir, 'README.txt'))) {
+    log(`no pool release in ${poolsRoot(config.dataDir)}: generating demo census inputs in ${inputsDir}`);
+    await generateDemoInputs({ outDir: inputsDir, scale: 'demo', seed: DEMO_SEED });
+  }
+  log('building the demo pools (once; later starts reuse them)');
+  let lastShown = 0;
+  const summary = await buildRelease({
+    inputsDir,
+    poolsDir: poolsRoot(config.dataDir),
+    version: DEMO_VERSION,
+    seed: DEMO_SEED,
+    smallSuburbThreshold: config.smallSuburbThreshold,
+    onProgress: (phase, done, total) => {
+      const percent = Math.floor((done / Math.max(1, total)) * 100);
+      if (phase === 'synthesize' && percent >= lastShown + 25) {
+        lastShown = percent;
+        log(`  synthesized ${done}/${total} suburbs`);
+      }
+    },
+  });
+  log(`demo pools ${summary.version}: ${summary.suburbs} suburbs, ${summary.persons} persons in ${summary.seconds.toFixed(1)} s`);
+  return summary.dir;
+}

@@ -1,0 +1,147 @@
+import { quantile, sizeBand, SIZE_BANDS, srmse, totalAbsoluteError, type SizeBand } from '../core/quality/metrics.ts';
+
+/** One (suburb, table) comparison of synthetic counts with a target. */
+export interface TableFit {
+  readonly tableId: string;
+  readonly srmse: number | undefined;
+  readonly totalAbsoluteError: number;
+  readonly targetTotal: number;
+  readonly syntheticTotal: number;
+}
+
+export interface SuburbFit {
+  readonly salCode: string;
+  readonly suburbId: string;
+  readonly persons: number;
+  readonly families: number;
+  readonly dwellings: number;
+  readonly small: boolean;
+  /** Against the input tables (as published: perturbed, not additive). */
+  readonly inputs: readonly TableFit[];
+  /** Against the hidden truth on cross-tabulations that were not inputs (demo inputs only). */
+  readonly truth: readonly TableFit[];
+  readonly structuralViolations: number;
+  readonly violationsByRule: Readonly<Record<string, number>>;
+  readonly diagnostics: Readonly<Record<string, number>>;
+}
+
+export function compareTable(tableId: string, synthetic: Float64Array, target: Float64Array): TableFit {
+  let targetTotal = 0;
+  let syntheticTotal = 0;
+  for (let i = 0; i < target.length; i++) {
+    targetTotal += target[i]!;
+    syntheticTotal += synthetic[i]!;
+  }
+  return {
+    tableId,
+    srmse: srmse(synthetic, target),
+    totalAbsoluteError: totalAbsoluteError(synthetic, target),
+    targetTotal,
+    syntheticTotal,
+  };
+}
+
+export interface Distribution {
+  readonly pairs: number;
+  readonly median: number | null;
+  readonly p95: number | null;
+}
+
+const distribution = (values: readonly number[]): Distribution => ({
+  pairs: values.length,
+  median: quantile(values, 0.5) ?? null,
+  p95: quantile(values, 0.95) ?? null,
+});
+
+const scores = (fits: readonly TableFit[]) => fits.flatMap((fit) => (fit.srmse === undefined ? [] : [fit.srmse]));
+
+export interface BuildReport {
+  readonly version: string;
+  readonly suburbs: number;
+  readonly persons: number;
+  readonly families: number;
+  readonly dwellings: number;
+  readonly structuralViolations: number;
+  readonly violationsByRule: Readonly<Record<string, number>>;
+  /** SRMSE over all (suburb, input table) pairs, overall and by suburb size band. */
+  readonly inputs: { readonly overall: Distribution; readonly bySizeBand: Readonly<Record<SizeBand, Distribution>> };
+  readonly truth: { readonly overall: Distribution; readonly bySizeBand: Readonly<Record<SizeBand, Distribution>> } | null;
+  /** Per table: SRMSE distribution over suburbs and the summed total absolute error. */
+  readonly tables: readonly { readonly tableId: string; readonly kind: 'input' | 'truth'; readonly srmse: Distribution; readonly totalAbsoluteError: number }[];
+  /** Suburbs whose person or dwelling total differs from the census total they were fitted to. */
+  readonly totalsMismatched: readonly string[];
+  readonly perSuburb: readonly SuburbFit[];
+}
+
+function byBand(fits: readonly SuburbFit[], pick: (fit: SuburbFit) => readonly TableFit[]) {
+  const entries = SIZE_BANDS.map((band) => [
+    band,
+    distribution(fits.filter((fit) => sizeBand(fit.persons) === band).flatMap((fit) => scores(pick(fit)))),
+  ]);
+  return Object.fromEntries(entries) as Record<SizeBand, Distribution>;
+}
+
+function perTable(fits: readonly SuburbFit[], kind: 'input' | 'truth') {
+  const byTable = new Map<string, TableFit[]>();
+  for (const fit of fits) {
+    for (const table of kind === 'input' ? fit.inputs : fit.truth) {
+      let list = byTable.get(table.tableId);
+      if (!list) byTable.set(table.tableId, (list = []));
+      list.push(table);
+    }
+  }
+  return [...byTable].map(([tableId, list]) => ({
+    tableId,
+    kind,
+    srmse: distribution(scores(list)),
+    totalAbsoluteError: list.reduce((sum, fit) => sum + fit.totalAbsoluteError, 0),
+  }));
+}
+
+export function summariseReport(version: string, fits: readonly SuburbFit[], totalsMismatched: readonly string[]): BuildReport {
+  const hasTruth = fits.some((fit) => fit.truth.length > 0);
+  const violationsByRule: Record<string, number> = {};
+  for (const fit of fits) {
+    for (const [rule, count] of Object.entries(fit.violationsByRule)) violationsByRule[rule] = (violationsByRule[rule] ?? 0) + count;
+  }
+  return {
+    version,
+    suburbs: fits.length,
+    persons: fits.reduce((sum, fit) => sum + fit.persons, 0),
+    families: fits.reduce((sum, fit) => sum + fit.families, 0),
+    dwellings: fits.reduce((sum, fit) => sum + fit.dwellings, 0),
+    structuralViolations: fits.reduce((sum, fit) => sum + fit.structuralViolations, 0),
+    violationsByRule,
+    inputs: { overall: distribution(fits.flatMap((fit) => scores(fit.inputs))), bySizeBand: byBand(fits, (fit) => fit.inputs) },
+    truth: hasTruth
+      ? { overall: distribution(fits.flatMap((fit) => scores(fit.truth))), bySizeBand: byBand(fits, (fit) => fit.truth) }
+      : null,
+    tables: [...perTable(fits, 'input'), ...(hasTruth ? perTable(fits, 'truth') : [])],
+    totalsMismatched,
+    perSuburb: fits,
+  };
+}
+
+const fmt = (value: number | null) => (value === null ? '—' : value.toFixed(4));
+
+/** The readable summary (report.txt and the CLI's closing lines). */
+export function renderReport(report: BuildReport, seconds: number): string {
+  const lines = [
+    `pool release ${report.version}: ${report.suburbs} suburbs, ${report.persons} persons, ${report.families} families, ${report.dwellings} dwellings (${seconds.toFixed(1)} s)`,
+    `SRMSE vs input tables: median ${fmt(report.inputs.overall.median)}, p95 ${fmt(report.inputs.overall.p95)} over ${report.inputs.overall.pairs} (suburb, table) pairs`,
+    ...SIZE_BANDS.map((band) => {
+      const d = report.inputs.bySizeBand[band];
+      return `  ${band.padEnd(9)} persons: median ${fmt(d.median)}, p95 ${fmt(d.p95)} (${d.pairs} pairs)`;
+    }),
+  ];
+  if (report.truth) {
+    lines.push(`SRMSE vs hidden truth (cross-tabs not used as inputs): median ${fmt(report.truth.overall.median)}, p95 ${fmt(report.truth.overall.p95)}`);
+  }
+  lines.push(`structural violations: ${report.structuralViolations}`);
+  lines.push(`suburbs whose person or dwelling total misses the census total: ${report.totalsMismatched.length}`);
+  lines.push('per table (median SRMSE, p95, total absolute error):');
+  for (const table of report.tables) {
+    lines.push(`  ${table.kind === 'truth' ? 'truth ' : ''}${table.tableId.padEnd(8)} ${fmt(table.srmse.median)}  ${fmt(table.srmse.p95)}  ${Math.round(table.totalAbsoluteError)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,186 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { describeStoreLocation, openAccountStore, storeLocation } from '../../adapters/db/open-store.ts';
+import { loadServerSecret } from '../../adapters/db/server-secret.ts';
+import {
+  addBundle,
+  createAccountWithKey,
+  createKey,
+  grantCredits,
+  listKeys,
+  revokeKey,
+  type AccountAdminDeps,
+} from '../../app/accounts.ts';
+import { loadConfig } from '../../config.ts';
+import type { AppError } from '../../core/errors.ts';
+import type { Result } from '../../core/result.ts';
+import type { ApiKeyRecord, CreditSummary, Tier } from '../../ports/account-store.ts';
+import { systemClock } from '../../ports/clock.ts';
+
+/** Exit code for anything the operator typed wrong (bad option, unknown id): nothing was changed. */
+export const EXIT_BAD_INPUT = 2;
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+function wholeNumberOption(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}"`);
+    return Number(value);
+  };
+}
+
+/** Opens the store the server uses (same config), runs one use case, closes the store. */
+async function runAdmin<T>(use: (deps: AccountAdminDeps) => Promise<Result<T, AppError>>, show: (value: T) => void): Promise<void> {
+  const config = loadConfig();
+  const store = await openAccountStore(config);
+  try {
+    const result = await use({ store, serverSecret: loadServerSecret(config), clock: systemClock });
+    if (result.ok) show(result.value);
+    else {
+      process.stderr.write(`spq: ${result.error.detail}\n`);
+      process.exitCode = EXIT_BAD_INPUT;
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+function describeBalance(s: CreditSummary): string {
+  const purchased = s.creditsRemaining - s.freeCreditsRemaining;
+  return `balance ${s.creditsRemaining} credits (free ${s.freeCreditsRemaining}, purchased ${purchased}), tier ${s.tier}`;
+}
+
+function keyLine(k: ApiKeyRecord): string {
+  const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
+  return `${k.keyId}  ${k.prefix}…${k.last4}  created ${k.createdAt.toISOString()}  ${state}`;
+}
+
+const keyJson = (k: ApiKeyRecord) => ({
+  key_id: k.keyId,
+  account_id: k.accountId,
+  prefix: k.prefix,
+  last4: k.last4,
+  created_at: k.createdAt.toISOString(),
+  revoked_at: k.revokedAt ? k.revokedAt.toISOString() : null,
+});
+
+const SHOWN_ONCE = 'This key is shown once and cannot be retrieved later: store it now.';
+
+/** `spq admin …`: the operator's account, key, credit and bundle commands. */
+export function registerAdminCommands(program: Command): void {
+  const admin = program
+    .command('admin')
+    .description('manage accounts, API keys, credits and bundles (acts on the database the server uses)')
+    // Every usage error below (unknown option, missing value, bad number) exits with 2.
+    .exitOverride((error) => {
+      throw error.exitCode === 0 ? error : new CommanderError(EXIT_BAD_INPUT, error.code, error.message);
+    });
+
+  const account = admin.command('account').description('accounts');
+  account
+    .command('create')
+    .description('create an account and its first live API key (printed once)')
+    .requiredOption('--email <email>', "the account holder's email (unique)")
+    .addOption(new Option('--tier <tier>', 'free, or paid: paid adds a credit bundle (see --credits, --days)').choices(['free', 'paid']).default('free'))
+    .option('--credits <n>', 'with --tier paid: credits in the bundle (default 100)', wholeNumberOption('--credits'))
+    .option('--days <d>', 'with --tier paid: how long the account stays paid (default 30)', wholeNumberOption('--days'))
+    .option('--json', 'print {"account_id", "api_key"} as JSON')
+    .action(async (opts: { email: string; tier: Tier; credits?: number; days?: number; json?: boolean }) => {
+      const bundle = opts.credits !== undefined || opts.days !== undefined ? { credits: opts.credits ?? 100, days: opts.days ?? 30 } : undefined;
+      await runAdmin(
+        (deps) => createAccountWithKey(deps, { email: opts.email, tier: opts.tier, ...(bundle ? { bundle } : {}) }),
+        (created) => {
+          if (opts.json) out(JSON.stringify({ account_id: created.account.accountId, api_key: created.apiKey }));
+          else {
+            out(`account_id: ${created.account.accountId}`);
+            out(`email:      ${created.account.email}`);
+            out(`key_id:     ${created.key.keyId}`);
+            out(`api_key:    ${created.apiKey}`);
+            out(SHOWN_ONCE);
+          }
+        },
+      );
+    });
+
+  const key = admin.command('key').description('API keys');
+  key
+    .command('create')
+    .description('create another live API key for an account (printed once; existing keys keep working)')
+    .requiredOption('--account <id>', 'account id (acc_…)')
+    .option('--sandbox', 'create a spq_test_ sandbox key instead of a live key')
+    .option('--json', 'print {"account_id", "key_id", "api_key"} as JSON')
+    .action(async (opts: { account: string; sandbox?: boolean; json?: boolean }) => {
+      await runAdmin(
+        (deps) => createKey(deps, { accountId: opts.account, kind: opts.sandbox ? 'test' : 'live' }),
+        (created) => {
+          if (opts.json) out(JSON.stringify({ account_id: created.key.accountId, key_id: created.key.keyId, api_key: created.apiKey }));
+          else {
+            out(`key_id:  ${created.key.keyId}`);
+            out(`api_key: ${created.apiKey}`);
+            out(SHOWN_ONCE);
+          }
+        },
+      );
+    });
+  key
+    .command('list')
+    .description("list an account's keys (prefix and last four characters only)")
+    .requiredOption('--account <id>', 'account id (acc_…)')
+    .option('--json', 'print a JSON array')
+    .action(async (opts: { account: string; json?: boolean }) => {
+      await runAdmin(
+        (deps) => listKeys(deps, opts.account),
+        (keys) => {
+          if (opts.json) out(JSON.stringify(keys.map(keyJson)));
+          else if (keys.length === 0) out('no keys');
+          else keys.forEach((k) => out(keyLine(k)));
+        },
+      );
+    });
+  key
+    .command('revoke')
+    .description('revoke a key: refused from the next request on, on every instance')
+    .requiredOption('--key-id <kid>', 'key id (key_…)')
+    .action(async (opts: { keyId: string }) => {
+      await runAdmin(
+        (deps) => revokeKey(deps, opts.keyId),
+        () => out(`revoked ${opts.keyId}`),
+      );
+    });
+
+  admin
+    .command('credits')
+    .description('credits')
+    .command('grant')
+    .description('add credits to an account (purchased credits: they do not expire; the tier does not change)')
+    .requiredOption('--account <id>', 'account id (acc_…)')
+    .requiredOption('--credits <n>', 'credits to add (≥ 1)', wholeNumberOption('--credits'))
+    .option('--note <text>', 'why (kept in the ledger)')
+    .action(async (opts: { account: string; credits: number; note?: string }) => {
+      await runAdmin(
+        (deps) => grantCredits(deps, { accountId: opts.account, credits: opts.credits, ...(opts.note ? { note: opts.note } : {}) }),
+        (summary) => out(`granted ${opts.credits} credits to ${opts.account}; ${describeBalance(summary)}`),
+      );
+    });
+
+  admin
+    .command('bundle')
+    .description('credit bundles')
+    .command('add')
+    .description('add a bundle: its credits (which never expire) and the paid tier for D days')
+    .requiredOption('--account <id>', 'account id (acc_…)')
+    .requiredOption('--credits <n>', 'credits in the bundle (≥ 0)', wholeNumberOption('--credits'))
+    .requiredOption('--days <d>', 'days the account is paid (≥ 1)', wholeNumberOption('--days'))
+    .action(async (opts: { account: string; credits: number; days: number }) => {
+      await runAdmin(
+        (deps) => addBundle(deps, { accountId: opts.account, credits: opts.credits, days: opts.days }),
+        (summary) => out(`added a bundle of ${opts.credits} credits for ${opts.days} days to ${opts.account}; ${describeBalance(summary)}`),
+      );
+    });
+
+  admin
+    .command('where')
+    .description('print which database the admin commands (and the server) use')
+    .action(() => {
+      out(describeStoreLocation(storeLocation(loadConfig())));
+    });
+}

@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../config.ts';
+import { generateDemoInputs } from '../../demo/generate.ts';
+import { BuildInputError, buildRelease } from '../../build/build-release.ts';
+import { DEMO_SEED, DEMO_VERSION, poolsRoot } from '../../build/releases.ts';
+import { createProgress } from '../progress.ts';
+
+interface BuildFlags {
+  inputs?: string;
+  out?: string;
+  version?: string;
+  seed: string;
+  json?: boolean;
+  scale: string;
+}
+
+export function registerBuildCommand(program: Command): void {
+  program
+    .command('build')
+    .description('build a pool release: from ABS inputs (--inputs DIR), or from generated demo inputs by default')
+    .option('--inputs <dir>', 'directory of ABS ASGS correspondences and GCP DataPack CSVs')
+    .option('--out <dir>', 'root directory of pool releases (default: <SPQ_DATA_DIR>/pools)')
+    .option('--version <v>', 'release version (default: demo-2021.1 for demo inputs, 2021.1 otherwise)')
+    .option('--seed <n>', 'synthesis seed', String(DEMO_SEED))
+    .option('--scale <scale>', 'demo inputs only: demo or national', 'demo')
+    .option('--json', 'print one JSON summary on stdout (progress stays on stderr)')
+    .action(async (flags: BuildFlags) => {
+      const seed = Number(flags.seed);
+      if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got "${flags.seed}"`);
+      if (flags.scale !== 'demo' && flags.scale !== 'national') throw new Error(`--scale must be demo or national, got "${flags.scale}"`);
+      const config = loadConfig();
+      const progress = createProgress(process.stderr);
+      let inputsDir = flags.inputs;
+      let scratch: string | undefined;
+      if (!inputsDir) {
+        scratch = await mkdtemp(join(tmpdir(), 'spq-demo-inputs-'));
+        inputsDir = scratch;
+        progress.phase(`generating ${flags.scale} demo inputs`);
+        await generateDemoInputs({ outDir: inputsDir, scale: flags.scale, seed, onProgress: (done, total) => progress.update(done, total) });
+        progress.done();
+      }
+      try {
+        let phase = '';
+        const summary = await buildRelease({
+          inputsDir,
+          poolsDir: flags.out ?? poolsRoot(config.dataDir),
+          version: flags.version ?? (flags.inputs ? '2021.1' : flags.scale === 'national' ? 'demo-national-2021.1' : DEMO_VERSION),
+          seed,
+          smallSuburbThreshold: config.smallSuburbThreshold,
+          onProgress: (next, done, total) => {
+            if (next !== phase) {
+              if (phase) progress.done();
+              phase = next;
+              progress.phase({ load: 'loading inputs', synthesize: 'synthesizing suburbs', write: 'writing the pool release' }[next]);
+            }
+            progress.update(done, total);
+          },
+        });
+        progress.done();
+        const { report: _report, summaryText, ...figures } = summary;
+        if (flags.json) process.stdout.write(`${JSON.stringify(figures)}\n`);
+        else process.stdout.write(`${summaryText}release written to ${summary.dir}\n`);
+      } catch (error) {
+        if (error instanceof BuildInputError) {
+          process.stderr.write(`spq build: input error: ${error.message}\n`);
+          process.exitCode = 2;
+          return;
+        }
+        throw error;
+      } finally {
+        if (scratch) await rm(scratch, { recursive: true, force: true });
+      }
+    });
+}

@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { createAccountWithKey } from '../../app/accounts.ts';
+import { composeServices, publicBaseUrl } from '../../app/compose.ts';
+import { Drain } from '../../app/drain.ts';
+import { recoverPendingQueries, startSweeper } from '../../app/maintenance.ts';
+import { loadConfig } from '../../config.ts';
+import { buildApp } from '../../http/app.ts';
+
+const SWEEP_INTERVAL_MS = 15 * 60_000;
+const DEMO_EMAIL = 'demo@spq.local';
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+function portOption(value: string): number {
+  const port = Number(value);
+  if (!Number.isSafeInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`--port must be 0–65535, got "${value}"`);
+  return port;
+}
+
+/**
+ * `spq serve`: config (with overrides) → demo pools if needed → adapters → crash recovery →
+ * demo account on an empty database (its key printed once) → listen → sweeper. SIGINT/SIGTERM
+ * refuse new executes (503), finish the running ones, then close everything.
+ */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('run the HTTP API (builds the demo pools and a demo account on first start)')
+    .option('--data-dir <dir>', 'data directory (SPQ_DATA_DIR, default ./data)')
+    .option('--host <host>', 'address to listen on (SPQ_HOST, default 127.0.0.1)')
+    .option('--port <port>', 'port to listen on (SPQ_PORT, default 8080)', portOption)
+    .action(async (options: { dataDir?: string; host?: string; port?: number }) => {
+      const config = loadConfig(process.env, {
+        ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
+        ...(options.host !== undefined ? { host: options.host } : {}),
+        ...(options.port !== undefined ? { port: options.port } : {}),
+      });
+      const services = await composeServices(config, say);
+      const drain = new Drain();
+      const app = buildApp({ ...services, logger: { level: config.logLevel }, drain });
+      const opsLog = {
+        info: (fields: Record<string, unknown>, message: string) => app.log.info(fields, message),
+        error: (fields: Record<string, unknown>, message: string) => app.log.error(fields, message),
+      };
+      try {
+        const refunded = await recoverPendingQueries(services, opsLog);
+        if (refunded > 0) say(`refunded ${refunded} quer${refunded === 1 ? 'y' : 'ies'} interrupted by an earlier stop`);
+
+        if ((await services.accounts.listAccounts()).length === 0) {
+          const demo = await createAccountWithKey({ store: services.accounts, serverSecret: services.serverSecret, clock: services.clock }, { email: DEMO_EMAIL });
+          if (demo.ok) {
+            await services.accounts.grantCredits({ accountId: demo.value.account.accountId, credits: 100, now: services.clock.now(), note: 'demo account' });
+            say(`demo account ${demo.value.account.accountId} created with 100 credits (+5 free a week). Its API key, shown only this once:`);
+            process.stdout.write(`${demo.value.apiKey}\n`);
+          }
+        }
+
+        await app.listen({ host: config.host, port: config.port });
+        for (const line of services.description) say(line);
+        say(`listening on ${publicBaseUrl(config)} (reference: /docs)`);
+      } catch (error) {
+        await app.close().catch(() => undefined);
+        await services.close();
+        throw error;
+      }
+      const stopSweeper = startSweeper(services, opsLog, SWEEP_INTERVAL_MS);
+
+      await new Promise<void>((resolve) => {
+        const shutdown = (signal: string) => {
+          process.off('SIGINT', onInt);
+          process.off('SIGTERM', onTerm);
+          say(`${signal}: finishing ${drain.inFlight} running execute(s), refusing new ones`);
+          void (async () => {
+            await drain.drain();
+            await app.close();
+            await stopSweeper();
+            await services.close();
+            say('stopped');
+            resolve();
+          })();
+        };
+        const onInt = () => shutdown('SIGINT');
+        const onTerm = () => shutdown('SIGTERM');
+        process.on('SIGINT', onInt);
+        process.on('SIGTERM', onTerm);
+      });
+    });
+}

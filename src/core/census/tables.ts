@@ -1,0 +1,732 @@
+import type { DatasetType } from '../dataset.ts';
+import { categoryIndex, variableByCode } from './variables.ts';
+
+/**
+ * The one place that maps ABS GCP 2021 DataPack column headers (short headers, SAL level) to
+ * our variables. A cell is a conjunction of category sets of our variables, plus a single-year
+ * age range for persons. docs/inputs.md says which headers were checked against published
+ * DataPack files and which follow the DataPack naming pattern.
+ */
+export interface CellSpec {
+  /** The exact ABS column header, e.g. "Age_yr_0_4_M". */
+  readonly header: string;
+  /** Variable code → allowed category indices (conjunction). */
+  readonly where: Readonly<Record<string, readonly number[]>>;
+  /** Inclusive single-year age range (persons only). */
+  readonly age?: readonly [number, number];
+  /**
+   * What is counted: records of the table's universe (default), or the persons living in
+   * them ("members", for families and dwellings: the *_P / *_Psns columns).
+   */
+  readonly count?: 'records' | 'members';
+}
+
+export interface TableSpec {
+  /** "G04" */
+  readonly id: string;
+  /** DataPack file parts, e.g. ["G04A","G04B"]. */
+  readonly files: readonly string[];
+  readonly universe: DatasetType;
+  readonly description: string;
+  /** The cells we fit/validate, in a fixed order. */
+  readonly cells: readonly CellSpec[];
+  /** The table's remaining real headers (totals, subtotals) we read but don't fit. */
+  readonly otherHeaders: readonly string[];
+  /** Definitions of otherHeaders, same order (the demo generator tabulates them). */
+  readonly otherCells: readonly CellSpec[];
+  /** Which header is the table's published total, when it has one. */
+  readonly totalHeader?: string;
+}
+
+// ------------------------------------------------------------------ helpers
+type Where = Record<string, readonly number[]>;
+
+const idx = (code: string, ...labels: string[]) => labels.map((l) => categoryIndex(code, l));
+/** Indices from..to inclusive of a variable's categories. */
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+/** All categories of a variable except the listed labels. */
+const allBut = (code: string, ...labels: string[]) => {
+  const cats = variableByCode(code).categories;
+  return range(0, cats.length - 1).filter((i) => !labels.includes(cats[i]!));
+};
+
+const MALE = { SEXP: [0] } as const;
+const FEMALE = { SEXP: [1] } as const;
+const SEXES = [
+  ['M', MALE],
+  ['F', FEMALE],
+] as const;
+const SEXES_P = [...SEXES, ['P', {}]] as const;
+const ADULT: readonly [number, number] = [15, 115];
+
+const c = (header: string, where: Where, age?: readonly [number, number], count?: 'members'): CellSpec => ({
+  header,
+  where,
+  ...(age ? { age } : {}),
+  ...(count ? { count } : {}),
+});
+
+function table(
+  id: string,
+  files: readonly string[],
+  universe: DatasetType,
+  description: string,
+  cells: readonly CellSpec[],
+  other: readonly CellSpec[],
+  totalHeader?: string,
+): TableSpec {
+  return {
+    id,
+    files,
+    universe,
+    description,
+    cells,
+    otherHeaders: other.map((o) => o.header),
+    otherCells: other,
+    ...(totalHeader ? { totalHeader } : {}),
+  };
+}
+
+/** For each (token, where) and each sex: "<pre><sex><mid><token><post>"-style headers. */
+function bySex(
+  parts: readonly (readonly [string, Where])[],
+  header: (sex: string, token: string) => string,
+  sexes: readonly (readonly [string, Where])[] = SEXES,
+  age?: readonly [number, number],
+): CellSpec[] {
+  const out: CellSpec[] = [];
+  for (const [sex, sexWhere] of sexes)
+    for (const [token, where] of parts) out.push(c(header(sex, token), { ...sexWhere, ...where }, age));
+  return out;
+}
+
+// ------------------------------------------------------------------ G01
+const G01_PARTS: readonly (readonly [string, Where])[] = [
+  ['Indigenous_psns_Aboriginal', { INGP: idx('INGP', 'Aboriginal') }],
+  ['Indig_psns_Torres_Strait_Is', { INGP: idx('INGP', 'Torres Strait Islander') }],
+  ['Indig_Bth_Abor_Torres_St_Is', { INGP: idx('INGP', 'Both Aboriginal and Torres Strait Islander') }],
+  ['Birthplace_Australia', { BPLP: idx('BPLP', 'Australia') }],
+  ['Birthplace_Elsewhere', { BPLP: allBut('BPLP', 'Australia', 'Not stated') }],
+  ['Lang_used_home_Eng_only', { LANP: idx('LANP', 'English only') }],
+  ['Lang_used_home_Oth_Lang', { LANP: allBut('LANP', 'English only', 'Not stated') }],
+  ['Australian_citizen', { CITP: idx('CITP', 'Australian citizen') }],
+];
+const G01_AGES: readonly (readonly [string, readonly [number, number]])[] = [
+  ['Age_0_4_yr', [0, 4]],
+  ['Age_5_14_yr', [5, 14]],
+  ['Age_15_19_yr', [15, 19]],
+  ['Age_20_24_yr', [20, 24]],
+  ['Age_25_34_yr', [25, 34]],
+  ['Age_35_44_yr', [35, 44]],
+  ['Age_45_54_yr', [45, 54]],
+  ['Age_55_64_yr', [55, 64]],
+  ['Age_65_74_yr', [65, 74]],
+  ['Age_75_84_yr', [75, 84]],
+  ['Age_85ov', [85, 115]],
+];
+const G01 = table(
+  'G01',
+  ['G01'],
+  'persons',
+  'Selected person characteristics by sex',
+  [
+    c('Tot_P_M', MALE),
+    c('Tot_P_F', FEMALE),
+    ...bySex(G01_PARTS, (s, t) => `${t}_${s}`),
+  ],
+  [
+    c('Tot_P_P', {}),
+    ...G01_AGES.flatMap(([t, age]) => SEXES_P.map(([s, w]) => c(`${t}_${s}`, w, age))),
+    ...SEXES_P.map(([s, w]) => c(`Indigenous_P_Tot_${s}`, { ...w, INGP: allBut('INGP', 'Non-Indigenous', 'Not stated') })),
+    ...G01_PARTS.map(([t, w]) => c(`${t}_P`, w)),
+  ],
+  'Tot_P_P',
+);
+
+// ------------------------------------------------------------------ G04
+const G04_SINGLE = range(0, 79);
+const G04_GROUPS: readonly (readonly [string, readonly [number, number]])[] = [
+  ['80_84', [80, 84]],
+  ['85_89', [85, 89]],
+  ['90_94', [90, 94]],
+  ['95_99', [95, 99]],
+  ['100_yr_over', [100, 115]],
+];
+const G04 = table(
+  'G04',
+  ['G04A', 'G04B'],
+  'persons',
+  'Age by sex',
+  [
+    ...G04_SINGLE.flatMap((a) => SEXES.map(([s, w]) => c(`Age_yr_${a}_${s}`, w, [a, a]))),
+    ...G04_GROUPS.flatMap(([t, age]) => SEXES.map(([s, w]) => c(`Age_yr_${t}_${s}`, w, age))),
+  ],
+  [
+    ...range(0, 15).flatMap((g) =>
+      SEXES_P.map(([s, w]) => c(`Age_yr_${g * 5}_${g * 5 + 4}_${s}`, w, [g * 5, g * 5 + 4])),
+    ),
+    ...G04_SINGLE.map((a) => c(`Age_yr_${a}_P`, {}, [a, a])),
+    ...G04_GROUPS.map(([t, age]) => c(`Age_yr_${t}_P`, {}, age)),
+    c('Tot_M', MALE),
+    c('Tot_F', FEMALE),
+    c('Tot_P', {}),
+  ],
+  'Tot_P',
+);
+
+// ------------------------------------------------------------------ G05
+const MSTP_PARTS: readonly (readonly [string, Where])[] = [
+  ['Married', { MSTP: idx('MSTP', 'Married') }],
+  ['Separated', { MSTP: idx('MSTP', 'Separated') }],
+  ['Divorced', { MSTP: idx('MSTP', 'Divorced') }],
+  ['Widowed', { MSTP: idx('MSTP', 'Widowed') }],
+  ['Never_married', { MSTP: idx('MSTP', 'Never married') }],
+];
+const G05 = table(
+  'G05',
+  ['G05'],
+  'persons',
+  'Registered marital status by sex (persons aged 15 years and over)',
+  bySex(MSTP_PARTS, (s, t) => `${s}_Tot_${t}`, SEXES, ADULT),
+  [...MSTP_PARTS.map(([t, w]) => c(`P_Tot_${t}`, w, ADULT)), ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, w, ADULT))],
+  'P_Tot_Tot',
+);
+
+// ------------------------------------------------------------------ G14
+const RELP_PARTS: readonly (readonly [string, Where])[] = [
+  ['Buddhism', { RELP: idx('RELP', 'Buddhism') }],
+  ['Christianity_Tot', { RELP: idx('RELP', 'Christianity') }],
+  ['Hinduism', { RELP: idx('RELP', 'Hinduism') }],
+  ['Islam', { RELP: idx('RELP', 'Islam') }],
+  ['Judaism', { RELP: idx('RELP', 'Judaism') }],
+  ['Other_Religions_Tot', { RELP: idx('RELP', 'Other religions') }],
+  ['SB_OSB_NRA_Tot', { RELP: idx('RELP', 'Secular Beliefs and Other Spiritual Beliefs and No Religious Affiliation') }],
+  ['Religious_affiliation_ns', { RELP: idx('RELP', 'Not stated') }],
+];
+const G14 = table(
+  'G14',
+  ['G14'],
+  'persons',
+  'Religious affiliation by sex',
+  bySex(RELP_PARTS, (s, t) => `${t}_${s}`),
+  [...RELP_PARTS.map(([t, w]) => c(`${t}_P`, w)), ...SEXES_P.map(([s, w]) => c(`Tot_${s}`, w))],
+  'Tot_P',
+);
+
+// ------------------------------------------------------------------ G15
+const TYPP_PARTS: readonly (readonly [string, Where])[] = [
+  ['Pre_school', { TYPP: idx('TYPP', 'Pre-school') }],
+  ['Infants_Primary_Tot', { TYPP: idx('TYPP', 'Infants/Primary') }],
+  ['Secondary_Tot', { TYPP: idx('TYPP', 'Secondary') }],
+  ['Tec_Furt_Educ_inst_Tot', { TYPP: idx('TYPP', 'Technical or further education institution') }],
+  ['Uni_othr_Tert_Inst_Tot', { TYPP: idx('TYPP', 'University or other higher education') }],
+];
+const G15 = table(
+  'G15',
+  ['G15'],
+  'persons',
+  'Type of educational institution attending by sex',
+  bySex(TYPP_PARTS, (s, t) => `${t}_${s}`),
+  TYPP_PARTS.map(([t, w]) => c(`${t}_P`, w)),
+);
+
+// ------------------------------------------------------------------ G16
+const HSCP_PARTS: readonly (readonly [string, Where])[] = [
+  ['Y12e', { HSCP: idx('HSCP', 'Year 12 or equivalent') }],
+  ['Y11e', { HSCP: idx('HSCP', 'Year 11 or equivalent') }],
+  ['Y10e', { HSCP: idx('HSCP', 'Year 10 or equivalent') }],
+  ['Y9e', { HSCP: idx('HSCP', 'Year 9 or equivalent') }],
+  ['Y8b', { HSCP: idx('HSCP', 'Year 8 or below') }],
+  ['DNGTS', { HSCP: idx('HSCP', 'Did not go to school') }],
+  ['Hghst_yr_schl_ns', { HSCP: idx('HSCP', 'Not stated') }],
+];
+const HSCP_UNIVERSE = { HSCP: allBut('HSCP', 'Not applicable') };
+const G16 = table(
+  'G16',
+  ['G16A', 'G16B'],
+  'persons',
+  'Highest year of school completed by sex (persons aged 15 years and over, not attending school)',
+  bySex(HSCP_PARTS, (s, t) => `${s}_${t}_Tot`),
+  [
+    ...HSCP_PARTS.map(([t, w]) => c(`P_${t}_Tot`, w)),
+    ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, { ...w, ...HSCP_UNIVERSE })),
+  ],
+  'P_Tot_Tot',
+);
+
+// ------------------------------------------------------------------ G17
+const INCP = variableByCode('INCP').categories;
+const G17_BANDS: readonly (readonly [string, number])[] = [
+  ['Neg_Nil_income', 0],
+  ['1_149', 1],
+  ['150_299', 2],
+  ['300_399', 3],
+  ['400_499', 4],
+  ['500_649', 5],
+  ['650_799', 6],
+  ['800_999', 7],
+  ['1000_1249', 8],
+  ['1250_1499', 9],
+  ['1500_1749', 10],
+  ['1750_1999', 11],
+  ['2000_2999', 12],
+  ['3000_3499', 13],
+  ['3500_more', 14],
+  ['PI_NS_ns', INCP.indexOf('Not stated')],
+];
+const G17_AGES: readonly (readonly [string, readonly [number, number]])[] = [
+  ['15_19_yrs', [15, 19]],
+  ['20_24_yrs', [20, 24]],
+  ['25_34_yrs', [25, 34]],
+  ['35_44_yrs', [35, 44]],
+  ['45_54_yrs', [45, 54]],
+  ['55_64_yrs', [55, 64]],
+  ['65_74_yrs', [65, 74]],
+  ['75_84_yrs', [75, 84]],
+  ['85_yrs_ovr', [85, 115]],
+];
+const G17 = table(
+  'G17',
+  ['G17A', 'G17B', 'G17C'],
+  'persons',
+  'Total personal income (weekly) by age by sex (persons aged 15 years and over)',
+  SEXES.flatMap(([s, w]) =>
+    G17_BANDS.flatMap(([band, i]) => G17_AGES.map(([a, age]) => c(`${s}_${band}_${a}`, { ...w, INCP: [i] }, age))),
+  ),
+  [
+    ...G17_BANDS.flatMap(([band, i]) => G17_AGES.map(([a, age]) => c(`P_${band}_${a}`, { INCP: [i] }, age))),
+    ...SEXES_P.flatMap(([s, w]) => [
+      ...G17_BANDS.map(([band, i]) => c(`${s}_${band}_Tot`, { ...w, INCP: [i] }, ADULT)),
+      ...G17_AGES.map(([a, age]) => c(`${s}_Tot_${a}`, w, age)),
+      c(`${s}_Tot_Tot`, w, ADULT),
+    ]),
+  ],
+  'P_Tot_Tot',
+);
+
+// ------------------------------------------------------------------ G18
+const ASSNP_PARTS: readonly (readonly [string, Where])[] = [
+  ['Need_for_assistance', { ASSNP: [0] }],
+  ['No_need_for_assistnce', { ASSNP: [1] }],
+  ['Need_for_assistance_ns', { ASSNP: [2] }],
+];
+const G18 = table(
+  'G18',
+  ['G18'],
+  'persons',
+  'Core activity need for assistance by sex',
+  bySex(ASSNP_PARTS, (s, t) => `${s}_Tot_${t}`),
+  [...ASSNP_PARTS.map(([t, w]) => c(`P_Tot_${t}`, w)), ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, w))],
+  'P_Tot_Tot',
+);
+
+// ------------------------------------------------------------------ G23
+const VOLWP_PARTS: readonly (readonly [string, Where])[] = [
+  ['Volunteer', { VOLWP: idx('VOLWP', 'Volunteer') }],
+  ['N_a_volunteer', { VOLWP: idx('VOLWP', 'Not a volunteer') }],
+  ['Voluntary_work_ns', { VOLWP: idx('VOLWP', 'Not stated') }],
+];
+const G23 = table(
+  'G23',
+  ['G23'],
+  'persons',
+  'Voluntary work for an organisation or group by sex (persons aged 15 years and over)',
+  bySex(VOLWP_PARTS, (s, t) => `${s}_Tot_${t}`, SEXES, ADULT),
+  [...VOLWP_PARTS.map(([t, w]) => c(`P_Tot_${t}`, w, ADULT)), ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, w, ADULT))],
+  'P_Tot_Tot',
+);
+
+// ------------------------------------------------------------------ G46
+const LFSP_PARTS: readonly (readonly [string, Where])[] = [
+  ['Emp_FullT', { LFSP: [0] }],
+  ['Emp_PartT', { LFSP: [1] }],
+  ['Emp_awy_f_wrk', { LFSP: [2] }],
+  ['Hours_wkd_NS', { LFSP: [3] }],
+  ['Unem_look_FTW', { LFSP: [4] }],
+  ['Unem_look_PTW', { LFSP: [5] }],
+  ['Not_in_LF', { LFSP: [6] }],
+  ['LFS_NS', { LFSP: [7] }],
+];
+const G46 = table(
+  'G46',
+  ['G46A', 'G46B'],
+  'persons',
+  'Labour force status by sex (persons aged 15 years and over)',
+  bySex(LFSP_PARTS, (s, t) => `${s}_${t}_Tot`, SEXES, ADULT),
+  [
+    ...LFSP_PARTS.map(([t, w]) => c(`P_${t}_Tot`, w, ADULT)),
+    ...SEXES_P.flatMap(([s, w]) => [
+      c(`${s}_Tot_Emp_Tot`, { ...w, LFSP: [0, 1, 2, 3] }, ADULT),
+      c(`${s}_Tot_Unemp_Tot`, { ...w, LFSP: [4, 5] }, ADULT),
+      c(`${s}_Tot_LF_Tot`, { ...w, LFSP: [0, 1, 2, 3, 4, 5] }, ADULT),
+      c(`${s}_Tot_Tot`, w, ADULT),
+    ]),
+  ],
+  'P_Tot_Tot',
+);
+
+// ------------------------------------------------------------------ G49
+const HEAP_PARTS: readonly (readonly [string, Where])[] = [
+  ['PGrad_Deg', { HEAP: idx('HEAP', 'Postgraduate Degree Level') }],
+  ['GradDip_and_GradCert', { HEAP: idx('HEAP', 'Graduate Diploma and Graduate Certificate Level') }],
+  ['BachDeg', { HEAP: idx('HEAP', 'Bachelor Degree Level') }],
+  ['AdvDip_and_Dip', { HEAP: idx('HEAP', 'Advanced Diploma and Diploma Level') }],
+  ['Cert_Lev_Tot', { HEAP: idx('HEAP', 'Certificate Level') }],
+  ['Lev_Edu_IDes', { HEAP: idx('HEAP', 'Level of education inadequately described') }],
+  ['Lev_Edu_NS', { HEAP: idx('HEAP', 'Not stated') }],
+];
+const G49 = table(
+  'G49',
+  ['G49A', 'G49B'],
+  'persons',
+  'Highest non-school qualification: level of education by sex (persons aged 15 years and over)',
+  bySex(HEAP_PARTS, (s, t) => `${s}_${t}_Total`, SEXES, ADULT),
+  [
+    ...HEAP_PARTS.map(([t, w]) => c(`P_${t}_Total`, w, ADULT)),
+    ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Total`, { ...w, HEAP: range(0, 4).concat([8, 9]) }, ADULT)),
+  ],
+  'P_Tot_Total',
+);
+
+// ------------------------------------------------------------------ G54
+const INDP_TOKENS = [
+  'Ag_For_Fshg',
+  'Mining',
+  'Manufact',
+  'El_Gas_Wt_Waste',
+  'Constru',
+  'WhlesaleTde',
+  'RetTde',
+  'Accom_food',
+  'Trans_post_wrehsg',
+  'Info_media_teleco',
+  'Fin_Insur',
+  'RtnHir_REst',
+  'Pro_scien_tec',
+  'Admin_supp',
+  'Public_admin_sfty',
+  'Educ_trng',
+  'HlthCare_SocAs',
+  'Art_recn',
+  'Oth_scs',
+  'ID_NS',
+];
+const INDP_PARTS = INDP_TOKENS.map((t, i) => [t, { INDP: [i] }] as const);
+const EMPLOYED = { LFSP: [0, 1, 2, 3] };
+const G54 = table(
+  'G54',
+  ['G54A', 'G54B', 'G54C', 'G54D'],
+  'persons',
+  'Industry of employment by sex (employed persons)',
+  bySex(INDP_PARTS, (s, t) => `${s}_${t}_Tot`),
+  [...INDP_PARTS.map(([t, w]) => c(`P_${t}_Tot`, w)), ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, { ...w, ...EMPLOYED }))],
+  'P_Tot_Tot',
+);
+
+// ------------------------------------------------------------------ G60
+const OCCP_TOKENS = [
+  'Managers',
+  'Professionals',
+  'TechnicTrades_W',
+  'CommunPersnlSvc_W',
+  'ClericalAdminis_W',
+  'Sales_W',
+  'Mach_oper_drivers',
+  'Labourers',
+  'Occu_ID_NS',
+];
+const OCCP_PARTS = OCCP_TOKENS.map((t, i) => [t, { OCCP: [i] }] as const);
+const G60 = table(
+  'G60',
+  ['G60A', 'G60B'],
+  'persons',
+  'Occupation by sex (employed persons)',
+  bySex(OCCP_PARTS, (s, t) => `${s}_Tot_${t}`),
+  [...OCCP_PARTS.map(([t, w]) => c(`P_Tot_${t}`, w)), ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, { ...w, ...EMPLOYED }))],
+  'P_Tot_Tot',
+);
+
+// ------------------------------------------------------------------ G62
+const MTWP_HEADERS: readonly (readonly [string, string])[] = [
+  ['One_method_Train_P', 'Train'],
+  ['One_method_Bus_P', 'Bus'],
+  ['One_method_Ferry_P', 'Ferry'],
+  ['One_met_Tram_or_lt_rail_P', 'Tram/light rail'],
+  ['One_met_Taxi_or_Rideshare_P', 'Taxi/ride-share service'],
+  ['One_method_Car_as_driver_P', 'Car, as driver'],
+  ['One_method_Car_as_passenger_P', 'Car, as passenger'],
+  ['One_method_Truck_P', 'Truck'],
+  ['One_method_Motorbike_scootr_P', 'Motorbike/scooter'],
+  ['One_method_Bicycle_P', 'Bicycle'],
+  ['One_method_Other_P', 'Other'],
+  ['One_method_Walked_only_P', 'Walked only'],
+  ['Worked_home_P', 'Worked at home'],
+  ['Did_not_go_to_work_P', 'Did not go to work'],
+  ['Method_travel_to_work_ns_P', 'Not stated'],
+];
+const G62 = table(
+  'G62',
+  ['G62'],
+  'persons',
+  'Method of travel to work (employed persons)',
+  MTWP_HEADERS.map(([h, label]) => c(h, { MTWP: idx('MTWP', label) })),
+  [c('Tot_P', { MTWP: allBut('MTWP', 'Not applicable') })],
+  'Tot_P',
+);
+
+// ------------------------------------------------------------------ G29 (families)
+const FAMILY_TYPES: readonly (readonly [string, Where])[] = [
+  ['CF_no_children', { FMCF: [0] }],
+  ['CF_ChU15_a_Total', { FMCF: [1] }],
+  ['CF_no_ChU15_a_Total', { FMCF: [2] }],
+  ['OPF_ChU15_a_Total', { FMCF: [3] }],
+  ['OPF_no_ChU15_a_Total', { FMCF: [4] }],
+  ['Other_family', { FMCF: [5] }],
+];
+const FAMILY_SUBTOTALS: readonly (readonly [string, Where])[] = [
+  ['CF_Total', { FMCF: [1, 2] }],
+  ['OPF_Total', { FMCF: [3, 4] }],
+  ['Total', {}],
+];
+const G29 = table(
+  'G29',
+  ['G29'],
+  'families',
+  'Family composition (families in family households)',
+  FAMILY_TYPES.map(([t, w]) => c(`${t}_F`, w)),
+  [
+    ...FAMILY_SUBTOTALS.map(([t, w]) => c(`${t}_F`, w)),
+    ...[...FAMILY_TYPES, ...FAMILY_SUBTOTALS].map(([t, w]) => c(`${t}_P`, w, undefined, 'members')),
+  ],
+  'Total_F',
+);
+
+// ------------------------------------------------------------------ G32 (families)
+const HH_BANDS = [
+  '1_149',
+  '150_299',
+  '300_399',
+  '400_499',
+  '500_649',
+  '650_799',
+  '800_999',
+  '1000_1249',
+  '1250_1499',
+  '1500_1749',
+  '1750_1999',
+  '2000_2499',
+  '2500_2999',
+  '3000_3499',
+  '3500_3999',
+  '4000_more',
+];
+const G32 = table(
+  'G32',
+  ['G32'],
+  'families',
+  'Total family income (weekly) (families in family households)',
+  [
+    c('Neg_Nil_inc_Tot', { FINF: [0] }),
+    ...HH_BANDS.map((b, i) => c(`FI_${b}_Tot`, { FINF: [i + 1] })),
+    c('Partial_income_stated_Tot', { FINF: idx('FINF', 'Partial income stated') }),
+    c('All_incomes_ns_Tot', { FINF: idx('FINF', 'All incomes not stated') }),
+  ],
+  [c('Tot_Tot', {})],
+  'Tot_Tot',
+);
+
+// ------------------------------------------------------------------ dwellings
+const G33 = table(
+  'G33',
+  ['G33'],
+  'dwellings',
+  'Total household income (weekly) (occupied private dwellings)',
+  [
+    c('Negative_Nil_income_Tot', { HIND: [0] }),
+    ...HH_BANDS.map((b, i) => c(`HI_${b}_Tot`, { HIND: [i + 1] })),
+    c('Partial_income_stated_Tot', { HIND: idx('HIND', 'Partial income stated') }),
+    c('All_incomes_not_stated_Tot', { HIND: idx('HIND', 'All incomes not stated') }),
+  ],
+  [c('Tot_Tot', {})],
+  'Tot_Tot',
+);
+
+const G34 = table(
+  'G34',
+  ['G34'],
+  'dwellings',
+  'Number of motor vehicles per dwelling (occupied private dwellings)',
+  [
+    c('Num_MVs_per_dweling_0_MVs', { VEHRD: [0] }),
+    c('Num_MVs_per_dweling_1_MVs', { VEHRD: [1] }),
+    c('Num_MVs_per_dweling_2_MVs', { VEHRD: [2] }),
+    c('Num_MVs_per_dweling_3_MVs', { VEHRD: [3] }),
+    c('Num_MVs_per_dweling_4mo_MVs', { VEHRD: [4] }),
+    c('Num_MVs_NS', { VEHRD: [5] }),
+  ],
+  [c('Num_MVs_per_dweling_Tot', { VEHRD: [0, 1, 2, 3, 4] }), c('Total_dwelings', {})],
+  'Total_dwelings',
+);
+
+const NPRD_GROUPS: readonly (readonly [string, readonly number[]])[] = [
+  ['1', [0]],
+  ['2', [1]],
+  ['3', [2]],
+  ['4', [3]],
+  ['5', [4]],
+  ['6mo', [5, 6, 7]],
+];
+const HH_FAMILY = { HHCD: [0] };
+const HH_NONFAMILY = { HHCD: [1, 2] };
+const G35 = table(
+  'G35',
+  ['G35'],
+  'dwellings',
+  'Number of persons usually resident by household composition (occupied private dwellings)',
+  [
+    ...NPRD_GROUPS.slice(1).map(([n, k]) => c(`Num_Psns_UR_${n}_FamHhold`, { ...HH_FAMILY, NPRD: k })),
+    ...NPRD_GROUPS.map(([n, k]) => c(`Num_Psns_UR_${n}_NonFamHhold`, { ...HH_NONFAMILY, NPRD: k })),
+  ],
+  [
+    c('Num_Psns_UR_1_FamHhold', { ...HH_FAMILY, NPRD: [0] }),
+    ...NPRD_GROUPS.map(([n, k]) => c(`Num_Psns_UR_${n}_Total`, { NPRD: k })),
+    c('Total_FamHhold', HH_FAMILY),
+    c('Total_NonFamHhold', HH_NONFAMILY),
+    c('Total_Total', {}),
+  ],
+  'Total_Total',
+);
+
+const G36 = table(
+  'G36',
+  ['G36'],
+  'dwellings',
+  'Dwelling structure (occupied private dwellings)',
+  [
+    c('OPDs_Separate_house_Dwellings', { STRD: [0] }),
+    c('OPDs_SD_r_t_h_th_1_sty_Dwgs', { STRD: [1] }),
+    c('OPDs_SD_r_t_h_th_2_m_sty_Dwgs', { STRD: [2] }),
+    c('OPDs_F_ap_I_1or2_sty_blk_Ds', { STRD: [3] }),
+    c('OPDs_F_ap_I_3_sty_blk_Dwgs', { STRD: [4] }),
+    c('OPDs_F_ap_I_4to8_sty_blk_Ds', { STRD: [5] }),
+    c('OPDs_F_ap_I_9_m_sty_blk_Ds', { STRD: [6] }),
+    c('OPDs_Flt_apt_Att_house_Ds', { STRD: [7] }),
+    c('OPDs_Other_dwelling_Tot_Dwgs', { STRD: [8] }),
+    c('OPDs_Dwlling_structur_NS_Dwgs', { STRD: [9] }),
+  ],
+  [
+    c('OPDs_SD_r_t_h_th_Tot_Dwgs', { STRD: [1, 2] }),
+    c('OPDs_Flt_apart_Tot_Dwgs', { STRD: [3, 4, 5, 6, 7] }),
+    c('OPDs_Tot_OPDs_Dwellings', {}),
+    c('OPDs_Separate_house_Persons', { STRD: [0] }, undefined, 'members'),
+    c('OPDs_SD_r_t_h_th_Tot_Psns', { STRD: [1, 2] }, undefined, 'members'),
+    c('OPDs_Flt_apart_Tot_Psns', { STRD: [3, 4, 5, 6, 7] }, undefined, 'members'),
+  ],
+  'OPDs_Tot_OPDs_Dwellings',
+);
+
+const G37 = table(
+  'G37',
+  ['G37'],
+  'dwellings',
+  'Tenure and landlord type (occupied private dwellings)',
+  [
+    c('O_OR_Total', { TEND: [0] }),
+    c('O_MTG_Total', { TEND: [1] }),
+    c('R_RE_Agt_Total', { TEND: [2], LLDD: [0] }),
+    c('R_ST_h_auth_Total', { TEND: [2], LLDD: [1] }),
+    c('R_Com_Hp_Total', { TEND: [2], LLDD: [2] }),
+    c('Oth_ten_type_Total', { TEND: [3] }),
+    c('Ten_type_NS_Total', { TEND: [4] }),
+  ],
+  [c('R_Tot_Total', { TEND: [2] }), c('Total_Total', {})],
+  'Total_Total',
+);
+
+const MRERD_TOKENS = ['0_299', '300_449', '450_599', '600_799', '800_999', '1000_1399', '1400_1799', '1800_2399', '2400_2999', '3000_3999', '4000_over'];
+const G38 = table(
+  'G38',
+  ['G38'],
+  'dwellings',
+  'Mortgage repayment (monthly) (occupied private dwellings being purchased)',
+  [...MRERD_TOKENS.map((t, i) => c(`M_${t}_Tot`, { MRERD: [i] })), c('Mort_Rpmnt_ns_Total', { MRERD: idx('MRERD', 'Not stated') })],
+  [c('Tot_Tot', { MRERD: allBut('MRERD', 'Not applicable') })],
+  'Tot_Tot',
+);
+
+const RNTRD_TOKENS = ['1_74', '75_99', '100_149', '150_199', '200_224', '225_274', '275_349', '350_449', '450_549', '550_649', '650_749', '750_849', '850_949', '950_over'];
+const G40 = table(
+  'G40',
+  ['G40'],
+  'dwellings',
+  'Rent (weekly) (rented occupied private dwellings)',
+  [...RNTRD_TOKENS.map((t, i) => c(`R_${t}_Tot`, { RNTRD: [i] })), c('Rent_ns_Tot', { RNTRD: idx('RNTRD', 'Not stated') })],
+  [c('Tot_Tot', { RNTRD: allBut('RNTRD', 'Not applicable') })],
+  'Tot_Tot',
+);
+
+const BEDRD_TOKENS = ['0_i_b', '1', '2', '3', '4', '5', '6_or_m'];
+const G41 = table(
+  'G41',
+  ['G41'],
+  'dwellings',
+  'Number of bedrooms (occupied private dwellings)',
+  BEDRD_TOKENS.map((t, i) => c(`Total_NofB_${t}`, { BEDRD: [i] })),
+  [
+    ...BEDRD_TOKENS.map((t, i) => c(`Separate_house_NofB_${t}`, { STRD: [0], BEDRD: [i] })),
+    ...['0_ib', '1', '2', '3', '4', '5', '6_m'].map((t, i) => c(`Se_d_r_or_t_h_t_Tot_NofB_${t}`, { STRD: [1, 2], BEDRD: [i] })),
+    ...BEDRD_TOKENS.map((t, i) => c(`Flt_apart_Tot_NofB_${t}`, { STRD: [3, 4, 5, 6, 7], BEDRD: [i] })),
+    c('Separate_house_Total', { STRD: [0] }),
+    c('Se_d_r_or_t_h_t_Tot_Total', { STRD: [1, 2] }),
+    c('Flt_apart_Tot_Total', { STRD: [3, 4, 5, 6, 7] }),
+    c('Total_Total', {}),
+  ],
+  'Total_Total',
+);
+
+const G42 = table(
+  'G42',
+  ['G42'],
+  'dwellings',
+  'Household composition (occupied private dwellings)',
+  [c('Tot_FHs_Tot', { HHCD: [0] }), c('Tot_Lone_P_H', { HHCD: [1] }), c('Tot_Group_H', { HHCD: [2] })],
+  [c('Tot_Tot', {})],
+  'Tot_Tot',
+);
+
+/** Tables the synthesizer fits, in file order of the DataPack. */
+export const INPUT_TABLES: readonly TableSpec[] = [
+  G01, G04, G05, G14, G15, G16, G17, G18, G23, G29, G32, G33, G34, G35, G36, G37, G38, G40, G41, G42, G46, G49, G54, G60, G62,
+];
+
+// ------------------------------------------------------------------ validation (demo truth only)
+/** Every combination of the given variables' categories, as cells with our own header names. */
+function crossTab(id: string, universe: DatasetType, description: string, codes: readonly string[], age?: readonly [number, number]): TableSpec {
+  let cells: { header: string; where: Where }[] = [{ header: id, where: {} }];
+  for (const code of codes) {
+    const cats = variableByCode(code).categories;
+    cells = cells.flatMap((cell) => cats.map((_, i) => ({ header: `${cell.header}_${code}${i}`, where: { ...cell.where, [code]: [i] } })));
+  }
+  return table(id, [id], universe, description, cells.map((cell) => c(cell.header, cell.where, age)), []);
+}
+
+/**
+ * Two- and three-way cross-tabulations that are not inputs: the hidden truth's answers to
+ * questions the synthesizer was never told, to judge whether it kept the joint structure.
+ */
+export const VALIDATION_TABLES: readonly TableSpec[] = [
+  crossTab('V_AGE_SEX_LFS', 'persons', 'Age group × sex × labour force status', ['AGE5P', 'SEXP', 'LFSP']),
+  crossTab('V_INC_HEAP', 'persons', 'Personal income × highest educational attainment (15+)', ['INCP', 'HEAP'], ADULT),
+  crossTab('V_OCC_IND', 'persons', 'Occupation × industry', ['OCCP', 'INDP']),
+  crossTab('V_AGE_RLHP', 'persons', 'Age group × relationship in household', ['AGE5P', 'RLHP']),
+  crossTab('V_TEND_HIND', 'dwellings', 'Tenure × household income', ['TEND', 'HIND']),
+  crossTab('V_STRD_BEDRD', 'dwellings', 'Dwelling structure × bedrooms', ['STRD', 'BEDRD']),
+  crossTab('V_NPRD_VEHRD', 'dwellings', 'Household size × motor vehicles', ['NPRD', 'VEHRD']),
+  crossTab('V_FMCF_FINF', 'families', 'Family composition × family income', ['FMCF', 'FINF']),
+];
+
+export function tableById(id: string): TableSpec {
+  const t = INPUT_TABLES.find((x) => x.id === id) ?? VALIDATION_TABLES.find((x) => x.id === id);
+  if (!t) throw new Error(`unknown table ${id}`);
+  return t;
+}

@@ -1,0 +1,244 @@
+/**
+ * Matching geography selections and search terms against a release's suburbs (decisions.md,
+ * "Geography identifiers" and "Geography search"). Pure: the pool reader builds the index once
+ * from its catalog and answers every request from it.
+ */
+import { STATES, STATE_NAMES, type GeographyLevel, type StateAbbr } from '../dataset.ts';
+import { err, ok, type Result } from '../result.ts';
+
+/** Trims and folds runs of white space into one space. */
+export const foldSpaces = (s: string): string => s.trim().replace(/\s+/g, ' ');
+
+/** Key for identifiers: case-insensitive, spaces folded (decisions.md). */
+export const identifierKey = (s: string): string => foldSpaces(s).toLowerCase();
+
+/** Key for search and suggestions: also accent-insensitive ("Mt Évelyn" finds "Mt Evelyn"). */
+export const searchKey = (s: string): string => identifierKey(s).normalize('NFD').replace(/\p{M}/gu, '');
+
+const ALL_STATES: readonly StateAbbr[] = [...STATES, 'OT'];
+
+/** "vic", "VIC", "Victoria", " new  south wales " → the abbreviation; undefined otherwise. */
+export function parseState(input: string): StateAbbr | undefined {
+  const key = searchKey(input);
+  return ALL_STATES.find((s) => s.toLowerCase() === key || searchKey(STATE_NAMES[s]) === key);
+}
+
+/** "Australia" or "AUS", any case. */
+export const isAustralia = (input: string): boolean => ['australia', 'aus'].includes(searchKey(input));
+
+/** Damerau-Levenshtein distance (optimal string alignment): a transposition counts as one edit. */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = b.length;
+  let prev2 = new Array<number>(n + 1).fill(0);
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  let cur = new Array<number>(n + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    for (let j = 1; j <= n; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
+      cur[j] = d;
+    }
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return prev[n]!;
+}
+
+/**
+ * The candidates closest to the input ("did you mean …"), best first, at most `limit`, only
+ * those within a third of the input's length (at least 2 edits). A candidate that starts with
+ * the input counts as distance 1, so "Richm" suggests "Richmond (VIC)".
+ */
+export function closestNames(input: string, candidates: Iterable<string>, limit = 3): string[] {
+  const key = searchKey(input);
+  const threshold = Math.max(2, Math.floor(key.length / 3));
+  const scored: { name: string; d: number }[] = [];
+  const seen = new Set<string>();
+  for (const name of candidates) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const c = searchKey(name);
+    if (Math.abs(c.length - key.length) > threshold && !c.startsWith(key)) continue;
+    const d = c.startsWith(key) && key.length > 0 ? Math.min(1, editDistance(key, c)) : editDistance(key, c);
+    if (d <= threshold) scored.push({ name, d });
+  }
+  scored.sort((x, y) => x.d - y.d || x.name.localeCompare(y.name));
+  return scored.slice(0, limit).map((s) => s.name);
+}
+
+/** What matching needs to know about a suburb. */
+export interface MatchableSuburb {
+  readonly suburbId: string;
+  readonly name: string;
+  readonly state: StateAbbr;
+  readonly postcode: string;
+  /** Postcodes whose pool includes the suburb (the primary one among them). */
+  readonly postcodes: readonly string[];
+  /** LGAs whose pool includes the suburb (the primary one among them). */
+  readonly lgas: readonly { readonly code: string; readonly name: string }[];
+}
+
+export type MatchFailure =
+  | { readonly kind: 'unknown'; readonly suggestions: readonly string[] }
+  | { readonly kind: 'ambiguous'; readonly choices: readonly string[] };
+
+export interface Match<S> {
+  readonly canonical: string;
+  readonly suburbs: readonly S[];
+}
+
+interface LgaEntry {
+  readonly code: string;
+  readonly name: string;
+  readonly state: StateAbbr;
+  identifier: string;
+  readonly searchName: string;
+}
+
+export interface GeographyIndex<S extends MatchableSuburb> {
+  readonly suburbs: readonly S[];
+  readonly byIdentifier: ReadonlyMap<string, S>;
+  readonly byName: ReadonlyMap<string, readonly S[]>;
+  readonly byPostcode: ReadonlyMap<string, readonly S[]>;
+  readonly lgas: ReadonlyMap<string, LgaEntry>;
+  readonly lgaMembers: ReadonlyMap<string, readonly S[]>;
+  readonly lgaByIdentifier: ReadonlyMap<string, LgaEntry>;
+  readonly lgaByName: ReadonlyMap<string, readonly LgaEntry[]>;
+  /** Search keys per suburb, computed once. */
+  readonly keys: readonly { readonly name: string; readonly id: string; readonly lgas: readonly string[] }[];
+}
+
+const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+};
+
+/** Builds the look-up tables; the suburbs' order is kept (it is the result order among equals). */
+export function buildGeographyIndex<S extends MatchableSuburb>(suburbs: readonly S[]): GeographyIndex<S> {
+  const byIdentifier = new Map<string, S>();
+  const byName = new Map<string, S[]>();
+  const byPostcode = new Map<string, S[]>();
+  const lgas = new Map<string, LgaEntry>();
+  const lgaMembers = new Map<string, S[]>();
+  for (const s of suburbs) {
+    const key = identifierKey(s.suburbId);
+    if (byIdentifier.has(key)) throw new Error(`two suburbs share the identifier "${s.suburbId}"`);
+    byIdentifier.set(key, s);
+    push(byName, identifierKey(s.name), s);
+    for (const p of new Set([s.postcode, ...s.postcodes])) push(byPostcode, p, s);
+    for (const l of s.lgas) {
+      if (!lgas.has(l.code)) lgas.set(l.code, { code: l.code, name: l.name, state: s.state, identifier: l.name, searchName: searchKey(l.name) });
+      push(lgaMembers, l.code, s);
+    }
+  }
+  // An LGA name used in more than one state carries " (STATE)", like suburbs do.
+  const lgaByName = new Map<string, LgaEntry[]>();
+  for (const l of lgas.values()) push(lgaByName, identifierKey(l.name), l);
+  for (const group of lgaByName.values()) {
+    if (new Set(group.map((l) => l.state)).size > 1) for (const l of group) l.identifier = `${l.name} (${l.state})`;
+  }
+  const lgaByIdentifier = new Map<string, LgaEntry>();
+  for (const l of lgas.values()) lgaByIdentifier.set(identifierKey(l.identifier), l);
+  const keys = suburbs.map((s) => ({ name: searchKey(s.name), id: searchKey(s.suburbId), lgas: s.lgas.map((l) => searchKey(l.name)) }));
+  return { suburbs, byIdentifier, byName, byPostcode, lgas, lgaMembers, lgaByIdentifier, lgaByName, keys };
+}
+
+/** "Richmond (VIC)" → { name: "Richmond", state: "VIC" }; anything else → undefined. */
+function splitStateQualifier(input: string): { name: string; state: StateAbbr } | undefined {
+  const m = /^(.*\S)\s*\(\s*([^()]+?)\s*\)$/.exec(foldSpaces(input));
+  if (!m) return undefined;
+  const state = parseState(m[2]!);
+  return state === undefined ? undefined : { name: m[1]!, state };
+}
+
+function resolveSuburb<S extends MatchableSuburb>(index: GeographyIndex<S>, input: string): Result<Match<S>, MatchFailure> {
+  const exact = index.byIdentifier.get(identifierKey(input));
+  if (exact) return ok({ canonical: exact.suburbId, suburbs: [exact] });
+  const named = index.byName.get(identifierKey(input));
+  if (named && named.length > 0) {
+    if (named.length === 1) return ok({ canonical: named[0]!.suburbId, suburbs: [named[0]!] });
+    return err({ kind: 'ambiguous', choices: named.map((s) => s.suburbId).sort() });
+  }
+  // "Fitzroy (VIC)" for a name unique to its state is accepted too; canonical drops the qualifier.
+  const q = splitStateQualifier(input);
+  if (q) {
+    const inState = (index.byName.get(identifierKey(q.name)) ?? []).filter((s) => s.state === q.state);
+    if (inState.length === 1) return ok({ canonical: inState[0]!.suburbId, suburbs: [inState[0]!] });
+    if (inState.length > 1) return err({ kind: 'ambiguous', choices: inState.map((s) => s.suburbId).sort() });
+  }
+  return err({ kind: 'unknown', suggestions: closestNames(input, index.suburbs.map((s) => s.suburbId)) });
+}
+
+function resolveLga<S extends MatchableSuburb>(index: GeographyIndex<S>, input: string): Result<Match<S>, MatchFailure> {
+  const code = /^(?:lga)?\s*(\d{5})$/i.exec(foldSpaces(input));
+  const entry =
+    (code ? index.lgas.get(`LGA${code[1]}`) : undefined) ?? index.lgaByIdentifier.get(identifierKey(input));
+  const found = (l: LgaEntry): Result<Match<S>, MatchFailure> => ok({ canonical: l.identifier, suburbs: index.lgaMembers.get(l.code) ?? [] });
+  if (entry) return found(entry);
+  const named = index.lgaByName.get(identifierKey(input)) ?? [];
+  if (named.length === 1) return found(named[0]!);
+  if (named.length > 1) return err({ kind: 'ambiguous', choices: named.map((l) => l.identifier).sort() });
+  return err({ kind: 'unknown', suggestions: closestNames(input, [...index.lgas.values()].map((l) => l.identifier)) });
+}
+
+/** Resolves one geography selection at a level to the suburbs that make up its pool. */
+export function resolveGeography<S extends MatchableSuburb>(index: GeographyIndex<S>, level: GeographyLevel, input: string): Result<Match<S>, MatchFailure> {
+  switch (level) {
+    case 'suburb':
+      return resolveSuburb(index, input);
+    case 'postcode': {
+      const pc = foldSpaces(input);
+      const members = /^\d{4}$/.test(pc) ? index.byPostcode.get(pc) : undefined;
+      if (members) return ok({ canonical: pc, suburbs: members });
+      return err({ kind: 'unknown', suggestions: closestNames(pc, index.byPostcode.keys()) });
+    }
+    case 'lga':
+      return resolveLga(index, input);
+    case 'state': {
+      const state = parseState(input);
+      const members = state === undefined ? [] : index.suburbs.filter((s) => s.state === state);
+      if (state !== undefined && members.length > 0) return ok({ canonical: state, suburbs: members });
+      const present = ALL_STATES.filter((s) => index.suburbs.some((x) => x.state === s));
+      return err({ kind: 'unknown', suggestions: closestNames(input, present).concat(state === undefined ? [] : present).slice(0, 3) });
+    }
+    case 'australia':
+      if (isAustralia(input)) return ok({ canonical: 'Australia', suburbs: index.suburbs });
+      return err({ kind: 'unknown', suggestions: ['Australia'] });
+  }
+}
+
+export interface GeographySearch {
+  readonly query: string;
+  readonly state?: StateAbbr;
+  readonly level: 'suburb' | 'postcode' | 'lga' | 'state';
+  readonly limit: number;
+}
+
+/**
+ * Suburbs whose name (or postcode, LGA, state, by level) contains the term, case- and
+ * accent-insensitively; those that start with it first, then by name and identifier.
+ * total counts every match, results are the first `limit`.
+ */
+export function searchGeography<S extends MatchableSuburb>(index: GeographyIndex<S>, q: GeographySearch): { results: S[]; total: number } {
+  const term = searchKey(q.query);
+  const rank = (values: readonly string[]): number => (values.some((v) => v.startsWith(term)) ? 0 : values.some((v) => v.includes(term)) ? 1 : -1);
+  const hits: { s: S; rank: number }[] = [];
+  index.suburbs.forEach((s, i) => {
+    if (q.state !== undefined && s.state !== q.state) return;
+    const k = index.keys[i]!;
+    const r =
+      q.level === 'suburb'
+        ? rank([k.name, k.id])
+        : q.level === 'postcode'
+          ? rank(s.postcodes)
+          : q.level === 'lga'
+            ? rank(k.lgas)
+            : rank([s.state.toLowerCase(), searchKey(STATE_NAMES[s.state])]);
+    if (r >= 0) hits.push({ s, rank: r });
+  });
+  hits.sort((a, b) => a.rank - b.rank || a.s.name.localeCompare(b.s.name) || a.s.suburbId.localeCompare(b.s.suburbId));
+  return { results: hits.slice(0, Math.max(0, q.limit)).map((h) => h.s), total: hits.length };
+}

@@ -1,0 +1,1 @@
+export { sampleRows, poolSizeOf, rngFromSeed, type RowRange } from './sample.ts';

@@ -1,0 +1,292 @@
+/**
+ * Household and family income that agree with the persons in them. Each person's income band
+ * (INCP) stands for a representative dollar amount (labels.ts); a dwelling's HIND and a
+ * family's FINF are the band of the sum over members aged 15+, "Partial income stated" when
+ * some but not all of those members stated theirs, "All incomes not stated" when none did.
+ * HIED is the household sum divided by the OECD-modified scale (1 for the first person 15+,
+ * 0.5 for each further one, 0.3 for each child under 15), banded the same way.
+ *
+ * Then `swapIncomes` moves INCP labels between persons of the same age × sex × labour-force
+ * stratum when that lowers the error of HIND (and FINF) against their tables: the person
+ * tables cannot move, the household ones come closer.
+ */
+import type { Rng } from '../rng.ts';
+import { band, bandingOf, findLabel, notApplicableIndex, representativeDollars, type Banding } from './labels.ts';
+
+/** How a set of income labels classifies an amount and the stated/not stated cases. */
+export interface IncomeScale {
+  readonly banding: Banding;
+  readonly partial: number;
+  readonly allNotStated: number;
+  readonly notApplicable: number;
+}
+
+export function incomeScale(labels: readonly string[]): IncomeScale {
+  const na = notApplicableIndex(labels);
+  const allNotStated = findLabel(labels, /all incomes? not stated|not stated/i);
+  const partial = findLabel(labels, /partial/i);
+  return {
+    banding: bandingOf(labels),
+    partial: partial >= 0 ? partial : allNotStated,
+    allNotStated: allNotStated >= 0 ? allNotStated : na,
+    notApplicable: na >= 0 ? na : labels.length - 1,
+  };
+}
+
+/** The category of a group's income from its sum and its stated / not stated members 15+. */
+export function classifyIncome(scale: IncomeScale, sum: number, stated: number, notStated: number): number {
+  if (stated + notStated === 0) return scale.notApplicable;
+  if (notStated > 0) return stated === 0 ? scale.allNotStated : scale.partial;
+  return band(scale.banding, sum);
+}
+
+/** OECD-modified equivalence scale of a household. */
+export function oecdScale(adults: number, children: number): number {
+  if (adults + children === 0) return 1;
+  return adults > 0 ? 1 + 0.5 * (adults - 1) + 0.3 * children : 1 + 0.3 * (children - 1);
+}
+
+/** Per-group income tallies, kept in typed arrays so swaps update them in O(1). */
+export interface IncomeTally {
+  readonly sum: Float64Array;
+  readonly stated: Int32Array;
+  readonly notStated: Int32Array;
+  /** Persons aged 15+ and under 15 (for the equivalence scale). */
+  readonly adults: Int32Array;
+  readonly children: Int32Array;
+}
+
+/**
+ * Tallies INCP over groups (dwellings or families). `groupOf[i]` = the person's group or -1;
+ * `dollars[c]` the representative amount of INCP category c, NaN when not stated; persons
+ * whose INCP is `notApplicable` (under 15) count as children only.
+ */
+export function tallyIncome(
+  groups: number,
+  groupOf: ArrayLike<number>,
+  age: Uint8Array,
+  incp: Uint8Array,
+  dollars: Float64Array,
+): IncomeTally {
+  const t: IncomeTally = {
+    sum: new Float64Array(groups),
+    stated: new Int32Array(groups),
+    notStated: new Int32Array(groups),
+    adults: new Int32Array(groups),
+    children: new Int32Array(groups),
+  };
+  for (let i = 0; i < incp.length; i++) {
+    const g = groupOf[i]!;
+    if (g < 0) continue;
+    if (age[i]! < 15) {
+      t.children[g]!++;
+      continue;
+    }
+    t.adults[g]!++;
+    const d = dollars[incp[i]!]!;
+    if (Number.isNaN(d)) t.notStated[g]!++;
+    else {
+      t.stated[g]!++;
+      t.sum[g]! += d;
+    }
+  }
+  return t;
+}
+
+export function classifyAll(scale: IncomeScale, tally: IncomeTally, applies?: Uint8Array): Uint8Array {
+  const out = new Uint8Array(tally.sum.length);
+  for (let g = 0; g < out.length; g++) {
+    out[g] = applies && !applies[g] ? scale.notApplicable : classifyIncome(scale, tally.sum[g]!, tally.stated[g]!, tally.notStated[g]!);
+  }
+  return out;
+}
+
+export function classifyEquivalised(scale: IncomeScale, tally: IncomeTally, applies?: Uint8Array): Uint8Array {
+  const out = new Uint8Array(tally.sum.length);
+  for (let g = 0; g < out.length; g++) {
+    if (applies && !applies[g]) out[g] = scale.notApplicable;
+    else {
+      const eq = tally.sum[g]! / oecdScale(tally.adults[g]!, tally.children[g]!);
+      out[g] = classifyIncome(scale, eq, tally.stated[g]!, tally.notStated[g]!);
+    }
+  }
+  return out;
+}
+
+/** Representative dollars of INCP categories: NaN for "Not stated" and "Not applicable". */
+export function personDollars(incpLabels: readonly string[]): Float64Array {
+  return representativeDollars(incpLabels);
+}
+
+/**
+ * A table the swaps aim at: each group (dwelling or family) sits in a cell given by its
+ * stratum (fixed) and its income category (moving). Targets are the table's cells scaled to
+ * the synthetic stratum sizes, so only the shares matter.
+ */
+export interface SwapObjective {
+  readonly scale: IncomeScale;
+  readonly tally: IncomeTally;
+  /** Cell (flat) of a group for each income category: cellOf[stratum × categories + category], -1 none. */
+  readonly cellOf: Int32Array;
+  readonly stratumOf: Int32Array;
+  readonly categories: number;
+  readonly target: Float64Array;
+  readonly count: Float64Array;
+  /** Current cell of each group (-1 outside the table). */
+  readonly current: Int32Array;
+}
+
+export function makeObjective(
+  scale: IncomeScale,
+  tally: IncomeTally,
+  stratumOf: Int32Array,
+  categories: number,
+  cellOf: Int32Array,
+  target: Float64Array,
+): SwapObjective {
+  const count = new Float64Array(target.length);
+  const current = new Int32Array(stratumOf.length).fill(-1);
+  for (let g = 0; g < stratumOf.length; g++) {
+    const c = cellFor(scale, tally, stratumOf, categories, cellOf, g);
+    current[g] = c;
+    if (c >= 0) count[c]!++;
+  }
+  return { scale, tally, cellOf, stratumOf, categories, target, count, current };
+}
+
+function cellFor(
+  scale: IncomeScale,
+  tally: IncomeTally,
+  stratumOf: Int32Array,
+  categories: number,
+  cellOf: Int32Array,
+  g: number,
+): number {
+  const s = stratumOf[g]!;
+  if (s < 0) return -1;
+  const k = classifyIncome(scale, tally.sum[g]!, tally.stated[g]!, tally.notStated[g]!);
+  return cellOf[s * categories + k]!;
+}
+
+/** Σ |count − target| over the objective's cells. */
+export function objectiveError(o: SwapObjective): number {
+  let e = 0;
+  for (let c = 0; c < o.target.length; c++) e += Math.abs(o.count[c]! - o.target[c]!);
+  return e;
+}
+
+/** Re-classifies group g after its tally changed; returns the change in error. */
+function refresh(o: SwapObjective, g: number): number {
+  if (g < 0) return 0;
+  const before = o.current[g]!;
+  const after = cellFor(o.scale, o.tally, o.stratumOf, o.categories, o.cellOf, g);
+  if (before === after) return 0;
+  let delta = 0;
+  if (before >= 0) {
+    delta -= Math.abs(o.count[before]! - o.target[before]!);
+    o.count[before]!--;
+    delta += Math.abs(o.count[before]! - o.target[before]!);
+  }
+  if (after >= 0) {
+    delta -= Math.abs(o.count[after]! - o.target[after]!);
+    o.count[after]!++;
+    delta += Math.abs(o.count[after]! - o.target[after]!);
+  }
+  o.current[g] = after;
+  return delta;
+}
+
+function move(t: IncomeTally, g: number, fromDollars: number, toDollars: number): void {
+  if (g < 0) return;
+  if (Number.isNaN(fromDollars)) t.notStated[g]!--;
+  else {
+    t.stated[g]!--;
+    t.sum[g]! -= fromDollars;
+  }
+  if (Number.isNaN(toDollars)) t.notStated[g]!++;
+  else {
+    t.stated[g]!++;
+    t.sum[g]! += toDollars;
+  }
+}
+
+export interface SwapTarget {
+  readonly objective: SwapObjective;
+  /** Group of each person for this objective (dwelling or family), -1 none. */
+  readonly groupOf: ArrayLike<number>;
+}
+
+export interface SwapReport {
+  readonly proposals: number;
+  readonly accepted: number;
+  readonly errorBefore: number;
+  readonly errorAfter: number;
+}
+
+/**
+ * Greedy label swaps: `proposalsPerPerson` × (persons in strata) random pairs from the same
+ * stratum with different labels; a swap stays when it lowers the summed error of the
+ * objectives. `stratumOf[i]` is the person's swap stratum (-1: never swapped). INCP is
+ * updated in place, the tallies and objectives with it.
+ */
+export function swapIncomes(
+  incp: Uint8Array,
+  dollars: Float64Array,
+  stratumOf: Int32Array,
+  strata: number,
+  targets: readonly SwapTarget[],
+  rng: Rng,
+  proposalsPerPerson = 4,
+): SwapReport {
+  const errorBefore = targets.reduce((e, t) => e + objectiveError(t.objective), 0);
+  const start = new Int32Array(strata + 1);
+  for (let i = 0; i < stratumOf.length; i++) if (stratumOf[i]! >= 0) start[stratumOf[i]! + 1]!++;
+  for (let s = 0; s < strata; s++) start[s + 1]! += start[s]!;
+  const members = new Int32Array(start[strata]!);
+  const fill = start.slice(0, strata);
+  for (let i = 0; i < stratumOf.length; i++) if (stratumOf[i]! >= 0) members[fill[stratumOf[i]!]!++] = i;
+  let proposals = 0;
+  let accepted = 0;
+  for (let s = 0; s < strata; s++) {
+    const from = start[s]!;
+    const size = start[s + 1]! - from;
+    if (size < 2) continue;
+    const rounds = size * proposalsPerPerson;
+    for (let r = 0; r < rounds; r++) {
+      const a = members[from + rng.int(size)]!;
+      const b = members[from + rng.int(size)]!;
+      const la = incp[a]!;
+      const lb = incp[b]!;
+      if (la === lb) continue;
+      proposals++;
+      const da = dollars[la]!;
+      const db = dollars[lb]!;
+      let delta = 0;
+      for (const t of targets) {
+        const ga = t.groupOf[a]!;
+        const gb = t.groupOf[b]!;
+        if (ga === gb) continue; // the group's total does not change
+        move(t.objective.tally, ga, da, db);
+        move(t.objective.tally, gb, db, da);
+        delta += refresh(t.objective, ga) + refresh(t.objective, gb);
+      }
+      if (delta < 0) {
+        incp[a] = lb;
+        incp[b] = la;
+        accepted++;
+      } else {
+        for (const t of targets) {
+          const ga = t.groupOf[a]!;
+          const gb = t.groupOf[b]!;
+          if (ga === gb) continue;
+          move(t.objective.tally, ga, db, da);
+          move(t.objective.tally, gb, da, db);
+          refresh(t.objective, ga);
+          refresh(t.objective, gb);
+        }
+      }
+    }
+  }
+  const errorAfter = targets.reduce((e, t) => e + objectiveError(t.objective), 0);
+  return { proposals, accepted, errorBefore, errorAfter };
+}

@@ -1,0 +1,214 @@
+/**
+ * Prior shapes for what the GCP tables leave out: how a category varies with age (G46 gives
+ * labour force status by sex only, so without a prior a 90-year-old is as likely to work
+ * full-time as a 30-year-old), and the distribution of variables no input table carries
+ * (hours worked, English proficiency, long-term conditions, unpaid assistance).
+ *
+ * The numbers are rough national shapes read off published 2021 Census summaries (rounded,
+ * a few per cent at best). They only shape the joint: wherever a table exists, the dealt
+ * counts still equal the table's, because the prior is raked to its margins (fit.ts). Rows
+ * are classes, columns categories in catalogue order; a 0 is a structural zero.
+ */
+import { categoryIndex, variableByCode } from '../../census/variables.ts';
+import type { ClassPrior } from './fit.ts';
+
+/** Age bands of the priors: index by single-year age. */
+export const PRIOR_BANDS: readonly (readonly [number, number])[] = [
+  [0, 4], [5, 9], [10, 14], [15, 19], [20, 24], [25, 34], [35, 44], [45, 54], [55, 64], [65, 74], [75, 84], [85, 115],
+];
+const BAND_OF_AGE = (() => {
+  const out = new Uint8Array(116);
+  PRIOR_BANDS.forEach(([lo, hi], b) => { for (let a = lo; a <= hi; a++) out[a] = b; });
+  return out;
+})();
+
+export function bandOf(age: Uint8Array): Uint8Array {
+  const out = new Uint8Array(age.length);
+  for (let i = 0; i < age.length; i++) out[i] = BAND_OF_AGE[Math.min(age[i]!, 115)]!;
+  return out;
+}
+
+/** A prior from a class × category matrix (rows given for some classes; missing rows = all zero). */
+export function matrixPrior(classOf: Uint8Array | Int32Array, rows: readonly (readonly number[] | undefined)[]): ClassPrior {
+  return {
+    classOf,
+    classes: rows.length,
+    weight: (cls, k) => rows[cls]?.[k] ?? 0,
+  };
+}
+
+/** Rows for the adult bands 15-19 … 85+ (bands 3‥11); children get no row. */
+const adult = (...rows: (readonly number[])[]): (readonly number[] | undefined)[] => [undefined, undefined, undefined, ...rows];
+
+// LFSP: FT, PT, away, hours n.s., unemployed FT, unemployed PT, not in LF, n.s., n/a
+export const LFSP_BY_AGE = adult(
+  [8, 30, 3, 1, 3, 5, 48, 2, 0],
+  [35, 30, 4, 1, 4, 3, 20, 3, 0],
+  [55, 18, 5, 1, 3, 2, 13, 3, 0],
+  [52, 22, 5, 1, 2, 2, 13, 3, 0],
+  [52, 20, 5, 1, 2, 2, 15, 3, 0],
+  [38, 18, 4, 1, 2, 1, 33, 3, 0],
+  [7, 8, 2, 0.5, 0.5, 0.5, 79, 3, 0],
+  [1, 2, 0.5, 0.2, 0.05, 0.05, 93, 3, 0],
+  [0.3, 0.5, 0.2, 0.05, 0.01, 0.01, 95, 4, 0],
+);
+
+// MSTP: never married, widowed, divorced, separated, married, n/a
+export const MSTP_BY_AGE = adult(
+  [99, 0.01, 0.05, 0.1, 1, 0],
+  [90, 0.02, 0.5, 0.5, 9, 0],
+  [55, 0.2, 2, 2, 41, 0],
+  [25, 0.5, 7, 4, 63, 0],
+  [15, 1.5, 13, 5, 65, 0],
+  [10, 4, 16, 4, 66, 0],
+  [6, 10, 14, 3, 67, 0],
+  [4, 30, 9, 2, 55, 0],
+  [4, 60, 5, 1, 30, 0],
+);
+
+// HSCP: Y12, Y11, Y10, Y9, Y8 or below, did not go to school, n.s., n/a
+export const HSCP_BY_AGE = adult(
+  [25, 25, 35, 10, 2, 0.3, 3, 0],
+  [80, 6, 8, 2, 1, 0.3, 3, 0],
+  [78, 5, 10, 2, 1, 0.5, 3, 0],
+  [70, 6, 15, 3, 2, 0.5, 3, 0],
+  [55, 8, 25, 5, 3, 0.5, 4, 0],
+  [45, 8, 28, 8, 6, 0.5, 5, 0],
+  [35, 7, 28, 12, 12, 1, 6, 0],
+  [25, 5, 22, 15, 25, 1, 7, 0],
+  [20, 4, 18, 15, 33, 2, 8, 0],
+);
+
+// HEAP: postgrad, grad dip, bachelor, adv dip, certificate, sec 10+, sec 9-, none, inadequate, n.s., n/a
+export const HEAP_BY_AGE = adult(
+  [0, 0, 0.5, 1, 6, 85, 5, 0.1, 0.5, 2, 0],
+  [0.5, 0.3, 15, 7, 17, 55, 1, 0.1, 1, 3, 0],
+  [8, 2, 25, 10, 18, 30, 2, 0.5, 1, 4, 0],
+  [8, 3, 22, 10, 20, 30, 3, 0.5, 1, 4, 0],
+  [6, 3, 17, 10, 22, 35, 4, 0.5, 1, 4, 0],
+  [4, 3, 13, 9, 22, 38, 6, 0.5, 1, 5, 0],
+  [3, 2, 10, 8, 20, 40, 10, 1, 1, 5, 0],
+  [2, 1, 7, 6, 15, 42, 20, 1, 1, 5, 0],
+  [1, 1, 5, 5, 10, 40, 30, 2, 1, 5, 0],
+);
+
+// ASSNP: has need, no need, n.s. (all ages)
+export const ASSNP_BY_AGE: readonly (readonly number[])[] = [
+  [1, 93, 6], [4, 90, 6], [4, 90, 6], [2.5, 91, 6.5], [2, 91, 7], [2, 91, 7], [2.5, 91, 6.5], [3.5, 90, 6.5],
+  [5, 89, 6], [7, 87, 6], [17, 77, 6], [45, 48, 7],
+];
+
+// VOLWP: volunteer, not a volunteer, n.s., n/a
+export const VOLWP_BY_AGE = adult(
+  [18, 75, 7, 0], [11, 82, 7, 0], [11, 82, 7, 0], [15, 78, 7, 0], [15, 78, 7, 0], [19, 74, 7, 0], [19, 74, 7, 0], [15, 77, 8, 0], [9, 82, 9, 0],
+);
+
+// LTHP (no table): none, one, two, three or more, n.s.
+export const LTHP_BY_AGE: readonly (readonly number[])[] = [
+  [92, 5, 0.5, 0.2, 2.3], [88, 8, 1.5, 0.5, 2], [86, 10, 2, 0.5, 1.5], [78, 14, 4, 1.5, 2.5], [74, 16, 5, 2, 3],
+  [72, 17, 5, 2, 4], [68, 19, 6, 3, 4], [60, 23, 9, 4, 4], [50, 27, 12, 7, 4], [38, 30, 16, 11, 5], [27, 30, 20, 17, 6], [22, 28, 22, 21, 7],
+];
+
+// UAI5P (no table): provided, not provided, n.s., n/a
+export const UAI5P_BY_AGE = adult(
+  [7, 86, 7, 0], [8, 85, 7, 0], [10, 83, 7, 0], [11, 82, 7, 0], [15, 78, 7, 0], [17, 76, 7, 0], [13, 80, 7, 0], [10, 82, 8, 0], [8, 83, 9, 0],
+);
+
+/** TYPP's own classes: single-year ages matter around school entry. */
+export const TYPP_BANDS: readonly (readonly [number, number])[] = [
+  [0, 2], [3, 4], [5, 5], [6, 11], [12, 12], [13, 17], [18, 24], [25, 34], [35, 64], [65, 115],
+];
+// TYPP: pre-school, infants/primary, secondary, TAFE, university, other, n.s., n/a
+export const TYPP_BY_CLASS: readonly (readonly number[])[] = [
+  [0, 0, 0, 0, 0, 0, 1, 99],
+  [60, 0, 0, 0, 0, 0, 2, 38],
+  [20, 75, 0, 0, 0, 0, 2, 3],
+  [0, 96, 0, 0, 0, 0, 3, 1],
+  [0, 40, 56, 0, 0, 0, 3, 1],
+  [0, 0, 90, 2, 0.5, 0.5, 3, 4],
+  [0, 0, 2, 7, 35, 2, 3, 51],
+  [0, 0, 0, 4, 8, 1, 3, 84],
+  [0, 0, 0, 2, 3, 0.5, 3, 91.5],
+  [0, 0, 0, 0.3, 0.3, 0.2, 4, 95],
+];
+
+export function classesOfBands(age: Uint8Array, bands: readonly (readonly [number, number])[]): Uint8Array {
+  const lookup = new Uint8Array(116);
+  bands.forEach(([lo, hi], b) => { for (let a = lo; a <= Math.min(hi, 115); a++) lookup[a] = b; });
+  const out = new Uint8Array(age.length);
+  for (let i = 0; i < age.length; i++) out[i] = lookup[Math.min(age[i]!, 115)]!;
+  return out;
+}
+
+const LFSP = (label: string) => categoryIndex('LFSP', label);
+const HRSP_CATS = variableByCode('HRSP').categories.length;
+/** HRSP given LFSP (no table): full-time means 35+ hours, part-time 1–34, away from work none. */
+export function hrspPrior(lfsp: Uint8Array): ClassPrior {
+  const rows: number[][] = Array.from({ length: variableByCode('LFSP').categories.length }, () => new Array<number>(HRSP_CATS).fill(0));
+  rows[LFSP('Employed, worked full-time')] = [0, 0, 0, 0, 30, 35, 17, 18, 0, 0];
+  rows[LFSP('Employed, worked part-time')] = [0, 38, 32, 30, 0, 0, 0, 0, 0, 0];
+  rows[LFSP('Employed, away from work')] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  rows[LFSP('Employed, hours of work not stated')] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 0];
+  return matrixPrior(lfsp, rows);
+}
+
+/** ENGLP given LANP (no table): English-only speakers are "Not applicable". */
+export function englpPrior(lanp: Uint8Array): ClassPrior {
+  const n = variableByCode('LANP').categories.length;
+  const rows: number[][] = [];
+  for (let k = 0; k < n; k++) rows.push([60, 24, 11, 3, 2, 0]);
+  rows[categoryIndex('LANP', 'English only')] = [0, 0, 0, 0, 0, 1];
+  rows[categoryIndex('LANP', 'Not stated')] = [0, 0, 0, 0, 1, 0];
+  return matrixPrior(lanp, rows);
+}
+
+/** Shares of the birthplace regions among the overseas-born (G01 lumps them). */
+export const BPLP_OVERSEAS_SHARES = [0, 9, 22, 10, 6, 13, 14, 16, 5, 5, 0];
+/** Shares of the language groups among persons speaking another language at home (G01 lumps them). */
+export const LANP_OTHER_SHARES = [0, 3, 12, 5, 13, 17, 14, 25, 1, 10, 0];
+
+/** CITP given birthplace (Australia / overseas / not stated): G01 counts citizens only. */
+export function citpPrior(bplp: Uint8Array): ClassPrior {
+  const australia = categoryIndex('BPLP', 'Australia');
+  const notStated = categoryIndex('BPLP', 'Not stated');
+  const cls = new Uint8Array(bplp.length);
+  for (let i = 0; i < bplp.length; i++) cls[i] = bplp[i] === australia ? 0 : bplp[i] === notStated ? 2 : 1;
+  return matrixPrior(cls, [[98.5, 1, 0.5], [62, 36, 2], [60, 10, 30]]);
+}
+
+/** LANP given birthplace: most Australian-born speak English only at home. */
+export function lanpPrior(bplp: Uint8Array): ClassPrior {
+  const australia = categoryIndex('BPLP', 'Australia');
+  const cls = new Uint8Array(bplp.length);
+  for (let i = 0; i < bplp.length; i++) cls[i] = bplp[i] === australia ? 0 : 1;
+  const other = (englishOnly: number, ns: number) => [englishOnly, ...LANP_OTHER_SHARES.slice(1, 10).map((s) => s / 4), ns];
+  return matrixPrior(cls, [other(92, 2), other(40, 3)]);
+}
+
+/** MSTP classes = age band × (registered marriage? 1 : 0): a registered partner is "Married". */
+export function mstpPrior(age: Uint8Array, mdcp: Uint8Array | undefined): ClassPrior {
+  const registered = categoryIndex('MDCP', 'Married in a registered marriage');
+  const married = categoryIndex('MSTP', 'Married');
+  const band = bandOf(age);
+  const bands = PRIOR_BANDS.length;
+  const cls = new Uint8Array(age.length);
+  for (let i = 0; i < age.length; i++) cls[i] = band[i]! + (mdcp && mdcp[i] === registered ? bands : 0);
+  const rows = [
+    ...MSTP_BY_AGE,
+    ...MSTP_BY_AGE.map((row) => (row ? row.map((_, k) => (k === married ? 1 : 0)) : undefined)),
+  ];
+  return matrixPrior(cls, rows);
+}
+
+// STRD by NPRD (one person … eight or more): house, semi 1 storey, semi 2+, flat 1–2, flat 3,
+// flat 4–8, flat 9+, flat attached to a house, other, n.s. Lone persons live in flats far more often.
+export const STRD_BY_SIZE: readonly (readonly number[])[] = [
+  [45, 6, 6, 13, 6, 8, 7, 1, 3, 5],
+  [64, 5, 6, 7, 3, 5, 4, 0.7, 2.3, 3],
+  [74, 4, 6, 4, 2, 3, 2.5, 0.5, 1.5, 2.5],
+  [80, 3, 6, 2.5, 1, 2, 1.5, 0.3, 1.2, 2.5],
+  [83, 2.5, 5, 2, 0.8, 1.5, 1, 0.3, 1.4, 2.5],
+  [84, 2.5, 4.5, 1.8, 0.7, 1.3, 0.8, 0.3, 1.6, 2.5],
+  [84, 2.5, 4.5, 1.8, 0.7, 1.3, 0.8, 0.3, 1.6, 2.5],
+  [84, 2.5, 4.5, 1.8, 0.7, 1.3, 0.8, 0.3, 1.6, 2.5],
+];

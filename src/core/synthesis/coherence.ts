@@ -1,0 +1,181 @@
+/**
+ * Cross-level coherence rules for the attributes (the structural rules of dwellings, families
+ * and links live with the structure code). Each rule is named, says what it checks, and
+ * counts the records that break it; every synthesized record must pass all of them
+ * (docs/synthesis.md, "Coherence rules").
+ */
+import type { Population, PopulationLevel } from '../census/population.ts';
+import { categoryIndex, variableByCode } from '../census/variables.ts';
+import {
+  classifyAll,
+  classifyEquivalised,
+  incomeScale,
+  personDollars,
+  tallyIncome,
+} from './attributes/income.ts';
+import { deriveLfsf } from './attributes/family.ts';
+
+export interface CoherenceRule {
+  readonly name: string;
+  readonly level: PopulationLevel;
+  readonly description: string;
+  /** Number of records (at `level`) that break the rule. */
+  readonly violations: (pop: Population) => number;
+}
+
+export interface CoherenceResult {
+  readonly rule: string;
+  readonly violations: number;
+}
+
+const na = (code: string): number => categoryIndex(code, 'Not applicable');
+
+/** Person variables that only working-age people (15+) have, and only they. */
+export const ADULT_ONLY = ['MSTP', 'INCP', 'HSCP', 'HEAP', 'LFSP', 'UAI5P', 'VOLWP'] as const;
+/** Person variables that only the employed have, and all of them. */
+export const EMPLOYED_ONLY = ['HRSP', 'OCCP', 'INDP', 'MTWP'] as const;
+
+const EMPLOYED = new Set(
+  ['Employed, worked full-time', 'Employed, worked part-time', 'Employed, away from work', 'Employed, hours of work not stated'].map((l) =>
+    categoryIndex('LFSP', l),
+  ),
+);
+
+function column(pop: Population, level: PopulationLevel, code: string): Uint8Array | undefined {
+  return pop[level].variables[code];
+}
+
+function countWhere(n: number, bad: (i: number) => boolean): number {
+  let v = 0;
+  for (let i = 0; i < n; i++) if (bad(i)) v++;
+  return v;
+}
+
+const adultOnly: CoherenceRule[] = ADULT_ONLY.map((code) => ({
+  name: `${code.toLowerCase()}-for-15-and-over-only`,
+  level: 'persons',
+  description: `${code} is "Not applicable" exactly for persons under 15`,
+  violations: (pop) => {
+    const col = column(pop, 'persons', code);
+    if (!col) return 0;
+    const age = pop.persons.age;
+    const n = na(code);
+    return countWhere(pop.persons.count, (i) => (age[i]! < 15) !== (col[i] === n));
+  },
+}));
+
+const employedOnly: CoherenceRule[] = EMPLOYED_ONLY.map((code) => ({
+  name: `${code.toLowerCase()}-for-employed-only`,
+  level: 'persons',
+  description: `${code} is "Not applicable" exactly for persons who are not employed (LFSP)`,
+  violations: (pop) => {
+    const col = column(pop, 'persons', code);
+    const lfsp = column(pop, 'persons', 'LFSP');
+    if (!col || !lfsp) return 0;
+    const n = na(code);
+    return countWhere(pop.persons.count, (i) => EMPLOYED.has(lfsp[i]!) === (col[i] === n));
+  },
+}));
+
+const MARRIED = categoryIndex('MSTP', 'Married');
+const REGISTERED = categoryIndex('MDCP', 'Married in a registered marriage');
+const RENTED = categoryIndex('TEND', 'Rented');
+const MORTGAGE = categoryIndex('TEND', 'Owned with a mortgage');
+
+const incomeRule = (
+  name: string,
+  level: 'families' | 'dwellings',
+  code: string,
+  equivalised: boolean,
+): CoherenceRule => ({
+  name,
+  level,
+  description: equivalised
+    ? `${code} is the band of the members' summed INCP amounts on the OECD-modified scale, partial / all not stated as members 15+ stated`
+    : `${code} is the band of the members' summed INCP amounts (members 15+), partial / all not stated as members 15+ stated`,
+  violations: (pop) => {
+    const col = column(pop, level, code);
+    const incp = column(pop, 'persons', 'INCP');
+    if (!col || !incp) return 0;
+    const groupOf = level === 'dwellings' ? pop.persons.dwelling : pop.persons.family;
+    const tally = tallyIncome(pop[level].count, groupOf, pop.persons.age, incp, personDollars(variableByCode('INCP').categories));
+    const scale = incomeScale(variableByCode(code).categories);
+    const expected = equivalised ? classifyEquivalised(scale, tally) : classifyAll(scale, tally);
+    return countWhere(pop[level].count, (g) => expected[g] !== col[g]);
+  },
+});
+
+export const COHERENCE_RULES: readonly CoherenceRule[] = [
+  ...adultOnly,
+  ...employedOnly,
+  {
+    name: 'registered-marriage-is-married',
+    level: 'persons',
+    description: 'a partner in a registered marriage (MDCP) has registered marital status "Married" (MSTP)',
+    violations: (pop) => {
+      const mdcp = column(pop, 'persons', 'MDCP');
+      const mstp = column(pop, 'persons', 'MSTP');
+      if (!mdcp || !mstp) return 0;
+      return countWhere(pop.persons.count, (i) => mdcp[i] === REGISTERED && mstp[i] !== MARRIED);
+    },
+  },
+  {
+    name: 'english-proficiency-for-other-languages',
+    level: 'persons',
+    description: 'a person who speaks English only at home has ENGLP "Not applicable"',
+    violations: (pop) => {
+      const lanp = column(pop, 'persons', 'LANP');
+      const englp = column(pop, 'persons', 'ENGLP');
+      if (!lanp || !englp) return 0;
+      const englishOnly = categoryIndex('LANP', 'English only');
+      return countWhere(pop.persons.count, (i) => lanp[i] === englishOnly && englp[i] !== na('ENGLP'));
+    },
+  },
+  incomeRule('hind-from-members', 'dwellings', 'HIND', false),
+  incomeRule('hied-from-members', 'dwellings', 'HIED', true),
+  incomeRule('finf-from-members', 'families', 'FINF', false),
+  {
+    name: 'lfsf-from-parents',
+    level: 'families',
+    description: "LFSF follows from the partners' or the lone parent's LFSP; other families are \"Not applicable\"",
+    violations: (pop) => {
+      const lfsf = column(pop, 'families', 'LFSF');
+      const lfsp = column(pop, 'persons', 'LFSP');
+      const rlhp = column(pop, 'persons', 'RLHP');
+      if (!lfsf || !lfsp || !rlhp) return 0;
+      const expected = deriveLfsf(pop.families.count, pop.persons.family, rlhp, lfsp);
+      return countWhere(pop.families.count, (f) => expected[f] !== lfsf[f]);
+    },
+  },
+  {
+    name: 'landlord-and-rent-for-renters-only',
+    level: 'dwellings',
+    description: 'LLDD and RNTRD are "Not applicable" exactly when the dwelling is not rented (TEND)',
+    violations: (pop) => {
+      const tend = column(pop, 'dwellings', 'TEND');
+      const lldd = column(pop, 'dwellings', 'LLDD');
+      const rntrd = column(pop, 'dwellings', 'RNTRD');
+      if (!tend || !lldd || !rntrd) return 0;
+      return countWhere(pop.dwellings.count, (d) => {
+        const rented = tend[d] === RENTED;
+        return rented === (lldd[d] === na('LLDD')) || rented === (rntrd[d] === na('RNTRD'));
+      });
+    },
+  },
+  {
+    name: 'mortgage-for-mortgagors-only',
+    level: 'dwellings',
+    description: 'MRERD is "Not applicable" exactly when the dwelling is not owned with a mortgage (TEND)',
+    violations: (pop) => {
+      const tend = column(pop, 'dwellings', 'TEND');
+      const mrerd = column(pop, 'dwellings', 'MRERD');
+      if (!tend || !mrerd) return 0;
+      return countWhere(pop.dwellings.count, (d) => (tend[d] === MORTGAGE) === (mrerd[d] === na('MRERD')));
+    },
+  },
+];
+
+/** Every rule's violation count (0 everywhere for a coherent population). */
+export function checkCoherence(pop: Population): CoherenceResult[] {
+  return COHERENCE_RULES.map((r) => ({ rule: r.name, violations: r.violations(pop) }));
+}

@@ -1,0 +1,369 @@
+import { controlledRound2D, largestRemainder, sum } from '../integerise.ts';
+import { rake } from '../rake.ts';
+import type { Rng } from '../rng.ts';
+import {
+  FAMILY_TYPE_COUNT, FamilyType, HouseholdKind, MAX_TAIL_SIZE, Role, ROLE_COUNT, ROLE_OF_TARGET, TARGET_ROLE_COUNT,
+  type StructureDiagnostics, type StructureTargets,
+} from './model.ts';
+
+/**
+ * The household plan: every household with its kind and size, every family with its type and
+ * the slots its members will fill, and the resulting number of persons needed in each role.
+ * Household tables are the truth here (Wickramasinghe et al.): the dwelling total is exact, the
+ * person total is exact, and the person roles are bent to fit the households.
+ */
+export interface HouseholdPlan {
+  readonly households: number;
+  readonly kind: Uint8Array;
+  readonly size: Uint16Array;
+  /** Families of household h are familyStart[h] ‥ familyStart[h+1]−1. */
+  readonly familyStart: Uint32Array;
+  /** Non-family members (unrelated individuals) of each family household. */
+  readonly unrelatedSlots: Uint16Array;
+  readonly families: number;
+  readonly familyType: Uint8Array;
+  readonly familyHousehold: Uint32Array;
+  /** Child slots per family (couples with children and one-parent families: at least 1). */
+  readonly childSlots: Uint16Array;
+  /** Other related individuals per family (an "other family" has at least 2). */
+  readonly otherSlots: Uint16Array;
+  /** Persons needed per building Role. */
+  readonly roleTotals: Int32Array;
+}
+
+/** Members a family of each type needs at least: partners/parent, one child, or two relatives. */
+const MIN_FAMILY_SIZE = [2, 3, 2, 2] as const;
+/** National-ish shares of family types when the tables give none. */
+const DEFAULT_FAMILY_TYPES = [0.39, 0.43, 0.16, 0.02];
+/** Share of extra household places filled by children, other relatives and unrelated persons, by default. */
+const DEFAULT_EXTRA_ROLES = [0.75, 0.15, 0.1];
+const MAX_SIZE = 64;
+
+/** Prior P(size | family type) for one-family households: only the joint's shape; margins come from the tables. */
+function sizePrior(type: number, size: number): number {
+  switch (type) {
+    case FamilyType.CoupleNoChildren: return size === 2 ? 1 : 0.1 * 0.25 ** (size - 3);
+    case FamilyType.CoupleWithChildren: return size < 3 ? 0 : [0.35, 0.4, 0.17, 0.05][size - 3] ?? 0.02 * 0.5 ** (size - 7);
+    case FamilyType.OneParent: return [0.55, 0.3, 0.1, 0.04][size - 2] ?? 0.01 * 0.5 ** (size - 6);
+    default: return [0.75, 0.18, 0.05][size - 2] ?? 0.02 * 0.5 ** (size - 5);
+  }
+}
+
+const bump = (a: Int32Array, i: number, by: number): void => { a[i] = (a[i] as number) + by; };
+const value = (a: ArrayLike<number> | undefined, i: number): number => Math.max(0, (a?.[i] as number | undefined) ?? 0);
+
+/** Splits the "6 or more" count over sizes 6‥MAX_TAIL_SIZE with a geometric tail of the given mean. */
+function spreadTail(count: number, mean: number): Int32Array {
+  const m = Math.min(Math.max(mean, 6), 10);
+  const q = (m - 6) / (m - 5);
+  const weights = Array.from({ length: MAX_TAIL_SIZE - 5 }, (_, j) => (1 - q) * q ** j);
+  return largestRemainder(weights, count);
+}
+
+export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, diag: StructureDiagnostics): HouseholdPlan {
+  // 1. Households by kind × size, integerised to the dwelling anchor.
+  let households = Math.min(Math.max(0, Math.round(t.dwellings)), persons);
+  const cells = [
+    ...Array.from({ length: 6 }, (_, i) => value(t.familyHouseholdsBySize, i + 1)),
+    ...Array.from({ length: 6 }, (_, i) => value(t.groupHouseholdsBySize, i + 1)),
+    Math.max(0, t.loneHouseholds),
+  ];
+  const counts = largestRemainder(sum(cells) > 0 ? cells : [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], households);
+  const fam = new Int32Array(MAX_SIZE + 1);
+  const grp = new Int32Array(MAX_SIZE + 1);
+  for (let s = 1; s <= 5; s++) {
+    // A family or group of one usual resident (the others absent) is built as one of two.
+    fam[Math.max(2, s)] = (fam[Math.max(2, s)] as number) + (counts[s - 1] as number);
+    grp[Math.max(2, s)] = (grp[Math.max(2, s)] as number) + (counts[s + 5] as number);
+  }
+  let lone = counts[12] as number;
+  const tailFamily = counts[5] as number;
+  const tailGroup = counts[11] as number;
+  let below6 = lone;
+  for (let s = 2; s <= 5; s++) below6 += s * ((fam[s] as number) + (grp[s] as number));
+  const tailTotal = tailFamily + tailGroup;
+  if (tailTotal > 0) {
+    const places = t.meanHouseholdSize && t.meanHouseholdSize > 0 ? t.meanHouseholdSize * households : persons;
+    const mean = (places - below6) / tailTotal;
+    const f = spreadTail(tailFamily, mean);
+    const g = spreadTail(tailGroup, mean);
+    for (let j = 0; j < f.length; j++) {
+      fam[6 + j] = (fam[6 + j] as number) + (f[j] as number);
+      grp[6 + j] = (grp[6 + j] as number) + (g[j] as number);
+    }
+  }
+
+  // 2. Reconcile household places with the person total: trust both anchors, move the sizes.
+  let places = lone;
+  for (let s = 2; s <= MAX_SIZE; s++) places += s * ((fam[s] as number) + (grp[s] as number));
+  diag.householdPlacesBefore = places;
+  while (places > persons) {
+    let s = MAX_SIZE;
+    while (s > 2 && (fam[s] as number) + (grp[s] as number) === 0) s--;
+    const hist = (fam[s] as number) >= (grp[s] as number) ? fam : grp;
+    if (s > 2) {
+      hist[s] = (hist[s] as number) - 1;
+      hist[s - 1] = (hist[s - 1] as number) + 1;
+    } else {
+      // Only households of two left: one becomes a lone person household.
+      hist[2] = (hist[2] as number) - 1;
+      lone++;
+      diag.householdKindsChanged++;
+    }
+    places--;
+    diag.placesRemoved++;
+  }
+  if (places < persons && households === 0) {
+    grp[2] = 1; // persons but no households at all: one group household takes them
+    households = 1;
+    places = 2;
+    diag.householdKindsChanged++;
+  }
+  while (places < persons) {
+    let multi = 0;
+    for (let s = 2; s < MAX_SIZE; s++) multi += (fam[s] as number) + (grp[s] as number);
+    if (multi === 0) {
+      lone--; // only lone persons: the extra person turns one into a group household of two
+      grp[2] = (grp[2] as number) + 1;
+      diag.householdKindsChanged++;
+    } else {
+      // A random family or group household (size < MAX_SIZE) gains a member.
+      let pickAt = rng.int(multi);
+      let s = 2;
+      let hist = fam;
+      for (; s < MAX_SIZE; s++) {
+        if (pickAt < (fam[s] as number)) { hist = fam; break; }
+        pickAt -= fam[s] as number;
+        if (pickAt < (grp[s] as number)) { hist = grp; break; }
+        pickAt -= grp[s] as number;
+      }
+      hist[s] = (hist[s] as number) - 1;
+      hist[s + 1] = (hist[s + 1] as number) + 1;
+    }
+    places++;
+    diag.personsAbsorbed++;
+  }
+
+  // 3. Families: number per household, then types.
+  const familySizes: number[] = [];
+  for (let s = MAX_SIZE; s >= 2; s--) for (let k = 0; k < (fam[s] as number); k++) familySizes.push(s);
+  const familyHouseholds = familySizes.length;
+  const byFamilies = t.familyHouseholdsByFamilies && sum(t.familyHouseholdsByFamilies) > 0
+    ? largestRemainder(t.familyHouseholdsByFamilies, familyHouseholds)
+    : Int32Array.of(familyHouseholds, 0, 0);
+  // The largest households hold the multi-family ones (two families need ≥ 4 people, three ≥ 6).
+  const nfam = new Uint8Array(familyHouseholds).fill(1);
+  let three = byFamilies[2] as number;
+  let two = byFamilies[1] as number;
+  for (let h = 0; h < familyHouseholds; h++) {
+    const size = familySizes[h] as number;
+    if (three > 0 && size >= 6) { nfam[h] = 3; three--; }
+    else if ((two > 0 || three > 0) && size >= 4) { nfam[h] = 2; if (two > 0) two--; else three--; }
+  }
+  let families = 0;
+  for (let h = 0; h < familyHouseholds; h++) families += nfam[h] as number;
+  const typeCounts = largestRemainder(
+    t.familiesByType && sum(t.familiesByType) > 0 ? t.familiesByType : DEFAULT_FAMILY_TYPES,
+    families,
+  );
+
+  const takeType = (): number => {
+    const k = rng.pick(typeCounts);
+    if (k < 0) return FamilyType.CoupleNoChildren;
+    typeCounts[k] = (typeCounts[k] as number) - 1;
+    return k;
+  };
+  // Multi-family households first: their families are drawn from the pool of types and made to fit.
+  const multiTypes: number[] = [];
+  const oneFamilySizes: number[] = [];
+  for (let i = 0; i < familyHouseholds; i++) {
+    if (nfam[i] === 1) { oneFamilySizes.push(familySizes[i] as number); continue; }
+    let room = familySizes[i] as number;
+    for (let k = 0; k < (nfam[i] as number); k++) {
+      let type = takeType();
+      const left = (nfam[i] as number) - k - 1;
+      if (room - MIN_FAMILY_SIZE[type as 0] < 2 * left) { type = FamilyType.CoupleNoChildren; diag.familyTypesChanged++; }
+      room -= MIN_FAMILY_SIZE[type as 0];
+      multiTypes.push(type);
+    }
+  }
+
+  // One-family households: family type × size, raked to both margins and rounded with both exact.
+  const sizes = Array.from({ length: MAX_SIZE - 1 }, (_, i) => i + 2);
+  const colTotals = sizes.map((s) => oneFamilySizes.filter((x) => x === s).length);
+  const seed = new Float64Array(FAMILY_TYPE_COUNT * sizes.length);
+  const allowed = new Uint8Array(seed.length);
+  for (let r = 0; r < FAMILY_TYPE_COUNT; r++) {
+    for (let c = 0; c < sizes.length; c++) {
+      seed[r * sizes.length + c] = sizePrior(r, sizes[c] as number);
+      allowed[r * sizes.length + c] = (sizes[c] as number) >= MIN_FAMILY_SIZE[r as 0] ? 1 : 0;
+    }
+  }
+  const fit = rake(seed, [FAMILY_TYPE_COUNT, sizes.length], [
+    { dims: [0], target: typeCounts },
+    { dims: [1], target: colTotals },
+  ], { maxIterations: 100, tolerance: 1e-6 });
+  const rounded = controlledRound2D(fit.values, FAMILY_TYPE_COUNT, sizes.length, typeCounts, colTotals, allowed);
+
+  // Lay out the households: one-family (by the rounded cells), multi-family, group, lone.
+  const kind = new Uint8Array(households);
+  const size = new Uint16Array(households);
+  const familyType = new Uint8Array(families);
+  const familyHousehold = new Uint32Array(families);
+  const familyStart = new Uint32Array(households + 1);
+  let nextFamily = 0;
+  let h = 0;
+  for (let r = 0; r < FAMILY_TYPE_COUNT; r++) {
+    for (let c = 0; c < sizes.length; c++) {
+      const s = sizes[c] as number;
+      for (let k = 0; k < (rounded.cells[r * sizes.length + c] as number); k++) {
+        let type = r;
+        if (s < MIN_FAMILY_SIZE[type as 0]) { type = FamilyType.CoupleNoChildren; diag.familyTypesChanged++; }
+        kind[h] = HouseholdKind.Family;
+        size[h] = s;
+        familyStart[h] = nextFamily;
+        familyType[nextFamily] = type;
+        familyHousehold[nextFamily++] = h;
+        h++;
+      }
+    }
+  }
+  let multiAt = 0;
+  for (let i = 0; i < familyHouseholds; i++) {
+    if (nfam[i] === 1) continue;
+    kind[h] = HouseholdKind.Family;
+    size[h] = familySizes[i] as number;
+    familyStart[h] = nextFamily;
+    for (let k = 0; k < (nfam[i] as number); k++) {
+      familyType[nextFamily] = multiTypes[multiAt++] as number;
+      familyHousehold[nextFamily++] = h;
+    }
+    h++;
+  }
+  for (let s = 2; s <= MAX_SIZE; s++) {
+    for (let k = 0; k < (grp[s] as number); k++) { kind[h] = HouseholdKind.Group; size[h] = s; familyStart[h] = nextFamily; h++; }
+  }
+  for (let k = 0; k < lone; k++) { kind[h] = HouseholdKind.LonePerson; size[h] = 1; familyStart[h] = nextFamily; h++; }
+  familyStart[households] = nextFamily;
+  return finishPlan(t, { households, kind, size, familyStart, families, familyType, familyHousehold }, rng);
+}
+
+interface PlanLayout {
+  households: number;
+  kind: Uint8Array;
+  size: Uint16Array;
+  familyStart: Uint32Array;
+  families: number;
+  familyType: Uint8Array;
+  familyHousehold: Uint32Array;
+}
+
+const hasChildren = (type: number): boolean => type === FamilyType.CoupleWithChildren || type === FamilyType.OneParent;
+/** Members each family type has before extra places: partners or parent, first child, or two relatives. */
+const BASE_MEMBERS = [2, 3, 2, 2] as const;
+
+/**
+ * Fills each family household's places beyond its families' base members with children, other
+ * relatives and unrelated persons, in the proportions the role table asks for (an extra child
+ * only where a family has children), and totals the persons needed per role.
+ */
+function finishPlan(t: StructureTargets, layout: PlanLayout, rng: Rng): HouseholdPlan {
+  const { households, kind, size, familyStart, families, familyType } = layout;
+  const childSlots = new Uint16Array(families);
+  const otherSlots = new Uint16Array(families);
+  const unrelatedSlots = new Uint16Array(households);
+  const extra = new Int32Array(households);
+  let baseChildren = 0;
+  let baseOther = 0;
+  let eligible = 0;
+  let extraTotal = 0;
+  for (let h = 0; h < households; h++) {
+    if (kind[h] !== HouseholdKind.Family) continue;
+    let base = 0;
+    let withChildren = false;
+    for (let f = familyStart[h] as number; f < (familyStart[h + 1] as number); f++) {
+      const type = familyType[f] as number;
+      base += BASE_MEMBERS[type as 0];
+      if (hasChildren(type)) { childSlots[f] = 1; baseChildren++; withChildren = true; }
+      if (type === FamilyType.Other) { otherSlots[f] = 2; baseOther += 2; }
+    }
+    extra[h] = Math.max(0, (size[h] as number) - base);
+    extraTotal += extra[h] as number;
+    if (withChildren) eligible += extra[h] as number;
+  }
+
+  const want = [0, 0, 0];
+  if (t.roles) {
+    const perRole = new Float64Array(TARGET_ROLE_COUNT);
+    const cellsPerRole = t.roles.byRoleSexBand.length / TARGET_ROLE_COUNT;
+    for (let r = 0; r < TARGET_ROLE_COUNT; r++) {
+      for (let c = 0; c < cellsPerRole; c++) perRole[r] = (perRole[r] as number) + value(t.roles.byRoleSexBand, r * cellsPerRole + c);
+    }
+    let children = 0;
+    for (let r = 0; r < TARGET_ROLE_COUNT; r++) if (ROLE_OF_TARGET[r] === Role.Child) children += perRole[r] as number;
+    want[0] = Math.max(0, children - baseChildren);
+    want[1] = Math.max(0, (perRole[5] as number) - baseOther);
+    want[2] = perRole[6] as number;
+  }
+  const split = largestRemainder(sum(want) > 0 ? want : DEFAULT_EXTRA_ROLES, extraTotal);
+  let extraChildren = Math.min(split[0] as number, eligible);
+  const surplus = (split[0] as number) - extraChildren;
+  const rest = largestRemainder(want[1]! + want[2]! > 0 ? [want[1]!, want[2]!] : [1, 0], surplus);
+  let extraOther = (split[1] as number) + (rest[0] as number);
+
+  // Deal the extra places: children first among households that have a family with children.
+  const eligibleSlots = new Int32Array(eligible);
+  const otherPlaces = new Int32Array(extraTotal);
+  let e = 0;
+  let o = 0;
+  for (let h = 0; h < households; h++) {
+    const n = extra[h] as number;
+    if (n === 0) continue;
+    let withChildren = false;
+    for (let f = familyStart[h] as number; f < (familyStart[h + 1] as number); f++) withChildren ||= hasChildren(familyType[f] as number);
+    for (let k = 0; k < n; k++) {
+      if (withChildren) eligibleSlots[e++] = h;
+      else otherPlaces[o++] = h;
+    }
+  }
+  rng.shuffle(eligibleSlots);
+  for (const h of eligibleSlots) {
+    const first = familyStart[h] as number;
+    const last = familyStart[h + 1] as number;
+    if (extraChildren > 0) {
+      // A random family with children in the household takes the child.
+      let f = first + rng.int(last - first);
+      while (!hasChildren(familyType[f] as number)) f = f + 1 < last ? f + 1 : first;
+      childSlots[f] = (childSlots[f] as number) + 1;
+      extraChildren--;
+    } else {
+      otherPlaces[o++] = h;
+    }
+  }
+  rng.shuffle(otherPlaces, o);
+  for (let k = 0; k < o; k++) {
+    const h = otherPlaces[k] as number;
+    if (extraOther > 0) {
+      const f = (familyStart[h] as number) + rng.int((familyStart[h + 1] as number) - (familyStart[h] as number));
+      otherSlots[f] = (otherSlots[f] as number) + 1;
+      extraOther--;
+    } else {
+      unrelatedSlots[h] = (unrelatedSlots[h] as number) + 1;
+    }
+  }
+
+  const roleTotals = new Int32Array(ROLE_COUNT);
+  for (let f = 0; f < families; f++) {
+    const type = familyType[f] as number;
+    if (type === FamilyType.CoupleNoChildren || type === FamilyType.CoupleWithChildren) bump(roleTotals, Role.Partner, 2);
+    if (type === FamilyType.OneParent) bump(roleTotals, Role.LoneParent, 1);
+    bump(roleTotals, Role.Child, childSlots[f] as number);
+    bump(roleTotals, Role.OtherRelated, otherSlots[f] as number);
+  }
+  for (let h = 0; h < households; h++) {
+    bump(roleTotals, Role.Unrelated, unrelatedSlots[h] as number);
+    if (kind[h] === HouseholdKind.Group) bump(roleTotals, Role.GroupMember, size[h] as number);
+    if (kind[h] === HouseholdKind.LonePerson) bump(roleTotals, Role.LonePerson, 1);
+  }
+  return { ...layout, unrelatedSlots, childSlots, otherSlots, roleTotals };
+}

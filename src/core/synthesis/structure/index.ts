@@ -1,0 +1,29 @@
+import type { Population } from '../../census/population.ts';
+import type { Rng } from '../rng.ts';
+import { planHouseholds } from './households.ts';
+import { linkPersons } from './link.ts';
+import { emptyDiagnostics, type StructureDiagnostics, type StructureTargets } from './model.ts';
+import { drawPersons } from './persons.ts';
+import { encodeStructure } from './encode.ts';
+
+export * from './model.ts';
+export { STRUCTURE_VARIABLES } from './encode.ts';
+
+/**
+ * Builds one suburb's dwellings, families and persons, linked, with the structural variables
+ * filled: households planned from the household tables (dwelling anchor exact), persons drawn
+ * by age × sex (person anchor exact) and given roles that fit the households, then linked in a
+ * fixed order (couples, parents and children, relatives, unrelated, group, lone).
+ */
+export function buildStructure(targets: StructureTargets, rng: Rng): { population: Population; diagnostics: StructureDiagnostics } {
+  const diagnostics = emptyDiagnostics();
+  const persons = Math.max(0, Math.round(targets.persons));
+  const plan = planHouseholds(targets, persons, rng.fork(1), diagnostics);
+  const drawn = drawPersons(targets, persons, plan.roleTotals, rng.fork(2), diagnostics);
+  const skeleton = linkPersons(targets, plan, drawn, rng.fork(3), diagnostics);
+  const population = encodeStructure(skeleton, rng.fork(4));
+  diagnostics.persons = population.persons.count;
+  diagnostics.families = population.families.count;
+  diagnostics.dwellings = population.dwellings.count;
+  return { population, diagnostics };
+}

@@ -1,0 +1,391 @@
+import type { Rng } from '../rng.ts';
+import type { HouseholdPlan } from './households.ts';
+import {
+  ADULT_AGE, AGES, DEFAULT_BANDS, FamilyType, HouseholdKind, MAX_PARENT_GAP, MIN_PARENT_GAP, Role, TargetRole,
+  type StructureDiagnostics, type StructureTargets,
+} from './model.ts';
+import type { DrawnPersons } from './persons.ts';
+
+/**
+ * The linked structure before ABS labels: persons grouped by dwelling (a dwelling's persons are
+ * contiguous), each with a final TargetRole; families with their final type and reference
+ * person; dwellings with kind, size and number of families.
+ */
+export interface Skeleton {
+  readonly persons: {
+    readonly count: number;
+    readonly age: Uint8Array;
+    readonly sex: Uint8Array;
+    /** TargetRole (RLHP without the partner split). */
+    readonly role: Uint8Array;
+    /** 0 not partnered, 1 registered marriage, 2 de facto marriage. */
+    readonly union: Uint8Array;
+    readonly dwelling: Uint32Array;
+    readonly family: Int32Array;
+  };
+  readonly families: {
+    readonly count: number;
+    readonly type: Uint8Array;
+    readonly dwelling: Uint32Array;
+    readonly reference: Uint32Array;
+  };
+  readonly dwellings: { readonly count: number; readonly kind: Uint8Array; readonly size: Uint16Array; readonly families: Uint8Array };
+}
+
+/** Relative chance that a couple whose younger partner is `age` has children at home (shape only). */
+function parentingWeight(age: number): number {
+  if (age < 18) return 0.02;
+  if (age < 25) return 0.15;
+  if (age < 30) return 0.35;
+  if (age < 35) return 0.6;
+  if (age < 45) return 0.8;
+  if (age < 50) return 0.75;
+  if (age < 55) return 0.6;
+  if (age < 60) return 0.4;
+  if (age < 65) return 0.25;
+  if (age < 75) return 0.12;
+  return 0.06;
+}
+
+/** Share of couples in a de facto marriage by the younger partner's age when no table gives it. */
+function deFactoPrior(age: number): number {
+  if (age < 25) return 0.75;
+  if (age < 30) return 0.5;
+  if (age < 35) return 0.3;
+  if (age < 45) return 0.18;
+  if (age < 55) return 0.12;
+  if (age < 65) return 0.08;
+  return 0.05;
+}
+
+/** Share of children aged 15–24 who are dependent students when no table gives it. */
+function studentPrior(age: number): number {
+  return age < 18 ? 0.95 : age < 20 ? 0.75 : age < 22 ? 0.5 : 0.3;
+}
+
+/** Indices 0‥n−1 sorted by key descending (ties keep index order). */
+function orderByDesc(keys: Float64Array): Int32Array {
+  const idx = Int32Array.from({ length: keys.length }, (_, i) => i);
+  return idx.sort((a, b) => (keys[b] as number) - (keys[a] as number) || a - b);
+}
+
+export function linkPersons(
+  t: StructureTargets,
+  plan: HouseholdPlan,
+  drawn: DrawnPersons,
+  rng: Rng,
+  diag: StructureDiagnostics,
+): Skeleton {
+  const n = drawn.count;
+  const age = drawn.age; // ages may be raised below (infeasible inputs), in place
+  const role = Uint8Array.from(drawn.role);
+  const household = new Int32Array(n).fill(-1);
+  const family = new Int32Array(n).fill(-1);
+  const union = new Uint8Array(n);
+  const familyType = Uint8Array.from(plan.familyType);
+  const byRole = (r: number): number[] => {
+    const out: number[] = [];
+    for (let p = 0; p < n; p++) if (role[p] === r) out.push(p);
+    return out;
+  };
+
+  // Couples by age rank (with noise, so gaps spread around the mean gap); same-sex from any surplus.
+  const jittered = (ids: number[], sd: number): number[] => {
+    const keys = new Float64Array(ids.length);
+    ids.forEach((p, i) => { keys[i] = (age[p] as number) + sd * rng.normal(); });
+    return Array.from(orderByDesc(keys), (i) => ids[i] as number);
+  };
+  const partners = byRole(Role.Partner);
+  const men = jittered(partners.filter((p) => drawn.sex[p] === 0), 2.5);
+  const women = jittered(partners.filter((p) => drawn.sex[p] === 1), 2.5);
+  const couples: [number, number][] = [];
+  const mixed = Math.min(men.length, women.length);
+  for (let i = 0; i < mixed; i++) couples.push([men[i] as number, women[i] as number]);
+  const rest = men.length > mixed ? men.slice(mixed) : women.slice(mixed);
+  for (let i = 0; i + 1 < rest.length; i += 2) couples.push([rest[i] as number, rest[i + 1] as number]);
+
+  // Parents: couples with children are drawn by a parenting-age weight (Efraimidis–Spirakis keys).
+  const parentA = new Int32Array(plan.families).fill(-1);
+  const parentB = new Int32Array(plan.families).fill(-1);
+  const withChildren: number[] = [];
+  const without: number[] = [];
+  const oneParent: number[] = [];
+  for (let f = 0; f < plan.families; f++) {
+    if (familyType[f] === FamilyType.CoupleWithChildren) withChildren.push(f);
+    else if (familyType[f] === FamilyType.CoupleNoChildren) without.push(f);
+    else if (familyType[f] === FamilyType.OneParent) oneParent.push(f);
+  }
+  const coupleKeys = new Float64Array(couples.length);
+  couples.forEach(([a, b], i) => {
+    coupleKeys[i] = Math.log(1 - rng.next()) / parentingWeight(Math.min(age[a] as number, age[b] as number));
+  });
+  const coupleOrder = orderByDesc(coupleKeys);
+  rng.shuffle(withChildren);
+  rng.shuffle(without);
+  const coupleFamilies = [...withChildren, ...without];
+  coupleFamilies.forEach((f, i) => {
+    const c = couples[coupleOrder[i] as number];
+    if (!c) return;
+    parentA[f] = c[0];
+    parentB[f] = c[1];
+  });
+  const loneParents = byRole(Role.LoneParent);
+  rng.shuffle(loneParents);
+  oneParent.forEach((f, i) => { parentA[f] = loneParents[i] ?? -1; });
+  for (let f = 0; f < plan.families; f++) {
+    const h = plan.familyHousehold[f] as number;
+    const a = parentA[f] as number;
+    const b = parentB[f] as number;
+    if (a >= 0) { family[a] = f; household[a] = h; }
+    if (b >= 0) { family[b] = f; household[b] = h; }
+  }
+  const parentAge = new Int32Array(plan.families).fill(AGES);
+  for (let f = 0; f < plan.families; f++) {
+    if ((parentA[f] as number) >= 0) parentAge[f] = age[parentA[f] as number] as number;
+    if ((parentB[f] as number) >= 0) parentAge[f] = Math.min(parentAge[f] as number, age[parentB[f] as number] as number);
+  }
+
+  // Children to parents by rank: each family's j-th child slot expects an age of parent − 27 − 2.5 j.
+  const children = byRole(Role.Child);
+  rng.shuffle(children);
+  children.sort((a, b) => (age[b] as number) - (age[a] as number));
+  const rankOf = new Int32Array(n);
+  children.forEach((p, i) => { rankOf[p] = i; });
+  const childStart = new Int32Array(plan.families + 1);
+  for (let f = 0; f < plan.families; f++) childStart[f + 1] = (childStart[f] as number) + (plan.childSlots[f] as number);
+  const slotKeys = new Float64Array(childStart[plan.families] as number);
+  for (let f = 0; f < plan.families; f++) {
+    for (let j = 0; j < (plan.childSlots[f] as number); j++) {
+      slotKeys[(childStart[f] as number) + j] = (parentAge[f] as number) - 27 - 2.5 * j + 3 * rng.normal();
+    }
+  }
+  const slotOrder = orderByDesc(slotKeys);
+  const slotPerson = new Int32Array(slotKeys.length).fill(-1);
+  const slotOf = new Int32Array(n).fill(-1);
+  for (let k = 0; k < slotOrder.length && k < children.length; k++) {
+    slotPerson[slotOrder[k] as number] = children[k] as number;
+    slotOf[children[k] as number] = slotOrder[k] as number;
+  }
+  const familyOfSlot = new Int32Array(slotKeys.length);
+  for (let f = 0; f < plan.families; f++) for (let s = childStart[f] as number; s < (childStart[f + 1] as number); s++) familyOfSlot[s] = f;
+  const compatible = (f: number): boolean => {
+    const a = parentAge[f] as number;
+    let eldest = -1;
+    for (let s = childStart[f] as number; s < (childStart[f + 1] as number); s++) {
+      const c = slotPerson[s] as number;
+      if (c < 0) continue;
+      const x = age[c] as number;
+      if (x > a - MIN_PARENT_GAP) return false;
+      eldest = Math.max(eldest, x);
+    }
+    return eldest < 0 || a - eldest <= MAX_PARENT_GAP;
+  };
+  // Repair: swap a misfit with a child of similar rank when both families then fit.
+  for (let f = 0; f < plan.families; f++) {
+    if (compatible(f)) continue;
+    for (let s = childStart[f] as number; s < (childStart[f + 1] as number) && !compatible(f); s++) {
+      const c = slotPerson[s] as number;
+      if (c < 0) continue;
+      const rank = rankOf[c] as number;
+      for (let d = 1; d <= 400 && !compatible(f); d++) {
+        for (const r of [rank - d, rank + d]) {
+          const other = children[r];
+          if (other === undefined) continue;
+          const s2 = slotOf[other] as number;
+          const g = familyOfSlot[s2] as number;
+          if (g === f) continue;
+          slotPerson[s] = other; slotPerson[s2] = c; slotOf[other] = s; slotOf[c] = s2;
+          if (compatible(f) && compatible(g)) break;
+          slotPerson[s] = c; slotPerson[s2] = other; slotOf[other] = s2; slotOf[c] = s;
+        }
+        if (slotPerson[s] !== c) break;
+      }
+    }
+  }
+  for (let f = 0; f < plan.families; f++) {
+    const h = plan.familyHousehold[f] as number;
+    const a = parentAge[f] as number;
+    let kept = 0;
+    for (let s = childStart[f] as number; s < (childStart[f + 1] as number); s++) {
+      const c = slotPerson[s] as number;
+      if (c < 0) continue;
+      family[c] = f;
+      household[c] = h;
+      if ((age[c] as number) > a - MIN_PARENT_GAP) { role[c] = Role.OtherRelated; diag.childrenToOtherRelated++; } else kept++;
+    }
+    if (kept > 0) {
+      let eldest = -1;
+      for (let s = childStart[f] as number; s < (childStart[f + 1] as number); s++) {
+        const c = slotPerson[s] as number;
+        if (c >= 0 && role[c] === Role.Child) eldest = Math.max(eldest, age[c] as number);
+      }
+      if (a - eldest > MAX_PARENT_GAP) {
+        // Parents too old for every child at home: they are grandchildren (other related).
+        for (let s = childStart[f] as number; s < (childStart[f + 1] as number); s++) {
+          const c = slotPerson[s] as number;
+          if (c >= 0 && role[c] === Role.Child) { role[c] = Role.OtherRelated; diag.childrenToOtherRelated++; }
+        }
+        kept = 0;
+      }
+    }
+    if (kept === 0 && familyType[f] === FamilyType.CoupleWithChildren) { familyType[f] = FamilyType.CoupleNoChildren; diag.familyTypesChanged++; }
+    if (kept === 0 && familyType[f] === FamilyType.OneParent) {
+      familyType[f] = FamilyType.Other;
+      if ((parentA[f] as number) >= 0) role[parentA[f] as number] = Role.OtherRelated;
+      diag.loneParentsToOtherFamily++;
+    }
+  }
+
+  // Other related individuals: an "other family" is headed by an adult relative.
+  const relatives = byRole(Role.OtherRelated).filter((p) => (family[p] as number) < 0);
+  const adults = relatives.filter((p) => (age[p] as number) >= ADULT_AGE);
+  const young = relatives.filter((p) => (age[p] as number) < ADULT_AGE);
+  rng.shuffle(adults);
+  rng.shuffle(young);
+  const heads: number[] = [];
+  for (let f = 0; f < plan.families; f++) {
+    if (plan.familyType[f] !== FamilyType.Other || (plan.otherSlots[f] as number) === 0) continue;
+    let p = adults.pop();
+    if (p === undefined) {
+      p = young.pop() as number;
+      age[p] = ADULT_AGE;
+      diag.agesRaised++;
+    }
+    heads.push(p);
+    family[p] = f;
+    household[p] = plan.familyHousehold[f] as number;
+  }
+  const pool = [...adults, ...young];
+  rng.shuffle(pool);
+  let next = 0;
+  for (let f = 0; f < plan.families; f++) {
+    const slots = (plan.otherSlots[f] as number) - (plan.familyType[f] === FamilyType.Other && (plan.otherSlots[f] as number) > 0 ? 1 : 0);
+    for (let k = 0; k < slots; k++) {
+      const p = pool[next++] as number;
+      family[p] = f;
+      household[p] = plan.familyHousehold[f] as number;
+    }
+  }
+
+  // Unrelated individuals in family households, group members by age (similar ages share), lone persons.
+  const unrelated = byRole(Role.Unrelated);
+  rng.shuffle(unrelated);
+  next = 0;
+  for (let h = 0; h < plan.households; h++) for (let k = 0; k < (plan.unrelatedSlots[h] as number); k++) household[unrelated[next++] as number] = h;
+  const group = jittered(byRole(Role.GroupMember), 4);
+  next = 0;
+  const lone = byRole(Role.LonePerson);
+  let nextLone = 0;
+  for (let h = 0; h < plan.households; h++) {
+    if (plan.kind[h] === HouseholdKind.Group) for (let k = 0; k < (plan.size[h] as number); k++) household[group[next++] as number] = h;
+    else if (plan.kind[h] === HouseholdKind.LonePerson) household[lone[nextLone++] as number] = h;
+  }
+
+  return assemble(t, plan, drawn, { age, role, household, family, union, familyType, parentA, parentB, couples }, rng);
+}
+
+interface Links {
+  age: Uint8Array;
+  role: Uint8Array;
+  household: Int32Array;
+  family: Int32Array;
+  union: Uint8Array;
+  familyType: Uint8Array;
+  parentA: Int32Array;
+  parentB: Int32Array;
+  couples: [number, number][];
+}
+
+/** Orders persons by dwelling (then role), splits children into their RLHP kinds, marks unions, picks reference persons. */
+function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons, links: Links, rng: Rng): Skeleton {
+  const n = drawn.count;
+  const { age, role, household, family, union, familyType } = links;
+  for (const p of household) if (p < 0) throw new Error('structure: a person was left without a household (plan and roles disagree)');
+
+  // De facto or registered: one decision per couple, from the table's share for the couple's band.
+  const bands = t.roles?.bands ?? DEFAULT_BANDS;
+  const bandOf = (a: number): number => Math.max(0, bands.findIndex(([lo, hi]) => a >= lo && a <= hi));
+  for (const [a, b] of links.couples) {
+    const younger = Math.min(age[a] as number, age[b] as number);
+    const share = t.deFactoShareByBand ? (t.deFactoShareByBand[bandOf(younger)] ?? deFactoPrior(younger)) : deFactoPrior(younger);
+    const kind = rng.next() < share ? 2 : 1;
+    union[a] = kind;
+    union[b] = kind;
+  }
+
+  // Children 15–24 by sex × band: the youngest share (from the role table) are dependent students.
+  const studentShare = (sex: number, a: number): number => {
+    if (!t.roles) return studentPrior(a);
+    const cols = t.roles.byRoleSexBand.length / 9;
+    const nb = cols / 2;
+    const c = sex * nb + bandOf(a);
+    const dep = (t.roles.byRoleSexBand[TargetRole.DependentStudent * cols + c] as number | undefined) ?? 0;
+    const non = (t.roles.byRoleSexBand[TargetRole.NonDependentChild * cols + c] as number | undefined) ?? 0;
+    return dep + non > 0 ? dep / (dep + non) : studentPrior(a);
+  };
+  const finalRole = new Uint8Array(n);
+  const teenGroups = new Map<number, number[]>();
+  for (let p = 0; p < n; p++) {
+    const r = role[p] as number;
+    const a = age[p] as number;
+    if (r === Role.Child) {
+      if (a < 15) finalRole[p] = TargetRole.ChildUnder15;
+      else if (a > 24) finalRole[p] = TargetRole.NonDependentChild;
+      else {
+        const key = (drawn.sex[p] as number) * 64 + bandOf(a);
+        const list = teenGroups.get(key) ?? [];
+        list.push(p);
+        teenGroups.set(key, list);
+      }
+    } else {
+      finalRole[p] = [TargetRole.Partner, TargetRole.LoneParent, 0, TargetRole.OtherRelated, TargetRole.Unrelated, TargetRole.GroupMember, TargetRole.LonePerson][r] as number;
+    }
+  }
+  for (const list of teenGroups.values()) {
+    list.sort((x, y) => (age[x] as number) - (age[y] as number));
+    const share = list.reduce((s, p) => s + studentShare(drawn.sex[p] as number, age[p] as number), 0) / list.length;
+    const students = Math.round(share * list.length);
+    list.forEach((p, i) => { finalRole[p] = i < students ? TargetRole.DependentStudent : TargetRole.NonDependentChild; });
+  }
+
+  // Counting sort by (household, role): a dwelling's persons are contiguous, parents first.
+  const key = new Int32Array(n);
+  for (let p = 0; p < n; p++) key[p] = (household[p] as number) * 16 + (finalRole[p] as number);
+  const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => (key[a] as number) - (key[b] as number));
+  const newIndex = new Int32Array(n);
+  order.forEach((p, i) => { newIndex[p] = i; });
+  const take = <A extends Uint8Array | Uint32Array | Int32Array>(src: ArrayLike<number>, out: A): A => {
+    for (let i = 0; i < n; i++) out[i] = src[order[i] as number] as number;
+    return out;
+  };
+
+  // Reference person: the older partner, the lone parent, or the eldest relative.
+  const reference = new Uint32Array(plan.families);
+  const refAge = new Int32Array(plan.families).fill(-1);
+  for (let p = 0; p < n; p++) {
+    const f = family[p] as number;
+    if (f < 0) continue;
+    const r = finalRole[p] as number;
+    const eligible = familyType[f] === FamilyType.Other ? r === TargetRole.OtherRelated : r === TargetRole.Partner || r === TargetRole.LoneParent;
+    if (eligible && (age[p] as number) > (refAge[f] as number)) { refAge[f] = age[p] as number; reference[f] = newIndex[p] as number; }
+  }
+  const familiesIn = new Uint8Array(plan.households);
+  for (let f = 0; f < plan.families; f++) {
+    const h = plan.familyHousehold[f] as number;
+    familiesIn[h] = (familiesIn[h] as number) + 1;
+  }
+
+  return {
+    persons: {
+      count: n,
+      age: take(age, new Uint8Array(n)),
+      sex: take(drawn.sex, new Uint8Array(n)),
+      role: take(finalRole, new Uint8Array(n)),
+      union: take(union, new Uint8Array(n)),
+      dwelling: take(household, new Uint32Array(n)),
+      family: take(family, new Int32Array(n)),
+    },
+    families: { count: plan.families, type: familyType, dwelling: Uint32Array.from(plan.familyHousehold), reference },
+    dwellings: { count: plan.households, kind: plan.kind, size: plan.size, families: familiesIn },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The structure builder's own vocabulary: what it needs from the census tables (StructureTargets,
+ * filled by from-tables.ts) and the linked skeleton it produces before the ABS categories are
+ * written (encode.ts). Kept apart from the ABS labels so the maths can be tested on hand-made
+ * numbers.
+ */
+
+export const MAX_AGE = 115;
+export const AGES = MAX_AGE + 1;
+/** Largest household size the "6 or more" tail is spread over (NPRD tops out at "8 or more"). */
+export const MAX_TAIL_SIZE = 12;
+/** A child is at least this many years younger than each parent. */
+export const MIN_PARENT_GAP = 15;
+/** The younger parent is at most this many years older than the family's eldest child. */
+export const MAX_PARENT_GAP = 50;
+/** Partners, lone parents, lone persons, group members and family reference persons are at least this old. */
+export const ADULT_AGE = 15;
+
+/** Person roles while building (children are split into under 15 / student / non-dependent at the end). */
+export const Role = {
+  Partner: 0,
+  LoneParent: 1,
+  Child: 2,
+  OtherRelated: 3,
+  Unrelated: 4,
+  GroupMember: 5,
+  LonePerson: 6,
+} as const;
+export const ROLE_COUNT = 7;
+export const ADULT_ROLES: readonly number[] = [Role.Partner, Role.LoneParent, Role.GroupMember, Role.LonePerson];
+
+/** Roles as the G27-style role target distinguishes them (RLHP without visitors and "not applicable"). */
+export const TargetRole = {
+  Partner: 0,
+  LoneParent: 1,
+  ChildUnder15: 2,
+  DependentStudent: 3,
+  NonDependentChild: 4,
+  OtherRelated: 5,
+  Unrelated: 6,
+  GroupMember: 7,
+  LonePerson: 8,
+} as const;
+export const TARGET_ROLE_COUNT = 9;
+/** Building role of each target role. */
+export const ROLE_OF_TARGET: readonly number[] = [
+  Role.Partner, Role.LoneParent, Role.Child, Role.Child, Role.Child, Role.OtherRelated, Role.Unrelated, Role.GroupMember, Role.LonePerson,
+];
+
+/** Family types, in the order G29 / HCFMD use them. */
+export const FamilyType = { CoupleNoChildren: 0, CoupleWithChildren: 1, OneParent: 2, Other: 3 } as const;
+export const FAMILY_TYPE_COUNT = 4;
+
+export const HouseholdKind = { Family: 0, LonePerson: 1, Group: 2 } as const;
+
+/** Age bands used when no role table gives its own (G27's bands). */
+export const DEFAULT_BANDS: readonly (readonly [number, number])[] = [
+  [0, 14], [15, 24], [25, 34], [35, 44], [45, 54], [55, 64], [65, 74], [75, 84], [85, MAX_AGE],
+];
+
+/**
+ * What the builder needs, as real (perturbed, non-additive) counts. Only the two anchors and
+ * persons by age × sex are required; the rest sharpens the fit and has a documented default.
+ */
+export interface StructureTargets {
+  /** Persons usually resident (anchor: the person total the report compares with). */
+  readonly persons: number;
+  /** Persons by sex (0 male, 1 female) × single-year age: index sex·116 + age. */
+  readonly personsByAgeSex: ArrayLike<number>;
+  /** Occupied private dwellings = households (anchor). */
+  readonly dwellings: number;
+  /** Family households by persons usually resident, index = size 1‥6 (6 = "6 or more"); index 0 unused. */
+  readonly familyHouseholdsBySize: ArrayLike<number>;
+  /** Group households by size, same indexing. */
+  readonly groupHouseholdsBySize: ArrayLike<number>;
+  readonly loneHouseholds: number;
+  /** Mean persons per occupied private dwelling (pins down the "6 or more" tail). */
+  readonly meanHouseholdSize?: number;
+  /** Family households with one, two, three or more families. */
+  readonly familyHouseholdsByFamilies?: ArrayLike<number>;
+  /** Families by FamilyType. */
+  readonly familiesByType?: ArrayLike<number>;
+  /** Persons by TargetRole × sex × band (row-major), G27-style. */
+  readonly roles?: { readonly bands: readonly (readonly [number, number])[]; readonly byRoleSexBand: ArrayLike<number> };
+  /** Share of partners in a de facto (not registered) marriage, per band of `roles.bands` (or DEFAULT_BANDS). */
+  readonly deFactoShareByBand?: ArrayLike<number>;
+}
+
+/** Counts of every compromise the builder made, so the report can show them. */
+export interface StructureDiagnostics {
+  persons: number;
+  dwellings: number;
+  families: number;
+  /** Household places (Σ sizes) before they were reconciled with the person total. */
+  householdPlacesBefore: number;
+  /** Persons added to households because the person total exceeded the places (non-private residents, perturbation). */
+  personsAbsorbed: number;
+  /** Places removed because they exceeded the person total. */
+  placesRemoved: number;
+  /** Households whose kind had to change (family/group ↔ lone person) to stay feasible. */
+  householdKindsChanged: number;
+  /** Families whose type changed because their household was too small (e.g. couple with children in a 2-person household). */
+  familyTypesChanged: number;
+  /** Children who found no parent of compatible age and stayed in the family as other related individuals. */
+  childrenToOtherRelated: number;
+  /** One-parent families left without a child, turned into other families. */
+  loneParentsToOtherFamily: number;
+  /** Persons whose age was raised to 15 because their role needs an adult (infeasible inputs only). */
+  agesRaised: number;
+  /** Units the role × age rounding placed in a forbidden cell (infeasible inputs only). */
+  roleCellsForced: number;
+  /** Raking of the role × age table: sweeps and largest residual. */
+  roleRakeIterations: number;
+  roleRakeResidual: number;
+}
+
+export function emptyDiagnostics(): StructureDiagnostics {
+  return {
+    persons: 0, dwellings: 0, families: 0, householdPlacesBefore: 0, personsAbsorbed: 0, placesRemoved: 0,
+    householdKindsChanged: 0, familyTypesChanged: 0, childrenToOtherRelated: 0, loneParentsToOtherFamily: 0,
+    agesRaised: 0, roleCellsForced: 0, roleRakeIterations: 0, roleRakeResidual: 0,
+  };
+}

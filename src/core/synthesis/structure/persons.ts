@@ -1,0 +1,127 @@
+import { controlledRound2D, largestRemainder, sum } from '../integerise.ts';
+import { rake } from '../rake.ts';
+import type { Rng } from '../rng.ts';
+import {
+  ADULT_AGE, ADULT_ROLES, AGES, DEFAULT_BANDS, ROLE_COUNT, ROLE_OF_TARGET, Role, TARGET_ROLE_COUNT,
+  type StructureDiagnostics, type StructureTargets,
+} from './model.ts';
+
+/** Persons before linking: single-year age, sex (0 male, 1 female) and building role. */
+export interface DrawnPersons {
+  readonly count: number;
+  readonly age: Uint8Array;
+  readonly sex: Uint8Array;
+  readonly role: Uint8Array;
+}
+
+/** Prior role × age shape used where the role table is missing or empty (only its shape matters). */
+function rolePrior(role: number, lo: number): number {
+  const adult = lo >= ADULT_AGE;
+  switch (role) {
+    case Role.Partner: return adult ? (lo < 25 ? 0.1 : lo < 75 ? 0.65 : 0.4) : 0;
+    case Role.LoneParent: return adult ? (lo < 25 ? 0.01 : lo < 65 ? 0.06 : 0.03) : 0;
+    case Role.Child: return lo < 15 ? 0.95 : lo < 25 ? 0.55 : lo < 35 ? 0.1 : lo < 55 ? 0.03 : 0.005;
+    case Role.OtherRelated: return lo < 15 ? 0.02 : 0.03;
+    case Role.Unrelated: return lo < 15 ? 0.005 : 0.02;
+    case Role.GroupMember: return adult ? (lo < 35 ? 0.1 : 0.03) : 0;
+    default: return adult ? (lo < 35 ? 0.07 : lo < 65 ? 0.12 : 0.3) : 0;
+  }
+}
+
+/**
+ * Persons by age × sex (integerised to the person anchor), each given a role so that role
+ * totals match the household plan exactly and the role × sex × age band joint follows the role
+ * table (raked to both margins, rounded with both exact). Adult-only roles never get a band
+ * below 15; if the inputs make that impossible, the person's age is raised and counted.
+ */
+export function drawPersons(
+  t: StructureTargets,
+  persons: number,
+  roleTotals: Int32Array,
+  rng: Rng,
+  diag: StructureDiagnostics,
+): DrawnPersons {
+  const ageSex = largestRemainder(
+    t.personsByAgeSex.length === 2 * AGES && sum(t.personsByAgeSex) > 0 ? t.personsByAgeSex : new Float64Array(2 * AGES).fill(1),
+    persons,
+  );
+  const bands = t.roles?.bands ?? DEFAULT_BANDS;
+  const nb = bands.length;
+  const cols = 2 * nb;
+  const bandOf = new Uint8Array(AGES).fill(nb - 1); // ages past the last band belong to it
+  bands.forEach(([lo, hi], b) => { for (let a = lo; a <= Math.min(hi, AGES - 1); a++) bandOf[a] = b; });
+  const colTotals = new Int32Array(cols);
+  for (let s = 0; s < 2; s++) {
+    for (let a = 0; a < AGES; a++) {
+      const c = s * nb + (bandOf[a] as number);
+      colTotals[c] = (colTotals[c] as number) + (ageSex[s * AGES + a] as number);
+    }
+  }
+
+  const seed = new Float64Array(ROLE_COUNT * cols);
+  const allowed = new Uint8Array(ROLE_COUNT * cols);
+  const table = t.roles && sum(t.roles.byRoleSexBand) > 0 ? t.roles.byRoleSexBand : undefined;
+  for (let r = 0; r < ROLE_COUNT; r++) {
+    for (let s = 0; s < 2; s++) {
+      for (let b = 0; b < nb; b++) {
+        const [lo, hi] = bands[b] as readonly [number, number];
+        const cell = r * cols + s * nb + b;
+        allowed[cell] = ADULT_ROLES.includes(r) && hi < ADULT_AGE ? 0 : 1;
+        // A little prior mass keeps cells that the perturbed table zeroed reachable.
+        seed[cell] = allowed[cell] ? rolePrior(r, lo) * (table ? 0.02 : 1) : 0;
+      }
+    }
+  }
+  if (table) {
+    for (let tr = 0; tr < TARGET_ROLE_COUNT; tr++) {
+      const r = ROLE_OF_TARGET[tr] as number;
+      for (let c = 0; c < cols; c++) {
+        const cell = r * cols + c;
+        if (allowed[cell]) seed[cell] = (seed[cell] as number) + Math.max(0, (table[tr * cols + c] as number | undefined) ?? 0);
+      }
+    }
+  }
+  const fit = rake(seed, [ROLE_COUNT, cols], [
+    { dims: [0], target: roleTotals },
+    { dims: [1], target: colTotals },
+  ], { maxIterations: 200, tolerance: 1e-6 });
+  diag.roleRakeIterations = fit.iterations;
+  diag.roleRakeResidual = fit.maxResidual;
+  const rounded = controlledRound2D(fit.values, ROLE_COUNT, cols, roleTotals, colTotals, allowed);
+  diag.roleCellsForced += rounded.forced;
+
+  // Deal single-year ages within each sex × band column to that column's roles.
+  const age = new Uint8Array(persons);
+  const sex = new Uint8Array(persons);
+  const role = new Uint8Array(persons);
+  let p = 0;
+  const columnAges = new Int32Array(AGES * 4 + persons);
+  for (let s = 0; s < 2; s++) {
+    for (let b = 0; b < nb; b++) {
+      const [lo, hi] = bands[b] as readonly [number, number];
+      let n = 0;
+      for (let a = 0; a < AGES; a++) if (bandOf[a] === b) for (let k = 0; k < (ageSex[s * AGES + a] as number); k++) columnAges[n++] = a;
+      rng.shuffle(columnAges, n);
+      // Adult roles take the ages ≥ 15 first when a band straddles 15.
+      if (lo < ADULT_AGE) {
+        const view = columnAges.subarray(0, n);
+        view.sort();
+        view.reverse();
+      }
+      let taken = 0;
+      const order = [...ADULT_ROLES, ...Array.from({ length: ROLE_COUNT }, (_, r) => r).filter((r) => !ADULT_ROLES.includes(r))];
+      for (const r of order) {
+        const count = rounded.cells[r * cols + s * nb + b] as number;
+        for (let k = 0; k < count; k++) {
+          let a = columnAges[taken++] as number;
+          if (ADULT_ROLES.includes(r) && a < ADULT_AGE) { a = ADULT_AGE; diag.agesRaised++; }
+          age[p] = a;
+          sex[p] = s;
+          role[p] = r;
+          p++;
+        }
+      }
+    }
+  }
+  return { count: persons, age, sex, role };
+}

@@ -1,0 +1,77 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomBase62 } from '../core/keys.ts';
+import { handleError, handleNotFound } from './errors.ts';
+import { loggerOptions } from './logging.ts';
+import { openApiOptions } from './openapi.ts';
+import { authenticationHook } from './plugins/authenticate.ts';
+import { refuseKeyInBody, refuseKeyInUrl } from './plugins/key-guard.ts';
+import { registerCredits } from './routes/account/credits.ts';
+import { registerDownload } from './routes/downloads/file.ts';
+import { registerSearch } from './routes/geography/search.ts';
+import { registerVariables } from './routes/geography/variables.ts';
+import { registerHealthz } from './routes/health/healthz.ts';
+import { registerReadyz } from './routes/health/readyz.ts';
+import { registerExecute } from './routes/query/execute.ts';
+import { registerGetQuery } from './routes/query/get.ts';
+import { registerHistory } from './routes/query/history.ts';
+import { registerPreview } from './routes/query/preview.ts';
+import type { Api, AppDeps } from './types.ts';
+import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
+
+export type { AppDeps } from './types.ts';
+
+/**
+ * The HTTP API over injected ports. Plugins run in this order for every request: request id
+ * → key-in-URL guard → body parsing → key-in-body guard → (authenticated routes) key check
+ * and rate limits → schema validation → handler; errors from any step go to one handler.
+ */
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const app = Fastify({
+    logger: loggerOptions(deps.logger),
+    genReqId: () => `req_${randomBase62(16)}`,
+    requestIdHeader: false,
+    schemaErrorFormatter,
+    bodyLimit: 1_048_576,
+    // Download tokens are longer than Fastify's default limit of 100 characters per path parameter.
+    routerOptions: { maxParamLength: 1000 },
+    // Requests in flight when the server closes are finished (graceful shutdown); new ones get 503.
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(handleNotFound);
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onRequest', refuseKeyInUrl);
+  app.addHook('preValidation', refuseKeyInBody);
+
+  void app.register(swagger, openApiOptions());
+  void app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  void app.register(async (open: Api) => {
+    registerHealthz(open);
+    registerReadyz(open, deps);
+    registerDownload(open, deps);
+    open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  });
+
+  void app.register(async (authenticated: Api) => {
+    authenticated.addHook('preValidation', authenticationHook(deps));
+    registerPreview(authenticated, deps);
+    registerExecute(authenticated, deps);
+    registerHistory(authenticated, deps);
+    registerGetQuery(authenticated, deps);
+    registerCredits(authenticated, deps);
+    registerSearch(authenticated, deps);
+    registerVariables(authenticated, deps);
+  });
+
+  return app as unknown as FastifyInstance;
+}

@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { appError, statusOf, type AppError } from '../core/errors.ts';
+
+export interface RenderedError {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * The one place an AppError becomes an HTTP response, in the shapes interface-v1.md shows:
+ * {"error", "detail"} in general; 401 with "message"; 402 with "detail" and
+ * "credits_remaining" and no "error"; 429 with "retry_after_seconds" and Retry-After;
+ * 500 with the request id and nothing internal.
+ */
+export function renderError(error: AppError, requestId: string): RenderedError {
+  const status = statusOf(error.code);
+  switch (error.code) {
+    case 'unauthorized':
+      return { status, body: { error: error.code, message: error.detail }, headers: { 'www-authenticate': 'Bearer' } };
+    case 'insufficient_credits':
+      return { status, body: { detail: error.detail, credits_remaining: Number(error.extra?.credits_remaining ?? 0) }, headers: {} };
+    case 'rate_limited': {
+      const seconds = Math.max(1, Number(error.extra?.retry_after_seconds ?? 1));
+      return { status, body: { error: error.code, detail: error.detail, retry_after_seconds: seconds }, headers: { 'retry-after': String(seconds) } };
+    }
+    case 'internal_error':
+      return { status, body: { error: error.code, detail: error.detail, request_id: requestId }, headers: {} };
+    case 'service_unavailable':
+      return { status, body: { error: error.code, detail: error.detail }, headers: { 'retry-after': '5' } };
+    default:
+      return { status, body: { error: error.code, detail: error.detail, ...error.extra }, headers: {} };
+  }
+}
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  const rendered = renderError(error, String(reply.request.id));
+  return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
+}
+
+export const internalError = (requestId: string): AppError =>
+  appError('internal_error', `Something went wrong on our side. Retry with exponential backoff; if it persists, quote request id ${requestId}.`);
+
+/**
+ * Fastify's own errors: schema validation and body parsing are bad_request with a clear
+ * detail; anything unexpected is logged in full and answered 500 with only the request id.
+ */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.validation) return sendError(reply, appError('bad_request', error.message));
+  const status = error.statusCode ?? 500;
+  if (status === 404) return sendError(reply, appError('not_found', error.message));
+  if (status === 413) return sendError(reply, appError('bad_request', 'The request body is too large.'));
+  if (status === 415) return sendError(reply, appError('bad_request', `${error.message}. Send the body as application/json.`));
+  if (status >= 400 && status < 500) return sendError(reply, appError('bad_request', error.message));
+  request.log.error({ err: error }, 'unhandled error');
+  return sendError(reply, internalError(String(request.id)));
+}
+
+export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, appError('not_found', `No route ${request.method} ${request.url.split('?')[0]}; see /docs for the API reference.`));
+}

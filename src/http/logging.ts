@@ -1,0 +1,28 @@
+import type { FastifyRequest } from 'fastify';
+import type { LoggerOptions } from './types.ts';
+
+const KEY_IN_TEXT = /spq_(live|test)_[0-9A-Za-z]*/gi;
+const SECRET_PARAMS = /([?&](?:api[_-]?key|access_token|token|key|authorization)=)[^&#]*/gi;
+
+/** Removes anything that looks like an API key from text bound for a log line. */
+export const redactSecrets = (text: string): string => text.replace(KEY_IN_TEXT, 'spq_[redacted]').replace(SECRET_PARAMS, '$1[redacted]');
+
+/**
+ * JSON logs with request ids; the request serializer writes method, redacted URL and address
+ * only (never headers, so Authorization cannot appear), and redaction covers any header or
+ * body object a handler might log by mistake.
+ */
+export function loggerOptions(options: LoggerOptions): Record<string, unknown> {
+  return {
+    level: options.level,
+    ...(options.stream ? { stream: options.stream } : {}),
+    redact: {
+      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'req.headers.cookie', 'body.api_key', 'api_key', 'apiKey'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: FastifyRequest) => ({ method: req.method, url: redactSecrets(req.url), remoteAddress: req.ip }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { ERROR_CATALOGUE } from '../core/errors.ts';
+
+const errorTable = Object.entries(ERROR_CATALOGUE)
+  .map(([code, e]) => `| ${e.status} | ${code} | ${e.summary} |`)
+  .join('\n');
+
+/**
+ * The OpenAPI 3.1 document's frame; the paths come from the route schemas. No servers entry:
+ * the document is the same wherever it is served, so the committed copy can be compared.
+ */
+export function openApiOptions() {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'spq: Synthetic Population Query API',
+        version: '1.0.0',
+        description: [
+          'Credit-metered API for synthetic Australian persons, families and dwellings (interface v1).',
+          '',
+          'Authenticate every call except downloads and health checks with `Authorization: Bearer <API_KEY>`. Never put a key in a URL or body: such a request is refused with 400.',
+          '',
+          'Authenticated responses carry `RateLimit` and `RateLimit-Policy` headers (IETF draft); every response carries `X-Request-Id`.',
+          '',
+          '| status | error | meaning |',
+          '|---|---|---|',
+          errorTable,
+        ].join('\n'),
+      },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http' as const, scheme: 'bearer', description: 'An API key: spq_live_… (or spq_test_… for the sandbox)' },
+        },
+      },
+      tags: [
+        { name: 'query', description: 'Preview, execute and history' },
+        { name: 'account', description: 'Credits and tier' },
+        { name: 'geography', description: 'Geography search and variables' },
+        { name: 'downloads', description: 'Signed result-file links' },
+        { name: 'operations', description: 'Health checks' },
+      ],
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { appError } from '../../core/errors.ts';
+import { sendError } from '../errors.ts';
+
+const KEY_PATTERN = /spq_(live|test)_/i;
+const KEY_PARAM_NAMES = new Set(['api_key', 'apikey', 'api-key', 'access_token', 'key', 'authorization']);
+
+const DETAIL =
+  'An API key was sent in the URL or the request body, where it can end up in logs. It was not used and the request was not served. Send it only as "Authorization: Bearer <API_KEY>", and if this URL was shared or logged, revoke the key and create a new one.';
+
+function urlCarriesKey(rawUrl: string): boolean {
+  let decoded = rawUrl;
+  try {
+    decoded = decodeURIComponent(rawUrl);
+  } catch {
+    // A malformed escape is no key; the router answers it.
+  }
+  if (KEY_PATTERN.test(decoded)) return true;
+  const query = decoded.indexOf('?');
+  if (query < 0) return false;
+  return [...new URLSearchParams(decoded.slice(query + 1)).keys()].some((name) => KEY_PARAM_NAMES.has(name.toLowerCase()));
+}
+
+function bodyCarriesKey(value: unknown, depth = 0): boolean {
+  if (depth > 20) return false;
+  if (typeof value === 'string') return KEY_PATTERN.test(value);
+  if (Array.isArray(value)) return value.some((v) => bodyCarriesKey(v, depth + 1));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([k, v]) => KEY_PARAM_NAMES.has(k.toLowerCase()) || bodyCarriesKey(v, depth + 1));
+  }
+  return false;
+}
+
+/** onRequest: a key in the URL is refused with 400 before anything else happens (decisions.md). */
+export async function refuseKeyInUrl(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  return urlCarriesKey(request.url) ? sendError(reply, appError('bad_request', DETAIL)) : undefined;
+}
+
+/** preValidation: the same for a key inside a JSON body. */
+export async function refuseKeyInBody(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  return request.body !== undefined && bodyCarriesKey(request.body) ? sendError(reply, appError('bad_request', DETAIL)) : undefined;
+}

@@ -1,0 +1,19 @@
+import { accountCredits } from '../../../app/credits.ts';
+import { CreditsResult } from '../../schemas/account.ts';
+import { authenticatedErrors, bearerSecurity } from '../../schemas/common.ts';
+import { principalOf } from '../../plugins/authenticate.ts';
+import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
+
+export const schema = {
+  summary: 'Credit balance and tier',
+  tags: ['account'],
+  security: bearerSecurity,
+  response: { 200: CreditsResult, ...authenticatedErrors() },
+} as const;
+
+export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) =>
+  reply.code(200).send(await accountCredits(deps, principalOf(request).accountId));
+
+export function registerCredits(app: Api, deps: AppDeps): void {
+  app.get('/account/credits', { schema }, handler(deps));
+}

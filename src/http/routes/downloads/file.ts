@@ -1,0 +1,61 @@
+import { Type } from '@sinclair/typebox';
+import { downloadPolicy, rateLimitedError } from '../../../app/auth.ts';
+import { openDownload, parseRange, readDownload } from '../../../app/download.ts';
+import { appError } from '../../../core/errors.ts';
+import { ErrorBody, RateLimitedBody } from '../../schemas/common.ts';
+import { sendError } from '../../errors.ts';
+import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
+
+export const schema = {
+  summary: 'Download a result file (signed link)',
+  description:
+    'The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416).',
+  tags: ['downloads'],
+  params: Type.Object({ token: Type.String({ maxLength: 2000 }), fileName: Type.String({ maxLength: 200 }) }),
+  headers: Type.Object({ range: Type.Optional(Type.String({ description: 'bytes=start-end' })) }),
+  response: {
+    200: { description: 'The file (parquet, csv or xlsx)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+    206: { description: 'The requested byte range', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+    403: { ...ErrorBody, description: 'The link was altered' },
+    410: { ...ErrorBody, description: 'The link has expired; run the query again' },
+    416: { description: 'The range lies outside the file; Content-Range gives its size', type: 'null' },
+    429: RateLimitedBody,
+  },
+} as const;
+
+/** Content-Disposition with an ASCII name and its RFC 5987 form (our names are ASCII anyway). */
+const disposition = (name: string): string => `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+
+export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
+  const limited = await deps.limiter.hit(`download:${request.ip}`, downloadPolicy(deps.config.rateLimits), deps.clock.now().getTime());
+  if (!limited.allowed) return sendError(reply, rateLimitedError(limited, 'Too many downloads from this address'));
+
+  const opened = await openDownload(deps, request.params.token, request.params.fileName);
+  if (!opened.ok) return sendError(reply, opened.error);
+  const file = opened.value;
+  const range = parseRange(request.headers.range, file.size);
+  reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', disposition(file.fileName))
+    .header('accept-ranges', 'bytes')
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff');
+  if (range.kind === 'unsatisfiable') {
+    // RFC 9110 §15.5.17: no body needed; Content-Range tells the client the size.
+    reply.removeHeader('content-type');
+    reply.header('content-range', `bytes */${file.size}`);
+    return reply.code(416 as 200).send();
+  }
+  const [status, start, end] = range.kind === 'partial' ? [206, range.range.start, range.range.end] : [200, 0, file.size - 1];
+  reply.header('content-length', String(Math.max(0, end - start + 1)));
+  if (status === 206) reply.header('content-range', `bytes ${start}-${end}/${file.size}`);
+  if (request.method === 'HEAD') return reply.code(status as 200).send();
+  if (file.size === 0) return reply.code(200).send('');
+  const stream = await readDownload(deps, file.key, status === 206 ? { start, end } : undefined);
+  if (stream === undefined) return sendError(reply, appError('gone', 'The file of this link no longer exists. Run the query again for a new file.'));
+  return reply.code(status as 200).send(stream);
+};
+
+export function registerDownload(app: Api, deps: AppDeps): void {
+  app.route({ method: ['GET', 'HEAD'], url: '/downloads/:token/:fileName', schema, exposeHeadRoute: false, handler: handler(deps) });
+}

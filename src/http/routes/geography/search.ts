@@ -1,0 +1,26 @@
+import { searchGeography } from '../../../app/geography.ts';
+import { authenticatedErrors, bearerSecurity } from '../../schemas/common.ts';
+import { SearchQuery, SearchResult } from '../../schemas/geography.ts';
+import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
+
+export const schema = {
+  summary: 'Find suburbs',
+  description: 'Case- and accent-insensitive partial match; names that start with the term rank first. level chooses what the term matches; results are always suburbs.',
+  tags: ['geography'],
+  security: bearerSecurity,
+  querystring: SearchQuery,
+  response: { 200: SearchResult, ...authenticatedErrors() },
+} as const;
+
+export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
+  const q = request.query;
+  const found = searchGeography(deps, { query: q.query, state: q.state, level: q.level ?? 'suburb', limit: q.limit ?? 10 });
+  return reply.code(200).send({
+    results: found.results.map((r) => ({ ...r, datasets_available: [...r.datasets_available], pool_sizes: { ...r.pool_sizes } })),
+    total_matches: found.total_matches,
+  });
+};
+
+export function registerSearch(app: Api, deps: AppDeps): void {
+  app.get('/geography/search', { schema }, handler(deps));
+}

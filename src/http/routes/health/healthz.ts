@@ -1,0 +1,14 @@
+import { HealthResult } from '../../schemas/health.ts';
+import type { Api, ReplyOf, RequestOf } from '../../types.ts';
+
+export const schema = {
+  summary: 'Liveness: the process answers',
+  tags: ['operations'],
+  response: { 200: HealthResult },
+} as const;
+
+export const handler = () => async (_request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => reply.code(200).send({ status: 'ok' as const });
+
+export function registerHealthz(app: Api): void {
+  app.get('/healthz', { schema }, handler());
+}

@@ -1,0 +1,35 @@
+import { ReadyResult } from '../../schemas/health.ts';
+import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
+
+export const schema = {
+  summary: 'Readiness: database, rate limiter and pool release usable, not shutting down',
+  tags: ['operations'],
+  response: { 200: ReadyResult, 503: ReadyResult },
+} as const;
+
+/** A check that throws counts as failed: readiness must answer, not 500. */
+const safely = async (check: () => Promise<boolean> | boolean): Promise<boolean> => {
+  try {
+    return await check();
+  } catch {
+    return false;
+  }
+};
+
+export const handler = (deps: AppDeps) => async (_request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
+  const [database, rateLimiter, poolRelease] = await Promise.all([
+    safely(() => deps.accounts.healthy()),
+    safely(() => deps.limiter.healthy()),
+    safely(() => deps.pools.search({ query: 'a', level: 'suburb', limit: 1 }).total >= 0),
+  ]);
+  const ready = database && rateLimiter && poolRelease && !deps.drain.draining;
+  return reply.code(ready ? 200 : 503).send({
+    status: ready ? 'ready' : 'not_ready',
+    checks: { database, rate_limiter: rateLimiter, pool_release: poolRelease },
+    version: deps.pools.version,
+  });
+};
+
+export function registerReadyz(app: Api, deps: AppDeps): void {
+  app.get('/readyz', { schema }, handler(deps));
+}

@@ -1,0 +1,47 @@
+import { appError } from '../../../core/errors.ts';
+import { executeQuery } from '../../../app/execute.ts';
+import { authenticatedErrors, bearerSecurity, ErrorBody, InsufficientCreditsBody } from '../../schemas/common.ts';
+import { ExecuteResult, IdempotencyHeaders, QueryRequest } from '../../schemas/query.ts';
+import { principalOf } from '../../plugins/authenticate.ts';
+import { sendError } from '../../errors.ts';
+import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
+
+export const schema = {
+  summary: 'Run a query',
+  description:
+    'Deducts credits, draws a new sample without replacement from each selection’s pool and returns a signed download URL valid 7 days. Either the file is ready and the credits are charged, or nothing is charged.',
+  tags: ['query'],
+  security: bearerSecurity,
+  headers: IdempotencyHeaders,
+  body: QueryRequest,
+  response: {
+    200: ExecuteResult,
+    402: InsufficientCreditsBody,
+    409: { ...ErrorBody, description: 'The same Idempotency-Key is still running' },
+    422: { ...ErrorBody, description: 'Logically invalid query, or an Idempotency-Key reused with another body' },
+    503: { ...ErrorBody, description: 'The server is shutting down; retry shortly' },
+    ...authenticatedErrors(),
+  },
+} as const;
+
+export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
+  const principal = principalOf(request);
+  if (!deps.drain.enter()) return sendError(reply, appError('service_unavailable', 'The server is shutting down; retry in a few seconds (another instance may answer).'));
+  try {
+    const outcome = await executeQuery(deps, request.log, {
+      accountId: principal.accountId,
+      query: request.body,
+      idempotencyKey: request.headers['idempotency-key'],
+      requestId: String(request.id),
+    });
+    if (!outcome.ok) return sendError(reply, outcome.error);
+    const v = outcome.value;
+    return reply.code(200).send({ ...v, metadata: { ...v.metadata, geography_selections: [...v.metadata.geography_selections] } });
+  } finally {
+    deps.drain.leave();
+  }
+};
+
+export function registerExecute(app: Api, deps: AppDeps): void {
+  app.post('/query/execute', { schema }, handler(deps));
+}

@@ -1,0 +1,24 @@
+import { queryHistory } from '../../../app/history.ts';
+import { authenticatedErrors, bearerSecurity } from '../../schemas/common.ts';
+import { HistoryQuery, HistoryResult } from '../../schemas/history.ts';
+import { principalOf } from '../../plugins/authenticate.ts';
+import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
+
+export const schema = {
+  summary: 'List executed queries',
+  description: 'Newest first. A page past the end returns an empty list with the true pagination.',
+  tags: ['query'],
+  security: bearerSecurity,
+  querystring: HistoryQuery,
+  response: { 200: HistoryResult, ...authenticatedErrors() },
+} as const;
+
+export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
+  const q = request.query;
+  const outcome = await queryHistory(deps, principalOf(request).accountId, { page: q.page ?? 1, perPage: q.per_page ?? 20, datasetType: q.dataset_type });
+  return reply.code(200).send({ queries: outcome.queries.map((i) => ({ ...i, geography_selections: [...i.geography_selections] })), pagination: outcome.pagination });
+};
+
+export function registerHistory(app: Api, deps: AppDeps): void {
+  app.get('/query/history', { schema }, handler(deps));
+}

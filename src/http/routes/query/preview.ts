@@ -1,0 +1,27 @@
+import { previewQuery } from '../../../app/preview.ts';
+import { authenticatedErrors, bearerSecurity } from '../../schemas/common.ts';
+import { PreviewInvalid, PreviewResult, QueryRequest } from '../../schemas/query.ts';
+import { principalOf } from '../../plugins/authenticate.ts';
+import { sendError } from '../../errors.ts';
+import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
+
+export const schema = {
+  summary: 'Check and price a query',
+  description: 'Reports the credit cost and feasibility of a query. Spends no credits and generates nothing.',
+  tags: ['query'],
+  security: bearerSecurity,
+  body: QueryRequest,
+  response: { 200: PreviewResult, 422: PreviewInvalid, ...authenticatedErrors() },
+} as const;
+
+export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
+  const outcome = await previewQuery(deps, principalOf(request).accountId, request.body);
+  if (outcome.ok) return reply.code(200).send({ ...outcome.value, geography_matches: [...outcome.value.geography_matches], warnings: [...outcome.value.warnings] });
+  // The preview's own 422 shape (interface-v1.md, "Invalid-query preview result").
+  if (outcome.error.code === 'validation_error') return reply.code(422).send({ valid: false, detail: outcome.error.detail, geography_matches: [] });
+  return sendError(reply, outcome.error);
+};
+
+export function registerPreview(app: Api, deps: AppDeps): void {
+  app.post('/query/preview', { schema }, handler(deps));
+}

@@ -1,0 +1,66 @@
+import { Kind, Type, TypeRegistry, type TSchema, type TUnsafe } from '@sinclair/typebox';
+
+/**
+ * A string enum that appears in OpenAPI as `{type: string, enum: […]}` (TypeBox's Union of
+ * Literals renders as an anyOf of consts, which reads badly in the reference). The custom kind
+ * lets TypeBox's compiler validate it.
+ */
+TypeRegistry.Set<{ enum: readonly string[] }>('StringEnum', (schema, value) => typeof value === 'string' && schema.enum.includes(value));
+
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ ...options, [Kind]: 'StringEnum', type: 'string', enum: [...values] });
+}
+
+export const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
+
+/** The general error body: {"error": code, "detail": text}. */
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'Error code from the catalogue (see docs/api.md)' }),
+    detail: Type.String({ description: 'Human-readable reason and what to do next' }),
+  },
+  { description: 'Error', additionalProperties: true },
+);
+
+export const UnauthorizedBody = Type.Object(
+  { error: Type.Literal('unauthorized'), message: Type.String() },
+  { description: 'Missing or invalid API key' },
+);
+
+export const InsufficientCreditsBody = Type.Object(
+  {
+    detail: Type.String({ description: 'States the credits required and available' }),
+    credits_remaining: Type.Integer(),
+  },
+  { description: 'Not enough credits; no error field (as the v1 contract shows it)' },
+);
+
+export const RateLimitedBody = Type.Object(
+  {
+    error: Type.Literal('rate_limited'),
+    detail: Type.String(),
+    retry_after_seconds: Type.Integer({ minimum: 1 }),
+  },
+  { description: 'Request rate exceeded; the Retry-After header gives the same seconds' },
+);
+
+export const InternalErrorBody = Type.Object(
+  {
+    error: Type.Literal('internal_error'),
+    detail: Type.String(),
+    request_id: Type.String({ description: 'Quote it when reporting the problem' }),
+  },
+  { description: 'Server error; retry with exponential backoff' },
+);
+
+/** Responses every authenticated operation can give besides its own. */
+export function authenticatedErrors(): Record<number, TSchema> {
+  return {
+    400: ErrorBody,
+    401: UnauthorizedBody,
+    429: RateLimitedBody,
+    500: InternalErrorBody,
+  };
+}
+
+export const bearerSecurity = [{ bearerAuth: [] as string[] }];

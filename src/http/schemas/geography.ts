@@ -1,0 +1,44 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DATASET_TYPES, STATES } from '../../core/dataset.ts';
+import { StringEnum } from './common.ts';
+
+export const SearchQuery = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: 100, description: 'Search term; partial, case- and accent-insensitive match' }),
+  state: Type.Optional(StringEnum(STATES)),
+  level: Type.Optional(StringEnum(['suburb', 'postcode', 'lga', 'state'] as const, { default: 'suburb' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+});
+export type SearchQuery = Static<typeof SearchQuery>;
+
+export const SearchResultItem = Type.Object({
+  suburb_id: Type.String(),
+  state: Type.String(),
+  postcode: Type.String(),
+  lga: Type.String(),
+  gccsa: Type.String(),
+  pool_size: Type.Integer({ description: 'The persons pool' }),
+  small_suburb_flag: Type.Boolean(),
+  datasets_available: Type.Array(StringEnum(DATASET_TYPES)),
+  pool_sizes: Type.Object(
+    { persons: Type.Integer(), families: Type.Integer(), dwellings: Type.Integer() },
+    { description: 'Extension: the pool of every dataset' },
+  ),
+});
+
+export const SearchResult = Type.Object({
+  results: Type.Array(SearchResultItem),
+  total_matches: Type.Integer(),
+});
+export type SearchResult = Static<typeof SearchResult>;
+
+export const VariablesParams = Type.Object({ suburb_id: Type.String({ minLength: 1, maxLength: 200 }) });
+export const VariablesQuery = Type.Object({ dataset_type: StringEnum(DATASET_TYPES) });
+
+export const VariablesResult = Type.Object({
+  suburb_id: Type.String(),
+  dataset_type: StringEnum(DATASET_TYPES),
+  variables: Type.Array(
+    Type.Object({ code: Type.String(), description: Type.String(), n_categories: Type.Integer() }),
+  ),
+});
+export type VariablesResult = Static<typeof VariablesResult>;

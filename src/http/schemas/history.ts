@@ -1,0 +1,35 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DATASET_TYPES } from '../../core/dataset.ts';
+import { StringEnum, Timestamp } from './common.ts';
+
+export const HistoryItem = Type.Object({
+  query_id: Type.String(),
+  executed_at: Timestamp('When the query ran'),
+  dataset_type: StringEnum(DATASET_TYPES),
+  geography_selections: Type.Array(Type.String()),
+  n_observations: Type.Integer(),
+  credit_cost: Type.Integer(),
+  download_url: Type.String(),
+  download_expired: Type.Boolean(),
+});
+export type HistoryItem = Static<typeof HistoryItem>;
+
+export const HistoryQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  dataset_type: Type.Optional(StringEnum(DATASET_TYPES)),
+});
+export type HistoryQuery = Static<typeof HistoryQuery>;
+
+export const HistoryResult = Type.Object({
+  queries: Type.Array(HistoryItem),
+  pagination: Type.Object({
+    page: Type.Integer(),
+    per_page: Type.Integer(),
+    total_pages: Type.Integer(),
+    total_queries: Type.Integer(),
+  }),
+});
+export type HistoryResult = Static<typeof HistoryResult>;
+
+export const QueryIdParams = Type.Object({ query_id: Type.String({ maxLength: 100 }) });

@@ -1,0 +1,87 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DATASET_TYPES, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, OUTPUT_FORMATS } from '../../core/dataset.ts';
+import { StringEnum, Timestamp } from './common.ts';
+
+/** Body of POST /query/preview and POST /query/execute (one schema for both, as v1 says). */
+export const QueryRequest = Type.Object(
+  {
+    geography_level: StringEnum(GEOGRAPHY_LEVELS),
+    geography_selections: Type.Array(Type.String({ maxLength: 200 }), {
+      maxItems: 5000,
+      description: 'Identifiers at geography_level, e.g. "Richmond (VIC)", "3121", "Melbourne (VIC)", "VIC", "Australia"',
+    }),
+    dataset_type: StringEnum(DATASET_TYPES),
+    n_observations: Type.Integer({ description: 'Records generated per geography selection' }),
+    output_format: Type.Optional(StringEnum(OUTPUT_FORMATS, { default: 'parquet' })),
+    include_geography: Type.Optional(StringEnum(INCLUDE_GEOGRAPHY, { default: 'none' })),
+  },
+  { description: 'Query request' },
+);
+export type QueryRequest = Static<typeof QueryRequest>;
+
+export const GeographyMatch = Type.Object({
+  suburb_id: Type.String({ description: 'Canonical identifier of the selection' }),
+  pool_size: Type.Integer(),
+  small_suburb_flag: Type.Boolean(),
+});
+
+export const PreviewResult = Type.Object(
+  {
+    valid: Type.Literal(true),
+    n_observations: Type.Integer(),
+    credit_cost: Type.Integer(),
+    pool_available: Type.Integer(),
+    geography_matches: Type.Array(GeographyMatch),
+    warnings: Type.Array(Type.String()),
+  },
+  { description: 'Preview result' },
+);
+export type PreviewResult = Static<typeof PreviewResult>;
+
+export const PreviewInvalid = Type.Object(
+  {
+    valid: Type.Literal(false),
+    detail: Type.String(),
+    geography_matches: Type.Array(GeographyMatch, { maxItems: 0 }),
+  },
+  { description: 'Invalid-query preview result' },
+);
+
+export const QueryMetadata = Type.Object(
+  {
+    geography_level: StringEnum(GEOGRAPHY_LEVELS),
+    geography_selections: Type.Array(Type.String()),
+    dataset_type: StringEnum(DATASET_TYPES),
+    n_observations: Type.Integer(),
+    output_format: StringEnum(OUTPUT_FORMATS),
+    include_geography: StringEnum(INCLUDE_GEOGRAPHY),
+    version: Type.String({ description: 'Version of the pool release the records come from' }),
+    generated_at: Timestamp('When the file was generated'),
+    seed: Type.String({ description: 'Extension: the 64-bit sampling seed (decimal), to reproduce the file' }),
+  },
+  { additionalProperties: true },
+);
+export type QueryMetadata = Static<typeof QueryMetadata>;
+
+export const ExecuteResult = Type.Object(
+  {
+    query_id: Type.String(),
+    status: Type.Literal('completed'),
+    credit_cost: Type.Integer(),
+    credits_remaining: Type.Integer(),
+    download_url: Type.String({ description: 'Signed URL of the result file; needs no API key' }),
+    download_expires: Timestamp('Expiry of download_url (7 days after execution)'),
+    metadata: QueryMetadata,
+    dictionary_url: Type.Optional(
+      Type.String({ description: 'Extension, csv results only: signed link to the dictionary of codes and labels (JSON), valid as long as download_url' }),
+    ),
+  },
+  { description: 'Execution result' },
+);
+export type ExecuteResult = Static<typeof ExecuteResult>;
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'Extension: the same key and body within 24 h returns the first result without a new charge' }),
+  ),
+});

@@ -1,0 +1,36 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { Writable } from 'node:stream';
+import type { Principal } from '../app/auth.ts';
+import type { UseCaseDeps } from '../app/deps.ts';
+import type { Drain } from '../app/drain.ts';
+
+/** The Fastify instance with TypeBox typing: route handlers get Static<> of their schemas. */
+export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export interface LoggerOptions {
+  readonly level: string;
+  /** Where JSON log lines go (stdout by default); tests pass a capturing stream. */
+  readonly stream?: Writable;
+}
+
+/** What buildApp needs: the use cases' ports plus HTTP concerns. No globals, no process.env. */
+export interface AppDeps extends UseCaseDeps {
+  readonly logger: LoggerOptions;
+  /** In-flight executes, so shutdown can finish them and refuse new ones (503). */
+  readonly drain: Drain;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the authentication hook on authenticated routes. */
+    principal: Principal | null;
+  }
+}
+
+import type { FastifyReply, FastifyRequest, FastifySchema, RouteGenericInterface } from 'fastify';
+
+/** Request and reply types of a route, inferred from its schema (for handlers defined apart from their registration). */
+export type RequestOf<S extends FastifySchema> = FastifyRequest<RouteGenericInterface, RawServerDefault, IncomingMessage, S, TypeBoxTypeProvider>;
+export type ReplyOf<S extends FastifySchema> = FastifyReply<RouteGenericInterface, RawServerDefault, IncomingMessage, ServerResponse, unknown, S, TypeBoxTypeProvider>;

@@ -1,0 +1,431 @@
+/**
+ * The AccountStore contract: one suite that every implementation runs (the pattern of Hono's
+ * router common.case tests). test/adapters/db/sqlite.test.ts and postgres.test.ts call it with
+ * a harness that opens stores on a fresh database of their kind.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey, hashApiKey, last4, newId } from '../../src/core/keys.ts';
+import { currentFreePeriodStart, nextFreeReset } from '../../src/core/ledger/weekly-reset.ts';
+import type { AccountStore, ChargeRequest, CreditSummary } from '../../src/ports/account-store.ts';
+import type { DatasetType } from '../../src/core/dataset.ts';
+
+export interface StoreHarness {
+  /** Creates a fresh, empty database and returns a function that opens a store instance on it. */
+  newDatabase(): Promise<() => AccountStore>;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Wednesday 25 Nov 2026, 14:00 in Sydney: mid-week, so a few days either way stay in the week. */
+const NOW = new Date('2026-11-25T03:00:00Z');
+const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs);
+const SECRET = 'contract-test-secret';
+
+let emailCounter = 0;
+const uniqueEmail = () => `user${++emailCounter}-${Math.random().toString(36).slice(2, 8)}@example.org`;
+
+function chargeRequest(accountId: string, credits: number, now: Date, extra: Partial<ChargeRequest> = {}, datasetType: DatasetType = 'persons'): ChargeRequest {
+  return {
+    accountId,
+    queryId: newId('qry'),
+    credits,
+    now,
+    query: {
+      executedAt: now,
+      datasetType,
+      geographySelections: ['Richmond (VIC)', '3121'],
+      nObservations: credits * 500,
+      metadata: { seed: 'c0ffee', geography_level: 'suburb', nested: { a: [1, 2] } },
+      fileKey: null,
+      downloadExpires: new Date(now.getTime() + 7 * DAY),
+    },
+    ...extra,
+  };
+}
+
+export function accountStoreContract(name: string, harness: StoreHarness): void {
+  describe(`AccountStore contract: ${name}`, () => {
+    let open: () => AccountStore;
+    let store: AccountStore;
+    const opened: AccountStore[] = [];
+    const track = (s: AccountStore) => (opened.push(s), s);
+
+    beforeAll(async () => {
+      open = await harness.newDatabase();
+      store = track(open());
+      await store.migrate();
+    });
+    afterAll(async () => {
+      await Promise.all(opened.map((s) => s.close()));
+    });
+
+    async function newAccount(now = NOW) {
+      return store.createAccount({ email: uniqueEmail(), now });
+    }
+    /** The ledger and the stored balance agree (the invariant every test ends with). */
+    async function expectConsistent(accountId: string, now = NOW): Promise<CreditSummary> {
+      const summary = await store.credits(accountId, now);
+      expect(await store.ledgerBalance(accountId)).toBe(summary.creditsRemaining);
+      expect(summary.creditsRemaining).toBeGreaterThanOrEqual(0);
+      expect(summary.freeCreditsRemaining).toBeGreaterThanOrEqual(0);
+      return summary;
+    }
+
+    it('migrates idempotently and reports healthy', async () => {
+      await store.migrate();
+      expect(await store.healthy()).toBe(true);
+    });
+
+    it('two instances migrating a fresh database at the same moment both succeed', async () => {
+      const openFresh = await harness.newDatabase();
+      const a = track(openFresh());
+      const b = track(openFresh());
+      await Promise.all([a.migrate(), b.migrate()]);
+      const account = await b.createAccount({ email: uniqueEmail(), now: NOW });
+      expect((await a.getAccount(account.accountId))?.email).toBe(account.email);
+    });
+
+    describe('accounts', () => {
+      it('are created, fetched and listed', async () => {
+        const email = uniqueEmail();
+        const account = await store.createAccount({ email, now: NOW });
+        expect(account.accountId).toMatch(/^acc_[0-9A-Za-z]{20}$/);
+        expect(await store.getAccount(account.accountId)).toEqual({ accountId: account.accountId, email, createdAt: NOW });
+        expect(await store.getAccount(newId('acc'))).toBeUndefined();
+        expect((await store.listAccounts()).map((a) => a.accountId)).toContain(account.accountId);
+      });
+
+      it('refuse a second account with the same email', async () => {
+        const email = uniqueEmail();
+        await store.createAccount({ email, now: NOW });
+        await expect(store.createAccount({ email, now: NOW })).rejects.toThrow();
+      });
+
+      it('start free, with the week’s 5 credits and the next Monday reset', async () => {
+        const account = await newAccount();
+        const summary = await expectConsistent(account.accountId);
+        expect(summary).toEqual({
+          tier: 'free',
+          creditsRemaining: 5,
+          creditsPurchased: 0,
+          creditsUsed: 0,
+          freeCreditsRemaining: 5,
+          freeCreditsReset: nextFreeReset(NOW),
+        });
+        expect(summary.freeCreditsReset?.toISOString()).toBe('2026-11-29T13:00:00.000Z');
+      });
+    });
+
+    describe('API keys', () => {
+      it('are stored by hash, found by hash, listed, and revoked once', async () => {
+        const account = await newAccount();
+        const key1 = generateApiKey('live');
+        const key2 = generateApiKey('live');
+        const rec1 = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key1, SECRET), prefix: 'spq_live_', last4: last4(key1), now: NOW });
+        const rec2 = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key2, SECRET), prefix: 'spq_live_', last4: last4(key2), now: at(1000) });
+        expect(rec1).toMatchObject({ accountId: account.accountId, prefix: 'spq_live_', last4: last4(key1), revokedAt: null, createdAt: NOW });
+
+        expect(await store.findKeyByHash(hashApiKey(key1, SECRET))).toEqual(rec1);
+        expect(await store.findKeyByHash(hashApiKey(key1, 'another-secret'))).toBeUndefined();
+        expect(await store.listKeys(account.accountId)).toEqual([rec1, rec2]);
+
+        // Rotation: both work until the old one is revoked; revocation is visible on the next look-up.
+        expect(await store.revokeKey(rec1.keyId, at(2000))).toBe(true);
+        expect(await store.revokeKey(rec1.keyId, at(3000))).toBe(false);
+        expect(await store.revokeKey(newId('key'), at(3000))).toBe(false);
+        expect((await store.findKeyByHash(hashApiKey(key1, SECRET)))?.revokedAt).toEqual(at(2000));
+        expect((await store.findKeyByHash(hashApiKey(key2, SECRET)))?.revokedAt).toBeNull();
+        expect((await store.listKeys(account.accountId)).map((k) => k.revokedAt)).toEqual([at(2000), null]);
+      });
+
+      it('never share a hash', async () => {
+        const account = await newAccount();
+        const keyHash = hashApiKey(generateApiKey('test'), SECRET);
+        await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash, prefix: 'spq_test_', last4: 'abcd', now: NOW });
+        await expect(store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash, prefix: 'spq_test_', last4: 'abcd', now: NOW })).rejects.toThrow();
+      });
+    });
+
+    describe('grants, bundles and tiers', () => {
+      it('a grant adds purchased credits and keeps the account free', async () => {
+        const account = await newAccount();
+        await store.grantCredits({ accountId: account.accountId, credits: 12, now: NOW, note: 'support' });
+        const s = await expectConsistent(account.accountId);
+        expect(s).toMatchObject({ tier: 'free', creditsRemaining: 17, creditsPurchased: 12, freeCreditsRemaining: 5 });
+        await expect(store.grantCredits({ accountId: account.accountId, credits: 0, now: NOW })).rejects.toThrow(RangeError);
+        await expect(store.grantCredits({ accountId: account.accountId, credits: 1.5, now: NOW })).rejects.toThrow(RangeError);
+      });
+
+      it('a bundle makes the account paid for its duration; its credits outlive it', async () => {
+        const account = await newAccount();
+        await store.addBundle({ accountId: account.accountId, credits: 100, days: 2, now: NOW });
+        const during = await expectConsistent(account.accountId, at(DAY));
+        expect(during).toMatchObject({ tier: 'paid', creditsRemaining: 105, creditsPurchased: 100, freeCreditsReset: null });
+        const after = await expectConsistent(account.accountId, at(2 * DAY));
+        expect(after).toMatchObject({ tier: 'free', creditsRemaining: 105, freeCreditsReset: nextFreeReset(at(2 * DAY)) });
+      });
+
+      it('no weekly allowance for a week that starts while paid; it returns the week after the bundle ends', async () => {
+        const account = await newAccount();
+        await store.addBundle({ accountId: account.accountId, credits: 10, days: 7, now: NOW }); // ends next Wednesday
+        const nextWeek = at(6 * DAY); // Tuesday of next week: paid at its Monday
+        const s1 = await expectConsistent(account.accountId, nextWeek);
+        expect(s1).toMatchObject({ tier: 'paid', freeCreditsRemaining: 0, creditsRemaining: 10 });
+        const afterEnd = at(8 * DAY); // Thursday: free again, but this week started paid
+        expect(await expectConsistent(account.accountId, afterEnd)).toMatchObject({ tier: 'free', freeCreditsRemaining: 0 });
+        const weekAfter = at(13 * DAY);
+        expect(await expectConsistent(account.accountId, weekAfter)).toMatchObject({ tier: 'free', freeCreditsRemaining: 5, creditsRemaining: 15 });
+      });
+    });
+
+    describe('charges', () => {
+      it('spend free credits first, then purchased, and write the pending query in the same step', async () => {
+        const account = await newAccount();
+        await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
+        const first = chargeRequest(account.accountId, 3, NOW);
+        expect(await store.charge(first)).toEqual({ ok: true, value: { creditsRemaining: 12 } });
+        expect(await expectConsistent(account.accountId)).toMatchObject({ freeCreditsRemaining: 2, creditsRemaining: 12, creditsUsed: 3, creditsPurchased: 10 });
+        expect(await store.charge(chargeRequest(account.accountId, 4, NOW))).toEqual({ ok: true, value: { creditsRemaining: 8 } });
+        expect(await expectConsistent(account.accountId)).toMatchObject({ freeCreditsRemaining: 0, creditsRemaining: 8, creditsUsed: 7 });
+
+        const stored = await store.getQuery(account.accountId, first.queryId);
+        expect(stored).toEqual({
+          queryId: first.queryId,
+          accountId: account.accountId,
+          status: 'pending',
+          creditCost: 3,
+          fileDeletedAt: null,
+          ...first.query,
+        });
+      });
+
+      it('insufficient credits report required and available and change nothing', async () => {
+        const account = await newAccount();
+        await store.grantCredits({ accountId: account.accountId, credits: 2, now: NOW });
+        const before = await expectConsistent(account.accountId);
+        const request = chargeRequest(account.accountId, 8, NOW, { idempotency: { key: 'idem-insufficient', requestHash: 'h1' } });
+        expect(await store.charge(request)).toEqual({ ok: false, error: { kind: 'insufficient_credits', required: 8, available: 7 } });
+        expect(await expectConsistent(account.accountId)).toEqual(before);
+        expect(await store.getQuery(account.accountId, request.queryId)).toBeUndefined();
+        // The key was not consumed: the same key can be used once the account can pay.
+        await store.grantCredits({ accountId: account.accountId, credits: 1, now: NOW });
+        expect((await store.charge({ ...request, queryId: newId('qry') })).ok).toBe(true);
+      });
+
+      it('a repeated charge of the same query id never charges twice', async () => {
+        const account = await newAccount();
+        const request = chargeRequest(account.accountId, 2, NOW);
+        expect(await store.charge(request)).toEqual({ ok: true, value: { creditsRemaining: 3 } });
+        expect(await store.charge(request)).toEqual({ ok: true, value: { creditsRemaining: 3 } });
+        expect(await expectConsistent(account.accountId)).toMatchObject({ creditsRemaining: 3, creditsUsed: 2 });
+      });
+
+      it('a zero-credit charge (sandbox) records the query and spends nothing', async () => {
+        const account = await newAccount();
+        const request = chargeRequest(account.accountId, 0, NOW);
+        expect(await store.charge(request)).toEqual({ ok: true, value: { creditsRemaining: 5 } });
+        expect((await store.getQuery(account.accountId, request.queryId))?.status).toBe('pending');
+        await expectConsistent(account.accountId);
+      });
+    });
+
+    describe('idempotency keys', () => {
+      it('replay, mismatch, in flight, expiry after 24 h, and a fresh run after a failure', async () => {
+        const account = await newAccount();
+        await store.grantCredits({ accountId: account.accountId, credits: 20, now: NOW });
+        const idem = { key: 'k-1', requestHash: 'hash-a' };
+        const first = chargeRequest(account.accountId, 2, NOW, { idempotency: idem });
+        expect((await store.charge(first)).ok).toBe(true);
+
+        // Same key while the first is still pending: in flight, nothing charged.
+        expect(await store.charge(chargeRequest(account.accountId, 2, at(1000), { idempotency: idem }))).toEqual({ ok: false, error: { kind: 'idempotency_in_flight' } });
+        // Same key, other body: mismatch.
+        expect(await store.charge(chargeRequest(account.accountId, 2, at(1000), { idempotency: { key: 'k-1', requestHash: 'hash-b' } }))).toEqual({
+          ok: false,
+          error: { kind: 'idempotency_mismatch' },
+        });
+
+        await store.completeQuery(first.queryId, 'files/first.parquet');
+        const replay = await store.charge(chargeRequest(account.accountId, 2, at(HOUR), { idempotency: idem }));
+        expect(replay.ok).toBe(false);
+        if (!replay.ok && replay.error.kind === 'idempotency_replay') {
+          expect(replay.error.query).toMatchObject({ queryId: first.queryId, status: 'completed', fileKey: 'files/first.parquet' });
+        } else throw new Error(`expected a replay, got ${JSON.stringify(replay)}`);
+        expect((await expectConsistent(account.accountId, at(HOUR))).creditsRemaining).toBe(23);
+
+        // Keys are per account.
+        const other = await newAccount();
+        expect((await store.charge(chargeRequest(other.accountId, 1, NOW, { idempotency: idem }))).ok).toBe(true);
+
+        // After 24 hours the key is forgotten.
+        expect((await store.charge(chargeRequest(account.accountId, 2, at(24 * HOUR + 1), { idempotency: idem }))).ok).toBe(true);
+
+        // A failed (refunded) first attempt lets the same key run again.
+        const failing = chargeRequest(account.accountId, 3, NOW, { idempotency: { key: 'k-2', requestHash: 'h' } });
+        expect((await store.charge(failing)).ok).toBe(true);
+        await store.refundQuery(failing.queryId, NOW, 'writer crashed');
+        expect((await store.charge(chargeRequest(account.accountId, 3, at(1), { idempotency: { key: 'k-2', requestHash: 'h' } }))).ok).toBe(true);
+        await expectConsistent(account.accountId, at(24 * HOUR + 1));
+      });
+    });
+
+    describe('refunds', () => {
+      it('restore the charge exactly once, however often and however concurrently they are called', async () => {
+        const account = await newAccount();
+        await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
+        const request = chargeRequest(account.accountId, 7, NOW);
+        await store.charge(request);
+        expect((await expectConsistent(account.accountId)).creditsRemaining).toBe(8);
+        await Promise.all(Array.from({ length: 5 }, () => store.refundQuery(request.queryId, at(1000), 'file write failed')));
+        await store.refundQuery(request.queryId, at(2000), 'again');
+        expect(await expectConsistent(account.accountId)).toMatchObject({ creditsRemaining: 15, freeCreditsRemaining: 5, creditsUsed: 0 });
+        expect((await store.getQuery(account.accountId, request.queryId))?.status).toBe('failed');
+        // A refunded query cannot be completed afterwards (it would be a free file).
+        await store.completeQuery(request.queryId, 'files/late.csv');
+        expect(await store.getQuery(account.accountId, request.queryId)).toMatchObject({ status: 'failed', fileKey: null });
+        await store.refundQuery(newId('qry'), NOW, 'unknown id is a no-op');
+      });
+
+      it('after a weekly reset give back the purchased part only', async () => {
+        const account = await newAccount();
+        await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
+        const request = chargeRequest(account.accountId, 7, NOW); // 5 free + 2 purchased
+        await store.charge(request);
+        const nextWeek = at(7 * DAY);
+        await store.refundQuery(request.queryId, nextWeek, 'found pending after restart');
+        expect(await expectConsistent(account.accountId, nextWeek)).toMatchObject({ freeCreditsRemaining: 5, creditsRemaining: 15 });
+      });
+    });
+
+    describe('the weekly reset', () => {
+      it('restores 5 free credits each Monday without carrying any over', async () => {
+        const account = await newAccount();
+        await store.charge(chargeRequest(account.accountId, 3, NOW));
+        expect((await expectConsistent(account.accountId)).freeCreditsRemaining).toBe(2);
+        const sundayNight = new Date(nextFreeReset(NOW).getTime() - 1);
+        expect((await expectConsistent(account.accountId, sundayNight)).freeCreditsRemaining).toBe(2);
+        const monday = nextFreeReset(NOW);
+        expect(await expectConsistent(account.accountId, monday)).toMatchObject({ freeCreditsRemaining: 5, creditsRemaining: 5, freeCreditsReset: nextFreeReset(monday) });
+        // Unused credits do not accumulate over idle weeks.
+        expect((await expectConsistent(account.accountId, at(30 * DAY))).freeCreditsRemaining).toBe(5);
+      });
+
+      it('is applied inside a charge too (a charge in a new week can use the new allowance)', async () => {
+        const account = await newAccount();
+        await store.charge(chargeRequest(account.accountId, 5, NOW));
+        const nextWeek = new Date(currentFreePeriodStart(at(7 * DAY)).getTime() + HOUR);
+        expect(await store.charge(chargeRequest(account.accountId, 4, nextWeek))).toEqual({ ok: true, value: { creditsRemaining: 1 } });
+        await expectConsistent(account.accountId, nextWeek);
+      });
+    });
+
+    describe('history', () => {
+      it('pages completed queries newest first, filters by dataset type, and stays per account', async () => {
+        const account = await newAccount();
+        await store.grantCredits({ accountId: account.accountId, credits: 1000, now: NOW });
+        const ids: string[] = [];
+        for (let i = 0; i < 25; i++) {
+          const request = chargeRequest(account.accountId, 1, at(i * 1000), {}, i % 3 === 0 ? 'dwellings' : 'persons');
+          await store.charge(request);
+          await store.completeQuery(request.queryId, `files/${i}.csv`);
+          ids.push(request.queryId);
+        }
+        // A pending and a failed query are not part of the history.
+        await store.charge(chargeRequest(account.accountId, 1, at(100_000)));
+        const failed = chargeRequest(account.accountId, 1, at(100_001));
+        await store.charge(failed);
+        await store.refundQuery(failed.queryId, at(100_002), 'x');
+
+        const newestFirst = [...ids].reverse();
+        const page1 = await store.history({ accountId: account.accountId, page: 1, perPage: 10 });
+        expect(page1.total).toBe(25);
+        expect(page1.items.map((q) => q.queryId)).toEqual(newestFirst.slice(0, 10));
+        const page3 = await store.history({ accountId: account.accountId, page: 3, perPage: 10 });
+        expect(page3.items.map((q) => q.queryId)).toEqual(newestFirst.slice(20));
+        const past = await store.history({ accountId: account.accountId, page: 4, perPage: 10 });
+        expect(past).toEqual({ items: [], total: 25 });
+
+        const dwellings = await store.history({ accountId: account.accountId, page: 1, perPage: 100, datasetType: 'dwellings' });
+        expect(dwellings.total).toBe(9);
+        expect(dwellings.items.every((q) => q.datasetType === 'dwellings')).toBe(true);
+        expect(dwellings.items.map((q) => q.queryId)).toEqual(newestFirst.filter((_, i) => (24 - i) % 3 === 0));
+
+        const stranger = await newAccount();
+        expect(await store.history({ accountId: stranger.accountId, page: 1, perPage: 10 })).toEqual({ items: [], total: 0 });
+        expect(await store.getQuery(stranger.accountId, ids[0]!)).toBeUndefined();
+        expect((await store.getQuery(account.accountId, ids[0]!))?.fileKey).toBe('files/0.csv');
+        await expectConsistent(account.accountId, at(200_000));
+      });
+    });
+
+    describe('crash recovery and file expiry', () => {
+      it('lists pending queries older than a moment, and expired files until they are marked deleted', async () => {
+        const account = await newAccount();
+        const old = chargeRequest(account.accountId, 1, at(-2 * HOUR));
+        const recent = chargeRequest(account.accountId, 1, NOW);
+        await store.charge(old);
+        await store.charge(recent);
+        const pending = (await store.pendingQueriesBefore(at(-HOUR))).map((q) => q.queryId);
+        expect(pending).toContain(old.queryId);
+        expect(pending).not.toContain(recent.queryId);
+
+        await store.completeQuery(old.queryId, 'files/old.parquet');
+        const expiresAt = old.query.downloadExpires;
+        expect((await store.expiredFiles(expiresAt, 1000)).map((q) => q.queryId)).not.toContain(old.queryId);
+        const afterExpiry = new Date(expiresAt.getTime() + 1);
+        expect((await store.expiredFiles(afterExpiry, 1000)).map((q) => q.queryId)).toContain(old.queryId);
+        await store.markFileDeleted(old.queryId, afterExpiry);
+        await store.markFileDeleted(old.queryId, at(30 * DAY)); // the first deletion time stays
+        expect((await store.expiredFiles(afterExpiry, 1000)).map((q) => q.queryId)).not.toContain(old.queryId);
+        expect((await store.getQuery(account.accountId, old.queryId))?.fileDeletedAt).toEqual(afterExpiry);
+      });
+    });
+
+    describe('concurrency', () => {
+      async function accountThatCanPay(credits: number) {
+        const account = await newAccount();
+        await store.grantCredits({ accountId: account.accountId, credits: credits - 5, now: NOW });
+        expect((await store.credits(account.accountId, NOW)).creditsRemaining).toBe(credits);
+        return account;
+      }
+
+      async function expectExactly37(accountId: string, results: { ok: boolean; error?: { kind: string } }[]) {
+        expect(results.filter((r) => r.ok)).toHaveLength(37);
+        expect(results.filter((r) => !r.ok).every((r) => r.error?.kind === 'insufficient_credits')).toBe(true);
+        const s = await expectConsistent(accountId);
+        expect(s).toMatchObject({ creditsRemaining: 0, freeCreditsRemaining: 0, creditsUsed: 37 });
+        const rows = (await store.pendingQueriesBefore(at(DAY))).filter((q) => q.accountId === accountId);
+        expect(rows).toHaveLength(37);
+      }
+
+      it('200 concurrent charges on an account that can pay for 37: exactly 37 succeed', async () => {
+        const account = await accountThatCanPay(37);
+        const results = await Promise.all(Array.from({ length: 200 }, () => store.charge(chargeRequest(account.accountId, 1, NOW))));
+        await expectExactly37(account.accountId, results);
+      });
+
+      it('the same across two store instances on one database', async () => {
+        const account = await accountThatCanPay(37);
+        const other = track(open());
+        const results = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? store : other).charge(chargeRequest(account.accountId, 1, NOW))),
+        );
+        await expectExactly37(account.accountId, results);
+      });
+
+      it('concurrent charges of different sizes never overdraw', async () => {
+        const account = await accountThatCanPay(50);
+        const sizes = Array.from({ length: 60 }, (_, i) => 1 + (i % 4));
+        const results = await Promise.all(sizes.map((n) => store.charge(chargeRequest(account.accountId, n, NOW))));
+        const spent = sizes.reduce((sum, n, i) => sum + (results[i]!.ok ? n : 0), 0);
+        const s = await expectConsistent(account.accountId);
+        expect(s.creditsRemaining).toBe(50 - spent);
+        expect(s.creditsUsed).toBe(spent);
+        // A charge was refused only when the balance could not pay it, and the balance only falls:
+        // so what is left cannot pay for any refused charge either.
+        for (let i = 0; i < sizes.length; i++) if (!results[i]!.ok) expect(sizes[i]!).toBeGreaterThan(s.creditsRemaining);
+        expect(results.some((r) => !r.ok)).toBe(true);
+      });
+    });
+  });
+}

@@ -1,0 +1,139 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileStore } from '../../../src/ports/file-store.ts';
+
+/**
+ * The behaviour every FileStore must show (local and S3 run this same suite). How a download
+ * URL is fetched differs: S3 URLs are fetched over HTTP from the bucket; local URLs go to the
+ * service's own download route (the HTTP layer's), so the local harness does what that route
+ * does with the store: verify the token, then read the key.
+ */
+export type Download =
+  | { readonly outcome: 'ok'; readonly bytes: Buffer; readonly contentDisposition: string | undefined }
+  | { readonly outcome: 'expired' }
+  | { readonly outcome: 'refused' };
+
+export interface FileStoreHarness {
+  make(): Promise<FileStore>;
+  download(url: string): Promise<Download>;
+  /** Whether put streams large files in parts, and the part size the harness configured. */
+  readonly multipartPartSize?: number;
+  teardown?(): Promise<void>;
+}
+
+export async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+export function fileStoreContract(name: string, harness: FileStoreHarness): void {
+  describe(`FileStore contract: ${name}`, () => {
+    let store: FileStore;
+    let scratch: string;
+    beforeAll(async () => {
+      store = await harness.make();
+      scratch = await mkdtemp(join(tmpdir(), 'spq-fs-contract-'));
+    });
+    afterAll(async () => {
+      await harness.teardown?.();
+      await rm(scratch, { recursive: true, force: true });
+    });
+
+    /** A finished local file as execute leaves it, ready to put. */
+    async function localFile(bytes: Buffer): Promise<string> {
+      const path = join(scratch, `${randomUUID()}.tmp`);
+      await writeFile(path, bytes);
+      return path;
+    }
+    const key = (ext = 'csv') => `qry_${randomUUID().replaceAll('-', '')}.${ext}`;
+
+    it('puts a file, then reports its size and reads it back whole and by range', async () => {
+      const bytes = Buffer.from('person_id,age\n1,34\n2,71\n3,5\n', 'utf8');
+      const k = key();
+      await store.put(k, await localFile(bytes), 'text/csv; charset=utf-8');
+      expect(await store.size(k)).toBe(bytes.length);
+      expect(await readAll((await store.read(k)) as Readable)).toEqual(bytes);
+      expect(await readAll((await store.read(k, { start: 0, end: 1 })) as Readable)).toEqual(bytes.subarray(0, 2));
+      expect(await readAll((await store.read(k, { start: 14, end: 18 })) as Readable)).toEqual(bytes.subarray(14, 19));
+      const last = bytes.length - 1;
+      expect(await readAll((await store.read(k, { start: last - 2, end: last })) as Readable)).toEqual(bytes.subarray(last - 2));
+    });
+
+    it('replaces the file under an existing key', async () => {
+      const k = key();
+      await store.put(k, await localFile(Buffer.from('first version')), 'text/plain');
+      await store.put(k, await localFile(Buffer.from('second')), 'text/plain');
+      expect(await readAll((await store.read(k)) as Readable)).toEqual(Buffer.from('second'));
+    });
+
+    it('reports a missing file as undefined, and deletes idempotently', async () => {
+      const k = key();
+      expect(await store.size(k)).toBeUndefined();
+      expect(await store.read(k)).toBeUndefined();
+      await store.put(k, await localFile(Buffer.from('x')), 'text/plain');
+      await store.delete(k);
+      await store.delete(k);
+      expect(await store.size(k)).toBeUndefined();
+      expect(await store.read(k, { start: 0, end: 1 })).toBeUndefined();
+    });
+
+    it('takes ownership of the local file', async () => {
+      const path = await localFile(Buffer.from('moved'));
+      await store.put(key(), path, 'text/plain');
+      expect(existsSync(path)).toBe(false);
+    });
+
+    it('stores a file larger than one upload part byte for byte', async () => {
+      const partSize = harness.multipartPartSize ?? 5 * 1024 * 1024;
+      const bytes = randomBytes(partSize * 2 + 12_345);
+      const k = key('parquet');
+      await store.put(k, await localFile(bytes), 'application/vnd.apache.parquet');
+      expect(await store.size(k)).toBe(bytes.length);
+      expect(sha256(await readAll((await store.read(k)) as Readable))).toBe(sha256(bytes));
+      const mid = { start: partSize - 10, end: partSize + 9 }; // across the part boundary
+      expect(await readAll((await store.read(k, mid)) as Readable)).toEqual(bytes.subarray(mid.start, mid.end + 1));
+      await store.delete(k);
+    });
+
+    it('hands out a download URL that returns the bytes and names the file, and carries no API key', async () => {
+      const bytes = Buffer.from('dwelling_id\n42\n');
+      const k = key();
+      await store.put(k, await localFile(bytes), 'text/csv');
+      const url = await store.downloadUrl(k, `spq-${k}-persons.csv`, new Date(Date.now() + 7 * 24 * 3600 * 1000 - 1000));
+      expect(url).not.toMatch(/spq_(live|test)_/);
+      const got = await harness.download(url);
+      expect(got.outcome).toBe('ok');
+      if (got.outcome !== 'ok') return;
+      expect(got.bytes).toEqual(bytes);
+      if (got.contentDisposition !== undefined) expect(got.contentDisposition).toContain(`spq-${k}-persons.csv`);
+    });
+
+    it('refuses a download URL with an altered signature', async () => {
+      const k = key();
+      await store.put(k, await localFile(Buffer.from('secret rows')), 'text/csv');
+      const url = await store.downloadUrl(k, 'f.csv', new Date(Date.now() + 3600_000));
+      // Flip one character of the signature part (the local token's tail, S3's X-Amz-Signature).
+      const sigAt = url.includes('X-Amz-Signature=') ? url.indexOf('X-Amz-Signature=') + 'X-Amz-Signature='.length : url.lastIndexOf('/') - 1;
+      const flipped = url.slice(0, sigAt) + (url[sigAt] === 'a' ? 'b' : 'a') + url.slice(sigAt + 1);
+      expect((await harness.download(flipped)).outcome).toBe('refused');
+    });
+
+    it('respects the expiry: a short-lived URL works before it and fails after it', async () => {
+      const k = key();
+      await store.put(k, await localFile(Buffer.from('short lived')), 'text/csv');
+      // Whole seconds on both sides (token and SigV4 dates): 3 s ahead is at least 2 s of life.
+      const url = await store.downloadUrl(k, 'f.csv', new Date(Math.floor(Date.now() / 1000) * 1000 + 3000));
+      expect((await harness.download(url)).outcome).toBe('ok');
+      await new Promise((r) => setTimeout(r, 3200));
+      expect((await harness.download(url)).outcome).toBe('expired');
+    });
+  });
+}

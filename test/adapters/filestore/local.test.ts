@@ -1,0 +1,67 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLocalFileStore } from '../../../src/adapters/filestore/local.ts';
+import { verifyLink } from '../../../src/core/links.ts';
+import type { FileStore } from '../../../src/ports/file-store.ts';
+import { fileStoreContract, readAll, type Download } from './file-store.contract.ts';
+
+const SECRET = 'local-store-test-secret';
+const BASE = 'http://127.0.0.1:8080';
+const dirs: string[] = [];
+let current: FileStore | undefined;
+
+/** What the service's download route does with a local link: verify the token, then read the key. */
+async function download(url: string): Promise<Download> {
+  const match = new RegExp(`^${BASE}/downloads/([^/]+)/([^/]+)$`).exec(url);
+  if (match === null || current === undefined) return { outcome: 'refused' };
+  const claims = verifyLink(SECRET, match[1] as string, Math.floor(Date.now() / 1000));
+  if (!claims.ok) return { outcome: claims.error === 'expired' ? 'expired' : 'refused' };
+  const stream = await current.read(claims.value.key);
+  if (stream === undefined) return { outcome: 'refused' };
+  return { outcome: 'ok', bytes: await readAll(stream), contentDisposition: decodeURIComponent(match[2] as string) };
+}
+
+fileStoreContract('local', {
+  make: async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spq-local-store-'));
+    dirs.push(dir);
+    current = createLocalFileStore({ dir, baseUrl: `${BASE}/`, secret: SECRET });
+    return current;
+  },
+  download,
+});
+
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('local file store', () => {
+  it('keeps files under <dir>/files and refuses keys that would leave it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spq-local-store-'));
+    dirs.push(dir);
+    const store = createLocalFileStore({ dir, baseUrl: BASE, secret: SECRET });
+    for (const bad of ['../escape.csv', '/etc/passwd', 'a/../../b', 'a\\b', '', 'a//b']) {
+      await expect(store.size(bad)).rejects.toThrow(/unsafe file key/);
+      await expect(store.delete(bad)).rejects.toThrow(/unsafe file key/);
+    }
+    expect(await store.read('missing.csv')).toBeUndefined();
+  });
+
+  it('signs the key and expiry into the link path', async () => {
+    const store = createLocalFileStore({ dir: tmpdir(), baseUrl: BASE, secret: SECRET });
+    const url = await store.downloadUrl('qry_1.csv', 'spq qry_1 persons.csv', new Date(2_000_000_000_500));
+    const [, token, name] = /\/downloads\/([^/]+)\/([^/]+)$/.exec(url) as RegExpExecArray;
+    expect(decodeURIComponent(name as string)).toBe('spq qry_1 persons.csv');
+    expect(verifyLink(SECRET, token as string, 1_900_000_000)).toEqual({ ok: true, value: { key: 'qry_1.csv', expiresAt: 2_000_000_000 } });
+  });
+
+  it('streams only the requested range', async () => {
+    expect(current).toBeDefined();
+    const stream = (await (current as FileStore).read('nope.csv', { start: 0, end: 1 })) as Readable | undefined;
+    expect(stream).toBeUndefined();
+    await expect((current as FileStore).read('x.csv', { start: 5, end: 2 })).rejects.toThrow(RangeError);
+  });
+});

@@ -1,0 +1,185 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import ExcelJS from 'exceljs';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import readXlsxFile from 'read-excel-file/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPoolRelease } from '../../../src/adapters/pools/release.ts';
+import { dictionaryPathOf } from '../../../src/adapters/pools/export.ts';
+import type { PoolRelease, ResolvedSelection } from '../../../src/ports/pool-release.ts';
+import { FIXTURE_SUBURBS, TINY_VARIABLES as FIXTURE_VARIABLES, FIXTURE_VERSION, buildFixtureRelease } from './fixture.ts';
+
+let tmp: string;
+let releaseDir: string;
+let release: PoolRelease;
+let duck: DuckDBConnection;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'spq-pools-'));
+  releaseDir = await buildFixtureRelease(tmp, { variables: FIXTURE_VARIABLES });
+  release = await openPoolRelease(releaseDir);
+  duck = await (await DuckDBInstance.create(':memory:')).connect();
+});
+afterAll(async () => {
+  await release?.close();
+  duck?.closeSync();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+const rowsOf = async (sql: string): Promise<Record<string, unknown>[]> => (await duck.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
+const resolved = (level: Parameters<PoolRelease['resolve']>[0], input: string): ResolvedSelection => {
+  const r = release.resolve(level, input);
+  if (!r.ok) throw new Error(`cannot resolve ${input}: ${JSON.stringify(r.error)}`);
+  return r.value;
+};
+const personsOf = (id: string): number => FIXTURE_SUBURBS.find((s) => s.suburb.suburbId === id)!.persons;
+const bySal = new Map(FIXTURE_SUBURBS.map((s) => [s.suburb.salCode, s.suburb]));
+
+describe('openPoolRelease', () => {
+  it('exposes version and checksum', () => {
+    expect(release.version).toBe(FIXTURE_VERSION);
+    expect(release.checksum).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses a release whose files do not match the manifest, or another version', async () => {
+    const copy = join(tmp, 'tampered');
+    await cp(releaseDir, copy, { recursive: true });
+    const catalogPath = join(copy, 'catalog.json');
+    await writeFile(catalogPath, (await readFile(catalogPath, 'utf8')).replace('Fitzroy', 'Fitzroi'));
+    await expect(openPoolRelease(copy)).rejects.toThrow(/catalog\.json does not match its manifest checksum/);
+    await expect(openPoolRelease(releaseDir, { expectedVersion: '2021.9' })).rejects.toThrow(/not the expected "2021.9"/);
+  });
+});
+
+describe('geography', () => {
+  it('resolves every level and sizes pools', () => {
+    expect(release.poolSize(resolved('suburb', 'richmond (vic)'), 'persons')).toBe(personsOf('Richmond (VIC)'));
+    expect(release.poolSize(resolved('postcode', '3121'), 'persons')).toBe(personsOf('Richmond (VIC)') + personsOf('Burnley'));
+    expect(resolved('lga', 'LGA27350').suburbs.map((s) => s.suburbId)).toEqual(['Richmond (VIC)', 'Burnley', 'Fitzroy']);
+    expect(resolved('state', 'victoria').suburbs).toHaveLength(4);
+    expect(release.poolSize(resolved('australia', 'Australia'), 'persons')).toBe(FIXTURE_SUBURBS.reduce((n, s) => n + s.persons, 0));
+    expect(release.resolve('suburb', 'Richmond')).toEqual({ ok: false, error: { kind: 'ambiguous', choices: ['Richmond (NSW)', 'Richmond (VIC)'] } });
+  });
+
+  it('finds suburbs, searches, and reports coarsened variables per suburb', () => {
+    const s = release.suburb('WANDILIGONG');
+    expect(s.ok && s.value).toMatchObject({ suburbId: 'Wandiligong', smallSuburb: true, pools: { persons: 60 } });
+    expect(release.search({ query: 'rich', level: 'suburb', limit: 10 }).total).toBe(2);
+    const small = release.variables('Wandiligong', 'persons');
+    const big = release.variables('Fitzroy', 'persons');
+    expect(small.ok && small.value.map((v) => [v.code, v.n_categories])).toEqual([['AGE5P', 3], ['SEXP', 2], ['INCP', 5]]);
+    expect(big.ok && big.value.map((v) => v.n_categories)).toEqual([7, 2, 8]);
+    expect(release.variables('Nowhere', 'persons').ok).toBe(false);
+  });
+
+  it('samples within the selection, reproducibly', () => {
+    const sel = resolved('postcode', '3121');
+    const rows = release.sample(sel, 'persons', 100, 42n);
+    expect(release.sample(sel, 'persons', 100, 42n)).toEqual(rows);
+    expect(release.sample(sel, 'persons', 100, 43n)).not.toEqual(rows);
+    expect(new Set(rows).size).toBe(100);
+  });
+});
+
+describe('export', () => {
+  const parts = () => {
+    const a = resolved('postcode', '3121');
+    const b = resolved('suburb', 'Wandiligong');
+    return [
+      { selection: a, rows: release.sample(a, 'persons', 50, 1n) },
+      { selection: b, rows: release.sample(b, 'persons', 50, 2n) },
+    ];
+  };
+  const metadata = { version: FIXTURE_VERSION, seed: '12345', citation: 'spq test' };
+
+  it('writes parquet with ids, labels, hierarchical geography, dictionary and metadata', async () => {
+    const destPath = join(tmp, 'out.parquet');
+    const p = parts();
+    const result = await release.export({ dataset: 'persons', parts: p, format: 'parquet', includeGeography: 'hierarchical', metadata, destPath });
+    expect(result.rows).toBe(100);
+    expect(result.bytes).toBeGreaterThan(0);
+    const rows = await rowsOf(`SELECT * FROM read_parquet('${destPath}')`);
+    expect(rows).toHaveLength(100);
+    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    // Part order, then row order; ids are the sampled rows.
+    expect(rows.map((r) => r['person_id'])).toEqual([...p[0]!.rows, ...p[1]!.rows].map((i) => `P${String(i).padStart(9, '0')}`));
+    for (const [k, part] of [rows.slice(0, 50), rows.slice(50)].entries()) {
+      expect(new Set(part.map((r) => r['person_id'])).size).toBe(50);
+      for (const r of part) {
+        const s = bySal.get(r['suburb_code'] as string)!;
+        expect([r['suburb'], r['postcode'], r['lga'], r['gccsa'], r['state']]).toEqual([s.suburbId, s.postcode, s.lga, s.gccsa, s.state]);
+        if (k === 1) expect(FIXTURE_VARIABLES.persons[0]!.coarse!.categories).toContain(r['AGE5P']);
+        else expect(FIXTURE_VARIABLES.persons[0]!.categories).toContain(r['AGE5P']);
+      }
+    }
+    const kv = await rowsOf(`SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata('${destPath}')`);
+    const meta = Object.fromEntries(kv.map((r) => [r['k'], r['v']]));
+    expect(meta['seed']).toBe('12345');
+    const dictionary = JSON.parse(meta['dictionary'] as string);
+    expect(dictionary.variables.map((v: { code: string }) => v.code)).toEqual(['AGE5P', 'SEXP', 'INCP']);
+    expect(dictionary.variables[0].coarse_categories).toEqual(['0-14 years', '15-64 years', '65 years and over']);
+  });
+
+  it('links persons to families and dwellings of the same release', async () => {
+    const destPath = join(tmp, 'linked.parquet');
+    const sel = resolved('suburb', 'Fitzroy');
+    await release.export({ dataset: 'persons', parts: [{ selection: sel, rows: release.sample(sel, 'persons', 280, 5n) }], format: 'parquet', includeGeography: 'none', metadata, destPath });
+    const fam = join(tmp, 'families.parquet');
+    await release.export({ dataset: 'families', parts: [{ selection: sel, rows: release.sample(sel, 'families', release.poolSize(sel, 'families'), 5n) }], format: 'parquet', includeGeography: 'none', metadata, destPath: fam });
+    const orphans = await rowsOf(`SELECT count(*)::INTEGER AS n FROM read_parquet('${destPath}') p LEFT JOIN read_parquet('${fam}') f USING (family_id) WHERE p.family_id IS NOT NULL AND f.dwelling_id IS DISTINCT FROM p.dwelling_id`);
+    expect(orphans[0]!['n']).toBe(0);
+    const lone = await rowsOf(`SELECT count(*)::INTEGER AS n FROM read_parquet('${destPath}') WHERE family_id IS NULL`);
+    expect(lone[0]!['n']).toBeGreaterThan(0);
+  });
+
+  it('writes csv with a header and a separate dictionary', async () => {
+    const destPath = join(tmp, 'out.csv');
+    const result = await release.export({ dataset: 'dwellings', parts: [{ selection: resolved('state', 'NSW'), rows: release.sample(resolved('state', 'NSW'), 'dwellings', 30, 9n) }], format: 'csv', includeGeography: 'none', metadata, destPath });
+    expect(result.rows).toBe(30);
+    const rows = await rowsOf(`SELECT * FROM read_csv('${destPath}', header = true, all_varchar = true)`);
+    expect(rows).toHaveLength(30);
+    expect(Object.keys(rows[0]!)).toEqual(['dwelling_id', 'suburb_code', 'TEND', 'NPRD']);
+    expect(new Set(rows.map((r) => r['suburb_code']))).toEqual(new Set(['SAL13327']));
+    const dictionary = JSON.parse(await readFile(dictionaryPathOf(destPath), 'utf8'));
+    expect(dictionary.variables[0]).toMatchObject({ code: 'TEND', categories: FIXTURE_VARIABLES.dwellings[0]!.categories });
+    expect(dictionary.metadata.seed).toBe('12345');
+  });
+
+  it('writes xlsx that two independent readers read back exactly, with dictionary and metadata sheets', async () => {
+    const destPath = join(tmp, 'out.xlsx');
+    const p = parts();
+    await release.export({ dataset: 'persons', parts: p, format: 'xlsx', includeGeography: 'hierarchical', metadata, destPath });
+    const parquetPath = join(tmp, 'same.parquet');
+    await release.export({ dataset: 'persons', parts: p, format: 'parquet', includeGeography: 'hierarchical', metadata, destPath: parquetPath });
+    const expected = (await duck.runAndReadAll(`SELECT * FROM read_parquet('${parquetPath}')`)).getRowsJS().map((r) => r.map((v) => v ?? null));
+
+    const sheets = await readXlsxFile(destPath);
+    expect(sheets.map((s) => s.sheet)).toEqual(['persons', 'dictionary', 'metadata']);
+    const data = sheets[0]!.data;
+    expect(data[0]).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    // read-excel-file parses "3121" as text (it is a shared string), so rows compare exactly.
+    expect(data.slice(1)).toEqual(expected);
+    expect(sheets[2]!.data).toContainEqual(['seed', '12345']);
+    expect(sheets[1]!.data).toContainEqual(['INCP', 'Total personal income (weekly)', 3, '$1-$399']);
+
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(destPath);
+    const ws = book.getWorksheet('persons')!;
+    expect(ws.rowCount).toBe(101);
+    const second = (ws.getRow(2).values as unknown[]).slice(1);
+    expect(second).toEqual(expected[0]!.map((v) => v ?? undefined));
+  });
+
+  it('serves concurrent exports, each on its own connection', async () => {
+    const sel = resolved('australia', 'AUS');
+    const runs = await Promise.all(
+      [1n, 2n, 3n, 4n].map((seed, k) =>
+        release.export({ dataset: 'persons', parts: [{ selection: sel, rows: release.sample(sel, 'persons', 200, seed) }], format: k % 2 ? 'csv' : 'parquet', includeGeography: 'none', metadata, destPath: join(tmp, `c${k}.${k % 2 ? 'csv' : 'parquet'}`) }),
+      ),
+    );
+    expect(runs.map((r) => r.rows)).toEqual([200, 200, 200, 200]);
+    const n = await rowsOf(`SELECT count(DISTINCT person_id)::INTEGER AS n FROM read_parquet('${join(tmp, 'c2.parquet')}')`);
+    expect(n[0]!['n']).toBe(200);
+  });
+});

@@ -1,0 +1,171 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteAccountStore } from '../../src/adapters/db/sqlite.ts';
+import { checkKeyFormat, hashApiKey, newId } from '../../src/core/keys.ts';
+import type { AccountStore } from '../../src/ports/account-store.ts';
+
+/**
+ * `spq admin …` and `spq migrate` end to end: real processes on a temporary SPQ_DATA_DIR,
+ * checked against the database they wrote. Uses bin/spq.js once the whole CLI loads, else an
+ * entry with only these commands (test/cli/admin-entry.ts).
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'spq-admin-'));
+let entry: string[] = [];
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+function spq(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...entry, ...args], { env: { ...process.env, SPQ_DATA_DIR: dataDir, DATABASE_URL: '', SPQ_SERVER_SECRET: '' } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+let store: AccountStore;
+const printedKeys: string[] = [];
+function expectNoPlaintext(key: string): void {
+  for (const file of readdirSync(dataDir)) expect(readFileSync(join(dataDir, file)).includes(key.slice(9)), file).toBe(false);
+}
+const secret = () => readFileSync(join(dataDir, 'server-secret'), 'utf8').trim();
+
+beforeAll(async () => {
+  // bin/spq.js loads every command module; until the other engineers' modules exist, use the stand-in.
+  const all = ['serve', 'build', 'demo-inputs'].every((c) => existsSync(`src/cli/commands/${c}.ts`));
+  entry = ['bin/run-ts.js', 'test/cli/admin-entry.ts'];
+  if (all) {
+    entry = ['bin/spq.js'];
+    if ((await spq('admin', '--help')).code !== 0) entry = ['bin/run-ts.js', 'test/cli/admin-entry.ts'];
+  }
+}, 30_000);
+afterAll(async () => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('spq admin', () => {
+  let accountId = '';
+  let firstKey = '';
+
+  it('account create prints the account id and a first live key, once, and stores only its hash', async () => {
+    const run = await spq('admin', 'account', 'create', '--email', 'Ops@Example.org', '--json');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout) as { account_id: string; api_key: string };
+    expect(Object.keys(printed).sort()).toEqual(['account_id', 'api_key']);
+    expect(printed.account_id).toMatch(/^acc_[0-9A-Za-z]{20}$/);
+    expect(checkKeyFormat(printed.api_key)).toMatchObject({ ok: true, value: { kind: 'live' } });
+    accountId = printed.account_id;
+    firstKey = printed.api_key;
+    printedKeys.push(firstKey);
+
+    // No plaintext key anywhere in the data directory. (Scanned before this process opens the
+    // database: reading a SQLite file through another descriptor drops its POSIX locks.)
+    expect(readdirSync(dataDir).sort()).toEqual(expect.arrayContaining(['server-secret', 'spq.sqlite']));
+    expect(statSync(join(dataDir, 'server-secret')).mode & 0o777).toBe(0o600);
+    expectNoPlaintext(firstKey);
+
+    // The server's view: same file, same generated secret, the key findable by its hash.
+    store = createSqliteAccountStore({ file: join(dataDir, 'spq.sqlite') });
+    const found = await store.findKeyByHash(hashApiKey(firstKey, secret()));
+    expect(found).toMatchObject({ accountId, prefix: 'spq_live_', last4: firstKey.slice(-4), revokedAt: null });
+    expect((await store.getAccount(accountId))?.email).toBe('ops@example.org');
+  });
+
+  it('refuses bad input with exit code 2 and changes nothing', async () => {
+    const before = (await store.listAccounts()).length;
+    // One of each kind: a commander usage error, a use-case refusal, an unknown id (the full
+    // catalogue of refusals is tested in-process in test/app/accounts.test.ts).
+    const runs: Run[] = [];
+    for (const args of [
+      ['admin', 'account', 'create', '--email', 'x@example.org', '--tier', 'gold'],
+      ['admin', 'account', 'create', '--email', 'ops@example.org'],
+      ['admin', 'credits', 'grant', '--account', newId('acc'), '--credits', '3'],
+    ]) runs.push(await spq(...args));
+    for (const run of runs) {
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toBe('');
+    }
+    expect(runs[0]!.stderr).toContain('gold');
+    expect(runs[1]!.stderr).toContain('already exists');
+    expect(runs[2]!.stderr).toContain('no account');
+    expect((await store.listAccounts()).length).toBe(before);
+    expect((await store.credits(accountId, new Date())).creditsRemaining).toBe(5);
+  });
+
+  it('key create, list and revoke (rotation)', async () => {
+    const created = await spq('admin', 'key', 'create', '--account', accountId, '--json');
+    expect(created.code).toBe(0);
+    const second = JSON.parse(created.stdout) as { key_id: string; api_key: string };
+    expect(checkKeyFormat(second.api_key).ok).toBe(true);
+    printedKeys.push(second.api_key);
+    const firstRecord = await store.findKeyByHash(hashApiKey(firstKey, secret()));
+
+    const listed = await spq('admin', 'key', 'list', '--account', accountId);
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(`${firstRecord!.keyId}  spq_live_…${firstKey.slice(-4)}`);
+    expect(lines[1]).toContain(second.key_id);
+    expect(listed.stdout).not.toContain(firstKey);
+    expect(listed.stdout).not.toContain(second.api_key);
+
+    const revoked = await spq('admin', 'key', 'revoke', '--key-id', firstRecord!.keyId);
+    expect(revoked).toMatchObject({ code: 0, stdout: `revoked ${firstRecord!.keyId}\n` });
+    expect((await store.findKeyByHash(hashApiKey(firstKey, secret())))?.revokedAt).toBeInstanceOf(Date);
+    expect((await store.findKeyByHash(hashApiKey(second.api_key, secret())))?.revokedAt).toBeNull();
+    const again = await spq('admin', 'key', 'revoke', '--key-id', firstRecord!.keyId);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already revoked');
+  });
+
+  it('credits grant and bundle add work while a server holds the database and charges', async () => {
+    // The test process plays the running server: it keeps charging while the CLI writes.
+    let charging = true;
+    let charged = 0;
+    const server = (async () => {
+      while (charging) {
+        const now = new Date();
+        const r = await store.charge({
+          accountId,
+          queryId: newId('qry'),
+          credits: 0,
+          now,
+          query: { executedAt: now, datasetType: 'persons', geographySelections: ['Australia'], nObservations: 1, metadata: {}, fileKey: null, downloadExpires: now },
+        });
+        if (r.ok) charged++;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    const grant = await spq('admin', 'credits', 'grant', '--account', accountId, '--credits', '10', '--note', 'welcome');
+    const bundle = await spq('admin', 'bundle', 'add', '--account', accountId, '--credits', '50', '--days', '30');
+    charging = false;
+    await server;
+    expect(grant).toMatchObject({ code: 0, stderr: '' });
+    expect(grant.stdout).toContain('balance 15 credits (free 5, purchased 10), tier free');
+    expect(bundle).toMatchObject({ code: 0, stderr: '' });
+    expect(bundle.stdout).toContain('balance 65 credits (free 5, purchased 60), tier paid');
+    expect(charged).toBeGreaterThan(0);
+    const summary = await store.credits(accountId, new Date());
+    expect(summary).toMatchObject({ tier: 'paid', creditsRemaining: 65, creditsPurchased: 60 });
+    expect(await store.ledgerBalance(accountId)).toBe(65);
+  });
+
+  it('account create --tier paid gives the default bundle; migrate is idempotent', async () => {
+    const run = await spq('admin', 'account', 'create', '--email', 'paid@example.org', '--tier', 'paid', '--json');
+    expect(run.code).toBe(0);
+    const { account_id } = JSON.parse(run.stdout) as { account_id: string };
+    expect(await store.credits(account_id, new Date())).toMatchObject({ tier: 'paid', creditsPurchased: 100, freeCreditsReset: null });
+    const migrate = await spq('migrate');
+    expect(migrate.code).toBe(0);
+    expect(migrate.stdout).toContain(`SQLite file ${join(dataDir, 'spq.sqlite')}`);
+    printedKeys.push((JSON.parse(run.stdout) as { api_key: string }).api_key);
+    await store.close();
+    for (const key of printedKeys) expectNoPlaintext(key);
+  });
+});

@@ -1,0 +1,292 @@
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepExpiredFiles } from '../../src/app/maintenance.ts';
+import { FIXTURE_SUBURBS, CATALOGUE_VARIABLES, FIXTURE_VERSION } from '../adapters/pools/fixture.ts';
+import { download, parquetMetadata, readTable, type Table } from './files.ts';
+import { query, startTestServer, type TestServer } from './harness.ts';
+
+let s: TestServer;
+let acct: { accountId: string; key: string };
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  acct = await s.account({ grant: 200 });
+});
+afterAll(async () => s.close());
+
+/** The clock moves a second per execute, so history order is well defined. */
+const execute = (body: unknown, headers: Record<string, string> = {}, key = acct.key) => {
+  s.clock.advance(1000);
+  return s.call('/query/execute', { key, body, headers });
+};
+const credits = async (key = acct.key) => (await (await s.call('/account/credits', { key })).json()).credits_remaining as number;
+const silentLog = { info: () => undefined, error: () => undefined };
+
+/** No record id twice within one selection: rows come in selection order, n per selection. */
+function assertDistinctPerSelection(table: Table, idColumn: string, n: number, selections: number): void {
+  expect(table.rows).toHaveLength(n * selections);
+  for (let p = 0; p < selections; p++) {
+    const ids = table.rows.slice(p * n, (p + 1) * n).map((r) => r[idColumn]);
+    expect(new Set(ids).size).toBe(n);
+  }
+}
+
+describe('POST /query/execute', () => {
+  it('charges, writes a parquet file with the documented columns, and echoes metadata', async () => {
+    const before = await credits();
+    const body = query({ geography_selections: ['Richmond (VIC)', 'Burnley'], n_observations: 120 });
+    const res = await execute(body);
+    const json = await res.json();
+    expect(res.status, JSON.stringify(json)).toBe(200);
+    expect(json).toMatchObject({ status: 'completed', credit_cost: 1, credits_remaining: before - 1 });
+    expect(json.query_id).toMatch(/^qry_/);
+    expect(Date.parse(json.download_expires) - s.clock.ms).toBe(7 * DAY);
+    expect(json.metadata).toMatchObject({ ...body, output_format: 'parquet', include_geography: 'none', version: FIXTURE_VERSION });
+    expect(json.metadata.seed).toMatch(/^\d+$/);
+    expect(json.metadata.generated_at).toBe(new Date(s.clock.ms).toISOString());
+    expect(await credits()).toBe(before - 1);
+
+    const file = await download(json.download_url, s.dataDir, 'a.parquet');
+    expect(file.response.status).toBe(200);
+    expect(file.response.headers.get('content-type')).toBe('application/vnd.apache.parquet');
+    expect(file.response.headers.get('content-disposition')).toContain(`spq-${json.query_id}-persons.parquet`);
+    expect(Number(file.response.headers.get('content-length'))).toBe(file.bytes.length);
+    const table = await readTable(file.path, 'parquet');
+    expect(table.columns).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', ...CATALOGUE_VARIABLES.persons.map((v) => v.code)]);
+    assertDistinctPerSelection(table, 'person_id', 120, 2);
+    expect(new Set(table.rows.slice(0, 120).map((r) => r.suburb_code))).toEqual(new Set(['SAL22170']));
+    expect(new Set(table.rows.slice(120).map((r) => r.suburb_code))).toEqual(new Set(['SAL20394']));
+    const kv = await parquetMetadata(file.path);
+    expect(kv).toMatchObject({ query_id: json.query_id, seed: json.metadata.seed, version: FIXTURE_VERSION });
+    expect(JSON.parse(kv.dictionary!).variables.map((v: { code: string }) => v.code)).toEqual(CATALOGUE_VARIABLES.persons.map((v) => v.code));
+  });
+
+  it('csv with hierarchical columns right for every row, and its dictionary as a second download', async () => {
+    const n = 40;
+    const res = await execute(query({ geography_level: 'postcode', geography_selections: ['3121'], dataset_type: 'dwellings', n_observations: n, output_format: 'csv', include_geography: 'hierarchical' }));
+    const json = await res.json();
+    expect(res.status, JSON.stringify(json)).toBe(200);
+    const file = await download(json.download_url, s.dataDir, 'b.csv');
+    expect(file.response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const table = await readTable(file.path, 'csv');
+    expect(table.columns).toEqual(['dwelling_id', 'suburb_code', ...CATALOGUE_VARIABLES.dwellings.map((v) => v.code), 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    assertDistinctPerSelection(table, 'dwelling_id', n, 1);
+    const bySal = new Map(FIXTURE_SUBURBS.map((f) => [f.suburb.salCode, f.suburb]));
+    for (const row of table.rows) {
+      const suburb = bySal.get(row.suburb_code!)!;
+      expect(row).toMatchObject({ suburb: suburb.suburbId, postcode: suburb.postcode, lga: suburb.lga, gccsa: suburb.gccsa, state: suburb.state });
+      expect(suburb.postcode).toBe('3121');
+    }
+    const dict = await fetch(json.dictionary_url);
+    expect(dict.status).toBe(200);
+    const dictionary = await dict.json();
+    expect(dictionary.variables.map((v: { code: string }) => v.code)).toEqual(CATALOGUE_VARIABLES.dwellings.map((v) => v.code));
+    expect(dictionary.metadata.seed).toBe(json.metadata.seed);
+  });
+
+  it('xlsx readable by an independent reader, families', async () => {
+    const res = await execute(query({ geography_level: 'lga', geography_selections: ['Yarra', 'LGA20110'], dataset_type: 'families', n_observations: 5, output_format: 'xlsx' }));
+    const json = await res.json();
+    expect(res.status, JSON.stringify(json)).toBe(200);
+    const file = await download(json.download_url, s.dataDir, 'c.xlsx');
+    expect(file.response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const table = await readTable(file.path, 'xlsx');
+    expect(table.columns).toEqual(['family_id', 'dwelling_id', 'suburb_code', ...CATALOGUE_VARIABLES.families.map((v) => v.code)]);
+    assertDistinctPerSelection(table, 'family_id', 5, 2);
+    const fmcf = CATALOGUE_VARIABLES.families.find((v) => v.code === 'FMCF')!;
+    const labels = new Set([...fmcf.categories, ...(fmcf.coarse?.categories ?? [])]);
+    for (const row of table.rows) expect(labels.has(row.FMCF!)).toBe(true);
+  });
+
+  it('draws a new sample each time', async () => {
+    const body = query({ geography_selections: ['Fitzroy'], n_observations: 50 });
+    const ids: string[][] = [];
+    for (const name of ['d1.parquet', 'd2.parquet']) {
+      const json = await (await execute(body)).json();
+      const table = await readTable((await download(json.download_url, s.dataDir, name)).path, 'parquet');
+      ids.push(table.rows.map((r) => r.person_id!));
+    }
+    expect(ids[0]).not.toEqual(ids[1]);
+  });
+
+  it('402 with detail and credits_remaining only, nothing charged', async () => {
+    const poor = await s.account(); // 5 weekly free credits
+    // 700 × 1.5 / 500 = 2.1 → 3 credits
+    const costly = query({ geography_level: 'state', geography_selections: ['VIC'], n_observations: 700, include_geography: 'hierarchical' });
+    expect((await execute(costly, {}, poor.key)).status).toBe(200);
+    expect(await credits(poor.key)).toBe(2);
+    const res = await execute(costly, {}, poor.key);
+    expect(res.status).toBe(402);
+    const body = await res.json();
+    expect(Object.keys(body).sort()).toEqual(['credits_remaining', 'detail']);
+    expect(body.credits_remaining).toBe(2);
+    expect(body.detail).toMatch(/costs 3 credits.*2 available/);
+    expect(await credits(poor.key)).toBe(2);
+    // preview of the same query is valid, with a warning
+    const p = await (await s.call('/query/preview', { key: poor.key, body: costly })).json();
+    expect(p.valid).toBe(true);
+    expect(p.warnings.join(' ')).toMatch(/needs 3 credits.*has 2/);
+  });
+
+  it('Idempotency-Key: same body returns the first result without a charge; another body is 422', async () => {
+    const body = query({ geography_selections: ['Burnley'], n_observations: 10 });
+    const first = await (await execute(body, { 'idempotency-key': 'order-1' })).json();
+    const balance = await credits();
+    const again = await execute({ ...body, output_format: 'parquet' }, { 'idempotency-key': 'order-1' });
+    expect(again.status).toBe(200);
+    const second = await again.json();
+    expect(second.query_id).toBe(first.query_id);
+    expect(second.download_url).toBe(first.download_url);
+    expect(second.metadata).toEqual(first.metadata);
+    expect(await credits()).toBe(balance);
+    const other = await execute({ ...body, n_observations: 11 }, { 'idempotency-key': 'order-1' });
+    expect(other.status).toBe(422);
+    expect((await other.json()).error).toBe('validation_error');
+  });
+
+  it('Idempotency-Key under concurrency: one charge, others replay (200) or 409 conflict', async () => {
+    const balance = await credits();
+    const responses = await Promise.all(Array.from({ length: 6 }, () => execute(query({ n_observations: 3 }), { 'idempotency-key': 'burst' })));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.every((st) => st === 200 || st === 409)).toBe(true);
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    const ids = new Set(bodies.filter((_, i) => statuses[i] === 200).map((b) => b.query_id));
+    expect(ids.size).toBe(1);
+    for (const [i, b] of bodies.entries()) if (statuses[i] === 409) expect(b.error).toBe('conflict');
+    expect(await credits()).toBe(balance - 1);
+  });
+
+  it('a failure after the charge refunds it and answers 500 with the request id only', async () => {
+    const balance = await credits();
+    const tmp = join(s.dataDir, 'tmp');
+    await rm(tmp, { recursive: true, force: true });
+    await writeFile(tmp, 'not a directory'); // the export cannot create its temp file
+    try {
+      const res = await execute(query({ n_observations: 10 }));
+      expect(res.status).toBe(500);
+      const body = await res.json();
+      expect(body).toEqual({ error: 'internal_error', detail: expect.any(String), request_id: res.headers.get('x-request-id') });
+      expect(body.detail).not.toMatch(/ENOTDIR|EEXIST|\/tmp|at /);
+    } finally {
+      await rm(tmp, { force: true });
+      await mkdir(tmp);
+    }
+    expect(await credits()).toBe(balance);
+    expect(await s.store.ledgerBalance(acct.accountId)).toBe(balance);
+  });
+});
+
+describe('downloads', () => {
+  let url: string;
+  let whole: Buffer;
+  beforeAll(async () => {
+    const json = await (await execute(query({ n_observations: 30, output_format: 'csv' }))).json();
+    url = json.download_url;
+    whole = Buffer.from(await (await fetch(url)).arrayBuffer());
+  });
+
+  it('Range gives 206 with the exact bytes; suffix ranges; 416 outside the file', async () => {
+    const part = await fetch(url, { headers: { range: 'bytes=10-19' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 10-19/${whole.length}`);
+    expect(part.headers.get('content-length')).toBe('10');
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(whole.subarray(10, 20));
+    const tail = await fetch(url, { headers: { range: 'bytes=-7' } });
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(whole.subarray(whole.length - 7));
+    const open = await fetch(url, { headers: { range: `bytes=${whole.length - 3}-` } });
+    expect(Buffer.from(await open.arrayBuffer())).toEqual(whole.subarray(whole.length - 3));
+    const outside = await fetch(url, { headers: { range: `bytes=${whole.length}-` } });
+    expect(outside.status).toBe(416);
+    expect(outside.headers.get('content-range')).toBe(`bytes */${whole.length}`);
+  });
+
+  it('HEAD gives the headers and no body', async () => {
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(whole.length));
+    expect(head.headers.get('accept-ranges')).toBe('bytes');
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('403 for a tampered token or file name, as JSON', async () => {
+    const tampered = url.replace(/\/downloads\/(.)/, (_m, c: string) => `/downloads/${c === 'A' ? 'B' : 'A'}`);
+    const res = await fetch(tampered);
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toBe('forbidden');
+    const renamed = await fetch(url.replace(/persons\.csv$/, 'persons.parquet'));
+    expect(renamed.status).toBe(403);
+  });
+});
+
+describe('history and single query', () => {
+  it('lists newest first with true pagination, filters, pages past the end, refuses per_page 101', async () => {
+    const all = await (await s.call('/query/history?per_page=100', { key: acct.key })).json();
+    const total = all.pagination.total_queries;
+    expect(total).toBeGreaterThanOrEqual(8);
+    expect(all.queries).toHaveLength(total);
+    const times = all.queries.map((q: { executed_at: string }) => q.executed_at);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(all.queries[0]).toEqual({
+      query_id: expect.stringMatching(/^qry_/),
+      executed_at: expect.any(String),
+      dataset_type: 'persons',
+      geography_selections: ['Richmond (VIC)'],
+      n_observations: 30,
+      credit_cost: 1,
+      download_url: expect.stringContaining('/downloads/'),
+      download_expired: false,
+    });
+    const page2 = await (await s.call('/query/history?page=2&per_page=3', { key: acct.key })).json();
+    expect(page2.pagination).toEqual({ page: 2, per_page: 3, total_pages: Math.ceil(total / 3), total_queries: total });
+    expect(page2.queries.map((q: { query_id: string }) => q.query_id)).toEqual(all.queries.slice(3, 6).map((q: { query_id: string }) => q.query_id));
+    const past = await (await s.call('/query/history?page=99', { key: acct.key })).json();
+    expect(past.queries).toEqual([]);
+    expect(past.pagination.total_queries).toBe(total);
+    const dwellings = await (await s.call('/query/history?dataset_type=dwellings', { key: acct.key })).json();
+    expect(dwellings.pagination.total_queries).toBe(1);
+    for (const bad of ['per_page=101', 'page=0', 'per_page=0', 'dataset_type=cats', 'page=x']) {
+      const res = await s.call(`/query/history?${bad}`, { key: acct.key });
+      expect(res.status, bad).toBe(400);
+      expect((await res.json()).error).toBe('bad_request');
+    }
+  });
+
+  it('GET /query/{id}: own query 200, another account’s or unknown 404', async () => {
+    const first = (await (await s.call('/query/history', { key: acct.key })).json()).queries[0];
+    const res = await s.call(`/query/${first.query_id}`, { key: acct.key });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(first);
+    const other = await s.account();
+    for (const [id, key] of [[first.query_id, other.key], ['qry_AAAAAAAAAAAAAAAAAAAA', acct.key], ['nonsense', acct.key]] as const) {
+      const miss = await s.call(`/query/${id}`, { key });
+      expect(miss.status).toBe(404);
+      expect(await miss.json()).toEqual({ error: 'not_found', detail: expect.any(String) });
+    }
+  });
+
+  it('expired links: 410 JSON; the sweeper deletes files and history says download_expired', async () => {
+    const { queries } = await (await s.call('/query/history?per_page=100', { key: acct.key })).json();
+    s.clock.advance(7 * DAY + 1000);
+    const gone = await fetch(queries[0].download_url);
+    expect(gone.status).toBe(410);
+    const body = await gone.json();
+    expect(body.error).toBe('gone');
+    expect(body.detail).toMatch(/expired/);
+    const expiredNow = await (await s.call('/query/history?per_page=100', { key: acct.key })).json();
+    expect(expiredNow.queries.every((q: { download_expired: boolean }) => q.download_expired)).toBe(true);
+
+    const filesBefore = await readdir(join(s.dataDir, 'files'));
+    expect(await sweepExpiredFiles(s.deps, silentLog)).toBe(0); // still within the grace period
+    s.clock.advance(s.deps.config.fileGraceHours * 3_600_000);
+    // every account's expired files (this account's and the others of this file)
+    expect(await sweepExpiredFiles(s.deps, silentLog)).toBeGreaterThanOrEqual(queries.length);
+    const filesAfter = await readdir(join(s.dataDir, 'files'));
+    expect(filesBefore.length).toBeGreaterThan(0);
+    expect(filesAfter).toEqual([]);
+    const after = await (await s.call(`/query/${queries[0].query_id}`, { key: acct.key })).json();
+    expect(after.download_expired).toBe(true);
+  });
+});

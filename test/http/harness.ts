@@ -1,0 +1,156 @@
+/**
+ * A real listening spq server for black-box HTTP tests: the SQLite store, the memory rate
+ * limiter, the local file store and the fixture pool release, in a temporary data directory,
+ * with a clock the test moves and the log lines captured.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { createSqliteAccountStore } from '../../src/adapters/db/sqlite.ts';
+import { createLocalFileStore } from '../../src/adapters/filestore/local.ts';
+import { openPoolRelease } from '../../src/adapters/pools/release.ts';
+import { createMemoryRateLimiter } from '../../src/adapters/ratelimit/memory.ts';
+import { Drain } from '../../src/app/drain.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { generateApiKey, hashApiKey, last4, newId, type KeyKind } from '../../src/core/keys.ts';
+import { buildApp, type AppDeps } from '../../src/http/app.ts';
+import type { AccountStore } from '../../src/ports/account-store.ts';
+import type { PoolRelease } from '../../src/ports/pool-release.ts';
+import { buildFixtureRelease } from '../adapters/pools/fixture.ts';
+
+export const SECRET = 'http-test-server-secret-0123456789';
+
+export class TestClock {
+  constructor(public ms: number) {}
+  now = (): Date => new Date(this.ms);
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export interface TestServer {
+  readonly baseUrl: string;
+  readonly app: FastifyInstance;
+  readonly deps: AppDeps;
+  readonly store: AccountStore;
+  readonly pools: PoolRelease;
+  readonly clock: TestClock;
+  readonly dataDir: string;
+  readonly logs: string[];
+  /** A new account with one live key (free tier, 5 weekly credits) plus `grant` purchased credits. */
+  account(options?: { grant?: number; bundle?: { credits: number; days: number }; kind?: KeyKind }): Promise<{ accountId: string; key: string; keyId: string }>;
+  addKey(accountId: string, kind?: KeyKind): Promise<{ key: string; keyId: string }>;
+  /** fetch against the server with the key as bearer token. */
+  call(path: string, init?: { method?: string; key?: string | undefined; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A wall-clock-near Monday 10:00 Sydney time (2026-11-23 = Monday, UTC+11), so weekly resets are predictable. */
+export const MONDAY_MORNING_SYDNEY = Date.parse('2026-11-22T23:00:00Z');
+
+export async function startTestServer(options: { rateLimits?: Partial<Config['rateLimits']>; config?: Partial<Config>; startMs?: number } = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'spq-http-'));
+  const releaseDir = await buildFixtureRelease(join(dataDir, 'pools'));
+  const pools = await openPoolRelease(releaseDir, { threads: 1 });
+  const base = loadConfig({ SPQ_DATA_DIR: dataDir, SPQ_LOG_LEVEL: 'info' });
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const config: Config = {
+    ...base,
+    port,
+    publicBaseUrl: baseUrl,
+    smallSuburbThreshold: 100,
+    ...options.config,
+    rateLimits: { ...base.rateLimits, perMinute: 1000, freePerHour: 1000, paidPerHour: 1000, failedAuthPerMinute: 1000, downloadsPerMinute: 1000, ...options.rateLimits },
+  };
+  const store = createSqliteAccountStore({ file: join(dataDir, 'spq.sqlite') });
+  await store.migrate();
+  const clock = new TestClock(options.startMs ?? MONDAY_MORNING_SYDNEY);
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(...chunk.toString('utf8').split('\n').filter((l) => l.length > 0));
+      done();
+    },
+  });
+  const deps: AppDeps = {
+    config,
+    accounts: store,
+    limiter: createMemoryRateLimiter(),
+    files: createLocalFileStore({ dir: dataDir, baseUrl, secret: SECRET }),
+    pools,
+    clock,
+    serverSecret: SECRET,
+    logger: { level: 'info', stream },
+    drain: new Drain(),
+  };
+  const app = buildApp(deps);
+  await app.listen({ port, host: '127.0.0.1' });
+
+  const addKey = async (accountId: string, kind: KeyKind = 'live') => {
+    const key = generateApiKey(kind);
+    const keyId = newId('key');
+    await store.addKey({ accountId, keyId, keyHash: hashApiKey(key, SECRET), prefix: key.slice(0, 9), last4: last4(key), now: clock.now() });
+    return { key, keyId };
+  };
+
+  return {
+    baseUrl,
+    app,
+    deps,
+    store,
+    pools,
+    clock,
+    dataDir,
+    logs,
+    addKey,
+    async account(opts = {}) {
+      const account = await store.createAccount({ email: `${newId('acc')}@example.org`, now: clock.now() });
+      if (opts.grant) await store.grantCredits({ accountId: account.accountId, credits: opts.grant, now: clock.now() });
+      if (opts.bundle) await store.addBundle({ accountId: account.accountId, ...opts.bundle, now: clock.now() });
+      const { key, keyId } = await addKey(account.accountId, opts.kind);
+      return { accountId: account.accountId, key, keyId };
+    },
+    call(path, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
+      if (init.body !== undefined) headers['content-type'] = 'application/json';
+      return fetch(`${baseUrl}${path}`, {
+        method: init.method ?? (init.body !== undefined ? 'POST' : 'GET'),
+        headers,
+        ...(init.body !== undefined ? { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) } : {}),
+      });
+    },
+    async close() {
+      await app.close();
+      await pools.close();
+      await store.close();
+      await deps.limiter.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A query body with defaults a test overrides. */
+export const query = (overrides: Record<string, unknown> = {}) => ({
+  geography_level: 'suburb',
+  geography_selections: ['Richmond (VIC)'],
+  dataset_type: 'persons',
+  n_observations: 100,
+  ...overrides,
+});

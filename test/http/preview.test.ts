@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { query, startTestServer, type TestServer } from './harness.ts';
+
+let s: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  ({ key } = await s.account({ grant: 100 }));
+});
+afterAll(async () => s.close());
+
+const preview = (body: unknown, k: string | null = key) => s.call('/query/preview', { key: k ?? undefined, body });
+
+describe('POST /query/preview', () => {
+  it('prices the decisions.md examples', async () => {
+    // Pools of the fixture are a few hundred records, so the examples run over postcode/lga/state pools too.
+    const cases: [Record<string, unknown>, number][] = [
+      [{ n_observations: 100 }, 1],
+      [{ n_observations: 100, geography_selections: ['Richmond (VIC)', 'Burnley', 'Fitzroy'] }, 1],
+      [{ n_observations: 100, include_geography: 'hierarchical' }, 1],
+      [{ geography_level: 'state', geography_selections: ['VIC'], n_observations: 700 }, 2],
+      [{ geography_level: 'state', geography_selections: ['VIC'], n_observations: 700, include_geography: 'hierarchical' }, 3],
+    ];
+    for (const [overrides, cost] of cases) {
+      const res = await preview(query(overrides));
+      const body = await res.json();
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(body.credit_cost, JSON.stringify(overrides)).toBe(cost);
+    }
+  });
+
+  it('answers the documented 200 shape', async () => {
+    const res = await preview(query({ geography_selections: ['richmond  (vic)', 'Wandiligong'], n_observations: 10 }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(res.headers.get('ratelimit-policy')).toContain('"minute";q=');
+    expect(res.headers.get('ratelimit')).toMatch(/^"[a-z-]+";r=\d+;t=\d+$/);
+    const body = await res.json();
+    expect(body).toMatchObject({ valid: true, n_observations: 10, credit_cost: 1 });
+    expect(body.geography_matches).toHaveLength(2);
+    expect(body.geography_matches[0]).toMatchObject({ suburb_id: 'Richmond (VIC)', small_suburb_flag: false });
+    expect(body.geography_matches[1]).toMatchObject({ suburb_id: 'Wandiligong', pool_size: 60, small_suburb_flag: true });
+    expect(body.pool_available).toBe(body.geography_matches[0].pool_size + 60);
+    expect(body.warnings.some((w: string) => w.includes('Wandiligong'))).toBe(true);
+  });
+
+  it('422 with the preview body for n above a pool, naming the geography and its pool', async () => {
+    const res = await preview(query({ geography_selections: ['Wandiligong'], n_observations: 61 }));
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body).toEqual({ valid: false, detail: expect.stringContaining('Wandiligong: 60 records'), geography_matches: [] });
+  });
+
+  it('422 for unknown (did you mean), ambiguous (choices), duplicates, n = 0, xlsx too large', async () => {
+    const detail = async (overrides: Record<string, unknown>, config?: string) => {
+      const res = await preview(query(overrides));
+      expect(res.status, config).toBe(422);
+      const body = await res.json();
+      expect(body.valid).toBe(false);
+      return body.detail as string;
+    };
+    expect(await detail({ geography_selections: ['Richmnd (VIC)'] })).toMatch(/Did you mean.*Richmond \(VIC\)/);
+    const ambiguous = await detail({ geography_selections: ['Richmond'] });
+    expect(ambiguous).toContain('"Richmond (VIC)"');
+    expect(ambiguous).toContain('"Richmond (NSW)"');
+    expect(await detail({ geography_selections: ['Burnley', 'burnley '] })).toContain('listed twice');
+    expect(await detail({ geography_level: 'state', geography_selections: ['VIC', 'Victoria'] })).toContain('listed twice');
+    expect(await detail({ n_observations: 0 })).toContain('at least 1');
+  });
+
+  it('400 for malformed JSON, missing fields, wrong types, enum values, empty list', async () => {
+    const bad = async (body: unknown, fragment: string) => {
+      const res = await preview(body);
+      const json = await res.json();
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      expect(json.error).toBe('bad_request');
+      expect(json.detail).toContain(fragment);
+    };
+    await bad('{"geography_level": ', 'JSON');
+    const { dataset_type: _omit, ...missing } = query();
+    await bad(missing, 'dataset_type is required');
+    await bad(query({ n_observations: '100' }), 'n_observations');
+    await bad(query({ n_observations: 1.5 }), 'n_observations');
+    await bad(query({ output_format: 'json' }), 'must be one of: parquet, csv, xlsx');
+    await bad(query({ geography_selections: [] }), 'at least one');
+  });
+
+  it('401 with error and message for a missing, malformed or unknown key', async () => {
+    for (const k of [null, 'nonsense', 'spq_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']) {
+      const res = await preview(query(), k);
+      expect(res.status).toBe(401);
+      const body = await res.json();
+      expect(body).toEqual({ error: 'unauthorized', message: expect.any(String) });
+      expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    }
+  });
+
+  it('400 for a key in the query string or in the body, and the key is never logged', async () => {
+    const res = await s.call(`/query/preview?api_key=${key}`, { key, body: query() });
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toContain('Authorization');
+    const res2 = await s.call('/query/preview', { body: { ...query(), api_key: key } });
+    expect(res2.status).toBe(400);
+    const res3 = await s.call(`/geography/search?query=${key}`, { key });
+    expect(res3.status).toBe(400);
+    expect(s.logs.length).toBeGreaterThan(0);
+    expect(s.logs.join('\n')).not.toContain(key.slice(9));
+  });
+});

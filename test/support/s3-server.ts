@@ -1,0 +1,195 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import S3rver from 's3rver';
+import type { S3Config } from '../../src/config.ts';
+
+/**
+ * An S3-compatible server for tests and CI, from npm packages only (so `npm ci` installs it):
+ *
+ *   client ──► SigV4 guard (this file) ──► s3rver (objects on disk, in a fresh temp dir)
+ *
+ * s3rver implements the S3 REST API (PUT/GET/HEAD/DELETE, multipart uploads, Range,
+ * response-content-disposition, presigned-URL expiry) but does not verify SigV4 signatures
+ * (its source says "Signature version 4 calculation is unimplemented"). The guard in front
+ * does, for header-signed requests and presigned URLs, written from AWS's SigV4 specification
+ * rather than with the SDK's signer, so a wrong, altered or expired signature is refused with
+ * 403 as S3 refuses it, and a request without a signature is refused as for a private bucket.
+ * What this pair does not cover is listed in docs/storage-and-limits.md.
+ */
+export interface TestS3Server {
+  readonly endpoint: string;
+  /** Settings for createS3FileStore: path-style addressing against this server. */
+  readonly config: S3Config;
+  /** "METHOD path?query" of every request the guard let through, for tests that check how a client talks S3. */
+  readonly requests: readonly string[];
+  stop(): Promise<void>;
+}
+
+export const S3_TEST_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+const REGION = 'us-east-1';
+const MAX_SKEW_MS = 15 * 60 * 1000;
+
+export interface StartOptions {
+  readonly bucket?: string;
+  /** Port of the guard (the endpoint); 0 picks a free one. */
+  readonly port?: number;
+  /** Where objects are kept; a fresh temp dir (removed on stop) when absent. */
+  readonly directory?: string;
+}
+
+export async function startS3Server(options: StartOptions | string = {}): Promise<TestS3Server> {
+  const { bucket = 'spq-test', port = 0, directory: given } = typeof options === 'string' ? { bucket: options } : options;
+  const directory = given ?? (await mkdtemp(join(tmpdir(), 'spq-s3-')));
+  const backend = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: bucket, configs: [] }] });
+  const backendPort = (await backend.run()).port;
+  const requests: string[] = [];
+  const guard = createServer((req, res) => {
+    const refusal = verifySigV4(req, S3_TEST_CREDENTIALS, Date.now());
+    if (refusal !== undefined) return refuse(req, res, refusal);
+    requests.push(`${req.method} ${req.url}`);
+    const upstream = request({ host: '127.0.0.1', port: backendPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => guard.listen(port, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(guard.address() as AddressInfo).port}`;
+  return {
+    endpoint,
+    config: { endpoint, region: REGION, bucket, ...S3_TEST_CREDENTIALS, forcePathStyle: true },
+    requests,
+    async stop() {
+      await closeServer(guard);
+      await backend.close();
+      if (given === undefined) await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+interface Refusal {
+  readonly code: 'AccessDenied' | 'SignatureDoesNotMatch' | 'InvalidAccessKeyId' | 'RequestTimeTooSkewed' | 'AuthorizationQueryParametersError';
+  readonly message: string;
+}
+
+function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
+  req.resume();
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${refusal.code}</Code><Message>${refusal.message}</Message></Error>`;
+  res.writeHead(403, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** RFC 3986 encoding as SigV4 requires (encodeURIComponent leaves !'()* alone). */
+const uriEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const sha256Hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
+
+/** SigV4 verification of one request: undefined when the signature is valid and current. */
+export function verifySigV4(req: IncomingMessage, credentials: { accessKeyId: string; secretAccessKey: string }, nowMs: number): Refusal | undefined {
+  const rawUrl = req.url ?? '/';
+  const q = rawUrl.indexOf('?');
+  const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  const query = (q < 0 ? '' : rawUrl.slice(q + 1))
+    .split('&')
+    .filter((p) => p !== '')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const decode = (s: string) => decodeURIComponent(s);
+      return eq < 0 ? [decode(pair), ''] : [decode(pair.slice(0, eq)), decode(pair.slice(eq + 1))];
+    }) as [string, string][];
+  const param = (name: string) => query.find(([k]) => k === name)?.[1];
+
+  let credential: string;
+  let signedHeaders: string;
+  let signature: string;
+  let amzDate: string;
+  let payloadHash: string;
+  const authorization = req.headers.authorization;
+  if (authorization !== undefined) {
+    const m = /^AWS4-HMAC-SHA256 Credential=([^,]+),\s*SignedHeaders=([^,]+),\s*Signature=([0-9a-f]{64})$/.exec(authorization);
+    if (m === null) return { code: 'AccessDenied', message: 'Unsupported Authorization header' };
+    [credential, signedHeaders, signature] = [m[1] as string, m[2] as string, m[3] as string];
+    amzDate = String(req.headers['x-amz-date'] ?? '');
+    payloadHash = String(req.headers['x-amz-content-sha256'] ?? '');
+    if (payloadHash === '') return { code: 'AccessDenied', message: 'Missing x-amz-content-sha256' };
+  } else if (param('X-Amz-Algorithm') === 'AWS4-HMAC-SHA256') {
+    credential = param('X-Amz-Credential') ?? '';
+    signedHeaders = param('X-Amz-SignedHeaders') ?? '';
+    signature = param('X-Amz-Signature') ?? '';
+    amzDate = param('X-Amz-Date') ?? '';
+    payloadHash = param('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD';
+  } else {
+    return { code: 'AccessDenied', message: 'Access Denied' };
+  }
+
+  const [accessKeyId, date, region, service, terminator] = credential.split('/');
+  if (accessKeyId !== credentials.accessKeyId) return { code: 'InvalidAccessKeyId', message: 'The AWS Access Key Id you provided does not exist in our records.' };
+  const dm = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
+  if (dm === null || date !== amzDate.slice(0, 8) || service !== 's3' || terminator !== 'aws4_request' || region === undefined) {
+    return { code: 'AuthorizationQueryParametersError', message: 'Malformed credential scope or date' };
+  }
+  const signedAt = Date.UTC(Number(dm[1]), Number(dm[2]) - 1, Number(dm[3]), Number(dm[4]), Number(dm[5]), Number(dm[6]));
+
+  const canonicalPath = rawPath.split('/').map((seg) => uriEncode(decodeURIComponent(seg))).join('/');
+  const canonicalQuery = query
+    .filter(([k]) => k !== 'X-Amz-Signature')
+    .map(([k, v]) => [uriEncode(k), uriEncode(v)] as const)
+    .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+  const headerNames = signedHeaders.split(';');
+  if (!headerNames.includes('host')) return { code: 'AccessDenied', message: 'host must be a signed header' };
+  const canonicalHeaders = headerNames
+    .map((name) => {
+      const value = req.headers[name];
+      const text = Array.isArray(value) ? value.join(',') : (value ?? '');
+      return `${name}:${text.trim().replace(/\s+/g, ' ')}\n`;
+    })
+    .join('');
+  const canonicalRequest = [req.method, canonicalPath, canonicalQuery, canonicalHeaders, signedHeaders, payloadHash].join('\n');
+  const scope = `${date}/${region}/s3/aws4_request`;
+  const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
+  const key = hmac(hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, date), region), 's3'), 'aws4_request');
+  const expected = Buffer.from(createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex'));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return { code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided.' };
+  }
+
+  if (authorization !== undefined) {
+    if (Math.abs(nowMs - signedAt) > MAX_SKEW_MS) return { code: 'RequestTimeTooSkewed', message: 'The difference between the request time and the current time is too large.' };
+  } else {
+    const expires = Number(param('X-Amz-Expires'));
+    if (!Number.isSafeInteger(expires) || expires < 1 || expires > 604_800) {
+      return { code: 'AuthorizationQueryParametersError', message: 'X-Amz-Expires must be between 1 and 604800 seconds' };
+    }
+    if (nowMs > signedAt + expires * 1000) return { code: 'AccessDenied', message: 'Request has expired' };
+    if (signedAt > nowMs + MAX_SKEW_MS) return { code: 'AccessDenied', message: 'Request is not valid yet' };
+  }
+  return undefined;
+}
+
+// Run as a process for CI and multi-instance tests (.ci/s3-server.sh):
+//   tsx test/support/s3-server.ts --port 4569 --bucket spq --dir /tmp/spq-s3
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i < 0 ? undefined : process.argv[i + 1];
+  };
+  const server = await startS3Server({ port: Number(arg('port') ?? 0), bucket: arg('bucket') ?? 'spq', ...(arg('dir') ? { directory: arg('dir') as string } : {}) });
+  console.log(JSON.stringify({ endpoint: server.endpoint, bucket: server.config.bucket }));
+  const stop = () => void server.stop().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
