@@ -1,9 +1,10 @@
 import { appError, type AppError } from '../core/errors.ts';
 import { checkKeyFormat, hashApiKey } from '../core/keys.ts';
 import { err, ok, type Result } from '../core/result.ts';
-import type { Tier } from '../ports/account-store.ts';
+import type { CreditSummary, Tier } from '../ports/account-store.ts';
 import type { RateDecision, WindowPolicy } from '../ports/rate-limiter.ts';
 import type { UseCaseDeps } from './deps.ts';
+import type { SummaryCache } from './summary-cache.ts';
 
 export interface Principal {
   readonly accountId: string;
@@ -11,6 +12,8 @@ export interface Principal {
   readonly tier: Tier;
   /** "spq_test_" keys are sandbox keys (an extension). */
   readonly sandbox: boolean;
+  /** Balance and tier when authenticated (from SummaryCache: up to its TTL old); only for the tier and advisory text. */
+  readonly credits: CreditSummary;
 }
 
 /** The 401 body says what to do without saying which check failed (no oracle for guessed keys). */
@@ -23,6 +26,7 @@ const INVALID = 'Missing or invalid API key. Send it as "Authorization: Bearer <
 export async function authenticate(
   deps: Pick<UseCaseDeps, 'accounts' | 'clock' | 'serverSecret'>,
   authorization: string | undefined,
+  summaries?: SummaryCache,
 ): Promise<Result<Principal, AppError>> {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
   if (!match) return err(appError('unauthorized', INVALID));
@@ -31,8 +35,13 @@ export async function authenticate(
   if (!format.ok) return err(appError('unauthorized', INVALID));
   const record = await deps.accounts.findKeyByHash(hashApiKey(key, deps.serverSecret));
   if (record === undefined || record.revokedAt !== null) return err(appError('unauthorized', INVALID));
-  const credits = await deps.accounts.credits(record.accountId, deps.clock.now());
-  return ok({ accountId: record.accountId, keyId: record.keyId, tier: credits.tier, sandbox: format.value.kind === 'test' });
+  const now = deps.clock.now();
+  let credits = summaries?.get(record.accountId, now.getTime());
+  if (credits === undefined) {
+    credits = await deps.accounts.credits(record.accountId, now);
+    summaries?.set(record.accountId, credits, now.getTime());
+  }
+  return ok({ accountId: record.accountId, keyId: record.keyId, tier: credits.tier, sandbox: format.value.kind === 'test', credits });
 }
 
 /** Both statements of decisions.md, "Rate limits": a sliding minute and a sliding hour by tier. */

@@ -1,4 +1,4 @@
-import type { Tier } from '../ports/account-store.ts';
+import type { CreditSummary, Tier } from '../ports/account-store.ts';
 import type { UseCaseDeps } from './deps.ts';
 import { isoInZone } from './format.ts';
 
@@ -15,7 +15,11 @@ export interface CreditsOutcome {
 export const RESET_TIME_ZONE = 'Australia/Sydney';
 
 export async function accountCredits(deps: Pick<UseCaseDeps, 'accounts' | 'clock'>, accountId: string): Promise<CreditsOutcome> {
-  const c = await deps.accounts.credits(accountId, deps.clock.now());
+  return creditsView(await deps.accounts.credits(accountId, deps.clock.now()));
+}
+
+/** The contract's field names for a balance already read (authentication reads it for the tier). */
+export function creditsView(c: CreditSummary): CreditsOutcome {
   return {
     credits_remaining: c.creditsRemaining,
     tier: c.tier,

@@ -33,9 +33,12 @@ export function formatOfFileName(name: string): OutputFormat | undefined {
  * ISO 8601 with the zone's offset, e.g. "2026-11-23T00:00:00+11:00" for Australia/Sydney, so a
  * client sees the reset as the local Monday midnight it is.
  */
+const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
+
 export function isoInZone(date: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
+  let formatter = zoneFormatters.get(timeZone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat('en-GB', {
       timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -45,10 +48,10 @@ export function isoInZone(date: Date, timeZone: string): string {
       minute: '2-digit',
       second: '2-digit',
       timeZoneName: 'longOffset',
-    })
-      .formatToParts(date)
-      .map((p) => [p.type, p.value]),
-  );
+    });
+    zoneFormatters.set(timeZone, formatter); // building one costs far more than using it
+  }
+  const parts = Object.fromEntries(formatter.formatToParts(date).map((p) => [p.type, p.value]));
   const offset = String(parts.timeZoneName).replace('GMT', '') || '+00:00';
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }

@@ -15,7 +15,7 @@ export interface PreviewOutcome {
 /** Checks and prices a query; spends nothing, generates nothing (decisions.md, "Preview"). */
 export async function previewQuery(
   deps: Pick<UseCaseDeps, 'pools' | 'accounts' | 'config' | 'clock'>,
-  accountId: string,
+  account: { readonly accountId: string; readonly creditsRemaining?: number },
   input: QueryInput,
 ): Promise<Result<PreviewOutcome, AppError>> {
   const validated = validateQuery(deps.pools, deps.config, input);
@@ -29,10 +29,10 @@ export async function previewQuery(
       );
     }
   }
-  const balance = await deps.accounts.credits(accountId, deps.clock.now());
-  if (balance.creditsRemaining < v.creditCost) {
+  const available = account.creditsRemaining ?? (await deps.accounts.credits(account.accountId, deps.clock.now())).creditsRemaining;
+  if (available < v.creditCost) {
     warnings.push(
-      `This query needs ${v.creditCost} credits and the account has ${balance.creditsRemaining} available; execute will be refused (402) until credits are added.`,
+      `This query needs ${v.creditCost} credits and the account has ${available} available; execute will be refused (402) until credits are added.`,
     );
   }
   return ok({

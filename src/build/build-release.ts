@@ -61,6 +61,15 @@ function publishedPersons(inputs: CensusInputs, salCode: string): number {
   return inputs.totals.get('G01')?.get(salCode) ?? inputs.totals.get('G04')?.get(salCode) ?? 0;
 }
 
+function totalsOf(inputs: CensusInputs, salCode: string): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const [tableId, bySuburb] of inputs.totals) {
+    const total = bySuburb.get(salCode);
+    if (total !== undefined) totals.set(tableId, total);
+  }
+  return totals;
+}
+
 function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
   const tables = new Map<string, Float64Array>();
   for (const [tableId, bySuburb] of inputs.tables) {
@@ -101,7 +110,11 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
         },
       };
       const small = publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold;
-      const { population, diagnostics } = synthesizeSuburb(targets, { seed: suburbSeed(options.seed, suburb.salCode), smallSuburb: small });
+      const { population, diagnostics } = synthesizeSuburb(targets, {
+        seed: suburbSeed(options.seed, suburb.salCode),
+        smallSuburb: small,
+        totals: totalsOf(inputs, suburb.salCode),
+      });
 
       const structural = checkStructuralRules(population);
       const coherence = checkCoherence(population);

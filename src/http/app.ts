@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { SummaryCache } from '../app/summary-cache.ts';
 import { randomBase62 } from '../core/keys.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { loggerOptions } from './logging.ts';
@@ -28,11 +29,14 @@ export type { AppDeps } from './types.ts';
  * → key-in-URL guard → body parsing → key-in-body guard → (authenticated routes) key check
  * and rate limits → schema validation → handler; errors from any step go to one handler.
  */
-export function buildApp(deps: AppDeps): FastifyInstance {
+export function buildApp(given: AppDeps): FastifyInstance {
+  const deps: AppDeps & { summaries: SummaryCache } = { ...given, summaries: given.summaries ?? new SummaryCache() };
   const app = Fastify({
     logger: loggerOptions(deps.logger),
     genReqId: () => `req_${randomBase62(16)}`,
     requestIdHeader: false,
+    // One access line per request (onResponse below) instead of Fastify's two.
+    disableRequestLogging: true,
     schemaErrorFormatter,
     bodyLimit: 1_048_576,
     // Download tokens are longer than Fastify's default limit of 100 characters per path parameter.
@@ -50,6 +54,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     reply.header('x-request-id', request.id);
   });
   app.addHook('onRequest', refuseKeyInUrl);
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+  });
   app.addHook('preValidation', refuseKeyInBody);
 
   void app.register(swagger, openApiOptions());
@@ -63,7 +70,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
 
   void app.register(async (authenticated: Api) => {
-    authenticated.addHook('preValidation', authenticationHook(deps));
+    authenticated.addHook('preValidation', authenticationHook(deps, deps.summaries));
     registerPreview(authenticated, deps);
     registerExecute(authenticated, deps);
     registerHistory(authenticated, deps);

@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import type { Principal } from '../app/auth.ts';
 import type { UseCaseDeps } from '../app/deps.ts';
 import type { Drain } from '../app/drain.ts';
+import type { SummaryCache } from '../app/summary-cache.ts';
 
 /** The Fastify instance with TypeBox typing: route handlers get Static<> of their schemas. */
 export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -20,6 +21,8 @@ export interface AppDeps extends UseCaseDeps {
   readonly logger: LoggerOptions;
   /** In-flight executes, so shutdown can finish them and refuse new ones (503). */
   readonly drain: Drain;
+  /** Balance/tier memory shared by the routes of this app (created by buildApp when absent). */
+  readonly summaries?: SummaryCache;
 }
 
 declare module 'fastify' {

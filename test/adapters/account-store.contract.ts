@@ -4,6 +4,7 @@
  * a harness that opens stores on a fresh database of their kind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { generateApiKey, hashApiKey, last4, newId } from '../../src/core/keys.ts';
 import { currentFreePeriodStart, nextFreeReset } from '../../src/core/ledger/weekly-reset.ts';
 import type { AccountStore, ChargeRequest, CreditSummary } from '../../src/ports/account-store.ts';
@@ -378,6 +379,77 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
         await store.markFileDeleted(old.queryId, at(30 * DAY)); // the first deletion time stays
         expect((await store.expiredFiles(afterExpiry, 1000)).map((q) => q.queryId)).not.toContain(old.queryId);
         expect((await store.getQuery(account.accountId, old.queryId))?.fileDeletedAt).toEqual(afterExpiry);
+      });
+    });
+
+    describe('against a model', () => {
+      type Op =
+        | { readonly op: 'grant'; readonly n: number }
+        | { readonly op: 'charge'; readonly n: number }
+        | { readonly op: 'refund'; readonly pick: number }
+        | { readonly op: 'advance'; readonly hours: number };
+      const ops = fc.array(
+        fc.oneof(
+          fc.record({ op: fc.constant('grant' as const), n: fc.integer({ min: 1, max: 6 }) }),
+          fc.record({ op: fc.constant('charge' as const), n: fc.integer({ min: 0, max: 8 }) }),
+          fc.record({ op: fc.constant('refund' as const), pick: fc.nat() }),
+          fc.record({ op: fc.constant('advance' as const), hours: fc.integer({ min: 0, max: 200 }) }),
+        ),
+        { maxLength: 14 },
+      );
+
+      it('any sequence of grants, charges, refunds and weeks keeps balances, model and ledger equal', async () => {
+        await fc.assert(
+          fc.asyncProperty(ops, async (sequence: Op[]) => {
+            let now = NOW;
+            const account = await newAccount(now);
+            // The model: free bucket per week (no bundles here), purchased bucket, charges made.
+            let free = 5;
+            let purchased = 0;
+            let week = currentFreePeriodStart(now).getTime();
+            const charges: { queryId: string; fromFree: number; fromPurchased: number; week: number; refunded: boolean }[] = [];
+            const roll = () => {
+              const w = currentFreePeriodStart(now).getTime();
+              if (w > week) (week = w), (free = 5);
+            };
+            for (const step of sequence) {
+              if (step.op === 'advance') {
+                now = new Date(now.getTime() + step.hours * HOUR);
+                roll();
+              } else if (step.op === 'grant') {
+                await store.grantCredits({ accountId: account.accountId, credits: step.n, now });
+                purchased += step.n;
+              } else if (step.op === 'charge') {
+                const request = chargeRequest(account.accountId, step.n, now);
+                const result = await store.charge(request);
+                roll();
+                if (free + purchased >= step.n) {
+                  const fromFree = Math.min(free, step.n);
+                  free -= fromFree;
+                  purchased -= step.n - fromFree;
+                  charges.push({ queryId: request.queryId, fromFree, fromPurchased: step.n - fromFree, week, refunded: false });
+                  expect(result).toEqual({ ok: true, value: { creditsRemaining: free + purchased } });
+                } else {
+                  expect(result).toEqual({ ok: false, error: { kind: 'insufficient_credits', required: step.n, available: free + purchased } });
+                }
+              } else if (charges.length > 0) {
+                const target = charges[step.pick % charges.length]!;
+                await store.refundQuery(target.queryId, now, 'model');
+                roll();
+                if (!target.refunded) {
+                  target.refunded = true;
+                  purchased += target.fromPurchased;
+                  if (target.week === week) free += target.fromFree;
+                }
+              }
+              const summary = await store.credits(account.accountId, now);
+              roll();
+              expect({ free: summary.freeCreditsRemaining, total: summary.creditsRemaining }).toEqual({ free, total: free + purchased });
+              expect(await store.ledgerBalance(account.accountId)).toBe(free + purchased);
+            }
+          }),
+          { numRuns: 25 },
+        );
       });
     });
 

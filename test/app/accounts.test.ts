@@ -15,7 +15,9 @@ let deps: AccountAdminDeps;
 beforeAll(async () => {
   store = createSqliteAccountStore({ file: join(dir, 'spq.sqlite') });
   await store.migrate();
-  deps = { store, serverSecret: 'app-test-secret', clock: { now: () => NOW } };
+  // A clock that moves 1 ms per reading, so records made one after another are ordered.
+  let tick = 0;
+  deps = { store, serverSecret: 'app-test-secret', clock: { now: () => new Date(NOW.getTime() + tick++) } };
 });
 afterAll(async () => {
   await store.close();
@@ -35,15 +37,17 @@ describe('account admin use cases', () => {
     expect(checkKeyFormat(apiKey)).toMatchObject({ ok: true, value: { kind: 'live' } });
     expect(await store.findKeyByHash(hashApiKey(apiKey, deps.serverSecret))).toEqual(key);
     expect(await store.credits(account.accountId, NOW)).toMatchObject({ tier: 'free', creditsRemaining: 5 });
+    expect(key.createdAt.getTime()).toBeGreaterThanOrEqual(account.createdAt.getTime());
   });
 
   it('create a paid account with the default or a named bundle', async () => {
     const a = await createAccountWithKey(deps, { email: 'paid1@example.org', tier: 'paid' });
     const b = await createAccountWithKey(deps, { email: 'paid2@example.org', tier: 'paid', bundle: { credits: 7, days: 3 } });
     if (!a.ok || !b.ok) throw new Error('expected both to succeed');
-    expect(await store.credits(a.value.account.accountId, NOW)).toMatchObject({ tier: 'paid', creditsPurchased: DEFAULT_PAID_BUNDLE.credits });
-    expect(await store.credits(b.value.account.accountId, NOW)).toMatchObject({ tier: 'paid', creditsPurchased: 7 });
-    expect((await store.credits(b.value.account.accountId, new Date(NOW.getTime() + 3 * 86_400_000))).tier).toBe('free');
+    const soon = new Date(NOW.getTime() + 60_000);
+    expect(await store.credits(a.value.account.accountId, soon)).toMatchObject({ tier: 'paid', creditsPurchased: DEFAULT_PAID_BUNDLE.credits });
+    expect(await store.credits(b.value.account.accountId, soon)).toMatchObject({ tier: 'paid', creditsPurchased: 7 });
+    expect((await store.credits(b.value.account.accountId, new Date(soon.getTime() + 3 * 86_400_000))).tier).toBe('free');
   });
 
   it('refuse bad input as bad_request or not_found, changing nothing', async () => {

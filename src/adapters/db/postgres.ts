@@ -13,7 +13,7 @@ export interface PostgresStoreOptions {
   readonly statementTimeoutMs?: number;
   /** Attempts for a transaction that hit a transient failure (first try included). */
   readonly maxAttempts?: number;
-  /** Told about errors of idle pooled connections (e.g. the server restarted); the pool drops them. */
+  /** Told about connection errors (e.g. the server restarted); the pool drops those connections. */
   readonly onPoolError?: (error: Error) => void;
 }
 
@@ -44,7 +44,12 @@ export function createPostgresAccountStore(options: PostgresStoreOptions): Accou
     connectionTimeoutMillis: 10_000,
     types,
   });
-  pool.on('error', (error) => options.onPoolError?.(error));
+  const report = (error: Error) => options.onPoolError?.(error);
+  // Idle clients report errors through the pool; a checked-out client whose connection dies
+  // (server restart, terminated backend) emits 'error' on itself, which would otherwise crash
+  // the process. The query in flight fails on its own and the pool discards the client.
+  pool.on('error', report);
+  pool.on('connect', (client) => client.on('error', report));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
 

@@ -26,8 +26,11 @@ export async function writeManifest(dir: string, version: string, names: readonl
   return manifest;
 }
 
-/** Reads manifest.json and re-hashes every file it names; throws an Error that says what does not match. */
-export async function verifyManifest(dir: string, expectedVersion?: string): Promise<Manifest> {
+/**
+ * Reads manifest.json and re-hashes every file it names; throws an Error that says what does
+ * not match. Files for which `keep` says yes are read whole and returned (hashed once, not read twice).
+ */
+export async function verifyManifest(dir: string, expectedVersion?: string, keep: (name: string) => boolean = () => false): Promise<{ manifest: Manifest; kept: Map<string, Buffer> }> {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(await readFile(join(dir, RELEASE_FILES.manifest), 'utf8')) as Manifest;
@@ -38,15 +41,21 @@ export async function verifyManifest(dir: string, expectedVersion?: string): Pro
   if (expectedVersion !== undefined && manifest.version !== expectedVersion) {
     throw new Error(`pool release ${dir}: manifest version "${manifest.version}" is not the expected "${expectedVersion}"`);
   }
-  // Hash the files concurrently: reading is I/O, hashing runs on the thread pool.
-  await Promise.all(
-    Object.entries(manifest.files).map(async ([name, want]) => {
-      const got = await sha256OfFile(join(dir, name)).catch((cause: unknown) => {
-        throw new Error(`pool release ${dir}: ${name} is missing or unreadable`, { cause });
-      });
-      if (got !== want.sha256) throw new Error(`pool release ${dir}: ${name} does not match its manifest checksum (release altered or incomplete)`);
-    }),
-  );
   if (checksumOf(manifest.files) !== manifest.checksum) throw new Error(`pool release ${dir}: manifest checksum does not match its file list`);
-  return manifest;
+  const kept = new Map<string, Buffer>();
+  for (const [name, want] of Object.entries(manifest.files)) {
+    const path = join(dir, name);
+    let got: string;
+    try {
+      if (keep(name)) {
+        const bytes = await readFile(path);
+        got = createHash('sha256').update(bytes).digest('hex');
+        kept.set(name, bytes);
+      } else got = await sha256OfFile(path);
+    } catch (cause) {
+      throw new Error(`pool release ${dir}: ${name} is missing or unreadable`, { cause });
+    }
+    if (got !== want.sha256) throw new Error(`pool release ${dir}: ${name} does not match its manifest checksum (release altered or incomplete)`);
+  }
+  return { manifest, kept };
 }

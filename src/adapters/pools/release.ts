@@ -1,21 +1,20 @@
 /**
  * A pool release opened for serving (the PoolRelease port). Opening verifies the manifest,
- * reads catalog.json and builds the geography index; records stay in pools.duckdb, attached
- * read-only to an in-memory DuckDB so that every export gets its own connection with its own
- * temporary tables.
+ * reads catalog.json, builds the geography index and loads the column files into memory
+ * (hashed as they are read). Exports gather the sampled rows from those arrays; an in-memory
+ * DuckDB writes parquet and csv, with a connection (and temporary tables) per export.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { DatasetType, GeographyLevel } from '../../core/dataset.ts';
+import { rm } from 'node:fs/promises';
+import { DATASET_TYPES, type DatasetType, type GeographyLevel } from '../../core/dataset.ts';
 import { buildGeographyIndex, resolveGeography, searchGeography, type GeographyIndex } from '../../core/geography/matching.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sample.ts';
 import type { ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
 import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
-import { exportRows } from './export.ts';
+import { LINK_FILES, columnFile, viewAs, type ColumnArray, type ColumnKind } from './columns.ts';
+import { dictionaryPathOf, exportRows, type DatasetColumns } from './export.ts';
 import { verifyManifest } from './manifest.ts';
-import { quoteLiteral } from './sql.ts';
 
 export interface OpenPoolReleaseOptions {
   /** Refuse a release whose manifest names another version. */
@@ -27,8 +26,11 @@ export interface OpenPoolReleaseOptions {
 }
 
 export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptions = {}): Promise<PoolRelease> {
-  const manifest = await verifyManifest(dir, options.expectedVersion);
-  const catalog = JSON.parse(await readFile(join(dir, RELEASE_FILES.catalog), 'utf8')) as Catalog;
+  // Column files and the catalog are read once, hashed and kept: what is served is what was verified.
+  const { manifest, kept } = await verifyManifest(dir, options.expectedVersion, (name) => name.startsWith('columns/') || name === RELEASE_FILES.catalog);
+  const catalogBytes = kept.get(RELEASE_FILES.catalog);
+  if (!catalogBytes) throw new Error(`pool release ${dir}: ${RELEASE_FILES.catalog} is not in the manifest`);
+  const catalog = JSON.parse(catalogBytes.toString('utf8')) as Catalog;
   if (catalog.format !== 1 || catalog.version !== manifest.version) {
     throw new Error(`pool release ${dir}: catalog version "${catalog.version}" does not match manifest version "${manifest.version}"`);
   }
@@ -49,10 +51,21 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
   if (options.threads !== undefined) config['threads'] = String(options.threads);
   if (options.memoryLimit !== undefined) config['memory_limit'] = options.memoryLimit;
   const instance = await DuckDBInstance.create(':memory:', config);
-  {
-    const c = await instance.connect();
-    await c.run(`ATTACH ${quoteLiteral(join(dir, RELEASE_FILES.pools))} AS pools (READ_ONLY)`);
-    c.closeSync();
+  const columns = {} as Record<DatasetType, DatasetColumns>;
+  for (const dataset of DATASET_TYPES) {
+    {
+      const total = catalog.totals[dataset];
+      const load = (name: string, kind: ColumnKind): ColumnArray => {
+        const bytes = kept.get(columnFile(dataset, name));
+        if (!bytes) throw new Error(`pool release ${dir}: ${columnFile(dataset, name)} is not in the manifest`);
+        const column = viewAs(kind, bytes);
+        if (column.length !== total) throw new Error(`pool release ${dir}: ${columnFile(dataset, name)} holds ${column.length} rows, the catalog ${total}`);
+        return column;
+      };
+      const links = Object.fromEntries(LINK_FILES[dataset].map((l) => [l.name, load(l.name, l.kind)]));
+      const variables = catalog.variables[dataset].map((v) => load(v.code, 'u8') as Uint8Array);
+      columns[dataset] = { links, variables };
+    }
   }
   let closed = false;
 
@@ -110,12 +123,13 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
       if (closed) throw new Error('pool release is closed');
       const connection = await instance.connect();
       try {
-        return await exportRows(
-          connection,
-          catalog,
-          (part) => part.selection.suburbs.map((s) => ({ ordinal: ordinalOf.get(s.salCode)!, suburb: catalogSuburbOf(s) })),
-          request,
-        );
+        const parts = request.parts.map((p) => ({ rows: p.rows, suburbOrdinals: p.selection.suburbs.map((s) => ordinalOf.get(s.salCode)!) }));
+        return await exportRows(connection, catalog, request.dataset, columns[request.dataset], parts, request);
+      } catch (error) {
+        // Never leave a half-written file behind for the caller to serve by mistake.
+        await rm(request.destPath, { force: true });
+        await rm(dictionaryPathOf(request.destPath), { force: true });
+        throw error;
       } finally {
         connection.closeSync();
       }

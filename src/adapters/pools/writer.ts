@@ -1,9 +1,10 @@
 import { DuckDBDataChunk, DuckDBInstance, ENUM, UINTEGER, type DuckDBAppender, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Population } from '../../core/census/population.ts';
 import { DATASET_TYPES, type DatasetType } from '../../core/dataset.ts';
 import { columnLabels, type VariableDef } from '../../core/census/variables.ts';
+import { LINK_FILES, columnFile } from './columns.ts';
 import { RELEASE_FILES, type Catalog, type CatalogSuburb, type CatalogVariable, type SuburbEntry } from './catalog.ts';
 import { writeManifest } from './manifest.ts';
 import { LINK_COLUMNS, idColumnsSql, recordsTable } from './records-sql.ts';
@@ -62,8 +63,11 @@ class DatasetAppender {
     });
   }
 
-  /** links: per link column after row_index, a value per row (family_row may be -1 for NULL). */
-  append(count: number, suburbOrdinal: number, links: readonly (Uint32Array | Int32Array)[], values: Readonly<Record<string, Uint8Array>>, coarsened: ReadonlySet<string>): void {
+  /**
+   * links: per link column after row_index, a value per row (family_row may be -1 for NULL).
+   * Returns the variables as ENUM indices (what the column files store).
+   */
+  append(count: number, suburbOrdinal: number, links: readonly (Uint32Array | Int32Array)[], values: Readonly<Record<string, Uint8Array>>, coarsened: ReadonlySet<string>): Uint8Array[] {
     const columns = this.variables.map((v, k) => {
       const col = values[v.code];
       if (col === undefined || col.length < count) throw new Error(`${this.dataset}: variable ${v.code} missing or short`);
@@ -107,6 +111,7 @@ class DatasetAppender {
       this.appender.appendDataChunk(this.chunk);
     }
     this.rows += count;
+    return columns;
   }
 
   close(): void {
@@ -144,6 +149,22 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
     appenders[dataset] = new DatasetAppender(dataset, appender, vars, [...links.map(() => UINTEGER), ...enumTypes]);
   }
 
+  // Column files, appended suburb by suburb (memory stays bounded by one suburb).
+  const files = new Map<string, FileHandle>();
+  for (const dataset of DATASET_TYPES) {
+    await mkdir(join(dir, 'columns', dataset), { recursive: true });
+    for (const name of [...LINK_FILES[dataset].map((l) => l.name), ...variables[dataset].map((v) => v.code)]) {
+      files.set(columnFile(dataset, name), await open(join(dir, columnFile(dataset, name)), 'w'));
+    }
+  }
+  const writeColumn = async (dataset: DatasetType, name: string, data: ArrayBufferView): Promise<void> => {
+    await files.get(columnFile(dataset, name))!.write(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  };
+  const writeColumns = async (dataset: DatasetType, links: Record<string, Uint32Array | Int32Array>, columns: readonly Uint8Array[]): Promise<void> => {
+    for (const l of LINK_FILES[dataset]) await writeColumn(dataset, l.name, links[l.name]!);
+    for (const [k, v] of variables[dataset].entries()) await writeColumn(dataset, v.code, columns[k]!);
+  };
+
   const suburbs: CatalogSuburb[] = [];
   const salCodes = new Set<string>();
   let closed = false;
@@ -171,9 +192,16 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       }
       const co = new Set(coarsened);
       const ordinal = suburbs.length;
-      appenders.persons.append(persons.count, ordinal, [offsetLinks(persons.family, offsets.families), offsetLinks(persons.dwelling, offsets.dwellings)], persons.variables, co);
-      appenders.families.append(families.count, ordinal, [offsetLinks(families.dwelling, offsets.dwellings)], families.variables, co);
-      appenders.dwellings.append(dwellings.count, ordinal, [], dwellings.variables, co);
+      const personFamily = offsetLinks(persons.family, offsets.families);
+      const personDwelling = offsetLinks(persons.dwelling, offsets.dwellings);
+      const familyDwelling = offsetLinks(families.dwelling, offsets.dwellings);
+      const ordinals = (n: number): Uint32Array => new Uint32Array(n).fill(ordinal);
+      const personColumns = appenders.persons.append(persons.count, ordinal, [personFamily, personDwelling], persons.variables, co);
+      const familyColumns = appenders.families.append(families.count, ordinal, [familyDwelling], families.variables, co);
+      const dwellingColumns = appenders.dwellings.append(dwellings.count, ordinal, [], dwellings.variables, co);
+      await writeColumns('persons', { suburb_ordinal: ordinals(persons.count), family_row: personFamily, dwelling_row: new Uint32Array(personDwelling.buffer) }, personColumns);
+      await writeColumns('families', { suburb_ordinal: ordinals(families.count), dwelling_row: new Uint32Array(familyDwelling.buffer) }, familyColumns);
+      await writeColumns('dwellings', { suburb_ordinal: ordinals(dwellings.count) }, dwellingColumns);
       const { postcodes, lgas, ...info } = suburb;
       suburbs.push({
         ...info,
@@ -219,17 +247,19 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       };
       await writeFile(join(dir, RELEASE_FILES.catalog), JSON.stringify(catalog));
       await writeFile(join(dir, RELEASE_FILES.report), JSON.stringify(report ?? null, null, 2) + '\n');
-      const files: string[] = [RELEASE_FILES.pools, RELEASE_FILES.catalog, RELEASE_FILES.report];
+      for (const handle of files.values()) await handle.close();
+      const names: string[] = [RELEASE_FILES.pools, RELEASE_FILES.catalog, RELEASE_FILES.report, ...files.keys()];
       if (summary !== undefined) {
         await writeFile(join(dir, RELEASE_FILES.reportText), summary);
-        files.push(RELEASE_FILES.reportText);
+        names.push(RELEASE_FILES.reportText);
       }
-      const manifest = await writeManifest(dir, version, files);
+      const manifest = await writeManifest(dir, version, names);
       return { dir, checksum: manifest.checksum };
     },
 
     async abort() {
       await close();
+      for (const handle of files.values()) await handle.close().catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -4,10 +4,8 @@
  * count. Category labels repeat, so they go to a shared-strings table and every such cell is
  * a pre-encoded `<v>index</v>`; unique ids are inline strings.
  */
-import { createWriteStream } from 'node:fs';
-import { PassThrough } from 'node:stream';
-import { finished } from 'node:stream/promises';
-import yazl from 'yazl';
+import { rm } from 'node:fs/promises';
+import { ZipWriter } from './zip.ts';
 
 /** One column of the data sheet. */
 export type XlsxColumn =
@@ -33,7 +31,7 @@ export interface XlsxOptions {
   readonly destPath: string;
   readonly sheetName: string;
   readonly columns: readonly XlsxColumn[];
-  readonly batches: AsyncIterable<XlsxBatch>;
+  readonly batches: AsyncIterable<XlsxBatch> | Iterable<XlsxBatch>;
   /** Small extra sheets (dictionary, metadata) written after the data sheet. */
   readonly extraSheets: readonly XlsxSheet[];
   /** zlib level: 1 is ~4× faster than 6 on this XML and only ~15 % bigger. */
@@ -113,64 +111,125 @@ function workbookParts(sheetNames: readonly string[]): Record<string, string> {
   };
 }
 
-/** Writes the workbook; resolves with the number of data rows once the file is complete on disk. */
+/** Writes the workbook; resolves with the number of data rows once the file is complete on disk (removes it on failure). */
 export async function writeXlsx(opts: XlsxOptions): Promise<number> {
-  const zip = new yazl.ZipFile();
-  const out = createWriteStream(opts.destPath);
-  zip.outputStream.pipe(out);
-  const outDone = finished(out);
-  const mtime = new Date();
-  const level = opts.compressionLevel ?? 1;
+  const zip = new ZipWriter(opts.destPath, opts.compressionLevel ?? 1);
+  try {
+    return await writeWorkbook(zip, opts);
+  } catch (error) {
+    zip.destroy();
+    await rm(opts.destPath, { force: true });
+    throw error;
+  }
+}
+
+async function writeWorkbook(zip: ZipWriter, opts: XlsxOptions): Promise<number> {
   const sst = new SharedStrings();
   const sheetNames = [opts.sheetName, ...opts.extraSheets.map((s) => s.name)];
-  for (const [path, xml] of Object.entries(workbookParts(sheetNames))) zip.addBuffer(Buffer.from(xml), path, { mtime, compressionLevel: level });
+  for (const [path, xml] of Object.entries(workbookParts(sheetNames))) await zip.addEntry(path, xml);
+  await zip.beginEntry('xl/worksheets/sheet1.xml');
 
-  const sheet = new PassThrough({ highWaterMark: 1 << 20 });
-  zip.addReadStream(sheet, 'xl/worksheets/sheet1.xml', { mtime, compressionLevel: level });
-
-  const letters = opts.columns.map((_, c) => columnLetters(c));
-  // Per coded column: the tail of each cell after its reference, e.g. `" t="s"><v>17</v></c>`.
-  const codedTails = opts.columns.map((col) => (col.kind === 'coded' ? col.labels.map((l) => `" t="s"><v>${sst.add(l)}</v></c>`) : []));
-  const header = opts.columns.map((col, c) => `<c r="${letters[c]}1" t="s"><v>${sst.add(col.name)}</v></c>`).join('');
-  sst.uses += opts.columns.length;
-
-  let pending = `${XML_HEAD}<worksheet xmlns="${NS}"><sheetData><row r="1">${header}</row>`;
+  // The sheet is written as bytes into 1 MiB buffers: every coded cell is two pre-encoded
+  // pieces around its row number (`<c r="F` + `17` + `" t="s"><v>3</v></c>`), so a cell costs a
+  // few byte copies and no string building. Readers (read-excel-file) need the r references.
+  const enc = (s: string): Uint8Array => Buffer.from(s, 'utf8');
+  const heads = opts.columns.map((_, c) => enc(`<c r="${columnLetters(c)}`));
+  const codedTails = opts.columns.map((col) => (col.kind === 'coded' ? col.labels.map((l) => enc(`" t="s"><v>${sst.add(l)}</v></c>`)) : []));
+  const inlineOpen = enc('" t="inlineStr"><is><t>');
+  const inlineClose = enc('</t></is></c>');
+  const rowOpen = enc('<row r="');
+  const rowOpenEnd = enc('">');
+  const rowClose = enc('</row>');
+  const BUFFER = 1 << 20;
+  let out = Buffer.allocUnsafe(BUFFER);
+  let pos = 0;
   const flush = async (): Promise<void> => {
-    if (!sheet.write(pending)) await new Promise<void>((resolve) => sheet.once('drain', resolve));
-    pending = '';
+    if (pos === 0) return;
+    const full = out.subarray(0, pos);
+    out = Buffer.allocUnsafe(BUFFER);
+    pos = 0;
+    await zip.data(full);
   };
-  let rowNumber = 1;
+  const put = (bytes: Uint8Array): void => {
+    const n = bytes.length;
+    if (n > 64) {
+      out.set(bytes, pos);
+      pos += n;
+    } else for (let i = 0; i < n; i++) out[pos++] = bytes[i]!;
+  };
+  const digits = new Uint8Array(12);
+  let digitCount = 0;
+  const setRowNumber = (r: number): void => {
+    digitCount = 0;
+    for (let x = r; x > 0; x = Math.floor(x / 10)) digits[11 - digitCount++] = 48 + (x % 10);
+  };
+  const putRowNumber = (): void => {
+    for (let i = 12 - digitCount; i < 12; i++) out[pos++] = digits[i]!;
+  };
+  /** ASCII text without XML specials is copied char by char; anything else is escaped and encoded. */
+  const putText = (v: string): void => {
+    for (let i = 0; i < v.length; i++) {
+      const ch = v.charCodeAt(i);
+      if (ch >= 128 || ch < 32 || ch === 38 || ch === 60 || ch === 62 || ch === 34) {
+        put(enc(escapeXml(v.slice(i))));
+        return;
+      }
+      out[pos++] = ch;
+    }
+  };
+
+  put(enc(`${XML_HEAD}<worksheet xmlns="${NS}"><sheetData><row r="1">`));
+  setRowNumber(1);
+  for (const [c, col] of opts.columns.entries()) {
+    put(heads[c]!);
+    putRowNumber();
+    put(enc(`" t="s"><v>${sst.add(col.name)}</v></c>`));
+  }
+  sst.uses += opts.columns.length;
+  put(rowClose);
+  let rowCount = 0;
+  const nColumns = opts.columns.length;
+  const worstCell = 64;
   for await (const batch of opts.batches) {
     for (let i = 0; i < batch.rowCount; i++) {
-      rowNumber++;
-      const r = String(rowNumber);
-      let row = `<row r="${r}">`;
-      for (let c = 0; c < opts.columns.length; c++) {
+      // Room for a whole row of short cells; long texts go through put(), which is checked below.
+      if (pos + nColumns * worstCell + 64 > BUFFER) await flush();
+      setRowNumber(++rowCount + 1);
+      put(rowOpen);
+      putRowNumber();
+      put(rowOpenEnd);
+      for (let c = 0; c < nColumns; c++) {
         const col = opts.columns[c]!;
         const values = batch.columns[c]!;
         if (col.kind === 'coded') {
-          row += `<c r="${letters[c]}${r}${codedTails[c]![(values as ArrayLike<number>)[i]!]}`;
+          put(heads[c]!);
+          putRowNumber();
+          put(codedTails[c]![(values as ArrayLike<number>)[i]!]!);
+          continue;
+        }
+        const v = (values as readonly (string | null)[])[i];
+        if (v === null || v === undefined) continue;
+        if (pos + v.length * 6 + worstCell * (nColumns - c) > BUFFER) await flush();
+        put(heads[c]!);
+        putRowNumber();
+        if (col.kind === 'shared') {
+          put(enc(`" t="s"><v>${sst.add(v)}</v></c>`));
           sst.uses++;
         } else {
-          const v = (values as readonly (string | null)[])[i];
-          if (v === null || v === undefined) continue;
-          if (col.kind === 'shared') {
-            row += `<c r="${letters[c]}${r}" t="s"><v>${sst.add(v)}</v></c>`;
-            sst.uses++;
-          } else row += inlineCell(`${letters[c]}${r}`, v);
+          put(inlineOpen);
+          putText(v);
+          put(inlineClose);
         }
       }
-      pending += row + '</row>';
+      put(rowClose);
     }
-    if (pending.length > 1 << 16) await flush();
+    sst.uses += batch.rowCount * opts.columns.filter((c) => c.kind === 'coded').length;
   }
-  pending += '</sheetData></worksheet>';
+  put(enc('</sheetData></worksheet>'));
   await flush();
-  sheet.end();
-
-  zip.addBuffer(Buffer.from(sst.xml()), 'xl/sharedStrings.xml', { mtime, compressionLevel: level });
-  opts.extraSheets.forEach((s, k) => zip.addBuffer(Buffer.from(smallSheetXml(s.rows)), `xl/worksheets/sheet${k + 2}.xml`, { mtime, compressionLevel: level }));
-  zip.end();
-  await outDone;
-  return rowNumber - 1;
+  await zip.endEntry();
+  await zip.addEntry('xl/sharedStrings.xml', sst.xml());
+  for (const [k, sheet] of opts.extraSheets.entries()) await zip.addEntry(`xl/worksheets/sheet${k + 2}.xml`, smallSheetXml(sheet.rows));
+  await zip.close();
+  return rowCount;
 }

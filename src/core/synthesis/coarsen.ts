@@ -3,23 +3,18 @@
  * version in the catalogue (VariableDef.coarse) is mapped to it, so that a tiny suburb's
  * records cannot single out a person by a rare fine category.
  *
- * Coarsened columns index into columnLabels(v) (fine categories, then the coarse labels that
- * are not already fine ones): one pool column holds both kinds, and the catalogue records per
- * suburb which codes were coarsened.
+ * A coarsened column holds indices into the variable's coarse.categories (as a fine column
+ * holds indices into categories); the pool writer maps both onto the one ENUM column
+ * (columnLabels), and the catalogue records per suburb which codes were coarsened.
  */
-import { columnLabels, VARIABLES, type VariableDef } from '../census/variables.ts';
+import { VARIABLES, type VariableDef } from '../census/variables.ts';
 import type { Population } from '../census/population.ts';
 
-/** fine category index → index in columnLabels(v) of its coarse category. */
+/** fine category index → index of its coarse category in coarse.categories. */
 export function coarseColumnMap(v: VariableDef): Uint8Array {
   if (!v.coarse) throw new Error(`variable ${v.code} has no coarse categories`);
-  const labels = columnLabels(v);
-  const map = new Uint8Array(v.categories.length);
-  v.coarse.fromFine.forEach((coarse, fine) => {
-    const label = v.coarse!.categories[coarse]!;
-    map[fine] = labels.indexOf(label);
-  });
-  return map;
+  if (v.coarse.fromFine.length !== v.categories.length) throw new Error(`variable ${v.code}: coarse map covers ${v.coarse.fromFine.length} of ${v.categories.length} categories`);
+  return Uint8Array.from(v.coarse.fromFine);
 }
 
 const MAPS = new Map<string, Uint8Array>(VARIABLES.filter((v) => v.coarse).map((v) => [v.code, coarseColumnMap(v)]));

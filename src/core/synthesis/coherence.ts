@@ -14,13 +14,11 @@ import {
   tallyIncome,
 } from './attributes/income.ts';
 import { deriveLfsf } from './attributes/family.ts';
+import { checkRules, type PopulationRule, type RuleReport } from './rules.ts';
 
-export interface CoherenceRule {
-  readonly name: string;
+/** A structural rule (rules.ts) that also says which level's records it counts. */
+export interface CoherenceRule extends PopulationRule {
   readonly level: PopulationLevel;
-  readonly description: string;
-  /** Number of records (at `level`) that break the rule. */
-  readonly violations: (pop: Population) => number;
 }
 
 export interface CoherenceResult {
@@ -31,7 +29,7 @@ export interface CoherenceResult {
 const na = (code: string): number => categoryIndex(code, 'Not applicable');
 
 /** Person variables that only working-age people (15+) have, and only they. */
-export const ADULT_ONLY = ['MSTP', 'INCP', 'HSCP', 'HEAP', 'LFSP', 'UAI5P', 'VOLWP'] as const;
+export const ADULT_ONLY = ['MSTP', 'INCP', 'HEAP', 'LFSP', 'UAI5P', 'VOLWP'] as const;
 /** Person variables that only the employed have, and all of them. */
 export const EMPLOYED_ONLY = ['HRSP', 'OCCP', 'INDP', 'MTWP'] as const;
 
@@ -55,7 +53,7 @@ const adultOnly: CoherenceRule[] = ADULT_ONLY.map((code) => ({
   name: `${code.toLowerCase()}-for-15-and-over-only`,
   level: 'persons',
   description: `${code} is "Not applicable" exactly for persons under 15`,
-  violations: (pop) => {
+  check: (pop) => {
     const col = column(pop, 'persons', code);
     if (!col) return 0;
     const age = pop.persons.age;
@@ -68,7 +66,7 @@ const employedOnly: CoherenceRule[] = EMPLOYED_ONLY.map((code) => ({
   name: `${code.toLowerCase()}-for-employed-only`,
   level: 'persons',
   description: `${code} is "Not applicable" exactly for persons who are not employed (LFSP)`,
-  violations: (pop) => {
+  check: (pop) => {
     const col = column(pop, 'persons', code);
     const lfsp = column(pop, 'persons', 'LFSP');
     if (!col || !lfsp) return 0;
@@ -77,6 +75,21 @@ const employedOnly: CoherenceRule[] = EMPLOYED_ONLY.map((code) => ({
   },
 }));
 
+const hours = (...labels: string[]) => new Set(labels.map((l) => categoryIndex('HRSP', l)));
+/** HRSP categories each employed LFSP category allows (ABS: full-time = 35 hours and over). */
+const HOURS_FOR_STATUS = new Map<number, Set<number>>([
+  [categoryIndex('LFSP', 'Employed, worked full-time'), hours('35-39 hours', '40 hours', '41-48 hours', '49 hours and over')],
+  [categoryIndex('LFSP', 'Employed, worked part-time'), hours('1-15 hours', '16-24 hours', '25-34 hours')],
+  [categoryIndex('LFSP', 'Employed, away from work'), hours('None')],
+  [categoryIndex('LFSP', 'Employed, hours of work not stated'), hours('Not stated')],
+]);
+const SCHOOL_AGES = new Map<number, readonly [number, number]>([
+  [categoryIndex('TYPP', 'Pre-school'), [3, 5]],
+  [categoryIndex('TYPP', 'Infants/Primary'), [5, 12]],
+  [categoryIndex('TYPP', 'Secondary'), [12, 24]],
+]);
+
+const SECONDARY = categoryIndex('TYPP', 'Secondary');
 const MARRIED = categoryIndex('MSTP', 'Married');
 const REGISTERED = categoryIndex('MDCP', 'Married in a registered marriage');
 const RENTED = categoryIndex('TEND', 'Rented');
@@ -93,7 +106,7 @@ const incomeRule = (
   description: equivalised
     ? `${code} is the band of the members' summed INCP amounts on the OECD-modified scale, partial / all not stated as members 15+ stated`
     : `${code} is the band of the members' summed INCP amounts (members 15+), partial / all not stated as members 15+ stated`,
-  violations: (pop) => {
+  check: (pop) => {
     const col = column(pop, level, code);
     const incp = column(pop, 'persons', 'INCP');
     if (!col || !incp) return 0;
@@ -112,7 +125,7 @@ export const COHERENCE_RULES: readonly CoherenceRule[] = [
     name: 'registered-marriage-is-married',
     level: 'persons',
     description: 'a partner in a registered marriage (MDCP) has registered marital status "Married" (MSTP)',
-    violations: (pop) => {
+    check: (pop) => {
       const mdcp = column(pop, 'persons', 'MDCP');
       const mstp = column(pop, 'persons', 'MSTP');
       if (!mdcp || !mstp) return 0;
@@ -123,12 +136,53 @@ export const COHERENCE_RULES: readonly CoherenceRule[] = [
     name: 'english-proficiency-for-other-languages',
     level: 'persons',
     description: 'a person who speaks English only at home has ENGLP "Not applicable"',
-    violations: (pop) => {
+    check: (pop) => {
       const lanp = column(pop, 'persons', 'LANP');
       const englp = column(pop, 'persons', 'ENGLP');
       if (!lanp || !englp) return 0;
       const englishOnly = categoryIndex('LANP', 'English only');
       return countWhere(pop.persons.count, (i) => lanp[i] === englishOnly && englp[i] !== na('ENGLP'));
+    },
+  },
+  {
+    name: 'hscp-for-15-and-over-not-at-school',
+    level: 'persons',
+    description: 'HSCP is "Not applicable" exactly for persons under 15 and persons attending secondary school (TYPP), as G16 counts',
+    check: (pop) => {
+      const hscp = column(pop, 'persons', 'HSCP');
+      const typp = column(pop, 'persons', 'TYPP');
+      if (!hscp || !typp) return 0;
+      const age = pop.persons.age;
+      const n = na('HSCP');
+      return countWhere(pop.persons.count, (i) => (age[i]! < 15 || typp[i] === SECONDARY) !== (hscp[i] === n));
+    },
+  },
+  {
+    name: 'hours-match-labour-force',
+    level: 'persons',
+    description: 'HRSP agrees with LFSP: full-time 35 hours and over, part-time 1-34 hours, away from work none, hours not stated not stated',
+    check: (pop) => {
+      const lfsp = column(pop, 'persons', 'LFSP');
+      const hrsp = column(pop, 'persons', 'HRSP');
+      if (!lfsp || !hrsp) return 0;
+      return countWhere(pop.persons.count, (i) => {
+        const allowed = HOURS_FOR_STATUS.get(lfsp[i]!);
+        return allowed !== undefined && !allowed.has(hrsp[i]!);
+      });
+    },
+  },
+  {
+    name: 'school-fits-age',
+    level: 'persons',
+    description: 'TYPP pre-school only at ages 3-5, infants/primary at 5-12, secondary at 12-24',
+    check: (pop) => {
+      const typp = column(pop, 'persons', 'TYPP');
+      if (!typp) return 0;
+      const age = pop.persons.age;
+      return countWhere(pop.persons.count, (i) => {
+        const range = SCHOOL_AGES.get(typp[i]!);
+        return range !== undefined && (age[i]! < range[0] || age[i]! > range[1]);
+      });
     },
   },
   incomeRule('hind-from-members', 'dwellings', 'HIND', false),
@@ -138,7 +192,7 @@ export const COHERENCE_RULES: readonly CoherenceRule[] = [
     name: 'lfsf-from-parents',
     level: 'families',
     description: "LFSF follows from the partners' or the lone parent's LFSP; other families are \"Not applicable\"",
-    violations: (pop) => {
+    check: (pop) => {
       const lfsf = column(pop, 'families', 'LFSF');
       const lfsp = column(pop, 'persons', 'LFSP');
       const rlhp = column(pop, 'persons', 'RLHP');
@@ -151,7 +205,7 @@ export const COHERENCE_RULES: readonly CoherenceRule[] = [
     name: 'landlord-and-rent-for-renters-only',
     level: 'dwellings',
     description: 'LLDD and RNTRD are "Not applicable" exactly when the dwelling is not rented (TEND)',
-    violations: (pop) => {
+    check: (pop) => {
       const tend = column(pop, 'dwellings', 'TEND');
       const lldd = column(pop, 'dwellings', 'LLDD');
       const rntrd = column(pop, 'dwellings', 'RNTRD');
@@ -166,7 +220,7 @@ export const COHERENCE_RULES: readonly CoherenceRule[] = [
     name: 'mortgage-for-mortgagors-only',
     level: 'dwellings',
     description: 'MRERD is "Not applicable" exactly when the dwelling is not owned with a mortgage (TEND)',
-    violations: (pop) => {
+    check: (pop) => {
       const tend = column(pop, 'dwellings', 'TEND');
       const mrerd = column(pop, 'dwellings', 'MRERD');
       if (!tend || !mrerd) return 0;
@@ -177,5 +231,10 @@ export const COHERENCE_RULES: readonly CoherenceRule[] = [
 
 /** Every rule's violation count (0 everywhere for a coherent population). */
 export function checkCoherence(pop: Population): CoherenceResult[] {
-  return COHERENCE_RULES.map((r) => ({ rule: r.name, violations: r.violations(pop) }));
+  return COHERENCE_RULES.map((r) => ({ rule: r.name, violations: r.check(pop) }));
+}
+
+/** The coherence rules as a rules.ts report, to merge with the structural one. */
+export function checkCoherenceRules(pop: Population): RuleReport {
+  return checkRules(pop, COHERENCE_RULES);
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, failedAuthPolicy, keyPolicies, rateLimitedError } from '../../app/auth.ts';
+import type { SummaryCache } from '../../app/summary-cache.ts';
 import type { RateDecision, WindowPolicy } from '../../ports/rate-limiter.ts';
 import { sendError } from '../errors.ts';
 import type { AppDeps } from '../types.ts';
@@ -16,9 +17,9 @@ export const rateLimitHeader = (d: RateDecision): string => `"${d.policy.name}";
  * not counted against any key, but failed attempts are limited per client address), then count
  * the request in both windows of the key and set the RateLimit headers on whatever follows.
  */
-export function authenticationHook(deps: AppDeps) {
+export function authenticationHook(deps: AppDeps, summaries: SummaryCache) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    const principal = await authenticate(deps, request.headers.authorization);
+    const principal = await authenticate(deps, request.headers.authorization, summaries);
     const nowMs = deps.clock.now().getTime();
     if (!principal.ok) {
       const failures = await deps.limiter.hit(`auth-fail:${request.ip}`, failedAuthPolicy(deps.config.rateLimits), nowMs);

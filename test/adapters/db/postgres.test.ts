@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newId } from '../../../src/core/keys.ts';
 import { createPostgresAccountStore } from '../../../src/adapters/db/postgres.ts';
 import { accountStoreContract } from '../account-store.contract.ts';
 
@@ -30,4 +31,59 @@ accountStoreContract('PostgreSQL', {
     created.push(name);
     return () => createPostgresAccountStore({ url: `${SERVER}/${name}`, maxConnections: 8 });
   },
+});
+
+describe('PostgreSQL under connection failures', () => {
+  it('charges survive killed connections: retried, never charged twice, ledger consistent', async () => {
+    const name = `spq_test_${randomBytes(6).toString('hex')}`;
+    await admin((client) => client.query(`create database ${name}`));
+    created.push(name);
+    const store = createPostgresAccountStore({ url: `${SERVER}/${name}`, maxConnections: 6, maxAttempts: 6 });
+    try {
+      await store.migrate();
+      const now = new Date('2026-11-25T03:00:00Z');
+      const account = await store.createAccount({ email: 'faults@example.org', now });
+      await store.grantCredits({ accountId: account.accountId, credits: 1000, now });
+
+      const killer = new pg.Client({ connectionString: `${SERVER}/postgres` });
+      await killer.connect();
+      let killing = true;
+      let kills = 0;
+      const killLoop = (async () => {
+        // A few rounds of terminating every connection of the database while the charges run.
+        for (let round = 0; round < 4 && killing; round++) {
+          await new Promise((resolve) => setTimeout(resolve, 60));
+          const r = await killer.query('select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = $1', [name]);
+          kills += Number(r.rows[0].n);
+        }
+      })();
+      const requests = Array.from({ length: 120 }, () => ({
+        accountId: account.accountId,
+        queryId: newId('qry'),
+        credits: 1,
+        now,
+        query: { executedAt: now, datasetType: 'persons' as const, geographySelections: ['Australia'], nObservations: 1, metadata: {}, fileKey: null, downloadExpires: now },
+      }));
+      const results = await Promise.allSettled(requests.map((r) => store.charge(r)));
+      killing = false;
+      await killLoop;
+      await killer.end();
+
+      expect(kills).toBeGreaterThan(0);
+      if (process.env.SPQ_TEST_VERBOSE) console.log({ kills, succeeded: results.filter((r) => r.status === "fulfilled" && r.value.ok).length, failed: results.filter((r) => r.status === "rejected").length, reason: results.find((r) => r.status === "rejected") });
+      const succeeded = results.filter((r) => r.status === 'fulfilled' && r.value.ok).length;
+      // Lost connections are retried (the query id makes it safe), so every charge gets through.
+      expect(succeeded).toBe(requests.length);
+      // Every query id was charged at most once; the rows that exist are exactly the credits used.
+      let rows = 0;
+      for (const r of requests) if (await store.getQuery(account.accountId, r.queryId)) rows++;
+      expect(rows).toBeGreaterThanOrEqual(succeeded);
+      const summary = await store.credits(account.accountId, now);
+      expect(summary.creditsUsed).toBe(rows);
+      expect(summary.creditsRemaining).toBe(1005 - rows);
+      expect(await store.ledgerBalance(account.accountId)).toBe(summary.creditsRemaining);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -121,6 +121,23 @@ describe('export', () => {
     expect(dictionary.variables[0].coarse_categories).toEqual(['0-14 years', '15-64 years', '65 years and over']);
   });
 
+  it('exports exactly the records stored in pools.duckdb (column files and tables agree)', async () => {
+    const destPath = join(tmp, 'agree.parquet');
+    const sel = resolved('australia', 'Australia');
+    await release.export({ dataset: 'persons', parts: [{ selection: sel, rows: release.sample(sel, 'persons', 500, 77n) }], format: 'parquet', includeGeography: 'none', metadata, destPath });
+    await duck.run(`ATTACH '${join(releaseDir, 'pools.duckdb')}' AS stored (READ_ONLY)`);
+    try {
+      const cols = ['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP'];
+      const differ = await rowsOf(
+        `SELECT count(*)::INTEGER AS n FROM read_parquet('${destPath}') f LEFT JOIN stored.persons p USING (person_id) WHERE ` +
+          cols.map((c) => `f.${c}::VARCHAR IS DISTINCT FROM p.${c}::VARCHAR`).join(' OR '),
+      );
+      expect(differ[0]!['n']).toBe(0);
+    } finally {
+      await duck.run('DETACH stored');
+    }
+  });
+
   it('links persons to families and dwellings of the same release', async () => {
     const destPath = join(tmp, 'linked.parquet');
     const sel = resolved('suburb', 'Fitzroy');

@@ -30,7 +30,7 @@ const rows = async (sql: string) => (await duck.runAndReadAll(sql)).getRowObject
 
 describe('pool release writer (real variable catalogue)', () => {
   it('writes the release files and nothing else', async () => {
-    expect((await readdir(releaseDir)).sort()).toEqual(['catalog.json', 'manifest.json', 'pools.duckdb', 'report.json', 'report.txt']);
+    expect((await readdir(releaseDir)).sort()).toEqual(['catalog.json', 'columns', 'manifest.json', 'pools.duckdb', 'report.json', 'report.txt']);
   });
 
   it('creates one ENUM column per variable with the catalogue labels in order', async () => {

@@ -71,7 +71,7 @@ export function fitTable(req: FitRequest, rng: Rng): FitResult {
   const stratumOf = strataOf(plan, units, req.conditionColumns, req.age, req.eligible);
   const strata = plan.strata.length;
   const cellsOf = plan.strata.map((st) =>
-    st.uncovered.length > 0 ? [...st.cells, { pattern: [st.uncovered], source: -1 } as PlanCell] : [...st.cells],
+    st.uncovered.length > 0 ? [...st.cells, { pattern: st.uncovered, source: -1 } as PlanCell] : [...st.cells],
   );
   let width = 1;
   for (const list of cellsOf) width = Math.max(width, list.length);
@@ -90,7 +90,7 @@ export function fitTable(req: FitRequest, rng: Rng): FitResult {
     let n = 0;
     for (let r = 0; r < classes; r++) n += sizes[s * classes + r]!;
     if (n === 0) continue;
-    const columns = largestRemainder(stratumWeights(req, s, cellsOf[s]!, width, n), n);
+    const columns = largestRemainder(stratumWeights(req, cellsOf[s]!, width, n), n);
     if (!req.prior) {
       counts.set(columns, s * width);
       continue;
@@ -123,7 +123,7 @@ export function fitTable(req: FitRequest, rng: Rng): FitResult {
 }
 
 /** Weights of a stratum's cells (padded to `width`), smoothed toward the parent's shares. */
-function stratumWeights(req: FitRequest, s: number, cells: readonly PlanCell[], width: number, size: number): Float64Array {
+function stratumWeights(req: FitRequest, cells: readonly PlanCell[], width: number, size: number): Float64Array {
   const published = cells.filter((c) => c.source >= 0);
   const own = Float64Array.from(published, (c) => cellValue(c, req.target));
   const parent = req.parent ? Float64Array.from(published, (c) => cellValue(c, req.parent!)) : undefined;
@@ -145,7 +145,6 @@ function stratumWeights(req: FitRequest, s: number, cells: readonly PlanCell[], 
     for (let j = 0; j < published.length; j++) counted += w[j]!;
     w[published.length] = Math.max(0, size - counted);
   }
-  void s;
   return w;
 }
 
@@ -193,19 +192,29 @@ function choose(req: FitRequest, t: number, unit: number, cats: readonly number[
     const na = req.fallback[t]!;
     if (cats.includes(na)) return na;
   }
-  const weights = new Float64Array(cats.length);
-  let any = false;
-  for (let j = 0; j < cats.length; j++) {
-    const k = cats[j]!;
-    if (!informative[k]) continue;
-    let w = t === 0 && req.categoryWeights ? req.categoryWeights[k] ?? 0 : 1;
-    if (t === 0 && req.prior) w *= req.prior.weight(req.prior.classOf[unit]!, k);
-    weights[j] = w;
-    if (w > 0) any = true;
+  // Weighted draw without allocating: total first, then walk.
+  let total = 0;
+  for (let j = 0; j < cats.length; j++) total += choiceWeight(req, t, unit, cats[j]!, informative);
+  if (total <= 0) {
+    let n = 0;
+    for (const k of cats) if (informative[k]) n++;
+    if (n === 0) return cats[rng.int(cats.length)]!;
+    let pick = rng.int(n);
+    for (const k of cats) if (informative[k] && pick-- === 0) return k;
   }
-  if (!any) for (let j = 0; j < cats.length; j++) weights[j] = informative[cats[j]!] ? 1 : 0;
-  const j = rng.pick(weights);
-  return cats[j >= 0 ? j : rng.int(cats.length)]!;
+  let target = rng.next() * total;
+  for (let j = 0; j < cats.length; j++) {
+    target -= choiceWeight(req, t, unit, cats[j]!, informative);
+    if (target < 0) return cats[j]!;
+  }
+  return cats[cats.length - 1]!;
+}
+
+function choiceWeight(req: FitRequest, t: number, unit: number, k: number, informative: readonly boolean[]): number {
+  if (!informative[k]) return 0;
+  let w = t === 0 && req.categoryWeights ? req.categoryWeights[k] ?? 0 : 1;
+  if (t === 0 && req.prior) w *= req.prior.weight(req.prior.classOf[unit]!, k);
+  return w;
 }
 
 function mostLikely(prior: ClassPrior, cls: number, categories: number): number {

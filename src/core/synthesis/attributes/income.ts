@@ -210,6 +210,9 @@ function move(t: IncomeTally, g: number, fromDollars: number, toDollars: number)
   }
 }
 
+/** Starting temperature of the swap annealing, in units of the L1 error. */
+export const ANNEALING_START = 0.6;
+
 export interface SwapTarget {
   readonly objective: SwapObjective;
   /** Group of each person for this objective (dwelling or family), -1 none. */
@@ -224,9 +227,9 @@ export interface SwapReport {
 }
 
 /**
- * Greedy label swaps: `proposalsPerPerson` × (persons in strata) random pairs from the same
- * stratum with different labels; a swap stays when it lowers the summed error of the
- * objectives. `stratumOf[i]` is the person's swap stratum (-1: never swapped). INCP is
+ * Label swaps by simulated annealing: `proposalsPerPerson` × (persons in strata) random
+ * pairs from the same stratum; a swap stays when it does not raise the summed error of the
+ * objectives, or early on with probability exp(−Δ/T) as the temperature T falls to zero. `stratumOf[i]` is the person's swap stratum (-1: never swapped). INCP is
  * updated in place, the tallies and objectives with it.
  */
 export function swapIncomes(
@@ -247,43 +250,44 @@ export function swapIncomes(
   for (let i = 0; i < stratumOf.length; i++) if (stratumOf[i]! >= 0) members[fill[stratumOf[i]!]!++] = i;
   let proposals = 0;
   let accepted = 0;
-  for (let s = 0; s < strata; s++) {
-    const from = start[s]!;
-    const size = start[s + 1]! - from;
-    if (size < 2) continue;
-    const rounds = size * proposalsPerPerson;
-    for (let r = 0; r < rounds; r++) {
-      const a = members[from + rng.int(size)]!;
-      const b = members[from + rng.int(size)]!;
-      const la = incp[a]!;
-      const lb = incp[b]!;
-      if (la === lb) continue;
-      proposals++;
-      const da = dollars[la]!;
-      const db = dollars[lb]!;
-      let delta = 0;
+  const total = members.length;
+  const rounds = total * proposalsPerPerson;
+  for (let r = 0; r < rounds; r++) {
+    // Annealing: early on a swap that costs a little may stay, so the search leaves local
+    // minima; the temperature falls to zero, where only swaps that do not hurt stay.
+    const temperature = ANNEALING_START * (1 - r / rounds) ** 2;
+    const a = members[rng.int(total)]!;
+    const s = stratumOf[a]!;
+    const size = start[s + 1]! - start[s]!;
+    const b = members[start[s]! + rng.int(size)]!;
+    const la = incp[a]!;
+    const lb = incp[b]!;
+    if (la === lb) continue;
+    proposals++;
+    const da = dollars[la]!;
+    const db = dollars[lb]!;
+    let delta = 0;
+    for (const t of targets) {
+      const ga = t.groupOf[a]!;
+      const gb = t.groupOf[b]!;
+      if (ga === gb) continue; // the group's total does not change
+      move(t.objective.tally, ga, da, db);
+      move(t.objective.tally, gb, db, da);
+      delta += refresh(t.objective, ga) + refresh(t.objective, gb);
+    }
+    if (delta <= 0 || (temperature > 0 && rng.next() < Math.exp(-delta / temperature))) {
+      incp[a] = lb;
+      incp[b] = la;
+      accepted++;
+    } else {
       for (const t of targets) {
         const ga = t.groupOf[a]!;
         const gb = t.groupOf[b]!;
-        if (ga === gb) continue; // the group's total does not change
-        move(t.objective.tally, ga, da, db);
-        move(t.objective.tally, gb, db, da);
-        delta += refresh(t.objective, ga) + refresh(t.objective, gb);
-      }
-      if (delta < 0) {
-        incp[a] = lb;
-        incp[b] = la;
-        accepted++;
-      } else {
-        for (const t of targets) {
-          const ga = t.groupOf[a]!;
-          const gb = t.groupOf[b]!;
-          if (ga === gb) continue;
-          move(t.objective.tally, ga, db, da);
-          move(t.objective.tally, gb, da, db);
-          refresh(t.objective, ga);
-          refresh(t.objective, gb);
-        }
+        if (ga === gb) continue;
+        move(t.objective.tally, ga, db, da);
+        move(t.objective.tally, gb, da, db);
+        refresh(t.objective, ga);
+        refresh(t.objective, gb);
       }
     }
   }

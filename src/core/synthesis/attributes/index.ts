@@ -45,6 +45,9 @@ export interface AttributeDiagnostics {
   readonly incomeSwaps?: SwapReport;
 }
 
+/** Swap proposals per person aged 15+ (docs/synthesis-attributes.md: error vs time). */
+export const INCOME_SWAPS_PER_PERSON = 4;
+
 /** Pseudo-count of the parent's shares for small suburbs (notes: k ≈ 20–50). */
 export const SMALL_SUBURB_SMOOTHING = 20;
 
@@ -144,18 +147,25 @@ export function assignAttributesWithDiagnostics(
     return true;
   };
 
-  /** Draws `code` from its prior alone (no table carries it). */
+  /** Draws `code` from its prior alone (no table carries it): one cumulative row per class. */
   const draw = (level: Level, code: string, prior: ClassPrior, eligible?: Uint8Array): void => {
     const fallback = fallbackOf(code);
     const k = variableByCode(code).categories.length;
+    const cumulative = new Float64Array(prior.classes * k);
+    for (let cls = 0; cls < prior.classes; cls++) {
+      let run = 0;
+      for (let c = 0; c < k; c++) cumulative[cls * k + c] = run += Math.max(0, prior.weight(cls, c));
+    }
     const out = new Uint8Array(level.count).fill(fallback);
-    const row = new Float64Array(k);
     for (let i = 0; i < level.count; i++) {
       if (eligible && !eligible[i]) continue;
-      const cls = prior.classOf[i]!;
-      for (let c = 0; c < k; c++) row[c] = prior.weight(cls, c);
-      const pick = rng.pick(row);
-      out[i] = pick >= 0 ? pick : fallback;
+      const base = prior.classOf[i]! * k;
+      const total = cumulative[base + k - 1]!;
+      if (!(total > 0)) continue;
+      const u = rng.next() * total;
+      let c = 0;
+      while (c < k - 1 && cumulative[base + c]! <= u) c++;
+      out[i] = c;
     }
     level.columns[code] = out;
     level.known.add(code);
@@ -188,13 +198,17 @@ export function assignAttributesWithDiagnostics(
   fit(persons, 'G54', ['INDP'], { eligible: employed }) || drawUniform(persons, 'INDP', employed, rng, fromPriorOnly);
   fit(persons, 'G62', ['MTWP'], { eligible: employed }) || drawUniform(persons, 'MTWP', employed, rng, fromPriorOnly);
 
-  fitOrDraw(persons, 'G16', 'HSCP', priors.matrixPrior(band, priors.HSCP_BY_AGE), {
-    eligible: adult,
-    ranked: true,
-    score: noisy((i) => latent[i]!, 0.6),
-  });
   fitOrDraw(persons, 'G15', 'TYPP', priors.matrixPrior(priors.classesOfBands(age, priors.TYPP_BANDS), priors.TYPP_BY_CLASS), {
     preferNotApplicable: true,
+  });
+  // G16 counts persons 15+ who no longer attend school: secondary students have no HSCP yet.
+  const secondary = categoryIndex('TYPP', 'Secondary');
+  const typp = persons.columns.TYPP!;
+  const leftSchool = Uint8Array.from(age, (a, i) => (a >= 15 && typp[i] !== secondary ? 1 : 0));
+  fitOrDraw(persons, 'G16', 'HSCP', priors.matrixPrior(band, priors.HSCP_BY_AGE), {
+    eligible: leftSchool,
+    ranked: true,
+    score: noisy((i) => latent[i]!, 0.6),
   });
   const hscp = persons.columns.HSCP!;
   fitOrDraw(persons, 'G49', 'HEAP', priors.matrixPrior(band, priors.HEAP_BY_AGE), {
@@ -243,23 +257,23 @@ export function assignAttributesWithDiagnostics(
   if (finfObjective) swapTargets.push({ objective: finfObjective, groupOf: structure.persons.family });
   let incomeSwaps: SwapReport | undefined;
   if (swapTargets.length > 0) {
-    // Swap strata: G17's age band × sex, times labour force status, so G17 and the income ×
-    // labour-force link both stay as dealt.
+    // Swap strata: G17's age band × sex, times employed / not employed, so G17 stays exact
+    // and income keeps its link with work while households get room to move.
     const g17 = targets.tables.get('G17');
-    const lfspCats = variableByCode('LFSP').categories.length;
+    const lfspCats = 2;
     const stratum = new Int32Array(P).fill(-1);
     let strata = 0;
     if (g17) {
       const plan = planTable('G17', cellsFor('G17', g17), ['INCP'], persons.known, info);
       const s = strataOf(plan, P, plan.conditionVars.map((v) => persons.columns[v]!), age, adult);
-      for (let i = 0; i < P; i++) if (s[i]! >= 0) stratum[i] = s[i]! * lfspCats + lfsp[i]!;
+      for (let i = 0; i < P; i++) if (s[i]! >= 0) stratum[i] = s[i]! * lfspCats + employed[i]!;
       strata = plan.strata.length * lfspCats;
     } else {
       const sexp = persons.columns.SEXP!;
-      for (let i = 0; i < P; i++) if (adult[i]) stratum[i] = (band[i]! * 2 + sexp[i]!) * lfspCats + lfsp[i]!;
+      for (let i = 0; i < P; i++) if (adult[i]) stratum[i] = (band[i]! * 2 + sexp[i]!) * lfspCats + employed[i]!;
       strata = priors.PRIOR_BANDS.length * 2 * lfspCats;
     }
-    incomeSwaps = swapIncomes(incp, dollars, stratum, strata, swapTargets, rng);
+    incomeSwaps = swapIncomes(incp, dollars, stratum, strata, swapTargets, rng, INCOME_SWAPS_PER_PERSON);
   }
   dwellings.columns.HIND = classifyAll(hindScale, dwellingTally);
   dwellings.columns.HIED = classifyEquivalised(incomeScale(variableByCode('HIED').categories), dwellingTally);
@@ -280,7 +294,13 @@ export function assignAttributesWithDiagnostics(
   const house = categoryIndex('STRD', 'Separate house');
   fit(dwellings, 'G41', ['BEDRD'], { ranked: true, score: noisyD((d) => nprd[d]! + (strd[d] === house ? 1.5 : 0), 1) }) ||
     drawUniform(dwellings, 'BEDRD', undefined, rng, fromPriorOnly);
-  if (!fit(dwellings, 'G37', ['TEND', 'LLDD'])) {
+  const oldest = new Int32Array(D);
+  for (let i = 0; i < P; i++) {
+    const d = structure.persons.dwelling[i]!;
+    if (age[i]! > oldest[d]!) oldest[d] = age[i]!;
+  }
+  const flat = Uint8Array.from(strd, (k) => (k >= 3 && k <= 7 ? 1 : 0));
+  if (!fit(dwellings, 'G37', ['TEND', 'LLDD'], { prior: priors.tendPrior(oldest, flat) })) {
     drawUniform(dwellings, 'TEND', undefined, rng, fromPriorOnly);
     drawUniform(dwellings, 'LLDD', undefined, rng, fromPriorOnly);
   }

@@ -39,11 +39,12 @@ export interface Stratum {
   readonly ageMax: number;
   readonly cells: readonly PlanCell[];
   /**
-   * Categories of a single target that no cell of the stratum counts (besides "Not
-   * applicable"): a table of attendees only (G15) leaves the non-attendees to them. The
-   * stratum's units beyond the table's count fill these. Empty when the cells are complete.
+   * The target pattern no cell of the stratum counts (besides "Not applicable"), per target:
+   * a table of attendees only (G15) leaves the non-attendees to it, G37 the renters of
+   * landlords it does not name. The stratum's units beyond the table's count fill it. Empty
+   * when the cells are complete (or what they leave out is not one box).
    */
-  readonly uncovered: readonly number[];
+  readonly uncovered: readonly (readonly number[])[];
 }
 
 export interface TablePlan {
@@ -173,18 +174,40 @@ function buildPlan(
       ageMin: st.ageMin,
       ageMax: st.ageMax,
       cells: st.cells,
-      uncovered: targets.length === 1 ? uncoveredOf(st.cells, info(targets[0]!)) : [],
+      uncovered: uncoveredOf(st.cells, targets.map(info)),
     })),
   };
 }
 
-function uncoveredOf(cells: readonly PlanCell[], info: CategoryInfo): number[] {
-  const covered = new Uint8Array(info.count);
-  for (const c of cells) for (const k of c.pattern[0]!) covered[k] = 1;
-  const out: number[] = [];
-  for (let k = 0; k < info.count; k++) if (!covered[k]) out.push(k);
-  // Only "Not applicable" missing: the cells are complete (n/a is outside the universe).
-  return out.length === 1 && out[0] === info.notApplicable ? [] : out;
+function uncoveredOf(cells: readonly PlanCell[], infos: readonly CategoryInfo[]): number[][] {
+  if (infos.length === 1) {
+    const info = infos[0]!;
+    const covered = new Uint8Array(info.count);
+    for (const c of cells) for (const k of c.pattern[0]!) covered[k] = 1;
+    const out: number[] = [];
+    for (let k = 0; k < info.count; k++) if (!covered[k]) out.push(k);
+    // Only "Not applicable" missing: the cells are complete (n/a is outside the universe).
+    return out.length === 0 || (out.length === 1 && out[0] === info.notApplicable) ? [] : [out];
+  }
+  // Several targets: the combinations (without "Not applicable") no cell holds, if they form a box.
+  const axes = infos.map((info) => Array.from({ length: info.count }, (_, k) => k).filter((k) => k !== info.notApplicable));
+  const size = axes.reduce((n, a) => n * a.length, 1);
+  if (size > 65_536) return [];
+  const sets = infos.map(() => new Set<number>());
+  let missing = 0;
+  const combo = new Array<number>(axes.length).fill(0);
+  for (let flat = 0; flat < size; flat++) {
+    let rest = flat;
+    for (let d = axes.length - 1; d >= 0; d--) {
+      combo[d] = axes[d]![rest % axes[d]!.length]!;
+      rest = Math.floor(rest / axes[d]!.length);
+    }
+    if (cells.some((c) => c.pattern.every((cats, d) => cats.includes(combo[d]!)))) continue;
+    missing++;
+    combo.forEach((k, d) => sets[d]!.add(k));
+  }
+  const box = sets.reduce((n, s) => n * s.size, 1);
+  return missing > 0 && box === missing ? sets.map((s) => [...s].sort((a, b) => a - b)) : [];
 }
 
 /** Value of a plan cell from the table's values (a remainder is never negative). */

@@ -212,3 +212,25 @@ export const STRD_BY_SIZE: readonly (readonly number[])[] = [
   [84, 2.5, 4.5, 1.8, 0.7, 1.3, 0.8, 0.3, 1.6, 2.5],
   [84, 2.5, 4.5, 1.8, 0.7, 1.3, 0.8, 0.3, 1.6, 2.5],
 ];
+
+/**
+ * TEND by the household's oldest member (under 35, 35–54, 55–69, 70+) × whether the dwelling is
+ * a flat or apartment: outright owners are older, renters younger and more often in flats.
+ * Categories: owned outright, mortgage, rented, other, n.s.
+ */
+const TEND_BY_AGE: readonly (readonly number[])[] = [
+  [5, 33, 62, 2, 4],
+  [17, 50, 33, 2, 4],
+  [52, 24, 24, 2, 4],
+  [75, 7, 18, 2, 4],
+];
+const TEND_FLAT_FACTOR = [0.8, 0.7, 1.6, 1, 1];
+export function tendPrior(oldest: Int32Array, flat: Uint8Array): ClassPrior {
+  const cls = new Uint8Array(oldest.length);
+  for (let d = 0; d < cls.length; d++) {
+    const a = oldest[d]!;
+    cls[d] = (a < 35 ? 0 : a < 55 ? 1 : a < 70 ? 2 : 3) * 2 + (flat[d] ? 1 : 0);
+  }
+  const rows = TEND_BY_AGE.flatMap((row) => [row, row.map((w, k) => w * TEND_FLAT_FACTOR[k]!)]);
+  return matrixPrior(cls, rows);
+}

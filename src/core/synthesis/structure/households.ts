@@ -37,7 +37,8 @@ const MIN_FAMILY_SIZE = [2, 3, 2, 2] as const;
 const DEFAULT_FAMILY_TYPES = [0.39, 0.43, 0.16, 0.02];
 /** Share of extra household places filled by children, other relatives and unrelated persons, by default. */
 const DEFAULT_EXTRA_ROLES = [0.75, 0.15, 0.1];
-const MAX_SIZE = 64;
+/** Histogram bound for household sizes (absorbing non-private residents can make big households). */
+const MAX_SIZE = 4096;
 
 /** Prior P(size | family type) for one-family households: only the joint's shape; margins come from the tables. */
 function sizePrior(type: number, size: number): number {
@@ -97,6 +98,14 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
   let places = lone;
   for (let s = 2; s <= MAX_SIZE; s++) places += s * ((fam[s] as number) + (grp[s] as number));
   diag.householdPlacesBefore = places;
+  if (households === 0 && persons > 0) {
+    // Persons but no households at all: one household takes them all.
+    if (persons === 1) lone = 1;
+    else grp[2] = 1;
+    households = 1;
+    places = Math.min(persons, 2);
+    diag.householdKindsChanged++;
+  }
   while (places > persons) {
     let s = MAX_SIZE;
     while (s > 2 && (fam[s] as number) + (grp[s] as number) === 0) s--;
@@ -113,32 +122,30 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
     places--;
     diag.placesRemoved++;
   }
-  if (places < persons && households === 0) {
-    grp[2] = 1; // persons but no households at all: one group household takes them
-    households = 1;
-    places = 2;
-    diag.householdKindsChanged++;
-  }
+  let top = 2;
+  for (let s = 2; s <= MAX_SIZE; s++) if ((fam[s] as number) + (grp[s] as number) > 0) top = s;
   while (places < persons) {
     let multi = 0;
-    for (let s = 2; s < MAX_SIZE; s++) multi += (fam[s] as number) + (grp[s] as number);
+    for (let s = 2; s <= top; s++) multi += (fam[s] as number) + (grp[s] as number);
     if (multi === 0) {
       lone--; // only lone persons: the extra person turns one into a group household of two
       grp[2] = (grp[2] as number) + 1;
       diag.householdKindsChanged++;
     } else {
-      // A random family or group household (size < MAX_SIZE) gains a member.
+      // A random family or group household gains a member.
       let pickAt = rng.int(multi);
       let s = 2;
       let hist = fam;
-      for (; s < MAX_SIZE; s++) {
+      for (; s <= top; s++) {
         if (pickAt < (fam[s] as number)) { hist = fam; break; }
         pickAt -= fam[s] as number;
         if (pickAt < (grp[s] as number)) { hist = grp; break; }
         pickAt -= grp[s] as number;
       }
+      if (s >= MAX_SIZE) throw new Error(`structure: a household would exceed ${MAX_SIZE} persons`);
       hist[s] = (hist[s] as number) - 1;
       hist[s + 1] = (hist[s + 1] as number) + 1;
+      top = Math.max(top, s + 1);
     }
     places++;
     diag.personsAbsorbed++;
@@ -189,8 +196,10 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
   }
 
   // One-family households: family type × size, raked to both margins and rounded with both exact.
-  const sizes = Array.from({ length: MAX_SIZE - 1 }, (_, i) => i + 2);
-  const colTotals = sizes.map((s) => oneFamilySizes.filter((x) => x === s).length);
+  const largest = oneFamilySizes.reduce((a, b) => Math.max(a, b), 2);
+  const sizes = Array.from({ length: largest - 1 }, (_, i) => i + 2);
+  const colTotals = new Int32Array(sizes.length);
+  for (const x of oneFamilySizes) colTotals[x - 2] = (colTotals[x - 2] as number) + 1;
   const seed = new Float64Array(FAMILY_TYPE_COUNT * sizes.length);
   const allowed = new Uint8Array(seed.length);
   for (let r = 0; r < FAMILY_TYPE_COUNT; r++) {

@@ -11,6 +11,7 @@ export const schema = {
   response: { 200: CreditsResult, ...authenticatedErrors() },
 } as const;
 
+/** Read from the store, not the authentication's short-lived cache: the balance must be exact here. */
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) =>
   reply.code(200).send(await accountCredits(deps, principalOf(request).accountId));
 

@@ -38,6 +38,7 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
     const v = outcome.value;
     return reply.code(200).send({ ...v, metadata: { ...v.metadata, geography_selections: [...v.metadata.geography_selections] } });
   } finally {
+    deps.summaries?.forget(principal.accountId); // the balance changed (or may have)
     deps.drain.leave();
   }
 };

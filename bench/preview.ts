@@ -1,0 +1,96 @@
+/**
+ * Preview throughput with everything a real request does (key check, account look-up, both rate
+ * windows, geography resolution, pricing, balance read, JSON logs) against a bare Fastify JSON
+ * route answering a body of the same size, in the same run on the same machine. The load
+ * generator (autocannon) runs in its own process so it does not share the server's event loop.
+ * Usage: node bin/run-ts.js bench/preview.ts [--connections 10] [--seconds 10]
+ * Goal (issue 3): ratio ≥ 0.5.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
+import { createSqliteAccountStore } from '../src/adapters/db/sqlite.ts';
+import { createLocalFileStore } from '../src/adapters/filestore/local.ts';
+import { openPoolRelease } from '../src/adapters/pools/release.ts';
+import { createMemoryRateLimiter } from '../src/adapters/ratelimit/memory.ts';
+import { createAccountWithKey } from '../src/app/accounts.ts';
+import { Drain } from '../src/app/drain.ts';
+import { loadConfig } from '../src/config.ts';
+import { buildApp } from '../src/http/app.ts';
+import { systemClock } from '../src/ports/clock.ts';
+import { buildSyntheticRelease } from './pool-release-synthetic.ts';
+
+const { values } = parseArgs({ options: { connections: { type: 'string', default: '10' }, seconds: { type: 'string', default: '10' } } });
+const AUTOCANNON = join(import.meta.dirname, '..', 'node_modules', '.bin', 'autocannon');
+
+interface LoadResult {
+  readonly rps: number;
+  readonly p99: number;
+  readonly non2xx: number;
+}
+
+function load(url: string, headers: Record<string, string>, body: string): Promise<LoadResult> {
+  const args = ['-c', values.connections!, '-d', values.seconds!, '-m', 'POST', '-b', body, '--json'];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    execFile(AUTOCANNON, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+      if (error) return reject(error);
+      const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p99: number }; non2xx: number };
+      resolve({ rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx });
+    });
+  });
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'spq-bench-preview-'));
+try {
+  const release = await buildSyntheticRelease(join(dir, 'pools'), 200, 2000);
+  const pools = await openPoolRelease(release.dir, { threads: 1 });
+  const base = loadConfig({ SPQ_DATA_DIR: dir });
+  const config = { ...base, rateLimits: { ...base.rateLimits, perMinute: 10_000_000, paidPerHour: 10_000_000, freePerHour: 10_000_000 } };
+  const store = createSqliteAccountStore({ file: join(dir, 'spq.sqlite') });
+  await store.migrate();
+  const secret = 'bench-secret-0123456789abcdef0123456789';
+  const account = await createAccountWithKey({ store, serverSecret: secret, clock: systemClock }, { email: 'bench@example.org', tier: 'paid' });
+  if (!account.ok) throw new Error(account.error.detail);
+  const devNull = new Writable({ write: (_c, _e, done) => done() });
+  const app = buildApp({
+    config, accounts: store, limiter: createMemoryRateLimiter(), pools, clock: systemClock, serverSecret: secret,
+    files: createLocalFileStore({ dir, baseUrl: 'http://127.0.0.1', secret }), logger: { level: 'info', stream: devNull }, drain: new Drain(),
+  });
+  const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  const body = JSON.stringify({ geography_level: 'suburb', geography_selections: ['Suburb 10007', 'Suburb 10042'], dataset_type: 'persons', n_observations: 1000 });
+
+  // The answer a preview gives, served as fast as Fastify can: the ceiling for any JSON route.
+  const sample = await (await fetch(`${appUrl}/query/preview`, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${account.value.apiKey}` } })).text();
+  if (!sample.includes('"valid":true')) throw new Error(`preview failed: ${sample}`);
+  const bare = Fastify({ logger: false });
+  bare.post('/preview', async () => JSON.parse(sample));
+  const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
+
+  const json = { 'content-type': 'application/json' };
+  await load(`${bareUrl}/preview`, json, body); // warm-up of both, so neither pays for JIT in its run
+  await load(`${appUrl}/query/preview`, { ...json, authorization: `Bearer ${account.value.apiKey}` }, body);
+  const baseline = await load(`${bareUrl}/preview`, json, body);
+  const full = await load(`${appUrl}/query/preview`, { ...json, authorization: `Bearer ${account.value.apiKey}` }, body);
+  if (full.non2xx > 0) throw new Error(`${full.non2xx} previews were not 2xx`);
+
+  const ratio = full.rps / baseline.rps;
+  process.stdout.write(
+    [
+      `bare Fastify JSON route: ${baseline.rps.toFixed(0)} req/s (p99 ${baseline.p99} ms)`,
+      `POST /query/preview (auth + rate limits + SQLite + pools + logs): ${full.rps.toFixed(0)} req/s (p99 ${full.p99} ms)`,
+      `ratio: ${ratio.toFixed(2)} (goal ≥ 0.5) with ${values.connections} connections × ${values.seconds} s`,
+    ].join('\n') + '\n',
+  );
+  await app.close();
+  await bare.close();
+  await pools.close();
+  await store.close();
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,511 @@
+import type { Population } from '../core/census/population.ts';
+import { variablesOf } from '../core/census/variables.ts';
+import type { Rng } from '../core/synthesis/rng.ts';
+import type { DemoSuburb } from './geography.ts';
+import type { Archetype } from './places.ts';
+
+/**
+ * The hidden "truth" of the demo: a plausible linked population per suburb, drawn household by
+ * household so that every structural rule holds by construction (partners of opposite sex in
+ * 98% of couples, children at least 18 years younger than their parents, household income the
+ * sum of its members' incomes, rent only for renters …). Figures are invented; only their
+ * shape is meant to look Australian. Category indices follow src/core/census/variables.ts.
+ */
+
+type Weights = readonly number[];
+const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
+
+// Household types: lone, couple no kids, couple with kids, one parent, group, other family, two families.
+const HOUSEHOLD_MIX: Readonly<Record<Archetype, Weights>> = {
+  I: [0.38, 0.25, 0.12, 0.06, 0.15, 0.02, 0.02],
+  M: [0.24, 0.26, 0.34, 0.1, 0.03, 0.01, 0.02],
+  F: [0.14, 0.2, 0.45, 0.13, 0.03, 0.01, 0.04],
+  R: [0.32, 0.4, 0.15, 0.08, 0.02, 0.02, 0.01],
+  T: [0.28, 0.28, 0.26, 0.12, 0.03, 0.01, 0.02],
+  X: [0.2, 0.16, 0.3, 0.18, 0.03, 0.04, 0.09],
+};
+// (mean, sd) of the reference person's age for lone persons, couples without and with children.
+const AGE_LONE: Readonly<Record<Archetype, readonly [number, number]>> = { I: [33, 10], M: [56, 18], F: [46, 16], R: [70, 10], T: [60, 17], X: [45, 15] };
+const AGE_COUPLE: Readonly<Record<Archetype, readonly [number, number]>> = { I: [33, 9], M: [56, 15], F: [42, 14], R: [67, 9], T: [58, 15], X: [45, 15] };
+const AGE_PARENT: Readonly<Record<Archetype, readonly [number, number]>> = { I: [39, 7], M: [42, 7], F: [38, 6], R: [45, 8], T: [41, 8], X: [35, 8] };
+const OVERSEAS: Readonly<Record<Archetype, number>> = { I: 0.45, M: 0.3, F: 0.35, R: 0.18, T: 0.1, X: 0.06 };
+const INDIGENOUS: Readonly<Record<Archetype, number>> = { I: 0.012, M: 0.015, F: 0.03, R: 0.03, T: 0.07, X: 0.45 };
+// Country-of-birth regions (BPLP 1‥9) for people born overseas.
+const REGIONS: Readonly<Record<Archetype, Weights>> = {
+  I: [0, 0.06, 0.16, 0.08, 0.06, 0.16, 0.22, 0.18, 0.06, 0.02],
+  M: [0, 0.07, 0.22, 0.14, 0.05, 0.14, 0.18, 0.12, 0.05, 0.03],
+  F: [0, 0.08, 0.12, 0.08, 0.1, 0.18, 0.12, 0.24, 0.04, 0.04],
+  R: [0, 0.1, 0.45, 0.15, 0.03, 0.08, 0.06, 0.05, 0.05, 0.03],
+  T: [0, 0.12, 0.35, 0.12, 0.04, 0.12, 0.08, 0.1, 0.04, 0.03],
+  X: [0, 0.2, 0.35, 0.08, 0.03, 0.14, 0.06, 0.08, 0.04, 0.02],
+};
+// Language group (LANP 0‥9) by birth region (index = BPLP category).
+const LANGUAGE_BY_REGION: readonly Weights[] = [
+  [0.95, 0.002, 0.01, 0.005, 0.01, 0.005, 0.005, 0.008, 0.003, 0.002],
+  [0.75, 0, 0, 0, 0, 0.03, 0.02, 0, 0, 0.2],
+  [0.82, 0.14, 0, 0, 0, 0, 0, 0, 0, 0.04],
+  [0.3, 0, 0.45, 0.23, 0, 0, 0, 0, 0, 0.02],
+  [0.15, 0, 0, 0, 0.83, 0, 0, 0, 0, 0.02],
+  [0.25, 0, 0, 0, 0, 0, 0.72, 0.02, 0, 0.01],
+  [0.12, 0, 0, 0, 0, 0, 0.02, 0.85, 0, 0.01],
+  [0.2, 0, 0, 0, 0.05, 0.74, 0, 0, 0, 0.01],
+  [0.5, 0, 0.35, 0, 0, 0, 0, 0.02, 0, 0.13],
+  [0.7, 0, 0, 0, 0.05, 0, 0, 0, 0, 0.25],
+];
+// Religion (RELP 0‥6) by birth region; RELP 7 = not stated is drawn separately.
+const RELIGION_BY_REGION: readonly Weights[] = [
+  [0.005, 0.44, 0.005, 0.01, 0.004, 0.01, 0.52],
+  [0.01, 0.7, 0.05, 0.02, 0, 0.02, 0.2],
+  [0.01, 0.45, 0.005, 0.01, 0.02, 0.01, 0.5],
+  [0.005, 0.7, 0.005, 0.05, 0.01, 0.01, 0.22],
+  [0.005, 0.3, 0.005, 0.55, 0.03, 0.01, 0.1],
+  [0.3, 0.4, 0.01, 0.05, 0, 0.01, 0.23],
+  [0.22, 0.2, 0.005, 0.005, 0, 0.02, 0.55],
+  [0.05, 0.15, 0.5, 0.1, 0, 0.15, 0.05],
+  [0.01, 0.6, 0.01, 0.01, 0.02, 0.01, 0.34],
+  [0.01, 0.75, 0.01, 0.1, 0.02, 0.01, 0.1],
+];
+// Highest attainment (HEAP 0‥9) of adults 25+: postgrad, grad dip, bachelor, adv dip, cert, sec 10+, sec ≤9, none, inadequately described, not stated.
+const ATTAINMENT: Readonly<Record<Archetype, Weights>> = {
+  I: [0.16, 0.05, 0.3, 0.1, 0.11, 0.19, 0.03, 0.003, 0.012, 0.045],
+  M: [0.1, 0.04, 0.25, 0.1, 0.17, 0.22, 0.06, 0.003, 0.012, 0.045],
+  F: [0.05, 0.02, 0.17, 0.09, 0.24, 0.29, 0.08, 0.005, 0.012, 0.045],
+  R: [0.04, 0.03, 0.13, 0.09, 0.24, 0.28, 0.13, 0.005, 0.012, 0.05],
+  T: [0.03, 0.02, 0.12, 0.08, 0.27, 0.29, 0.13, 0.006, 0.012, 0.05],
+  X: [0.02, 0.01, 0.06, 0.04, 0.2, 0.3, 0.22, 0.04, 0.02, 0.09],
+};
+// Dwelling structure (STRD 0‥8) by archetype; STRD 9 = not stated drawn separately.
+const STRUCTURE: Readonly<Record<Archetype, Weights>> = {
+  I: [0.12, 0.08, 0.12, 0.16, 0.12, 0.18, 0.2, 0.01, 0.01],
+  M: [0.62, 0.08, 0.1, 0.12, 0.04, 0.03, 0.005, 0.005, 0.005],
+  F: [0.86, 0.04, 0.05, 0.03, 0.005, 0.005, 0, 0.005, 0.01],
+  R: [0.7, 0.08, 0.05, 0.08, 0.02, 0.01, 0.005, 0.005, 0.05],
+  T: [0.82, 0.05, 0.02, 0.06, 0.01, 0.005, 0, 0.01, 0.025],
+  X: [0.72, 0.05, 0.01, 0.04, 0.005, 0, 0, 0.02, 0.15],
+};
+const RENT_MEDIAN: Readonly<Record<Archetype, number>> = { I: 480, M: 450, F: 420, R: 380, T: 300, X: 160 };
+const MORTGAGE_MEDIAN: Readonly<Record<Archetype, number>> = { I: 2600, M: 2400, F: 2100, R: 1700, T: 1500, X: 1300 };
+// Method of travel to work (MTWP 0‥12, 13 worked at home, 14 did not go) by archetype.
+const TRAVEL: Readonly<Record<Archetype, Weights>> = {
+  I: [0.12, 0.07, 0.005, 0.05, 0.01, 0.32, 0.02, 0.003, 0.005, 0.04, 0.01, 0.08, 0.03, 0.16, 0.07],
+  M: [0.07, 0.04, 0.002, 0.02, 0.005, 0.5, 0.03, 0.005, 0.005, 0.015, 0.01, 0.03, 0.02, 0.16, 0.08],
+  F: [0.05, 0.02, 0, 0.005, 0.005, 0.64, 0.04, 0.01, 0.005, 0.005, 0.01, 0.015, 0.02, 0.09, 0.08],
+  R: [0.01, 0.01, 0, 0, 0.005, 0.6, 0.04, 0.01, 0.01, 0.01, 0.01, 0.04, 0.01, 0.12, 0.11],
+  T: [0.002, 0.005, 0, 0, 0.005, 0.65, 0.05, 0.02, 0.01, 0.01, 0.01, 0.05, 0.01, 0.08, 0.1],
+  X: [0, 0.01, 0, 0, 0.005, 0.45, 0.08, 0.04, 0.01, 0.01, 0.03, 0.15, 0.01, 0.06, 0.15],
+};
+// Industry (INDP 0‥18) preferences by occupation major group (OCCP 0‥7).
+const INDUSTRY_BY_OCCUPATION: readonly Weights[] = [
+  [4, 2, 6, 1, 6, 4, 8, 5, 4, 2, 5, 2, 6, 2, 6, 3, 6, 2, 2],
+  [0.5, 2, 3, 1, 3, 1, 1, 0.5, 1, 3, 6, 0.5, 14, 1, 6, 16, 18, 2, 1],
+  [2, 4, 9, 3, 20, 3, 3, 5, 3, 2, 0.5, 0.5, 4, 2, 2, 1, 4, 1, 12],
+  [0.2, 0.2, 0.5, 0.2, 0.3, 0.2, 1, 8, 0.5, 0.5, 0.3, 0.3, 0.5, 2, 6, 9, 30, 5, 4],
+  [1, 1, 4, 1.5, 4, 5, 3, 1, 5, 2, 10, 3, 8, 5, 10, 5, 9, 1, 2],
+  [0.2, 0.1, 2, 0.2, 0.5, 8, 40, 5, 1, 1, 3, 4, 1, 1, 0.5, 0.5, 1, 1, 1],
+  [2, 8, 14, 2, 8, 6, 3, 1, 30, 0.5, 0.2, 1, 0.5, 2, 2, 0.5, 2, 0.5, 2],
+  [6, 2, 12, 1, 14, 4, 8, 16, 6, 0.5, 0.2, 1, 1, 8, 2, 1, 4, 2, 3],
+];
+// Personal income thresholds (INCP bands 1‥14 start at these weekly dollars).
+const INCP_FROM = [1, 150, 300, 400, 500, 650, 800, 1000, 1250, 1500, 1750, 2000, 3000, 3500];
+const HH_FROM = [1, 150, 300, 400, 500, 650, 800, 1000, 1250, 1500, 1750, 2000, 2500, 3000, 3500, 4000];
+const HIED_FROM = [1, 300, 500, 650, 800, 1000, 1250, 1750, 2500];
+const RENT_FROM = [1, 75, 100, 150, 200, 225, 275, 350, 450, 550, 650, 750, 850, 950];
+const MORTGAGE_FROM = [0, 300, 450, 600, 800, 1000, 1400, 1800, 2400, 3000, 4000];
+
+/** Index of the last threshold ≤ value (-1 below the first). */
+const bandIndex = (value: number, from: readonly number[]) => {
+  let b = -1;
+  for (let i = 0; i < from.length && value >= from[i]!; i++) b = i;
+  return b;
+};
+
+/** Growable column store; frozen into a Population at the end. */
+class Columns {
+  private readonly arrays: number[][];
+  count = 0;
+  constructor(private readonly codes: readonly string[]) {
+    this.arrays = codes.map(() => []);
+  }
+  add(row: Readonly<Record<string, number>>): number {
+    for (let k = 0; k < this.codes.length; k++) {
+      const v = row[this.codes[k]!];
+      if (v === undefined) throw new Error(`truth model left ${this.codes[k]} unset`);
+      this.arrays[k]!.push(v);
+    }
+    return this.count++;
+  }
+  column(code: string): readonly number[] {
+    return this.arrays[this.codes.indexOf(code)]!;
+  }
+  freeze(): Record<string, Uint8Array> {
+    return Object.fromEntries(this.codes.map((code, k) => [code, Uint8Array.from(this.arrays[k]!)]));
+  }
+}
+
+const PERSON_CODES = variablesOf('persons').map((v) => v.code);
+const FAMILY_CODES = variablesOf('families').map((v) => v.code);
+const DWELLING_CODES = variablesOf('dwellings').map((v) => v.code);
+
+type Role = 'partnerReg' | 'partnerDf' | 'loneParent' | 'child' | 'relative' | 'unrelated' | 'group' | 'lone';
+
+interface Member {
+  readonly index: number;
+  readonly age: number;
+  readonly sex: number;
+  readonly role: Role;
+  /** Weekly dollars; NaN when not stated; 0 for children under 15. */
+  readonly income: number;
+  readonly lfsp: number;
+}
+
+/** Draws one suburb's linked truth population of about `suburb.persons` usual residents. */
+export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
+  const a = suburb.archetype;
+  const persons = new Columns(PERSON_CODES);
+  const families = new Columns(FAMILY_CODES);
+  const dwellings = new Columns(DWELLING_CODES);
+  const rlhpColumn = persons.column('RLHP');
+  const ages: number[] = [];
+  const personDwelling: number[] = [];
+  const personFamily: number[] = [];
+  const familyDwelling: number[] = [];
+
+  const normalAge = ([m, sd]: readonly [number, number], lo: number) => Math.round(clamp(m + sd * rng.normal(), lo, 100));
+  const yes = (p: number) => rng.next() < p;
+
+  const person = (age: number, sex: number, role: Role, dwelling: number, family: number): Member => {
+    const adult = age >= 15;
+    const indigenous = yes(INDIGENOUS[a]) ? 1 + rng.pick([0.9, 0.05, 0.05]) : yes(0.015) ? 4 : 0;
+    const overseas = indigenous === 0 && age > 0 && yes(OVERSEAS[a] * (age < 15 ? 0.35 : 1));
+    const region = overseas ? rng.pick(REGIONS[a]) : yes(0.01) ? 10 : 0;
+    const langRow = region === 10 ? LANGUAGE_BY_REGION[0]! : LANGUAGE_BY_REGION[region]!;
+    let lanp = yes(0.015) ? 10 : rng.pick(langRow);
+    if (indigenous > 0 && indigenous < 4 && a === 'X' && yes(0.45)) lanp = 8;
+    const englp = age < 5 || lanp === 0 ? 5 : yes(0.04) ? 4 : rng.pick([0.5, 0.27, 0.17, 0.06]);
+    const citp = region === 10 || yes(0.01) ? 2 : overseas ? (yes(0.55) ? 0 : 1) : 0;
+    const relRow = RELIGION_BY_REGION[region === 10 ? 0 : region]!;
+    const christianLift = age >= 60 ? 1.5 : 1;
+    const relp = yes(0.07) ? 7 : rng.pick(relRow.map((w, i) => (i === 1 ? w * christianLift : w)));
+
+    // Education: attending, school level, qualification.
+    let typp = 7;
+    if (age >= 3 && age <= 4 && yes(0.6)) typp = 0;
+    else if (age >= 5 && age <= 11) typp = 1;
+    else if (age >= 12 && age <= 17) typp = yes(age <= 15 ? 0.97 : 0.82) ? 2 : yes(0.4) ? 3 : 7;
+    else if (age >= 18 && age <= 24) typp = yes(a === 'I' ? 0.55 : 0.32) ? 4 : yes(0.12) ? 3 : 7;
+    else if (age >= 25 && age <= 45) typp = yes(0.06) ? 4 : yes(0.05) ? 3 : 7;
+    if (typp === 7 && age >= 5 && age <= 17 && yes(0.02)) typp = 6; // not stated
+    let heap = 10;
+    if (adult) {
+      if (age < 20) heap = rng.pick([0, 0, 0, 0.002, 0.06, 0.85, 0.08, 0.003, 0.005, 0.03]);
+      else if (age < 25) heap = rng.pick([0.01, 0.01, 0.2, 0.09, 0.2, 0.44, 0.02, 0.003, 0.01, 0.03]);
+      else heap = rng.pick(ATTAINMENT[a]!.map((w, i) => (age > 70 && (i === 6 || i === 5) ? w * 1.8 : w)));
+    }
+    let hscp = 7;
+    if (adult && typp !== 2) {
+      if (heap <= 2) hscp = 0;
+      else if (heap === 9) hscp = yes(0.7) ? 6 : 0;
+      else if (heap === 7) hscp = 5;
+      else if (heap === 6) hscp = yes(0.6) ? 3 : 4;
+      else hscp = rng.pick(age > 60 ? [0.35, 0.12, 0.35, 0.1, 0.05, 0.003, 0.03] : [0.7, 0.1, 0.15, 0.02, 0.01, 0.002, 0.02]);
+    }
+
+    // Labour force and work.
+    let lfsp = 8;
+    if (adult) {
+      const male = sex === 0;
+      let w: number[];
+      if (typp === 2) w = [0.01, 0.35, 0.02, 0.005, 0.02, 0.07, 0.5];
+      else if (age < 25) w = [0.42, 0.3, 0.03, 0.01, 0.04, 0.05, 0.15];
+      else if (age < 55) w = male ? [0.72, 0.1, 0.04, 0.01, 0.025, 0.015, 0.08] : [0.42, 0.33, 0.04, 0.01, 0.02, 0.02, 0.16];
+      else if (age < 65) w = male ? [0.5, 0.12, 0.03, 0.01, 0.02, 0.01, 0.31] : [0.28, 0.25, 0.03, 0.01, 0.01, 0.01, 0.41];
+      else if (age < 75) w = [0.06, 0.1, 0.01, 0.005, 0.003, 0.003, 0.82];
+      else w = [0.01, 0.02, 0.003, 0.001, 0, 0, 0.96];
+      if (a === 'X') w = w.map((x, i) => (i >= 4 ? x * 1.8 : x));
+      lfsp = yes(0.04) ? 7 : rng.pick(w);
+    }
+    const employed = lfsp <= 3;
+    const hrsp = !employed ? 9 : lfsp === 0 ? 4 + rng.pick([0.25, 0.35, 0.2, 0.2]) : lfsp === 1 ? 1 + rng.pick([0.35, 0.35, 0.3]) : lfsp === 2 ? 0 : 8;
+    let occp = 9;
+    let indp = 20;
+    let mtwp = 16;
+    if (employed) {
+      occp = yes(0.015)
+        ? 8
+        : rng.pick(heap <= 2 ? [0.2, 0.5, 0.06, 0.06, 0.1, 0.04, 0.01, 0.03] : heap <= 4 ? [0.12, 0.1, 0.27, 0.15, 0.13, 0.08, 0.07, 0.08] : [0.09, 0.05, 0.12, 0.14, 0.13, 0.15, 0.1, 0.22]);
+      indp = occp === 8 ? 19 : yes(0.015) ? 19 : rng.pick(INDUSTRY_BY_OCCUPATION[occp]!);
+      mtwp = yes(0.01) ? 15 : rng.pick(TRAVEL[a]);
+      if (lfsp === 2) mtwp = 14; // away from work: did not go to work
+    }
+
+    // Income: weekly dollars consistent with work, hours and qualification.
+    let income = 0;
+    let incp = 16;
+    if (adult) {
+      const qual = heap <= 2 ? 1.35 : heap <= 4 ? 1.05 : 0.85;
+      const base = lfsp === 0 ? 1500 * qual : lfsp === 1 ? 650 * qual : lfsp <= 3 ? 1100 * qual : lfsp <= 5 ? 380 : age >= 65 ? 520 : 300;
+      income = base * Math.exp(0.45 * rng.normal());
+      if (!employed && yes(0.08)) income = yes(0.1) ? -50 : 0;
+      if (yes(0.05)) income = Number.NaN;
+      incp = Number.isNaN(income) ? 15 : income <= 0 ? 0 : bandIndex(income, INCP_FROM) + 1;
+    }
+
+    const assnp = yes(0.035) ? 2 : yes(age < 65 ? 0.025 : age < 80 ? 0.09 : 0.32) ? 0 : 1;
+    const pNone = clamp(0.82 - age * 0.006, 0.3, 0.82);
+    const lthp = yes(0.06) ? 4 : rng.pick([pNone, 0.6 * (1 - pNone), 0.25 * (1 - pNone), 0.15 * (1 - pNone)]);
+    const uai5p = !adult ? 3 : yes(0.06) ? 2 : yes(age >= 40 && age < 70 ? 0.17 : 0.09) ? 0 : 1;
+    const volwp = !adult ? 3 : yes(0.06) ? 2 : yes(a === 'R' || a === 'T' || a === 'X' ? 0.22 : 0.14) ? 0 : 1;
+
+    // Relationship and marital status follow the role the household gave the person.
+    const student = age >= 15 && age <= 24 && (typp === 2 || typp === 3 || typp === 4);
+    const rlhp =
+      role === 'partnerReg' ? 0 : role === 'partnerDf' ? 1 : role === 'loneParent' ? 2
+        : role === 'child' ? (age < 15 ? 3 : student ? 4 : 5)
+        : role === 'relative' ? 6 : role === 'unrelated' ? 7 : role === 'group' ? 8 : 9;
+    let mstp = 5;
+    if (adult) {
+      if (role === 'partnerReg') mstp = 4;
+      else if (role === 'partnerDf') mstp = rng.pick([0.75, 0.01, 0.18, 0.06]);
+      else if (age < 30) mstp = yes(0.95) ? 0 : 2;
+      else if (age >= 75) mstp = rng.pick([0.08, 0.62, 0.15, 0.03, 0.12]);
+      else mstp = rng.pick([0.45, 0.05, 0.28, 0.12, 0.1]);
+    }
+    const mdcp = !adult ? 3 : role === 'partnerReg' ? 0 : role === 'partnerDf' ? 1 : 2;
+
+    const index = persons.add({
+      AGE5P: Math.min(20, Math.floor(age / 5)),
+      SEXP: sex,
+      RLHP: rlhp,
+      MSTP: mstp,
+      MDCP: mdcp,
+      INGP: indigenous,
+      BPLP: region,
+      CITP: citp,
+      LANP: lanp,
+      ENGLP: englp,
+      RELP: relp,
+      TYPP: typp,
+      HSCP: hscp,
+      HEAP: heap,
+      INCP: incp,
+      ASSNP: assnp,
+      LTHP: lthp,
+      UAI5P: uai5p,
+      VOLWP: volwp,
+      LFSP: lfsp,
+      HRSP: hrsp,
+      OCCP: occp,
+      INDP: indp,
+      MTWP: mtwp,
+    });
+    ages.push(age);
+    personDwelling.push(dwelling);
+    personFamily.push(family);
+    return { index, age, sex, role, income: adult ? income : 0, lfsp };
+  };
+
+  /** Children of a parent aged `parentAge`: ages leave at least 18 years between them. */
+  const children = (parentAge: number, count: number, dwelling: number, family: number): Member[] => {
+    const out: Member[] = [];
+    const oldest = Math.min(parentAge - 18, 34);
+    for (let k = 0; k < count && oldest >= 0; k++) {
+      const age = clamp(Math.round(oldest - rng.next() * Math.min(oldest, 16) - k * 2 * rng.next()), 0, oldest);
+      out.push(person(age, rng.int(2), 'child', dwelling, family));
+    }
+    return out;
+  };
+  const childCount = () => 1 + Math.min(4, Math.floor(Math.log(1 - rng.next()) / Math.log(a === 'X' ? 0.45 : 0.38)));
+
+  const sumIncome = (members: readonly Member[]) => {
+    let sum = 0;
+    let adults = 0;
+    let missing = 0;
+    for (const m of members) {
+      if (m.age < 15) continue;
+      adults++;
+      if (Number.isNaN(m.income)) missing++;
+      else sum += m.income;
+    }
+    return { sum, adults, missing };
+  };
+  const incomeBand = (members: readonly Member[], partial: number, none: number) => {
+    const { sum, adults, missing } = sumIncome(members);
+    if (adults > 0 && missing === adults) return none;
+    if (missing > 0) return partial;
+    return sum <= 0 ? 0 : bandIndex(sum, HH_FROM) + 1;
+  };
+
+  const couple = (ageRef: number, dwelling: number, family: number): Member[] => {
+    const sameSex = yes(0.015);
+    const sexA = rng.int(2);
+    const sexB = sameSex ? sexA : 1 - sexA;
+    const role: Role = yes(ageRef < 35 ? 0.45 : 0.8) ? 'partnerReg' : 'partnerDf';
+    const ageB = Math.round(clamp(ageRef + (sexA === 0 ? -2 : 2) + 3 * rng.normal(), 18, 100));
+    return [person(ageRef, sexA, role, dwelling, family), person(ageB, sexB, role, dwelling, family)];
+  };
+
+  const addFamily = (members: Member[], kind: 'coupleNoKids' | 'coupleKids' | 'oneParent' | 'other', dwelling: number, familiesInHousehold: number) => {
+    const kids = members.filter((m) => m.role === 'child');
+    const dependent = kids.filter((m) => m.age < 15 || (m.age <= 24 && rlhpColumn[m.index] === 4)).length;
+    const under15 = kids.some((m) => m.age < 15);
+    const fmcf = kind === 'coupleNoKids' ? 0 : kind === 'coupleKids' ? (under15 ? 1 : 2) : kind === 'oneParent' ? (under15 ? 3 : 4) : 5;
+    const parents = members.filter((m) => m.role === 'partnerReg' || m.role === 'partnerDf' || m.role === 'loneParent');
+    const emp = (m: Member) => (m.lfsp === 7 ? 3 : m.lfsp === 0 ? 0 : m.lfsp <= 3 ? 1 : 2);
+    let lfsf = 10;
+    if (parents.length === 2) {
+      const x = Math.min(emp(parents[0]!), emp(parents[1]!));
+      const y = Math.max(emp(parents[0]!), emp(parents[1]!));
+      lfsf = y === 3 ? 5 : x === 0 && y === 0 ? 0 : x === 0 && y === 1 ? 1 : x === 1 && y === 1 ? 2 : x <= 1 && y === 2 ? 3 : 4;
+    } else if (parents.length === 1) {
+      const e = emp(parents[0]!);
+      lfsf = e === 3 ? 9 : e === 0 ? 6 : e === 1 ? 7 : 8;
+    }
+    const sscf = parents.length === 2 ? (parents[0]!.sex !== parents[1]!.sex ? 0 : parents[0]!.sex === 0 ? 1 : 2) : 3;
+    const fblf = kind === 'coupleKids' ? rng.pick([0.85, 0.07, 0.05, 0.015, 0.008, 0.007]) : 7;
+    const ref = parents[0] ?? members[0]!;
+    families.add({
+      FMCF: fmcf,
+      CDCF: Math.min(6, dependent),
+      CACF: Math.min(6, kids.length),
+      NPRF: Math.min(6, members.length - 2),
+      FINF: incomeBand(members, 17, 18),
+      LFSF: lfsf,
+      SSCF: sscf,
+      FBLF: fblf,
+      FMHD: Math.min(2, familiesInHousehold - 1),
+      AGFRF: clamp(Math.floor((ref.age - 15) / 10), 0, 7),
+    });
+    familyDwelling.push(dwelling);
+  };
+
+  // Households until the suburb reaches its size.
+  while (ages.length < suburb.persons) {
+    const dwelling = dwellings.count;
+    const type = rng.pick(HOUSEHOLD_MIX[a]);
+    const members: Member[] = [];
+    const familyKinds: (readonly [Member[], 'coupleNoKids' | 'coupleKids' | 'oneParent' | 'other'])[] = [];
+    const nextFamily = () => families.count + familyKinds.length;
+    if (type === 0) members.push(person(normalAge(AGE_LONE[a], 18), rng.int(2), 'lone', dwelling, -1));
+    else if (type === 4) {
+      const n = 2 + rng.pick([0.55, 0.3, 0.15]);
+      const base = a === 'I' ? 26 : 27;
+      for (let k = 0; k < n; k++) members.push(person(Math.round(clamp(base + 5 * rng.normal(), 18, 60)), rng.int(2), 'group', dwelling, -1));
+    } else {
+      const f = nextFamily();
+      let fam: Member[];
+      let kind: 'coupleNoKids' | 'coupleKids' | 'oneParent' | 'other';
+      if (type === 1) {
+        fam = couple(normalAge(AGE_COUPLE[a], 19), dwelling, f);
+        kind = 'coupleNoKids';
+      } else if (type === 2 || type === 6) {
+        fam = couple(normalAge(AGE_PARENT[a], 22), dwelling, f);
+        fam.push(...children(Math.min(fam[0]!.age, fam[1]!.age), childCount(), dwelling, f));
+        kind = fam.length > 2 ? 'coupleKids' : 'coupleNoKids';
+      } else if (type === 3) {
+        const age = normalAge(AGE_PARENT[a], 20);
+        fam = [person(age, yes(0.8) ? 1 : 0, 'loneParent', dwelling, f)];
+        fam.push(...children(age, childCount(), dwelling, f));
+        kind = 'oneParent';
+        if (fam.length < 2) fam.push(person(Math.max(0, age - 20), rng.int(2), 'child', dwelling, f));
+      } else {
+        const age = normalAge([38, 15], 18);
+        fam = [person(age, rng.int(2), 'relative', dwelling, f), person(Math.round(clamp(age + 4 * rng.normal(), 18, 100)), rng.int(2), 'relative', dwelling, f)];
+        kind = 'other';
+      }
+      if (kind !== 'other' && yes(0.04)) fam.push(person(Math.round(clamp(72 + 8 * rng.normal(), 50, 100)), rng.int(2), 'relative', dwelling, f));
+      members.push(...fam);
+      familyKinds.push([fam, kind]);
+      if (type === 6) {
+        // A second family: the older generation, or an adult child with a baby.
+        const f2 = nextFamily();
+        let second: Member[];
+        if (yes(0.6)) second = couple(Math.min(100, fam[0]!.age + 26 + rng.int(8)), dwelling, f2);
+        else {
+          const age = Math.round(clamp(22 + 3 * rng.normal(), 18, 35));
+          second = [person(age, 1, 'loneParent', dwelling, f2), person(rng.int(4), rng.int(2), 'child', dwelling, f2)];
+        }
+        members.push(...second);
+        familyKinds.push([second, second[0]!.role === 'loneParent' ? 'oneParent' : 'coupleNoKids']);
+      }
+      if (yes(0.02)) members.push(person(Math.round(clamp(30 + 10 * rng.normal(), 18, 80)), rng.int(2), 'unrelated', dwelling, -1));
+    }
+    for (const [fam, kind] of familyKinds) addFamily(fam, kind, dwelling, familyKinds.length);
+    addDwelling(members, familyKinds.map(([, k]) => k));
+  }
+
+  function addDwelling(members: readonly Member[], kinds: readonly string[]) {
+    const n = members.length;
+    const ref = members[0]!;
+    const hhcd = kinds.length > 0 ? 0 : n === 1 ? 1 : 2;
+    const small = n <= 2 && (a === 'I' || a === 'M');
+    let strd = yes(0.015) ? 9 : rng.pick(STRUCTURE[a]!.map((w, i) => (small && i >= 3 && i <= 6 ? w * 1.8 : !small && n >= 4 && i === 0 ? w * 1.6 : w)));
+    if (strd === 9 && yes(0.5)) strd = 0;
+    const need = Math.max(1, Math.ceil((n - 1) / 2) + (n >= 3 ? 1 : 0));
+    let bedrd: number;
+    if (yes(0.012)) bedrd = 7;
+    else if (strd === 0) bedrd = clamp(Math.max(need, rng.pick([0, 0.01, 0.08, 0.46, 0.34, 0.09, 0.02])), 1, 6);
+    else if (strd <= 2) bedrd = clamp(Math.max(need, rng.pick([0, 0.05, 0.4, 0.45, 0.1])), 1, 6);
+    else if (strd <= 7) bedrd = clamp(Math.max(need - 1, rng.pick([0.05, 0.35, 0.5, 0.1])), 0, 6);
+    else bedrd = clamp(rng.pick([0.15, 0.45, 0.3, 0.1]), 0, 6);
+
+    const young = ref.age < 35;
+    let tend = yes(0.04) ? 4 : yes(0.02) ? 3 : -1;
+    if (tend < 0) {
+      const w = young ? [0.05, 0.33, 0.62] : ref.age < 55 ? [0.17, 0.5, 0.33] : ref.age < 70 ? [0.52, 0.24, 0.24] : [0.75, 0.07, 0.18];
+      if (a === 'I') w[2]! *= 1.8;
+      if (a === 'X') w[2]! *= 2.2;
+      if (strd >= 3 && strd <= 7) w[2]! *= 1.6;
+      tend = rng.pick(w);
+    }
+    const lldd = tend !== 2 ? 6 : rng.pick(a === 'X' ? [0.3, 0.35, 0.08, 0.17, 0.08, 0.02] : [0.6, 0.1, 0.04, 0.19, 0.05, 0.02]);
+    let rntrd = 15;
+    if (tend === 2) {
+      const rent = RENT_MEDIAN[a] * (lldd === 1 || lldd === 2 ? 0.5 : 1) * Math.exp(0.35 * rng.normal()) * (0.8 + 0.1 * bedrd);
+      rntrd = yes(0.03) ? 14 : clamp(bandIndex(rent, RENT_FROM), 0, 13);
+    }
+    let mrerd = 12;
+    if (tend === 1) {
+      const repay = MORTGAGE_MEDIAN[a] * Math.exp(0.4 * rng.normal());
+      mrerd = yes(0.03) ? 11 : clamp(bandIndex(repay, MORTGAGE_FROM), 0, 10);
+    }
+    const adults = members.filter((m) => m.age >= 17).length;
+    const carBase = a === 'I' ? 0.6 : a === 'X' ? 1.2 : 1.5;
+    const vehrd = yes(0.03) ? 5 : clamp(Math.round(carBase * Math.min(adults, 3) * (0.6 + 0.5 * rng.next()) - (a === 'I' ? 0.4 : 0)), 0, 4);
+    const hind = incomeBand(members, 17, 18);
+    const { sum } = sumIncome(members);
+    const kids = members.filter((m) => m.age < 15).length;
+    const equivalent = 1 + 0.5 * Math.max(0, n - kids - 1) + 0.3 * kids;
+    const hied = hind === 17 ? 10 : hind === 18 ? 11 : sum <= 0 ? 0 : bandIndex(sum / equivalent, HIED_FROM) + 1;
+    const primary = kinds[0];
+    const typeIndex = primary === 'coupleNoKids' ? 0 : primary === 'coupleKids' ? 1 : primary === 'oneParent' ? 2 : 3;
+    const hcfmd = kinds.length === 0 ? (n === 1 ? 8 : 9) : kinds.length === 1 ? typeIndex : 4 + typeIndex;
+    dwellings.add({
+      STRD: strd,
+      TEND: tend,
+      LLDD: lldd,
+      BEDRD: bedrd,
+      VEHRD: vehrd,
+      NPRD: Math.min(7, n - 1),
+      HHCD: hhcd,
+      HCFMD: hcfmd,
+      HIND: hind,
+      HIED: hied,
+      RNTRD: rntrd,
+      MRERD: mrerd,
+      NFMD: Math.min(3, kinds.length),
+      DLOD: suburb.remoteness,
+    });
+  }
+
+  return {
+    persons: {
+      count: persons.count,
+      age: Uint8Array.from(ages),
+      dwelling: Uint32Array.from(personDwelling),
+      family: Int32Array.from(personFamily),
+      variables: persons.freeze(),
+    },
+    families: { count: families.count, dwelling: Uint32Array.from(familyDwelling), variables: families.freeze() },
+    dwellings: { count: dwellings.count, variables: dwellings.freeze() },
+  };
+}

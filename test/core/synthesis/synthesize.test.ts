@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { tabulate } from '../../../src/core/census/tabulate.ts';
+import { INPUT_TABLES } from '../../../src/core/census/tables.ts';
+import type { SuburbTargets } from '../../../src/core/census/targets.ts';
+import { createRng } from '../../../src/core/synthesis/rng.ts';
+import { checkStructuralRules } from '../../../src/core/synthesis/rules.ts';
+import { AGES, buildStructure } from '../../../src/core/synthesis/structure/index.ts';
+import { synthesizeSuburb } from '../../../src/core/synthesis/synthesize.ts';
+
+/** A plausible suburb's tables: a structure built from rough shapes, tabulated into G04/G29/G35/G42. */
+function suburbTables(persons: number, seed: number): SuburbTargets {
+  const personsByAgeSex = new Float64Array(2 * AGES);
+  for (let s = 0; s < 2; s++) for (let a = 0; a < 100; a++) personsByAgeSex[s * AGES + a] = a < 80 ? 1 : 0.3;
+  const households = Math.round(persons / 2.5);
+  const truth = buildStructure({
+    persons,
+    personsByAgeSex,
+    dwellings: households,
+    familyHouseholdsBySize: [0, 0, 0.27, 0.16, 0.15, 0.06, 0.03].map((x) => x * households),
+    groupHouseholdsBySize: [0, 0, 0.03, 0.01, 0, 0, 0].map((x) => x * households),
+    loneHouseholds: 0.25 * households,
+  }, createRng(seed)).population;
+  const tables = new Map<string, Float64Array>();
+  for (const id of ['G04', 'G29', 'G35', 'G42']) {
+    const spec = INPUT_TABLES.find((t) => t.id === id)!;
+    tables.set(id, tabulate(truth, spec));
+  }
+  return { salCode: 'SAL99999', tables };
+}
+
+describe('synthesizeSuburb', () => {
+  const targets = suburbTables(3000, 3);
+
+  it('hits the person and dwelling anchors, breaks no structural rule, fits G04/G35 closely', () => {
+    const totals = new Map([['G01', 3000], ['G35', 1200]]);
+    const { population, diagnostics } = synthesizeSuburb(targets, { seed: 11, smallSuburb: false, totals });
+    expect(population.persons.count).toBe(3000);
+    expect(population.dwellings.count).toBe(1200);
+    expect(checkStructuralRules(population).violations).toBe(0);
+    expect(diagnostics.persons).toBe(3000);
+    for (const id of ['G04', 'G35']) {
+      const spec = INPUT_TABLES.find((t) => t.id === id)!;
+      const fitted = tabulate(population, spec);
+      const target = targets.tables.get(id)!;
+      const error = fitted.reduce((a, v, i) => a + Math.abs(v - target[i]!), 0);
+      expect(error).toBeLessThanOrEqual(id === 'G04' ? 0 : 2);
+    }
+  });
+
+  it('is deterministic in the seed', () => {
+    const a = synthesizeSuburb(targets, { seed: 5, smallSuburb: false }).population;
+    const b = synthesizeSuburb(targets, { seed: 5, smallSuburb: false }).population;
+    const c = synthesizeSuburb(targets, { seed: 6, smallSuburb: false }).population;
+    expect(Array.from(b.persons.age)).toEqual(Array.from(a.persons.age));
+    for (const [code, column] of Object.entries(a.persons.variables)) expect(Array.from(b.persons.variables[code]!)).toEqual(Array.from(column));
+    expect(Array.from(c.persons.variables['RLHP']!)).not.toEqual(Array.from(a.persons.variables['RLHP']!));
+  });
+});

@@ -1,0 +1,111 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPENAPI_PATH } from '../../scripts/export-openapi.ts';
+import { query, startTestServer, type TestServer } from './harness.ts';
+
+let s: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  ({ key } = await s.account());
+});
+afterAll(async () => s.close());
+
+describe('geography', () => {
+  it('search: documented shape, partial match, state filter, limit and total_matches', async () => {
+    const res = await s.call('/geography/search?query=rich', { key });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.total_matches).toBe(2);
+    expect(body.results.map((r: { suburb_id: string }) => r.suburb_id).sort()).toEqual(['Richmond (NSW)', 'Richmond (VIC)']);
+    const vic = body.results.find((r: { state: string }) => r.state === 'VIC');
+    expect(vic).toEqual({
+      suburb_id: 'Richmond (VIC)',
+      state: 'VIC',
+      postcode: '3121',
+      lga: 'Yarra',
+      gccsa: 'Greater Melbourne',
+      pool_size: 320,
+      small_suburb_flag: false,
+      datasets_available: ['persons', 'families', 'dwellings'],
+      pool_sizes: { persons: 320, families: expect.any(Number), dwellings: expect.any(Number) },
+    });
+    const nsw = await (await s.call('/geography/search?query=RICH&state=NSW', { key })).json();
+    expect(nsw.results.map((r: { suburb_id: string }) => r.suburb_id)).toEqual(['Richmond (NSW)']);
+    const limited = await (await s.call('/geography/search?query=yarra&level=lga&limit=1', { key })).json();
+    expect(limited.results).toHaveLength(1);
+    expect(limited.total_matches).toBe(3);
+    for (const bad of ['', '?query=a&limit=51', '?query=a&state=XX', '?query=a&level=planet']) {
+      const r = await s.call(`/geography/search${bad}`, { key });
+      expect(r.status, bad).toBe(400);
+      expect((await r.json()).error).toBe('bad_request');
+    }
+  });
+
+  it('variables: per-suburb n_categories (coarsened small suburb), 404 with a suggestion', async () => {
+    const normal = await (await s.call('/geography/Richmond%20(VIC)/variables?dataset_type=persons', { key })).json();
+    expect(normal.suburb_id).toBe('Richmond (VIC)');
+    expect(normal.dataset_type).toBe('persons');
+    expect(normal.variables[0]).toEqual({ code: expect.any(String), description: expect.any(String), n_categories: expect.any(Number) });
+    const small = await (await s.call('/geography/wandiligong/variables?dataset_type=persons', { key })).json();
+    expect(small.suburb_id).toBe('Wandiligong');
+    const fewer = small.variables.filter((v: { code: string; n_categories: number }, i: number) => v.n_categories < normal.variables[i].n_categories);
+    expect(fewer.length).toBeGreaterThan(0);
+    const missing = await s.call('/geography/Richmund%20(VIC)/variables?dataset_type=persons', { key });
+    expect(missing.status).toBe(404);
+    const body = await missing.json();
+    expect(body).toEqual({ error: 'not_found', detail: expect.stringContaining('Richmond (VIC)') });
+    expect((await s.call('/geography/Burnley/variables', { key })).status).toBe(400);
+  });
+});
+
+describe('operations and documents', () => {
+  it('healthz and readyz need no key', async () => {
+    const health = await s.call('/healthz');
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(health.headers.get('x-request-id')).toMatch(/^req_[0-9A-Za-z]{16}$/);
+    const ready = await s.call('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: true, rate_limiter: true, pool_release: true }, version: 'test-2021.1' });
+  });
+
+  it('serves the OpenAPI 3.1 document, identical to the committed docs/openapi.json, and /docs', async () => {
+    const served = await (await s.call('/openapi.json')).json();
+    expect(served.openapi).toBe('3.1.0');
+    const committed = JSON.parse(await readFile(OPENAPI_PATH, 'utf8'));
+    // When this fails: run `npx tsx scripts/export-openapi.ts` and commit docs/openapi.json.
+    expect(served).toEqual(committed);
+    for (const path of ['/query/preview', '/query/execute', '/query/history', '/account/credits', '/geography/search', '/geography/{suburb_id}/variables', '/query/{query_id}']) {
+      expect(Object.keys(served.paths)).toContain(path);
+    }
+    const docs = await fetch(`${s.baseUrl}/docs/`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('swagger');
+  });
+
+  it('unknown routes are 404 in the error shape; an unsupported body type is 400', async () => {
+    const res = await s.call('/nowhere', { key });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: 'not_found', detail: expect.stringContaining('/nowhere') });
+    const text = await fetch(`${s.baseUrl}/query/preview`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, body: 'hello' });
+    expect(text.status).toBe(400);
+    expect((await text.json()).error).toBe('bad_request');
+  });
+});
+
+// Last: draining is one-way for the server of this file.
+describe('graceful shutdown', () => {
+  it('once draining, readyz is 503 and new executes get 503; other endpoints still answer', async () => {
+    await s.deps.drain.drain();
+    const ready = await s.call('/readyz');
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).status).toBe('not_ready');
+    const refused = await s.call('/query/execute', { key, body: query({ n_observations: 5 }) });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    expect((await refused.json()).error).toBe('service_unavailable');
+    expect((await s.call('/account/credits', { key })).status).toBe(200);
+  });
+});
