@@ -1,20 +1,17 @@
 import { rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { CensusInputs, SuburbGeography } from '../core/census/inputs.ts';
 import { formatInputError } from '../core/census/inputs.ts';
-import { INPUT_TABLES, VALIDATION_TABLES } from '../core/census/tables.ts';
-import { tabulate } from '../core/census/tabulate.ts';
-import type { SuburbTargets } from '../core/census/targets.ts';
+import { VALIDATION_TABLES } from '../core/census/tables.ts';
 import { variablesOf } from '../core/census/variables.ts';
 import { DATASET_TYPES } from '../core/dataset.ts';
-import { coarsenPopulation } from '../core/synthesis/coarsen.ts';
-import { checkCoherence } from '../core/synthesis/coherence.ts';
-import { checkStructuralRules } from '../core/synthesis/rules.ts';
-import { synthesizeSuburb } from '../core/synthesis/synthesize.ts';
 import { loadCensusInputs, loadTruth } from '../adapters/abs/load-inputs.ts';
 import { createPoolReleaseWriter } from '../adapters/pools/writer.ts';
 import { sumTablesByParent } from './parent-targets.ts';
-import { compareTable, renderReport, summariseReport, type BuildReport, type SuburbFit } from './report.ts';
+import { renderReport, summariseReport, type BuildReport, type SuburbFit } from './report.ts';
+import type { SuburbJob } from './suburb-job.ts';
+import { runJobsInOrder } from './worker-pool.ts';
 
 export interface BuildOptions {
   readonly inputsDir: string;
@@ -23,6 +20,8 @@ export interface BuildOptions {
   readonly version: string;
   readonly seed: number;
   readonly smallSuburbThreshold: number;
+  /** Worker threads for synthesis (0: inline on the main thread). Default: one per core. */
+  readonly threads?: number;
   readonly onProgress?: (phase: 'load' | 'synthesize' | 'write', done: number, total: number) => void;
 }
 
@@ -45,6 +44,8 @@ export interface BuildSummary {
   readonly report: BuildReport;
   readonly summaryText: string;
 }
+
+const defaultThreads = (): number => Math.max(1, availableParallelism());
 
 /** A build that cannot start or finish because of its inputs; the message names file, row and column. */
 export class BuildInputError extends Error {}
@@ -98,38 +99,29 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
 
   const fits: SuburbFit[] = [];
   const totalsMismatched: string[] = [];
-  try {
-    const suburbs = orderForRelease(inputs.suburbs);
-    for (const [done, suburb] of suburbs.entries()) {
-      const targets: SuburbTargets = {
+  const suburbs = orderForRelease(inputs.suburbs);
+  const jobs = function* (): Generator<SuburbJob> {
+    for (const [index, suburb] of suburbs.entries()) {
+      yield {
+        index,
         salCode: suburb.salCode,
-        tables: tablesOf(inputs, suburb.salCode),
-        parent: {
-          lga: parents.byLga.get(suburb.lgaCode) ?? new Map(),
-          state: parents.byState.get(suburb.state) ?? new Map(),
-        },
-      };
-      const small = publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold;
-      const { population, diagnostics } = synthesizeSuburb(targets, {
         seed: suburbSeed(options.seed, suburb.salCode),
-        smallSuburb: small,
-        totals: totalsOf(inputs, suburb.salCode),
-      });
-
-      const structural = checkStructuralRules(population);
-      const coherence = checkCoherence(population);
-      const violationsByRule: Record<string, number> = { ...structural.byRule };
-      for (const result of coherence) violationsByRule[result.rule] = (violationsByRule[result.rule] ?? 0) + result.violations;
-      const violations = Object.values(violationsByRule).reduce((sum, n) => sum + n, 0);
-
-      const inputFits = INPUT_TABLES.flatMap((table) => {
-        const target = targets.tables.get(table.id);
-        return target ? [compareTable(table.id, tabulate(population, table), target)] : [];
-      });
-      const truthFits = VALIDATION_TABLES.flatMap((table) => {
-        const target = truth.get(table.id)?.get(suburb.salCode);
-        return target ? [compareTable(table.id, tabulate(population, table), target)] : [];
-      });
+        small: publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold,
+        tables: [...tablesOf(inputs, suburb.salCode)],
+        totals: [...totalsOf(inputs, suburb.salCode)],
+        lgaTables: [...(parents.byLga.get(suburb.lgaCode) ?? [])],
+        stateTables: [...(parents.byState.get(suburb.state) ?? [])],
+        truth: VALIDATION_TABLES.flatMap((table) => {
+          const cells = truth.get(table.id)?.get(suburb.salCode);
+          return cells ? [[table.id, cells] as const] : [];
+        }),
+      };
+    }
+  };
+  try {
+    await runJobsInOrder(jobs(), options.threads ?? defaultThreads(), async (outcome) => {
+      const suburb = suburbs[outcome.index]!;
+      const { population, small } = outcome;
       if (totalMissed(inputs, suburb.salCode, population.persons.count, population.dwellings.count)) totalsMismatched.push(suburb.suburbId);
       fits.push({
         salCode: suburb.salCode,
@@ -138,14 +130,12 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
         families: population.families.count,
         dwellings: population.dwellings.count,
         small,
-        inputs: inputFits,
-        truth: truthFits,
-        structuralViolations: violations,
-        violationsByRule,
-        diagnostics: numericDiagnostics(diagnostics),
+        inputs: outcome.inputs,
+        truth: outcome.truth,
+        structuralViolations: Object.values(outcome.violationsByRule).reduce((sum, n) => sum + n, 0),
+        violationsByRule: outcome.violationsByRule,
+        diagnostics: outcome.diagnostics,
       });
-
-      const served = small ? coarsenPopulation(population) : { population, coarsened: [] as string[] };
       await writer.append({
         suburb: {
           salCode: suburb.salCode,
@@ -160,11 +150,11 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
           postcodes: suburb.postcodes.map((p) => p.code),
           lgas: suburb.lgas.map((l) => ({ code: l.code, name: l.name })),
         },
-        population: served.population,
-        coarsened: served.coarsened,
+        population,
+        coarsened: outcome.coarsened,
       });
-      progress('synthesize', done + 1, suburbs.length);
-    }
+      progress('synthesize', outcome.index + 1, suburbs.length);
+    });
 
     const report = summariseReport(options.version, fits, totalsMismatched);
     const seconds = (performance.now() - started) / 1000;
@@ -207,9 +197,4 @@ function totalMissed(inputs: CensusInputs, salCode: string, persons: number, dwe
   const publishedPersonsTotal = inputs.totals.get('G01')?.get(salCode);
   const publishedDwellings = inputs.totals.get('G35')?.get(salCode);
   return (publishedPersonsTotal !== undefined && publishedPersonsTotal !== persons) || (publishedDwellings !== undefined && publishedDwellings !== dwellings);
-}
-
-function numericDiagnostics(diagnostics: unknown): Record<string, number> {
-  if (typeof diagnostics !== 'object' || diagnostics === null) return {};
-  return Object.fromEntries(Object.entries(diagnostics).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
 }

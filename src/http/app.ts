@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { SummaryCache } from '../app/summary-cache.ts';
 import { randomBase62 } from '../core/keys.ts';
 import { handleError, handleNotFound } from './errors.ts';
@@ -36,7 +36,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
     genReqId: () => `req_${randomBase62(16)}`,
     requestIdHeader: false,
     // One access line per request (onResponse below) instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     schemaErrorFormatter,
     bodyLimit: 1_048_576,
     // Download tokens are longer than Fastify's default limit of 100 characters per path parameter.

@@ -78,9 +78,23 @@ describe('sampleRows', () => {
     expect(chiSquare([{ offset: 50, size: 6 }, { offset: 0, size: 4 }], 3, 20_000)).toBeLessThan(27.88);
   });
 
-  it('is uniform over the pool (sparse path: pool more than 16 × n)', () => {
+  it('is uniform over the pool (sparse path: pool more than 4 × n)', () => {
     // 40 rows, n = 2: the Map-based path. 39 degrees of freedom, p = 0.001 critical value 72.05.
     expect(chiSquare([{ offset: 1000, size: 25 }, { offset: 7, size: 15 }], 2, 40_000)).toBeLessThan(72.05);
+  });
+
+  it('draws every pair equally often on the sparse path too', () => {
+    // 40 rows, n = 2 (pool > 4·n): 780 pairs, 40,000 draws; df 779, p = 0.001 critical value ≈ 907.
+    const pairs = new Map<string, number>();
+    const draws = 40_000;
+    for (let d = 0; d < draws; d++) {
+      const [a, b] = sampleRows([{ offset: 0, size: 40 }], 2, BigInt(d) * 31n + 5n);
+      pairs.set(`${a},${b}`, (pairs.get(`${a},${b}`) ?? 0) + 1);
+    }
+    const expected = draws / 780;
+    let chi = 0;
+    for (let a = 0; a < 40; a++) for (let b = a + 1; b < 40; b++) chi += ((pairs.get(`${a},${b}`) ?? 0) - expected) ** 2 / expected;
+    expect(chi).toBeLessThan(907);
   });
 
   it('draws every pair equally often (joint uniformity, not just marginals)', () => {

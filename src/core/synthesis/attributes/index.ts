@@ -29,6 +29,8 @@ import {
 import { isUninformative, notApplicableIndex, ordinalRanks } from './labels.ts';
 import { cellValue, planTable, strataOf, type CategoryInfo, type CellLike } from './plan.ts';
 import * as priors from './priors.ts';
+// One smoothing strength for the whole synthesizer (structure and attributes).
+import { SMALL_SUBURB_SMOOTHING } from '../structure/from-tables.ts';
 
 export interface AttributeOptions {
   /** Small suburb (confidentiality threshold): smooth every table toward the parent area's. */
@@ -48,8 +50,6 @@ export interface AttributeDiagnostics {
 /** Swap proposals per person aged 15+ (docs/synthesis-attributes.md: error vs time). */
 export const INCOME_SWAPS_PER_PERSON = 4;
 
-/** Pseudo-count of the parent's shares for small suburbs (notes: k ≈ 20–50). */
-export const SMALL_SUBURB_SMOOTHING = 20;
 
 export function assignAttributes(structure: Population, targets: SuburbTargets, rng: Rng, options: AttributeOptions): Population {
   return assignAttributesWithDiagnostics(structure, targets, rng, options).population;
@@ -192,10 +192,16 @@ export function assignAttributesWithDiagnostics(
 
   fitOrDraw(persons, 'G46', 'LFSP', priors.matrixPrior(band, priors.LFSP_BY_AGE));
   const lfsp = persons.columns.LFSP!;
-  const employed = Uint8Array.from(lfsp, (v) => (v <= 3 ? 1 : 0));
+  const employedStatuses = new Set(
+    ['Employed, worked full-time', 'Employed, worked part-time', 'Employed, away from work', 'Employed, hours of work not stated'].map((l) =>
+      categoryIndex('LFSP', l),
+    ),
+  );
+  const employed = Uint8Array.from(lfsp, (v) => (employedStatuses.has(v) ? 1 : 0));
+  const fullTime = categoryIndex('LFSP', 'Employed, worked full-time');
   draw(persons, 'HRSP', priors.hrspPrior(lfsp), employed);
   fit(persons, 'G60', ['OCCP'], { eligible: employed }) || drawUniform(persons, 'OCCP', employed, rng, fromPriorOnly);
-  fit(persons, 'G54', ['INDP'], { eligible: employed }) || drawUniform(persons, 'INDP', employed, rng, fromPriorOnly);
+  fitOrDraw(persons, 'G54', 'INDP', priors.indpPrior(persons.columns.OCCP!), { eligible: employed });
   fit(persons, 'G62', ['MTWP'], { eligible: employed }) || drawUniform(persons, 'MTWP', employed, rng, fromPriorOnly);
 
   fitOrDraw(persons, 'G15', 'TYPP', priors.matrixPrior(priors.classesOfBands(age, priors.TYPP_BANDS), priors.TYPP_BY_CLASS), {
@@ -218,9 +224,10 @@ export function assignAttributesWithDiagnostics(
     resolve: heapFromSchool(hscp),
   });
   const heap = persons.columns.HEAP!;
+  // HEAP lists the highest levels first: postgraduate, graduate diploma, bachelor.
   const bachelorOrAbove = categoryIndex('HEAP', 'Bachelor Degree Level');
   const incomeSignal = (i: number): number =>
-    0.6 * latent[i]! + (lfsp[i] === 0 ? 1.6 : employed[i] ? 0.9 : 0) + (heap[i]! <= bachelorOrAbove ? 0.4 : 0);
+    0.6 * latent[i]! + (lfsp[i] === fullTime ? 1.6 : employed[i] ? 0.9 : 0) + (heap[i]! <= bachelorOrAbove ? 0.4 : 0);
   const incpFitted = fit(persons, 'G17', ['INCP'], { eligible: adult, ranked: true, score: noisy(incomeSignal, 0.5) });
   if (!incpFitted) drawUniform(persons, 'INCP', adult, rng, fromPriorOnly);
 

@@ -234,3 +234,36 @@ export function tendPrior(oldest: Int32Array, flat: Uint8Array): ClassPrior {
   const rows = TEND_BY_AGE.flatMap((row) => [row, row.map((w, k) => w * TEND_FLAT_FACTOR[k]!)]);
   return matrixPrior(cls, rows);
 }
+
+/**
+ * INDP given OCCP: G54 and G60 are by sex only, so without a link any occupation meets any
+ * industry. Each occupation group gets a baseline of 1 for every industry and 6 for the
+ * industries where most of its workers are (ANZSCO × ANZSIC, 2021 national picture).
+ */
+const INDUSTRY_OF_OCCUPATION: Readonly<Record<string, readonly string[]>> = {
+  Managers: ['Agriculture, Forestry and Fishing', 'Retail Trade', 'Professional, Scientific and Technical Services', 'Public Administration and Safety', 'Accommodation and Food Services'],
+  Professionals: ['Health Care and Social Assistance', 'Education and Training', 'Professional, Scientific and Technical Services', 'Financial and Insurance Services'],
+  'Technicians and Trades Workers': ['Construction', 'Manufacturing', 'Other Services', 'Electricity, Gas, Water and Waste Services'],
+  'Community and Personal Service Workers': ['Health Care and Social Assistance', 'Accommodation and Food Services', 'Education and Training', 'Public Administration and Safety'],
+  'Clerical and Administrative Workers': ['Public Administration and Safety', 'Financial and Insurance Services', 'Health Care and Social Assistance', 'Administrative and Support Services'],
+  'Sales Workers': ['Retail Trade', 'Wholesale Trade', 'Rental, Hiring and Real Estate Services'],
+  'Machinery Operators and Drivers': ['Transport, Postal and Warehousing', 'Mining', 'Manufacturing', 'Construction'],
+  Labourers: ['Manufacturing', 'Construction', 'Agriculture, Forestry and Fishing', 'Accommodation and Food Services', 'Administrative and Support Services'],
+};
+export function indpPrior(occp: Uint8Array): ClassPrior {
+  const occupations = variableByCode('OCCP').categories;
+  const industries = variableByCode('INDP').categories;
+  const notStated = categoryIndex('INDP', 'Inadequately described/Not stated');
+  const rows = occupations.map((occupation) => {
+    const favoured = new Set((INDUSTRY_OF_OCCUPATION[occupation] ?? []).map((l) => categoryIndex('INDP', l)));
+    const na = occupation === 'Not applicable';
+    const stated = occupation !== 'Inadequately described/Not stated';
+    return industries.map((label, k) => {
+      if (label === 'Not applicable') return na ? 1 : 0;
+      if (na) return 0;
+      if (k === notStated) return stated ? 0.3 : 6;
+      return favoured.has(k) ? 6 : 1;
+    });
+  });
+  return matrixPrior(occp, rows);
+}

@@ -8,7 +8,7 @@ import { VARIABLES } from '../../../../src/core/census/variables.ts';
 import { assignAttributes, assignAttributesWithDiagnostics } from '../../../../src/core/synthesis/attributes/index.ts';
 import { checkCoherence } from '../../../../src/core/synthesis/coherence.ts';
 import { createRng } from '../../../../src/core/synthesis/rng.ts';
-import { toySuburb } from './fixture.ts';
+import { randomTargets, structureFor, toySuburb } from './fixture.ts';
 
 /** Tables whose cells the attributes step deals (the income tables are reached by swaps, not dealt). */
 const DEALT = INPUT_TABLES.map((t) => t.id).filter((id) => id !== 'G32' && id !== 'G33');
@@ -78,6 +78,15 @@ describe('assignAttributes', () => {
     });
     expect(diagnostics.fromPriorOnly).toEqual(expect.arrayContaining(['LFSP', 'INCP', 'TEND', 'LLDD', 'TYPP']));
     expect(checkCoherence(population).filter((r) => r.violations > 0)).toEqual([]);
+  });
+
+  it('copes with empty and one-household suburbs', () => {
+    for (const n of [0, 1, 2, 5]) {
+      const structure = structureFor(n, 3);
+      const pop = assignAttributes(structure, randomTargets(100, 1), createRng(1), { smallSuburb: true });
+      expect(Object.keys(pop.persons.variables).sort()).toEqual(VARIABLES.filter((v) => v.dataset === 'persons').map((v) => v.code).sort());
+      expect(checkCoherence(pop).filter((r) => r.violations > 0)).toEqual([]);
+    }
   });
 
   it('property: perturbed, non-additive tables (and tiny parents) still give coherent records', () => {

@@ -1,0 +1,90 @@
+import type { Population } from '../core/census/population.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../core/census/tables.ts';
+import { tabulate } from '../core/census/tabulate.ts';
+import type { SuburbTargets } from '../core/census/targets.ts';
+import { coarsenPopulation } from '../core/synthesis/coarsen.ts';
+import { checkCoherence } from '../core/synthesis/coherence.ts';
+import { checkStructuralRules } from '../core/synthesis/rules.ts';
+import { synthesizeSuburb } from '../core/synthesis/synthesize.ts';
+import { compareTable, type TableFit } from './report.ts';
+
+/** Everything one suburb's synthesis needs; plain data, so it can cross to a worker thread. */
+export interface SuburbJob {
+  readonly index: number;
+  readonly salCode: string;
+  readonly seed: number;
+  readonly small: boolean;
+  readonly tables: readonly (readonly [string, Float64Array])[];
+  readonly totals: readonly (readonly [string, number])[];
+  readonly lgaTables: readonly (readonly [string, Float64Array])[];
+  readonly stateTables: readonly (readonly [string, Float64Array])[];
+  /** Hidden-truth cross-tabs of this suburb (demo inputs only). */
+  readonly truth: readonly (readonly [string, Float64Array])[];
+}
+
+export interface SuburbOutcome {
+  readonly index: number;
+  readonly small: boolean;
+  /** The records to serve: coarsened for small suburbs. */
+  readonly population: Population;
+  readonly coarsened: readonly string[];
+  readonly inputs: readonly TableFit[];
+  readonly truth: readonly TableFit[];
+  readonly violationsByRule: Readonly<Record<string, number>>;
+  readonly diagnostics: Readonly<Record<string, number>>;
+}
+
+/** Synthesizes one suburb, checks every rule, scores it against its tables, and coarsens it when small. */
+export function runSuburbJob(job: SuburbJob): SuburbOutcome {
+  const targets: SuburbTargets = {
+    salCode: job.salCode,
+    tables: new Map(job.tables),
+    parent: { lga: new Map(job.lgaTables), state: new Map(job.stateTables) },
+  };
+  const { population, diagnostics } = synthesizeSuburb(targets, { seed: job.seed, smallSuburb: job.small, totals: new Map(job.totals) });
+
+  const violationsByRule: Record<string, number> = { ...checkStructuralRules(population).byRule };
+  for (const result of checkCoherence(population)) violationsByRule[result.rule] = (violationsByRule[result.rule] ?? 0) + result.violations;
+
+  // Scored before coarsening: the tables are in fine categories.
+  const inputs = INPUT_TABLES.flatMap((table) => {
+    const target = targets.tables.get(table.id);
+    return target ? [compareTable(table.id, tabulate(population, table), target)] : [];
+  });
+  const truthTables = new Map(job.truth);
+  const truth = VALIDATION_TABLES.flatMap((table) => {
+    const target = truthTables.get(table.id);
+    return target ? [compareTable(table.id, tabulate(population, table), target)] : [];
+  });
+
+  const served = job.small ? coarsenPopulation(population) : { population, coarsened: [] as string[] };
+  return {
+    index: job.index,
+    small: job.small,
+    population: served.population,
+    coarsened: served.coarsened,
+    inputs,
+    truth,
+    violationsByRule,
+    diagnostics: numericDiagnostics(diagnostics),
+  };
+}
+
+function numericDiagnostics(diagnostics: unknown): Record<string, number> {
+  if (typeof diagnostics !== 'object' || diagnostics === null) return {};
+  return Object.fromEntries(Object.entries(diagnostics).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
+}
+
+/** The distinct buffers of a population, to transfer (not copy) it between threads. */
+export function populationBuffers(population: Population): ArrayBuffer[] {
+  const arrays = [
+    population.persons.age,
+    population.persons.dwelling,
+    population.persons.family,
+    population.families.dwelling,
+    ...Object.values(population.persons.variables),
+    ...Object.values(population.families.variables),
+    ...Object.values(population.dwellings.variables),
+  ];
+  return [...new Set(arrays.map((array) => array.buffer as ArrayBuffer))];
+}

@@ -1,0 +1,83 @@
+import { Worker } from 'node:worker_threads';
+import { runSuburbJob, type SuburbJob, type SuburbOutcome } from './suburb-job.ts';
+
+type WorkerReply = { ok: true; outcome: SuburbOutcome } | { ok: false; index: number; message: string };
+
+/**
+ * Runs suburb jobs on `threads` worker threads (inline when 0) and hands the outcomes to
+ * `consume` strictly in job order, because the pool writer lays suburbs out in release order.
+ * At most `threads × 2` jobs are outstanding beyond the next one to consume, which bounds memory.
+ */
+export async function runJobsInOrder(
+  jobs: Iterable<SuburbJob>,
+  threads: number,
+  consume: (outcome: SuburbOutcome) => Promise<void>,
+): Promise<void> {
+  if (threads <= 0) {
+    for (const job of jobs) await consume(runSuburbJob(job));
+    return;
+  }
+  const workers = Array.from(
+    { length: threads },
+    () => new Worker(new URL('./worker-bootstrap.js', import.meta.url), { workerData: { entry: new URL('./synth-worker.ts', import.meta.url).href } }),
+  );
+  const iterator = jobs[Symbol.iterator]();
+  const finished = new Map<number, SuburbOutcome>();
+  const idle = [...workers];
+  let dispatched = 0;
+  let nextToConsume = 0;
+  let exhausted = false;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const signal = () => {
+    wake?.();
+    wake = undefined;
+  };
+
+  for (const worker of workers) {
+    worker.on('message', (reply: WorkerReply) => {
+      idle.push(worker);
+      if (reply.ok) finished.set(reply.outcome.index, reply.outcome);
+      else failure ??= new Error(`suburb job ${reply.index} failed: ${reply.message}`);
+      signal();
+    });
+    worker.on('error', (error) => {
+      failure ??= error;
+      signal();
+    });
+  }
+
+  const dispatch = () => {
+    while (!exhausted && idle.length > 0 && dispatched - nextToConsume < threads * 2) {
+      const next = iterator.next();
+      if (next.done) {
+        exhausted = true;
+        break;
+      }
+      idle.pop()!.postMessage(next.value);
+      dispatched++;
+    }
+  };
+
+  try {
+    dispatch();
+    while (!(exhausted && nextToConsume === dispatched)) {
+      if (failure) throw failure;
+      const ready = finished.get(nextToConsume);
+      if (ready) {
+        finished.delete(nextToConsume);
+        nextToConsume++;
+        dispatch();
+        await consume(ready);
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      dispatch();
+    }
+    if (failure) throw failure;
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}

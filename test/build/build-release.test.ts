@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateDemoInputs } from '../../src/demo/generate.ts';
+import { buildRelease, type BuildSummary } from '../../src/build/build-release.ts';
+import { openPoolRelease } from '../../src/adapters/pools/release.ts';
+
+describe('buildRelease on generated demo inputs', () => {
+  let root: string;
+  let inline: BuildSummary;
+  let threaded: BuildSummary;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'spq-build-'));
+    await generateDemoInputs({ outDir: join(root, 'inputs'), scale: 'demo', seed: 7, suburbs: 24 });
+    const common = { inputsDir: join(root, 'inputs'), seed: 11, smallSuburbThreshold: 500 };
+    inline = await buildRelease({ ...common, poolsDir: join(root, 'inline'), version: 'test-1', threads: 0 });
+    threaded = await buildRelease({ ...common, poolsDir: join(root, 'threaded'), version: 'test-1', threads: 2 });
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('builds every suburb with linked records and no broken rule', () => {
+    expect(inline.suburbs).toBe(24);
+    expect(inline.persons).toBeGreaterThan(0);
+    expect(inline.families).toBeGreaterThan(0);
+    expect(inline.dwellings).toBeGreaterThan(0);
+    expect(inline.structural_violations).toBe(0);
+    expect(inline.totals_mismatched).toBe(0);
+    expect(inline.variables).toEqual({ persons: expect.any(Number), families: expect.any(Number), dwellings: expect.any(Number) });
+    expect(inline.variables['persons']).toBeGreaterThanOrEqual(24);
+    expect(inline.variables['families']).toBeGreaterThanOrEqual(10);
+    expect(inline.variables['dwellings']).toBeGreaterThanOrEqual(14);
+  });
+
+  it('reports fit against the input tables and the hidden truth', () => {
+    expect(inline.srmse_median).not.toBeNull();
+    expect(inline.srmse_median!).toBeLessThan(0.2);
+    expect(inline.srmse_p95!).toBeGreaterThanOrEqual(inline.srmse_median!);
+    expect(inline.truth_srmse_median).not.toBeNull();
+    expect(inline.report.perSuburb).toHaveLength(24);
+    expect(inline.report.tables.some((t) => t.kind === 'truth')).toBe(true);
+  });
+
+  it('gives the same records on worker threads as inline', async () => {
+    expect(threaded.persons).toBe(inline.persons);
+    expect(threaded.srmse_median).toBe(inline.srmse_median);
+    const catalog = async (dir: string) => JSON.parse(await readFile(join(dir, 'catalog.json'), 'utf8')) as { suburbs: unknown[] };
+    expect((await catalog(threaded.dir)).suburbs).toEqual((await catalog(inline.dir)).suburbs);
+  });
+
+  it('writes a release that opens for serving and samples every dataset', async () => {
+    const release = await openPoolRelease(inline.dir);
+    try {
+      expect(release.version).toBe('test-1');
+      const state = release.resolve('australia', 'Australia');
+      expect(state.ok).toBe(true);
+      if (!state.ok) return;
+      for (const dataset of ['persons', 'families', 'dwellings'] as const) {
+        const pool = release.poolSize(state.value, dataset);
+        expect(pool).toBe(dataset === 'persons' ? inline.persons : dataset === 'families' ? inline.families : inline.dwellings);
+        const rows = release.sample(state.value, dataset, Math.min(50, pool), 99n);
+        expect(new Set(rows).size).toBe(rows.length);
+      }
+    } finally {
+      await release.close();
+    }
+  });
+});
