@@ -26,7 +26,7 @@ export interface PoolReleaseWriterOptions {
 
 export interface PoolReleaseWriter {
   append(set: SuburbRecordSet): Promise<void>;
-  /** Builds the serving tables, writes catalog, report and manifest; report.txt too when summary is given. */
+  /** Closes the tables, adds the public views, writes catalog, report and manifest (report.txt too when summary is given). */
   finish(report: unknown, summary?: string): Promise<{ dir: string; checksum: string }>;
   /** Gives up: closes the database and removes everything written. */
   abort(): Promise<void>;

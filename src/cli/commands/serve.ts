@@ -50,8 +50,9 @@ export function registerServeCommand(program: Command): void {
         if ((await services.accounts.listAccounts()).length === 0) {
           const demo = await createAccountWithKey({ store: services.accounts, serverSecret: services.serverSecret, clock: services.clock }, { email: DEMO_EMAIL });
           if (demo.ok) {
-            await services.accounts.grantCredits({ accountId: demo.value.account.accountId, credits: 100, now: services.clock.now(), note: 'demo account' });
-            say(`demo account ${demo.value.account.accountId} created with 100 credits (+5 free a week). Its API key, shown only this once:`);
+            // A year's bundle makes the demo account paid, so a walk-through is not stopped by the free tier's 10 requests an hour.
+            await services.accounts.addBundle({ accountId: demo.value.account.accountId, credits: 100, days: 365, now: services.clock.now() });
+            say(`demo account ${demo.value.account.accountId} created on the paid tier with 100 credits (a 365-day bundle). Its API key, shown only this once:`);
             process.stdout.write(`${demo.value.apiKey}\n`);
           }
         }

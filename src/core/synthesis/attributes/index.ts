@@ -48,7 +48,7 @@ export interface AttributeDiagnostics {
 }
 
 /** Swap proposals per person aged 15+ (docs/synthesis-attributes.md: error vs time). */
-export const INCOME_SWAPS_PER_PERSON = 4;
+export const INCOME_SWAPS_PER_PERSON = 6;
 
 
 export function assignAttributes(structure: Population, targets: SuburbTargets, rng: Rng, options: AttributeOptions): Population {

@@ -12,6 +12,8 @@
  * Plans depend on the table spec only, never on a suburb, so they are built once and cached.
  */
 
+import { MAX_AGE } from '../structure/model.ts';
+
 /** The parts of a cell spec a plan reads (src/core/census/tables.ts CellSpec fits it). */
 export interface CellLike {
   readonly where: Readonly<Record<string, readonly number[]>>;
@@ -20,7 +22,6 @@ export interface CellLike {
   readonly count?: 'records' | 'members' | undefined;
 }
 
-export const MAX_AGE = 115;
 
 /** A dealt cell: a published cell, or a remainder = aggregate − Σ inner cells. */
 export interface PlanCell {
