@@ -96,8 +96,11 @@ function inventedPlaces(count: number, rng: Rng, taken: ReadonlySet<string>): Pl
   const out: Planned[] = [];
   const states = STATES.filter((s) => NATIONAL_STATE_SHARE[s]);
   const archetypes: Archetype[] = ['I', 'M', 'M', 'F', 'F', 'F', 'R', 'R', 'T', 'T', 'T', 'X', 'X'];
+  let left = count;
   for (const state of states) {
-    const n = Math.round(count * NATIONAL_STATE_SHARE[state]!);
+    // The last state takes the rounding remainder, so the total is exactly `count`.
+    const n = state === states[states.length - 1] ? left : Math.min(left, Math.round(count * NATIONAL_STATE_SHARE[state]!));
+    left -= n;
     let lga = '';
     let capital = false;
     // Stride through stems × endings × prefixes so that neighbouring suburbs do not share a stem.

@@ -118,3 +118,17 @@ describe('demo geography at the default size', () => {
     expect(suburbs.filter((s) => s.postcodes.length > 1).length).toBeGreaterThan(3);
   });
 });
+
+describe('demo geography at national scale (shape only, no populations drawn)', () => {
+  it('makes exactly the requested number of suburbs with unique codes, names unique within a state, ~1,730 persons each', async () => {
+    const { buildDemoGeography } = await import('../../src/demo/geography.ts');
+    const { suburbs } = buildDemoGeography('national', 3, 3000);
+    expect(suburbs).toHaveLength(3000);
+    expect(new Set(suburbs.map((s) => s.salCode)).size).toBe(3000);
+    const sameStateNamesakes = suburbs.length - new Set(suburbs.map((s) => `${s.name}|${s.state}`)).size;
+    expect(sameStateNamesakes).toBeLessThanOrEqual(2); // only the real Ascot (VIC) pair
+    const mean = suburbs.reduce((a, s) => a + s.persons, 0) / suburbs.length;
+    expect(mean).toBeGreaterThan(1500);
+    expect(mean).toBeLessThan(2000);
+  });
+});

@@ -113,7 +113,7 @@ function workbookParts(sheetNames: readonly string[]): Record<string, string> {
 
 /** Writes the workbook; resolves with the number of data rows once the file is complete on disk (removes it on failure). */
 export async function writeXlsx(opts: XlsxOptions): Promise<number> {
-  const zip = new ZipWriter(opts.destPath, opts.compressionLevel ?? 1);
+  const zip = await ZipWriter.create(opts.destPath, opts.compressionLevel ?? 1);
   try {
     return await writeWorkbook(zip, opts);
   } catch (error) {

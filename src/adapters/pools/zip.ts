@@ -5,7 +5,8 @@
  * building the next, and CRC-32 is zlib's native one (yazl's JavaScript CRC-32 cost ~16 % of
  * the xlsx time).
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import type { WriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -38,14 +39,43 @@ export class ZipWriter {
   private current: Entry | undefined;
   private inFlight: Promise<Buffer>[] = [];
 
-  constructor(path: string, private readonly level = 1) {
-    this.out = createWriteStream(path);
-    this.done = finished(this.out);
+  private failure: Error | undefined;
+
+  private constructor(out: WriteStream, private readonly level: number) {
+    this.out = out;
+    this.done = finished(out);
+    // Kept as a value: write() reports it, so the promise must never be an unhandled rejection.
+    this.done.catch((e: unknown) => {
+      this.failure ??= e instanceof Error ? e : new Error(String(e));
+    });
+    out.on('error', (e) => {
+      this.failure ??= e;
+    });
+  }
+
+  /** Opens (creates or truncates) the file first, so a bad path fails here and not mid-stream. */
+  static async create(path: string, level = 1): Promise<ZipWriter> {
+    const handle = await open(path, 'w');
+    return new ZipWriter(handle.createWriteStream(), level);
   }
 
   private async write(bytes: Buffer): Promise<void> {
+    if (this.failure) throw this.failure;
     this.offset += bytes.length;
-    if (!this.out.write(bytes)) await new Promise<void>((resolve) => this.out.once('drain', resolve));
+    if (this.out.write(bytes)) return;
+    // Wait for room, or for the stream to fail (a full disk must not hang the export).
+    await new Promise<void>((resolve, reject) => {
+      const onDrain = (): void => {
+        this.out.off('error', onError);
+        resolve();
+      };
+      const onError = (e: Error): void => {
+        this.out.off('drain', onDrain);
+        reject(e);
+      };
+      this.out.once('drain', onDrain);
+      this.out.once('error', onError);
+    });
   }
 
   /** Starts an entry; then call data() any number of times and endEntry(). */
@@ -135,6 +165,7 @@ export class ZipWriter {
     await this.write(end);
     this.out.end();
     await this.done;
+    if (this.failure) throw this.failure;
   }
 
   /** Gives up: closes the file without finishing it (the caller deletes it). */

@@ -188,6 +188,16 @@ describe('export', () => {
     expect(second).toEqual(expected[0]!.map((v) => v ?? undefined));
   });
 
+  it('fails cleanly when the file cannot be written, and keeps serving', async () => {
+    const sel = resolved('suburb', 'Fitzroy');
+    const rows = release.sample(sel, 'persons', 10, 1n);
+    for (const format of ['parquet', 'csv', 'xlsx'] as const) {
+      await expect(release.export({ dataset: 'persons', parts: [{ selection: sel, rows }], format, includeGeography: 'none', metadata, destPath: join(tmp, 'no-such-dir', `x.${format}`) })).rejects.toThrow();
+    }
+    const ok = await release.export({ dataset: 'persons', parts: [{ selection: sel, rows }], format: 'csv', includeGeography: 'none', metadata, destPath: join(tmp, 'after-failure.csv') });
+    expect(ok.rows).toBe(10);
+  });
+
   it('serves concurrent exports, each on its own connection', async () => {
     const sel = resolved('australia', 'AUS');
     const runs = await Promise.all(

@@ -97,5 +97,6 @@ describe('pool release writer refuses bad input', () => {
     (pop2.persons.dwelling as Uint32Array)[0] = 999;
     await expect(w.append({ suburb: { ...suburb, salCode: 'SAL1' }, population: pop2, coarsened: [] })).rejects.toThrow(/missing dwelling/);
     await w.abort();
+    await expect(readdir(join(tmp, 'bad-values'))).rejects.toThrow(/ENOENT/);
   });
 });
