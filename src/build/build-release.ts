@@ -20,6 +20,12 @@ export interface BuildOptions {
   readonly version: string;
   readonly seed: number;
   readonly smallSuburbThreshold: number;
+  /**
+   * Read DataPack columns that no table spec names instead of stopping on them. For real ABS
+   * downloads whose tables carry more columns than our header maps (docs/inputs.md lists the
+   * coverage); off by default, so an unexpected header stops the build.
+   */
+  readonly allowUnknownHeaders?: boolean;
   /** Worker threads for synthesis (0: inline on the main thread). Default: one per core. */
   readonly threads?: number;
   readonly onProgress?: (phase: 'load' | 'synthesize' | 'write', done: number, total: number) => void;
@@ -84,7 +90,9 @@ function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Arr
 export async function buildRelease(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const progress = options.onProgress ?? (() => {});
-  const loaded = await loadCensusInputs(options.inputsDir, (done, total) => progress('load', done, total));
+  const loaded = await loadCensusInputs(options.inputsDir, (done, total) => progress('load', done, total), {
+    allowUnknownHeaders: options.allowUnknownHeaders ?? false,
+  });
   if (!loaded.ok) throw new BuildInputError(formatInputError(loaded.error));
   const inputs = loaded.value;
   const truthLoaded = await loadTruth(options.inputsDir);

@@ -15,6 +15,7 @@ interface BuildFlags {
   seed: string;
   json?: boolean;
   scale: string;
+  allowUnknownHeaders?: boolean;
 }
 
 export function registerBuildCommand(program: Command): void {
@@ -26,6 +27,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--version <v>', 'release version (default: demo-2021.1 for demo inputs, 2021.1 otherwise)')
     .option('--seed <n>', 'synthesis seed', String(DEMO_SEED))
     .option('--scale <scale>', 'demo inputs only: demo or national', 'demo')
+    .option('--allow-unknown-headers', 'read DataPack columns no table spec names instead of stopping (real ABS downloads; see docs/inputs.md)')
     .option('--json', 'print one JSON summary on stdout (progress stays on stderr)')
     .action(async (flags: BuildFlags) => {
       const seed = Number(flags.seed);
@@ -50,6 +52,7 @@ export function registerBuildCommand(program: Command): void {
           version: flags.version ?? (flags.inputs ? '2021.1' : flags.scale === 'national' ? 'demo-national-2021.1' : DEMO_VERSION),
           seed,
           smallSuburbThreshold: config.smallSuburbThreshold,
+          allowUnknownHeaders: flags.allowUnknownHeaders ?? false,
           onProgress: (next, done, total) => {
             if (next !== phase) {
               if (phase) progress.done();

@@ -1,6 +1,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import ExcelJS from 'exceljs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import readXlsxFile from 'read-excel-file/node';
@@ -186,6 +188,26 @@ describe('export', () => {
     expect(ws.rowCount).toBe(101);
     const second = (ws.getRow(2).values as unknown[]).slice(1);
     expect(second).toEqual(expected[0]!.map((v) => v ?? undefined));
+  });
+
+  // LibreOffice is an optional tool here (apt package libreoffice-calc-nogui); when it is
+  // installed, the xlsx must open in it and convert to the same table as our csv export.
+  const soffice = ['/usr/bin/soffice', '/usr/local/bin/soffice'].find((p) => existsSync(p));
+  it.skipIf(!soffice)('opens in LibreOffice with the same records as the csv export', async () => {
+    const sel = resolved('australia', 'AUS');
+    const rows = release.sample(sel, 'persons', 300, 3n);
+    const dir = join(tmp, 'libreoffice');
+    await mkdir(dir);
+    for (const format of ['xlsx', 'csv'] as const) {
+      await release.export({ dataset: 'persons', parts: [{ selection: sel, rows }], format, includeGeography: 'hierarchical', metadata, destPath: join(dir, `out.${format}`) });
+    }
+    // Filter options 44,34,76,1,,0,false,true,false,false,false,-1: comma, quote, UTF-8, every sheet to its own file.
+    execFileSync(soffice!, ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--convert-to', 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1', '--outdir', join(dir, 'lo'), join(dir, 'out.xlsx')], { stdio: 'ignore', timeout: 60_000 });
+    const read = async (path: string) => (await duck.runAndReadAll(`SELECT * FROM read_csv('${path}', header = true, all_varchar = true)`)).getRowsJS();
+    const fromLibreOffice = await read(join(dir, 'lo', 'out-persons.csv'));
+    expect(fromLibreOffice).toHaveLength(300);
+    expect(fromLibreOffice).toEqual(await read(join(dir, 'out.csv')));
+    expect(await read(join(dir, 'lo', 'out-metadata.csv'))).toContainEqual(['seed', '12345']);
   });
 
   it('fails cleanly when the file cannot be written, and keeps serving', async () => {
