@@ -252,6 +252,12 @@ export function swapIncomes(
   let accepted = 0;
   const total = members.length;
   const rounds = total * proposalsPerPerson;
+  // Annealing may end above where it started; the accepted swaps are logged so the search can
+  // step back to the best state it visited, which is never worse than the start.
+  const log: number[] = [];
+  let current = errorBefore;
+  let best = errorBefore;
+  let bestLength = 0;
   for (let r = 0; r < rounds; r++) {
     // Annealing: early on a swap that costs a little may stay, so the search leaves local
     // minima; the temperature falls to zero, where only swaps that do not hurt stay.
@@ -279,6 +285,12 @@ export function swapIncomes(
       incp[a] = lb;
       incp[b] = la;
       accepted++;
+      log.push(a, b);
+      current += delta;
+      if (current < best - 1e-9) {
+        best = current;
+        bestLength = log.length;
+      }
     } else {
       for (const t of targets) {
         const ga = t.groupOf[a]!;
@@ -290,6 +302,23 @@ export function swapIncomes(
         refresh(t.objective, gb);
       }
     }
+  }
+  for (let k = log.length - 2; k >= bestLength; k -= 2) {
+    const a = log[k]!;
+    const b = log[k + 1]!;
+    const la = incp[a]!;
+    const lb = incp[b]!;
+    for (const t of targets) {
+      const ga = t.groupOf[a]!;
+      const gb = t.groupOf[b]!;
+      if (ga === gb) continue;
+      move(t.objective.tally, ga, dollars[la]!, dollars[lb]!);
+      move(t.objective.tally, gb, dollars[lb]!, dollars[la]!);
+      refresh(t.objective, ga);
+      refresh(t.objective, gb);
+    }
+    incp[a] = lb;
+    incp[b] = la;
   }
   const errorAfter = targets.reduce((e, t) => e + objectiveError(t.objective), 0);
   return { proposals, accepted, errorBefore, errorAfter };

@@ -64,7 +64,8 @@ describe('household income from persons', () => {
         const fresh = tallyIncome(groups, groupOf, age, incp, dollars);
         expect(Array.from(classifyAll(scale, tally))).toEqual(Array.from(classifyAll(scale, fresh)));
       }),
-      { numRuns: 60 },
+      // [13, 6]: annealing once ended above its starting error.
+      { numRuns: 200, examples: [[13, 6]] },
     );
   });
 });
