@@ -6,8 +6,10 @@
 #   bash .ci/s3-server.sh start   # prints the SPQ_S3_* settings to export, one per line
 #   bash .ci/s3-server.sh stop    # stops the server this script started, and removes its data
 #
-# Settings: SPQ_TEST_S3_PORT (default 4569), SPQ_TEST_S3_BUCKET (default spq),
-# SPQ_TEST_S3_STATE (directory for the pid file, log and objects; default /tmp/spq-s3-ci).
+# Settings: SPQ_TEST_S3_PORT (default 4569; 0 takes a free port, the printed endpoint names it),
+# SPQ_TEST_S3_BUCKET (default spq), SPQ_TEST_S3_STATE (directory for the pid file, log and
+# objects; default /tmp/spq-s3-ci). Besides the bucket, clients may create buckets of their own
+# (the black-box API suite does, one per test server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,7 +34,8 @@ case "${1:-}" in
       done
       grep -q '"endpoint"' "$state/log" || { echo "s3-server: no answer after 10 s" >&2; cat "$state/log" >&2; exit 1; }
     fi
-    echo "SPQ_S3_ENDPOINT=http://127.0.0.1:$port"
+    endpoint="$(grep -o '"endpoint":"[^"]*"' "$state/log" | head -1 | cut -d'"' -f4)"
+    echo "SPQ_S3_ENDPOINT=$endpoint"
     echo "SPQ_S3_BUCKET=$bucket"
     echo "SPQ_S3_REGION=us-east-1"
     echo "SPQ_S3_ACCESS_KEY_ID=S3RVER"

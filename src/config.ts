@@ -16,9 +16,26 @@ export interface Config {
   readonly serverSecret: string | undefined;
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
+  /** PostgreSQL connections per instance (SPQ_PG_POOL_SIZE, default 10). */
+  readonly pgPoolSize: number;
+  /** PostgreSQL statement_timeout of every connection (SPQ_PG_STATEMENT_TIMEOUT_MS, default 10,000). */
+  readonly pgStatementTimeoutMs: number;
+  /** Prefix of every Redis key (SPQ_REDIS_PREFIX): separate deployments or tests can share one Redis. */
+  readonly redisKeyPrefix: string;
   readonly s3: S3Config | undefined;
-  /** Pool release directory; default: <dataDir>/pools/<newest>. */
+  /** Pool release directory; default: <dataDir>/pools/<poolVersion> when that exists, else <dataDir>/pools/<newest>. */
   readonly poolDir: string | undefined;
+  /** SPQ_POOL_VERSION: the release version every instance must serve; start-up refuses another. */
+  readonly poolVersion: string | undefined;
+  /** SPQ_POOL_CHECKSUM: the release's manifest checksum (hex SHA-256); start-up refuses another. */
+  readonly poolChecksum: string | undefined;
+  /** SPQ_METRICS_TOKEN: when set, GET /metrics needs "Authorization: Bearer <token>"; unset, /metrics is open. */
+  readonly metricsToken: string | undefined;
+  /**
+   * SPQ_TEST_EXPORT_DELAY_MS, for tests only: every result-file export waits this long first, so a
+   * test can catch an execute in flight (graceful shutdown). 0 (the default) in production.
+   */
+  readonly testExportDelayMs: number;
   readonly smallSuburbThreshold: number;
   readonly maxRowsPerExecute: number;
   readonly rateLimits: {
@@ -88,6 +105,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
   const port = overrides.port ?? integer(merged, 'SPQ_PORT', 8080);
   if (port > 65535) throw new ConfigError(`SPQ_PORT must be at most 65535, got ${port}`);
   const poolDir = text(merged, 'SPQ_POOL_DIR');
+  const poolVersion = text(merged, 'SPQ_POOL_VERSION');
+  // The version names a directory under <dataDir>/pools when SPQ_POOL_DIR is unset.
+  if (poolVersion !== undefined && (!/^[0-9A-Za-z][0-9A-Za-z._-]*$/.test(poolVersion) || poolVersion.includes('..'))) {
+    throw new ConfigError(`SPQ_POOL_VERSION must be a release version such as "2021.1" (letters, digits, ".", "_", "-"), got "${poolVersion}"`);
+  }
+  const poolChecksum = text(merged, 'SPQ_POOL_CHECKSUM')?.toLowerCase();
+  if (poolChecksum !== undefined && !/^[0-9a-f]{64}$/.test(poolChecksum)) {
+    throw new ConfigError(`SPQ_POOL_CHECKSUM must be the 64 hex digits of the release's manifest checksum, got "${poolChecksum}"`);
+  }
   return {
     dataDir: resolve(overrides.dataDir ?? text(merged, 'SPQ_DATA_DIR') ?? './data'),
     host: overrides.host ?? text(merged, 'SPQ_HOST') ?? '127.0.0.1',
@@ -96,8 +122,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     serverSecret: text(merged, 'SPQ_SERVER_SECRET'),
     databaseUrl: text(merged, 'DATABASE_URL'),
     redisUrl: text(merged, 'REDIS_URL'),
+    pgPoolSize: integer(merged, 'SPQ_PG_POOL_SIZE', 10, 1),
+    pgStatementTimeoutMs: integer(merged, 'SPQ_PG_STATEMENT_TIMEOUT_MS', 10_000, 1),
+    redisKeyPrefix: text(merged, 'SPQ_REDIS_PREFIX') ?? 'spq:rl:',
     s3,
     poolDir: poolDir ? resolve(poolDir) : undefined,
+    poolVersion,
+    poolChecksum,
+    metricsToken: text(merged, 'SPQ_METRICS_TOKEN'),
+    testExportDelayMs: integer(merged, 'SPQ_TEST_EXPORT_DELAY_MS', 0),
     smallSuburbThreshold: integer(merged, 'SPQ_SMALL_SUBURB_THRESHOLD', 500),
     maxRowsPerExecute: integer(merged, 'SPQ_MAX_ROWS_PER_EXECUTE', 5_000_000, 1),
     rateLimits: {
@@ -121,6 +154,7 @@ export function redactedConfig(config: Config): Record<string, unknown> {
   return {
     ...config,
     serverSecret: config.serverSecret ? '(set)' : '(generated in data dir)',
+    metricsToken: config.metricsToken ? '(set)' : null,
     databaseUrl: redactUrl(config.databaseUrl),
     redisUrl: redactUrl(config.redisUrl),
     s3: config.s3 ? { ...config.s3, accessKeyId: config.s3.accessKeyId ? '(set)' : '', secretAccessKey: config.s3.secretAccessKey ? '(set)' : '' } : null,

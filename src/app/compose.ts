@@ -4,6 +4,8 @@
  * memory), S3 when S3 settings are set (else the local data dir). Only `spq serve`, tests and
  * benchmarks call this; everything else receives the ports.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { openAccountStore } from '../adapters/db/open-store.ts';
 import { loadServerSecret } from '../adapters/db/server-secret.ts';
 import { createLocalFileStore } from '../adapters/filestore/local.ts';
@@ -12,9 +14,11 @@ import { openPoolRelease } from '../adapters/pools/release.ts';
 import { createMemoryRateLimiter } from '../adapters/ratelimit/memory.ts';
 import { createRedisRateLimiter } from '../adapters/ratelimit/redis.ts';
 import { ensureDemoRelease } from '../build/ensure-demo.ts';
+import { poolsRoot } from '../build/releases.ts';
 import type { Config } from '../config.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { FileStore } from '../ports/file-store.ts';
+import type { PoolRelease } from '../ports/pool-release.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { UseCaseDeps } from './deps.ts';
 
@@ -27,9 +31,15 @@ export interface Services extends UseCaseDeps {
 /** Base URL of download links served by this process. */
 export const publicBaseUrl = (config: Config): string => (config.publicBaseUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '');
 
-function limiterFor(config: Config, log: (line: string) => void): RateLimiter {
+/**
+ * Where the adapters report: start-up progress, and at run time events an operator must see
+ * (Redis lost and back). `spq serve` sends them to stderr until it listens, then to its JSON log.
+ */
+export type ServiceLog = (line: string, level?: 'info' | 'warn') => void;
+
+function limiterFor(config: Config, log: ServiceLog): RateLimiter {
   if (config.redisUrl === undefined) return createMemoryRateLimiter();
-  return createRedisRateLimiter({ url: config.redisUrl, log: (e) => log(`${e.level}: ${e.msg}${e.err ? ` (${e.err})` : ''}`) });
+  return createRedisRateLimiter({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, log: (e) => log(`${e.msg}${e.err ? ` (${e.err})` : ''}`, e.level) });
 }
 
 function fileStoreFor(config: Config, secret: string): FileStore {
@@ -37,11 +47,48 @@ function fileStoreFor(config: Config, secret: string): FileStore {
   return createLocalFileStore({ dir: config.dataDir, baseUrl: publicBaseUrl(config), secret });
 }
 
+/**
+ * The release directory: SPQ_POOL_DIR; else <dataDir>/pools/<SPQ_POOL_VERSION> when it holds a
+ * release; else the newest release in the data dir (the demo pools, built on a fresh data dir).
+ * Whichever it is, openPoolRelease then checks it against SPQ_POOL_VERSION and SPQ_POOL_CHECKSUM.
+ */
+async function poolDirFor(config: Config, log: ServiceLog): Promise<string> {
+  if (config.poolDir !== undefined) return config.poolDir;
+  if (config.poolVersion !== undefined) {
+    const named = join(poolsRoot(config.dataDir), config.poolVersion);
+    if (existsSync(join(named, 'manifest.json'))) return named;
+  }
+  return ensureDemoRelease(config, log);
+}
+
+/**
+ * SPQ_TEST_EXPORT_DELAY_MS (tests only): each export waits first, so that a test can send a
+ * signal while an execute is really in flight. The export itself is untouched.
+ */
+function withExportDelay(pools: PoolRelease, ms: number, log: ServiceLog): PoolRelease {
+  if (ms <= 0) return pools;
+  return {
+    ...pools,
+    async export(request) {
+      log(`SPQ_TEST_EXPORT_DELAY_MS: export held for ${ms} ms`);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return pools.export(request);
+    },
+  };
+}
+
 /** Opens every adapter the config names; on failure closes what it had opened. */
-export async function composeServices(config: Config, log: (line: string) => void, clock: Clock = systemClock): Promise<Services> {
+export async function composeServices(config: Config, log: ServiceLog, clock: Clock = systemClock): Promise<Services> {
   const serverSecret = loadServerSecret(config);
-  const poolDir = config.poolDir ?? (await ensureDemoRelease(config, log));
-  const pools = await openPoolRelease(poolDir);
+  const poolDir = await poolDirFor(config, log);
+  let opened: PoolRelease;
+  try {
+    opened = await openPoolRelease(poolDir, { expectedVersion: config.poolVersion, expectedChecksum: config.poolChecksum });
+  } catch (error) {
+    // One line that says what was expected, what was found and where (the adapter's message).
+    throw new Error(`refusing to serve: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const pools = withExportDelay(opened, config.testExportDelayMs, log);
   const closers: (() => Promise<void>)[] = [() => pools.close()];
   try {
     const accounts = await openAccountStore(config);
@@ -50,7 +97,7 @@ export async function composeServices(config: Config, log: (line: string) => voi
     closers.push(() => limiter.close());
     const files = fileStoreFor(config, serverSecret);
     const description = [
-      `pool release ${pools.version} (${poolDir})`,
+      `pool release ${pools.version}, checksum ${pools.checksum} (${poolDir})`,
       config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: SQLite in ${config.dataDir}`,
       config.redisUrl ? 'rate limits: Redis (REDIS_URL)' : 'rate limits: in memory (this process)',
       config.s3 ? `files: S3 bucket ${config.s3.bucket}` : `files: ${config.dataDir}/files`,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DatasetType, OutputFormat } from '../core/dataset.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { newId } from '../core/keys.ts';
 import { err, ok, type Result } from '../core/result.ts';
@@ -26,6 +27,20 @@ export interface ExecuteOutcome {
   readonly metadata: ExecuteMetadata;
   /** Extension, csv only: signed link to the file's dictionary (json), valid as long as download_url. */
   readonly dictionary_url?: string;
+}
+
+/** What a completed execute produced: one fresh charge and one stored file (never a replay or a refunded failure). */
+export interface ExecuteCompletion {
+  readonly credits: number;
+  readonly rows: number;
+  readonly bytes: number;
+  readonly dataset: DatasetType;
+  readonly format: OutputFormat;
+}
+
+/** Told about every completed execute, e.g. to count credits charged and rows written for metrics. */
+export interface ExecuteObserver {
+  executeCompleted(completion: ExecuteCompletion): void;
 }
 
 export interface ExecuteInput {
@@ -86,7 +101,11 @@ async function dictionaryLink(deps: Pick<UseCaseDeps, 'files'>, queryId: string,
  * with a fresh secure seed → write the file → store it → complete. Anything that fails after
  * the charge refunds it: a client is charged for a ready file or not at all.
  */
-export async function executeQuery(deps: UseCaseDeps, log: OpsLog, input: ExecuteInput): Promise<Result<ExecuteOutcome, AppError>> {
+export async function executeQuery(
+  deps: UseCaseDeps & { readonly executeObserver?: ExecuteObserver | undefined },
+  log: OpsLog,
+  input: ExecuteInput,
+): Promise<Result<ExecuteOutcome, AppError>> {
   const validated = validateQuery(deps.pools, deps.config, input.query);
   if (!validated.ok) return validated;
   const v = validated.value;
@@ -99,7 +118,7 @@ export async function executeQuery(deps: UseCaseDeps, log: OpsLog, input: Execut
   const metadata: ExecuteMetadata = { ...q, version: deps.pools.version, generated_at: now.toISOString(), seed: seed.toString() };
   const fileKey = resultFileKey(queryId, q.output_format);
 
-  const charged = await deps.accounts.charge({
+  const chargeRequest = {
     accountId: input.accountId,
     queryId,
     credits: v.creditCost,
@@ -114,6 +133,13 @@ export async function executeQuery(deps: UseCaseDeps, log: OpsLog, input: Execut
       downloadExpires: expires,
     },
     ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q) } } : {}),
+  };
+  const charged = await deps.accounts.charge(chargeRequest).catch((error: unknown) => {
+    // The outcome is unknown (the connection may have broken after the commit): refunding the
+    // query id settles it either way, as refunding a query that was never charged does nothing.
+    log.error({ err: error, queryId, requestId: input.requestId }, 'charge failed; refunding in case it was committed');
+    refundLater(deps, log, queryId, input.requestId);
+    throw error;
   });
   if (!charged.ok) {
     const f = charged.error;
@@ -137,7 +163,7 @@ export async function executeQuery(deps: UseCaseDeps, log: OpsLog, input: Execut
       rows: deps.pools.sample(selection, q.dataset_type, q.n_observations, selectionSeed(seed, i)),
     }));
     await mkdir(tmpDir, { recursive: true });
-    await deps.pools.export({
+    const exported = await deps.pools.export({
       dataset: q.dataset_type,
       parts,
       format: q.output_format,
@@ -160,7 +186,7 @@ export async function executeQuery(deps: UseCaseDeps, log: OpsLog, input: Execut
     await deps.files.put(fileKey, tmpPath, CONTENT_TYPES[q.output_format]);
     await deps.accounts.completeQuery(queryId, fileKey);
     const downloadUrl = await deps.files.downloadUrl(fileKey, resultFileName(queryId, q.dataset_type, q.output_format), expires);
-    return ok({
+    const outcome: ExecuteOutcome = {
       query_id: queryId,
       status: 'completed',
       credit_cost: v.creditCost,
@@ -169,7 +195,10 @@ export async function executeQuery(deps: UseCaseDeps, log: OpsLog, input: Execut
       download_expires: expires.toISOString(),
       metadata,
       ...(await dictionaryLink(deps, queryId, q.dataset_type, q.output_format, expires)),
-    });
+    };
+    // Only here is a charge final (a replay charged nothing new; a failure above is refunded).
+    deps.executeObserver?.executeCompleted({ credits: v.creditCost, rows: exported.rows, bytes: exported.bytes, dataset: q.dataset_type, format: q.output_format });
+    return ok(outcome);
   } catch (error) {
     log.error({ err: error, queryId, requestId: input.requestId }, 'execute failed after the charge; refunding');
     await rm(tmpPath, { force: true }).catch(() => undefined);
@@ -177,12 +206,43 @@ export async function executeQuery(deps: UseCaseDeps, log: OpsLog, input: Execut
     await deps.files.delete(fileKey).catch(() => undefined);
     await deps.files.delete(dictionaryFileKey(queryId)).catch(() => undefined);
     try {
-      await deps.accounts.refundQuery(queryId, deps.clock.now(), 'generation failed');
+      await deps.accounts.refundQuery(queryId, deps.clock.now(), REFUND_REASON);
     } catch (refundError) {
-      // Left pending: crash recovery refunds it at the next start.
-      log.error({ err: refundError, queryId, requestId: input.requestId }, 'refund failed; crash recovery will refund the pending query');
+      // Typically the database is unreachable, which is often why the execute failed at all.
+      log.error({ err: refundError, queryId, requestId: input.requestId }, 'refund failed; retrying in the background');
+      refundLater(deps, log, queryId, input.requestId);
     }
     return err(appError('internal_error', `The query could not be completed and nothing was charged. Retry with backoff; quote request id ${input.requestId}.`));
   }
 }
 
+const REFUND_REASON = 'generation failed';
+/** Pauses between background refund attempts (the last one repeats). */
+const REFUND_RETRY_DELAYS_MS = [250, 500, 1000, 2000, 5000, 10_000, 30_000];
+/** After this the pending query is left to crash recovery at the next start. */
+const REFUND_RETRY_FOR_MS = 30 * 60_000;
+
+/**
+ * Refunds a failed execute in the background, retrying until the store answers: a database
+ * restart must not leave a client charged without a file until the process restarts.
+ * refundQuery is idempotent, so an attempt whose acknowledgement was lost is harmless.
+ */
+function refundLater(deps: Pick<UseCaseDeps, 'accounts' | 'clock'>, log: OpsLog, queryId: string, requestId: string): void {
+  const started = Date.now();
+  let attempt = 0;
+  const schedule = () => {
+    const delay = REFUND_RETRY_DELAYS_MS[Math.min(attempt, REFUND_RETRY_DELAYS_MS.length - 1)]!;
+    attempt++;
+    setTimeout(() => void tryOnce(), delay).unref();
+  };
+  const tryOnce = async () => {
+    try {
+      await deps.accounts.refundQuery(queryId, deps.clock.now(), REFUND_REASON);
+      log.info({ queryId, requestId, attempts: attempt }, 'refund made in the background');
+    } catch (error) {
+      if (Date.now() - started < REFUND_RETRY_FOR_MS) return schedule();
+      log.error({ err: error, queryId, requestId }, 'refund still failing; crash recovery will refund the pending query at the next start');
+    }
+  };
+  schedule();
+}

@@ -2,10 +2,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { Registry } from 'prom-client';
 import { SummaryCache } from '../app/summary-cache.ts';
 import { randomBase62 } from '../core/keys.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { loggerOptions } from './logging.ts';
+import { countingLimiter, createHttpMetrics, UNMATCHED_ROUTE } from './metrics.ts';
 import { openApiOptions } from './openapi.ts';
 import { authenticationHook } from './plugins/authenticate.ts';
 import { refuseKeyInBody, refuseKeyInUrl } from './plugins/key-guard.ts';
@@ -14,6 +16,7 @@ import { registerDownload } from './routes/downloads/file.ts';
 import { registerSearch } from './routes/geography/search.ts';
 import { registerVariables } from './routes/geography/variables.ts';
 import { registerHealthz } from './routes/health/healthz.ts';
+import { registerMetrics } from './routes/health/metrics.ts';
 import { registerReadyz } from './routes/health/readyz.ts';
 import { registerExecute } from './routes/query/execute.ts';
 import { registerGetQuery } from './routes/query/get.ts';
@@ -30,7 +33,13 @@ export type { AppDeps } from './types.ts';
  * and rate limits → schema validation → handler; errors from any step go to one handler.
  */
 export function buildApp(given: AppDeps): FastifyInstance {
-  const deps: AppDeps & { summaries: SummaryCache } = { ...given, summaries: given.summaries ?? new SummaryCache() };
+  const metrics = createHttpMetrics(given.metricsRegistry ?? new Registry(), { executesInFlight: () => given.drain.inFlight });
+  const deps: AppDeps & { summaries: SummaryCache } = {
+    ...given,
+    summaries: given.summaries ?? new SummaryCache(),
+    limiter: countingLimiter(given.limiter, metrics),
+    executeObserver: metrics,
+  };
   const app = Fastify({
     logger: loggerOptions(deps.logger),
     genReqId: () => `req_${randomBase62(16)}`,
@@ -56,6 +65,8 @@ export function buildApp(given: AppDeps): FastifyInstance {
   app.addHook('onRequest', refuseKeyInUrl);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    // The route pattern, never the URL: ids and tokens stay out of labels.
+    metrics.observeRequest(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
   });
   app.addHook('preValidation', refuseKeyInBody);
 
@@ -67,6 +78,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
     registerReadyz(open, deps);
     registerDownload(open, deps);
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    registerMetrics(open, deps, metrics);
   });
 
   void app.register(async (authenticated: Api) => {

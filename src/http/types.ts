@@ -2,9 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { Writable } from 'node:stream';
+import type { Registry } from 'prom-client';
 import type { Principal } from '../app/auth.ts';
 import type { UseCaseDeps } from '../app/deps.ts';
 import type { Drain } from '../app/drain.ts';
+import type { ExecuteObserver } from '../app/execute.ts';
 import type { SummaryCache } from '../app/summary-cache.ts';
 
 /** The Fastify instance with TypeBox typing: route handlers get Static<> of their schemas. */
@@ -23,6 +25,13 @@ export interface AppDeps extends UseCaseDeps {
   readonly drain: Drain;
   /** Balance/tier memory shared by the routes of this app (created by buildApp when absent). */
   readonly summaries?: SummaryCache;
+  /**
+   * Registry of this app's Prometheus metrics, served at /metrics (created by buildApp when
+   * absent). One per app, never prom-client's global registry: a name registers once per registry.
+   */
+  readonly metricsRegistry?: Registry;
+  /** Told about each completed execute; buildApp sets it to its metrics. */
+  readonly executeObserver?: ExecuteObserver;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,3 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, startTestServer, type TestServer } from './harness.ts';
 
@@ -28,7 +26,7 @@ describe('200 concurrent executes on an account that can pay for exactly 37', ()
     expect(await s.store.ledgerBalance(accountId)).toBe(0);
     const history = await (await s.call('/query/history?per_page=100', { key })).json();
     expect(history.pagination.total_queries).toBe(37);
-    const files = (await readdir(join(s.dataDir, 'files'))).filter((f) => f.endsWith('.csv'));
+    const files = (await s.listFiles()).filter((f) => f.endsWith('.csv'));
     expect(files).toHaveLength(37);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * A real listening spq server for black-box HTTP tests: the SQLite store, the memory rate
- * limiter, the local file store and the fixture pool release, in a temporary data directory,
- * with a clock the test moves and the log lines captured.
+ * A real listening spq server for black-box HTTP tests: the fixture pool release in a temporary
+ * data directory, the adapters of the stack under test (SPQ_TEST_STACK, see stack.ts: SQLite,
+ * memory limiter and local files by default; PostgreSQL, Redis and S3 for scaleout), a clock the
+ * test moves and the log lines captured.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -9,10 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { createSqliteAccountStore } from '../../src/adapters/db/sqlite.ts';
-import { createLocalFileStore } from '../../src/adapters/filestore/local.ts';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
-import { createMemoryRateLimiter } from '../../src/adapters/ratelimit/memory.ts';
 import { Drain } from '../../src/app/drain.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { generateApiKey, hashApiKey, last4, newId, type KeyKind } from '../../src/core/keys.ts';
@@ -20,6 +18,9 @@ import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import type { AccountStore } from '../../src/ports/account-store.ts';
 import type { PoolRelease } from '../../src/ports/pool-release.ts';
 import { buildFixtureRelease } from '../adapters/pools/fixture.ts';
+import { openStack, STACK, type Stack } from './stack.ts';
+
+export { STACK, type Stack } from './stack.ts';
 
 export const SECRET = 'http-test-server-secret-0123456789';
 
@@ -32,6 +33,8 @@ export class TestClock {
 }
 
 export interface TestServer {
+  /** Which adapters serve the ports (SPQ_TEST_STACK). */
+  readonly stack: Stack;
   readonly baseUrl: string;
   readonly app: FastifyInstance;
   readonly deps: AppDeps;
@@ -40,6 +43,8 @@ export interface TestServer {
   readonly clock: TestClock;
   readonly dataDir: string;
   readonly logs: string[];
+  /** Keys of the files the file store holds (the data dir's files/, or the test's S3 bucket). */
+  listFiles(): Promise<string[]>;
   /** A new account with one live key (free tier, 5 weekly credits) plus `grant` purchased credits. */
   account(options?: { grant?: number; bundle?: { credits: number; days: number }; kind?: KeyKind }): Promise<{ accountId: string; key: string; keyId: string }>;
   addKey(accountId: string, kind?: KeyKind): Promise<{ key: string; keyId: string }>;
@@ -78,8 +83,6 @@ export async function startTestServer(options: { rateLimits?: Partial<Config['ra
     ...options.config,
     rateLimits: { ...base.rateLimits, perMinute: 1000, freePerHour: 1000, paidPerHour: 1000, failedAuthPerMinute: 1000, downloadsPerMinute: 1000, ...options.rateLimits },
   };
-  const store = createSqliteAccountStore({ file: join(dataDir, 'spq.sqlite') });
-  await store.migrate();
   const clock = new TestClock(options.startMs ?? MONDAY_MORNING_SYDNEY);
   const logs: string[] = [];
   const stream = new Writable({
@@ -88,11 +91,13 @@ export async function startTestServer(options: { rateLimits?: Partial<Config['ra
       done();
     },
   });
+  const ports = await openStack(STACK, { dataDir, baseUrl, secret: SECRET, now: () => clock.ms, log: (line) => logs.push(line) });
+  const store = ports.accounts;
   const deps: AppDeps = {
     config,
     accounts: store,
-    limiter: createMemoryRateLimiter(),
-    files: createLocalFileStore({ dir: dataDir, baseUrl, secret: SECRET }),
+    limiter: ports.limiter,
+    files: ports.files,
     pools,
     clock,
     serverSecret: SECRET,
@@ -110,6 +115,7 @@ export async function startTestServer(options: { rateLimits?: Partial<Config['ra
   };
 
   return {
+    stack: STACK,
     baseUrl,
     app,
     deps,
@@ -118,6 +124,7 @@ export async function startTestServer(options: { rateLimits?: Partial<Config['ra
     clock,
     dataDir,
     logs,
+    listFiles: () => ports.listFiles(),
     addKey,
     async account(opts = {}) {
       const account = await store.createAccount({ email: `${newId('acc')}@example.org`, now: clock.now() });
@@ -139,10 +146,26 @@ export async function startTestServer(options: { rateLimits?: Partial<Config['ra
     async close() {
       await app.close();
       await pools.close();
-      await store.close();
-      await deps.limiter.close();
+      await ports.close();
       await rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * What a presigned S3 link stands for, without when it was signed: the object, the file name it
+ * downloads as, and the instant it expires. Re-signing the same file (an idempotent replay)
+ * gives another URL for the same thing.
+ */
+export function presignedTarget(link: string): { object: string; disposition: string | null; expiresAt: number } {
+  const url = new URL(link);
+  const d = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(url.searchParams.get('X-Amz-Date') ?? '');
+  if (d === null) throw new Error(`not a presigned URL: ${link}`);
+  const signedAt = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), Number(d[4]), Number(d[5]), Number(d[6]));
+  return {
+    object: `${url.origin}${url.pathname}`,
+    disposition: url.searchParams.get('response-content-disposition'),
+    expiresAt: signedAt + Number(url.searchParams.get('X-Amz-Expires')) * 1000,
   };
 }
 

@@ -4,6 +4,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Transform } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import S3rver from 's3rver';
 import type { S3Config } from '../../src/config.ts';
@@ -19,7 +20,12 @@ import type { S3Config } from '../../src/config.ts';
  * does, for header-signed requests and presigned URLs, written from AWS's SigV4 specification
  * rather than with the SDK's signer, so a wrong, altered or expired signature is refused with
  * 403 as S3 refuses it, and a request without a signature is refused as for a private bucket.
- * What this pair does not cover is listed in docs/storage-and-limits.md.
+ * The guard also stands in for S3 where s3rver falls short of it: byte ranges are resolved
+ * against the object's size (suffix and open ranges, `bytes=0-0`, 416 with Content-Range), and
+ * presigned URLs are judged against the guard's clock, which a test can set (an in-process
+ * `now`, or per bucket a clock URL registered through `/-/clock/<bucket>`), so that links signed
+ * with a test's injected clock expire when that clock says. What this pair does not cover is
+ * listed in docs/storage-and-limits.md.
  */
 export interface TestS3Server {
   readonly endpoint: string;
@@ -40,25 +46,87 @@ export interface StartOptions {
   readonly port?: number;
   /** Where objects are kept; a fresh temp dir (removed on stop) when absent. */
   readonly directory?: string;
+  /**
+   * The time presigned URLs are judged by (ms since epoch; Date.now when absent). Header-signed
+   * requests are always checked against real time: the SDK signs them with the real clock.
+   */
+  readonly now?: () => number;
 }
 
+/** Path of the guard's own control requests; no bucket name can start with "-". */
+const CONTROL = '/-/clock/';
+
 export async function startS3Server(options: StartOptions | string = {}): Promise<TestS3Server> {
-  const { bucket = 'spq-test', port = 0, directory: given } = typeof options === 'string' ? { bucket: options } : options;
+  const { bucket = 'spq-test', port = 0, directory: given, now = Date.now } = typeof options === 'string' ? { bucket: options } : options;
   const directory = given ?? (await mkdtemp(join(tmpdir(), 'spq-s3-')));
   const backend = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: bucket, configs: [] }] });
   const backendPort = (await backend.run()).port;
   const requests: string[] = [];
+  // Per-bucket clocks of tests running in other processes: bucket → URL answering with the time in ms.
+  const clockUrls = new Map<string, string>();
+  const presignNow = async (bucket: string): Promise<number> => {
+    const url = clockUrls.get(bucket);
+    if (url === undefined) return now();
+    const answer = await fetch(url);
+    const ms = Number(await answer.text());
+    if (!answer.ok || !Number.isFinite(ms)) throw new Error(`clock ${url} answered ${answer.status}`);
+    return ms;
+  };
   const guard = createServer((req, res) => {
-    const refusal = verifySigV4(req, S3_TEST_CREDENTIALS, Date.now());
+    void handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) return res.destroy();
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
+    });
+  });
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    if (url.startsWith(CONTROL)) return control(req, res, decodeURIComponent(url.slice(CONTROL.length)));
+    const bucketOfPath = decodeURIComponent(url.split('?')[0]!.split('/')[1] ?? '');
+    const presigned = req.headers.authorization === undefined;
+    const refusal = verifySigV4(req, S3_TEST_CREDENTIALS, presigned ? await presignNow(bucketOfPath) : Date.now());
     if (refusal !== undefined) return refuse(req, res, refusal);
-    requests.push(`${req.method} ${req.url}`);
-    const upstream = request({ host: '127.0.0.1', port: backendPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
+    requests.push(`${req.method} ${url}`);
+    // The guard has judged the expiry by its clock; s3rver would judge it again by real time.
+    const forwardUrl = presigned ? url.replace(/([?&]X-Amz-Date=)\d{8}T\d{6}Z/, `$1${amzDate(Date.now())}`) : url;
+    const headers = { ...req.headers };
+    let window: { start: number; end: number; size: number } | undefined;
+    const isObject = /^\/[^/?]+\/[^?]+/.test(url);
+    if (isObject && (req.method === 'GET' || req.method === 'HEAD') && headers.range !== undefined) {
+      const size = await objectSize(backendPort, forwardUrl, headers);
+      if (size !== undefined) {
+        const range = resolveRange(headers.range, size);
+        if (range === 'unsatisfiable') return refuseRange(req, res, size);
+        if (range === undefined) delete headers.range;
+        else {
+          headers.range = `bytes=${range.start}-${range.end}`;
+          window = { ...range, size };
+        }
+      }
+    }
+    const upstream = request({ host: '127.0.0.1', port: backendPort, method: req.method, path: forwardUrl, headers }, (answer) => {
+      const answerHeaders = { ...answer.headers };
+      if (window !== undefined && answer.statusCode === 206) {
+        // s3rver takes an end of 0 for no end (bytes=0-0 gets the whole object): answer what was asked.
+        answerHeaders['content-range'] = `bytes ${window.start}-${window.end}/${window.size}`;
+        answerHeaders['content-length'] = String(window.end - window.start + 1);
+        res.writeHead(206, answerHeaders);
+        return void answer.pipe(limitBytes(window.end - window.start + 1)).pipe(res);
+      }
+      res.writeHead(answer.statusCode ?? 502, answerHeaders);
       answer.pipe(res);
     });
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
-  });
+  }
+  /** PUT /-/clock/<bucket> with a URL as body: presigned URLs of that bucket follow that clock; DELETE forgets it. */
+  async function control(req: IncomingMessage, res: ServerResponse, bucket: string): Promise<void> {
+    let body = '';
+    for await (const chunk of req) body += String(chunk);
+    if (req.method === 'PUT' && /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(body.trim())) clockUrls.set(bucket, body.trim());
+    else if (req.method === 'DELETE') clockUrls.delete(bucket);
+    else return void res.writeHead(400).end('PUT a loopback http URL, or DELETE\n');
+    res.writeHead(204).end();
+  }
   await new Promise<void>((resolve) => guard.listen(port, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(guard.address() as AddressInfo).port}`;
   return {
@@ -71,6 +139,60 @@ export async function startS3Server(options: StartOptions | string = {}): Promis
       if (given === undefined) await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+const amzDate = (ms: number) => new Date(ms).toISOString().replace(/[-:]|\.\d{3}/g, '');
+
+/** The object's size from s3rver (HEAD with the request's own credentials), or undefined if it has none. */
+function objectSize(port: number, path: string, headers: IncomingMessage['headers']): Promise<number | undefined> {
+  const { range: _range, ...rest } = headers;
+  return new Promise((resolve) => {
+    const head = request({ host: '127.0.0.1', port, method: 'HEAD', path, headers: rest }, (answer) => {
+      answer.resume();
+      const length = Number(answer.headers['content-length']);
+      resolve(answer.statusCode === 200 && Number.isSafeInteger(length) ? length : undefined);
+    });
+    head.on('error', () => resolve(undefined));
+    head.end();
+  });
+}
+
+/**
+ * A Range header as S3 reads it (RFC 9110 §14): one range, start-end, start- or -suffix, clamped
+ * to the object; undefined (the whole object) when malformed or several; 'unsatisfiable' when it
+ * starts past the end.
+ */
+export function resolveRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (m === null || (m[1] === '' && m[2] === '')) return undefined;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  if (m[2] !== '' && Number(m[2]) < start) return undefined;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1) };
+}
+
+function refuseRange(req: IncomingMessage, res: ServerResponse, size: number): void {
+  req.resume();
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InvalidRange</Code><Message>The requested range is not satisfiable</Message><ActualObjectSize>${size}</ActualObjectSize></Error>`;
+  res.writeHead(416, { 'content-type': 'application/xml', 'content-range': `bytes */${size}`, 'content-length': Buffer.byteLength(body) });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** Passes on the first n bytes of a stream and drops the rest. */
+function limitBytes(n: number): Transform {
+  let left = n;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      const part = chunk.subarray(0, Math.max(0, left));
+      left -= part.length;
+      done(null, part.length > 0 ? part : undefined);
+    },
+  });
 }
 
 function closeServer(server: Server): Promise<void> {

@@ -29,7 +29,7 @@ export function describeStoreLocation(location: StoreLocation): string {
  */
 export async function openAccountStore(config: Config, options: { readonly migrate?: boolean } = {}): Promise<AccountStore> {
   const location = storeLocation(config);
-  const store = location.kind === 'sqlite' ? createSqliteAccountStore({ file: location.file }) : createPostgresAccountStore({ url: location.url });
+  const store = location.kind === 'sqlite' ? createSqliteAccountStore({ file: location.file }) : createPostgresAccountStore({ url: location.url, maxConnections: config.pgPoolSize, statementTimeoutMs: config.pgStatementTimeoutMs });
   if (options.migrate ?? true) {
     try {
       await store.migrate();

@@ -1,19 +1,34 @@
 /**
  * Sampled rows → file, O(n) whatever the pool size: the chosen rows are gathered from the
- * in-memory column arrays a DataChunk (2,048 rows) at a time. parquet and csv: the chunks go
- * (integers and ENUM codes only, bulk copies) into a connection-local temporary table and DuckDB
- * writes the file with its own COPY, deriving the id strings for those rows only. xlsx: the
- * chunks go straight to our streaming writer.
+ * in-memory column arrays 2,048 rows (one DuckDB vector) at a time, and nothing is materialised
+ * whatever n.
+ * - parquet: DuckDB writes the file with its own COPY from a table function, spq_gather, that
+ *   hands it those chunks as they are gathered (integers and ENUM codes only, one bulk copy per
+ *   column); the id strings are derived in SQL for those rows only. No temporary table, no
+ *   appender (both cost more than the COPY for small exports and block the event loop for large).
+ * - csv and xlsx: the chunks go straight to our streaming writers (csv.ts writes exactly the
+ *   bytes DuckDB's csv COPY would, faster than that COPY on this machine).
  */
-import { DuckDBDataChunk, ENUM, UINTEGER, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBTableFunction, type DuckDBConnection } from '@duckdb/node-api';
+import type * as Bindings from '@duckdb/node-bindings';
 import { stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { HIERARCHICAL_COLUMNS, type DatasetType } from '../../core/dataset.ts';
 import type { ExportRequest, ExportResult } from '../../ports/pool-release.ts';
 import { ID_DIGITS, ID_PREFIX, type Catalog, type CatalogSuburb } from './catalog.ts';
 import type { ColumnArray } from './columns.ts';
-import { ID_COLUMNS, idColumnsSql } from './records-sql.ts';
-import { quoteIdent, quoteLiteral } from './sql.ts';
-import { writeXlsx, type XlsxBatch, type XlsxColumn } from './xlsx.ts';
+import { ID_COLUMNS } from './records-sql.ts';
+import { quoteLiteral } from './sql.ts';
+import { writeCsv, type CsvColumn } from './csv.ts';
+import { writeXlsx, type XlsxColumn } from './xlsx.ts';
+
+/**
+ * DuckDB's C API as @duckdb/node-api itself loads it (resolved from node-api's own location, so
+ * always the very copy and version that opened the database). node-api's vector wrappers cost
+ * more to build than to fill (an ENUM's wrapper reads every label back from DuckDB, once per
+ * chunk in a table function), so the gather function writes vectors through the raw API.
+ */
+const duckdb = createRequire(createRequire(import.meta.url).resolve('@duckdb/node-api'))('@duckdb/node-bindings') as typeof Bindings;
 
 /** One dataset's columns in memory: link columns by name, variables in catalog order (ENUM indices). */
 export interface DatasetColumns {
@@ -96,140 +111,325 @@ function* rowChunks(parts: readonly ExportPart[]): Generator<Uint32Array> {
   for (const p of parts) for (let start = 0; start < p.rows.length; start += CHUNK) yield p.rows.subarray(start, Math.min(start + CHUNK, p.rows.length));
 }
 
-interface RawVector {
-  readonly items: { [i: number]: number; set(a: ArrayLike<number>): void };
-  setItem(index: number, value: number | null): void;
-  flush(): void;
+/**
+ * One output column of spq_gather: its name, DuckDB type, and its values for a chunk of rows in
+ * a buffer of its own (a vector's bytes, ready for one copy into DuckDB's vector).
+ */
+interface GatherColumn {
+  readonly name: string;
+  readonly type: Bindings.LogicalType;
+  /** Fills the column's buffer for `rows` (`local`: each row's local suburb index); returns the bytes and, when some values are NULL, a validity mask. */
+  fill(rows: Uint32Array, local: Uint32Array): { readonly data: Uint8Array | Uint16Array | Uint32Array; readonly validity: Uint8Array | undefined };
 }
 
-/** Links kept in the temporary table (ids are derived from them in SQL). */
-const LINKS_OUT: Readonly<Record<DatasetType, readonly string[]>> = {
-  persons: ['family_row', 'dwelling_row'],
-  families: ['dwelling_row'],
-  dwellings: [],
-};
+/** An export's gather: its columns, and the chunk of rows prepared ahead of DuckDB's next call. */
+interface Gather {
+  readonly columns: readonly GatherColumn[];
+  readonly rows: number;
+  readonly parts: readonly ExportPart[];
+  readonly ordinal: ColumnArray;
+  readonly localOf: Int32Array;
+}
 
-async function loadGathered(connection: DuckDBConnection, dataset: DatasetType, catalog: Catalog, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }): Promise<void> {
-  const variables = catalog.variables[dataset];
-  const links = LINKS_OUT[dataset];
-  const geoTypes = geo.columns.map((g) => ENUM(g.labels));
-  const varTypes = variables.map((v) => ENUM(v.labels));
-  const types: DuckDBType[] = [UINTEGER, ...links.map(() => UINTEGER), ...geoTypes, ...varTypes];
-  const ddl = [
-    'row_index UINTEGER',
-    ...links.map((l) => `${l} UINTEGER`),
-    ...geo.columns.map((g, k) => `${quoteIdent(g.name)} ${geoTypes[k]!.toString()}`),
-    ...variables.map((v, k) => `${quoteIdent(v.code)} ${varTypes[k]!.toString()}`),
-  ];
-  await connection.run(`CREATE OR REPLACE TEMP TABLE gathered (${ddl.join(', ')})`);
-  const appender = await connection.createAppender('gathered', 'main', 'temp');
-  const chunk = DuckDBDataChunk.create(types);
-  const ordinal = columns.links['suburb_ordinal']!;
-  const local = new Uint32Array(CHUNK);
-  for (const rows of rowChunks(parts)) {
-    const m = rows.length;
-    chunk.reset();
-    chunk.rowCount = m;
-    const vec = (c: number): RawVector => chunk.getColumnVector(c) as unknown as RawVector;
-    let c = 0;
-    const rowIndex = vec(c++);
-    rowIndex.items.set(rows);
-    rowIndex.flush();
-    for (const l of links) {
-      const source = columns.links[l]!;
-      const v = vec(c++);
+/** A scan of a gather (DuckDB's init data): where it is, and the next chunk when it is already filled. */
+interface Scan {
+  readonly gather: Gather;
+  readonly chunks: Generator<Uint32Array>;
+  readonly local: Uint32Array;
+  next: { readonly rows: Uint32Array; readonly values: ReturnType<GatherColumn['fill']>[] } | 'done' | undefined;
+  failure: unknown;
+}
+
+/** A buffer for a chunk of ENUM codes: DuckDB stores them in 1, 2 or 4 bytes depending on the number of labels. */
+function codeBuffer(type: Bindings.LogicalType): Uint8Array | Uint16Array | Uint32Array {
+  const width = duckdb.enum_internal_type(type);
+  return width === duckdb.Type.UTINYINT ? new Uint8Array(CHUNK) : width === duckdb.Type.USMALLINT ? new Uint16Array(CHUNK) : new Uint32Array(CHUNK);
+}
+
+/** "0000" … "9999" as ASCII bytes, 4 per number: ids are written four digits at a time. */
+const FOUR_DIGITS = (() => {
+  const t = new Uint8Array(40_000);
+  for (let n = 0; n < 10_000; n++) for (let k = 0; k < 4; k++) t[n * 4 + k] = 48 + (Math.floor(n / 10 ** (3 - k)) % 10);
+  return t;
+})();
+
+/**
+ * An id column ("P000000123") written as DuckDB strings here, where it costs a few byte stores,
+ * instead of printf in the COPY's single scanning thread. Each value is a duckdb_string_t in its
+ * inlined form (C API, duckdb.h: a uint32 length, then up to 12 bytes of text in place; ids are
+ * 10 or 11 bytes), so the vector needs no string heap.
+ */
+function idColumn(name: string, prefix: string, source: ColumnArray | undefined): GatherColumn {
+  const p = prefix.charCodeAt(0);
+  const out = new Uint8Array(CHUNK * 16);
+  const validity = new Uint8Array(CHUNK / 8);
+  const T = FOUR_DIGITS;
+  return {
+    name,
+    type: duckdb.create_logical_type(duckdb.Type.VARCHAR),
+    fill(rows) {
+      const m = rows.length;
+      let nulls = 0;
       for (let i = 0; i < m; i++) {
-        const x = source[rows[i]!]!;
-        v.setItem(i, x < 0 ? null : x);
+        const x = source === undefined ? rows[i]! : source[rows[i]!]!;
+        const o = i * 16;
+        if (x < 0) {
+          out.fill(0, o, o + 16);
+          nulls++;
+          continue;
+        }
+        // Nine digits (ID_DIGITS) as 1 + 4 + 4; an id of ten digits (≥ 10⁹ rows) carries one more.
+        const high = Math.floor(x / 100_000_000);
+        const mid = Math.floor(x / 10_000) % 10_000;
+        const low = x % 10_000;
+        const wide = high >= 10 ? 1 : 0;
+        out[o] = 10 + wide;
+        out[o + 1] = 0;
+        out[o + 2] = 0;
+        out[o + 3] = 0;
+        out[o + 4] = p;
+        if (wide) {
+          out[o + 5] = 48 + Math.floor(high / 10);
+          out[o + 6] = 48 + (high % 10);
+        } else out[o + 5] = 48 + high;
+        const d = o + 6 + wide;
+        const a = mid * 4;
+        const b = low * 4;
+        out[d] = T[a]!;
+        out[d + 1] = T[a + 1]!;
+        out[d + 2] = T[a + 2]!;
+        out[d + 3] = T[a + 3]!;
+        out[d + 4] = T[b]!;
+        out[d + 5] = T[b + 1]!;
+        out[d + 6] = T[b + 2]!;
+        out[d + 7] = T[b + 3]!;
+        for (let z = d + 8; z < o + 16; z++) out[z] = 0;
       }
-      v.flush();
-    }
-    for (let i = 0; i < m; i++) local[i] = geo.localOf[ordinal[rows[i]!]!]!;
-    for (const g of geo.columns) {
-      const v = vec(c++);
-      for (let i = 0; i < m; i++) v.items[i] = g.valueOf[local[i]!]!;
-      v.flush();
-    }
-    for (const source of columns.variables) {
-      const v = vec(c++);
-      const items = v.items;
-      for (let i = 0; i < m; i++) items[i] = source[rows[i]!]!;
-      v.flush();
-    }
-    appender.appendDataChunk(chunk);
+      const data = out.subarray(0, m * 16);
+      if (nulls === 0) return { data, validity: undefined };
+      const mask = validity.subarray(0, Math.ceil(m / 64) * 8);
+      mask.fill(0);
+      for (let i = 0; i < m; i++) if (out[i * 16] !== 0) mask[i >> 3]! |= 1 << (i & 7);
+      return { data, validity: mask };
+    },
+  };
+}
+
+function gatherPlan(dataset: DatasetType, catalog: Catalog, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }): Gather {
+  const out: GatherColumn[] = idSourcesOf(dataset, columns).map(({ dataset: d, column }, k) => idColumn(ID_COLUMNS[dataset][k]!, ID_PREFIX[d], column));
+  const geoColumns = geo.columns.map((g): GatherColumn => {
+    const type = duckdb.create_enum_type(g.labels);
+    const buffer = codeBuffer(type);
+    const valueOf = g.valueOf;
+    return {
+      name: g.name,
+      type,
+      fill: (rows, local) => {
+        const o = buffer.subarray(0, rows.length);
+        for (let i = 0; i < rows.length; i++) o[i] = valueOf[local[i]!]!;
+        return { data: o, validity: undefined };
+      },
+    };
+  });
+  out.push(geoColumns[0]!);
+  catalog.variables[dataset].forEach((v, k) => {
+    const type = duckdb.create_enum_type(v.labels);
+    const buffer = codeBuffer(type);
+    const source = columns.variables[k]!;
+    out.push({
+      name: v.code,
+      type,
+      fill: (rows) => {
+        const o = buffer.subarray(0, rows.length);
+        for (let i = 0; i < rows.length; i++) o[i] = source[rows[i]!]!;
+        return { data: o, validity: undefined };
+      },
+    });
+  });
+  out.push(...geoColumns.slice(1));
+  return { columns: out, rows: parts.reduce((n, p) => n + p.rows.length, 0), parts, ordinal: columns.links['suburb_ordinal']!, localOf: geo.localOf };
+}
+
+/** Fills every column's buffer with the scan's next chunk. */
+function prepare(scan: Scan): void {
+  const next = scan.chunks.next();
+  if (next.done) {
+    scan.next = 'done';
+    return;
   }
-  appender.closeSync();
+  const rows = next.value;
+  const { ordinal, localOf } = scan.gather;
+  for (let i = 0; i < rows.length; i++) scan.local[i] = localOf[ordinal[rows[i]!]!]!;
+  scan.next = { rows, values: scan.gather.columns.map((c) => c.fill(rows, scan.local)) };
+}
+
+/** Exports in progress, by the id their COPY passes to spq_gather. */
+const gathers = new Map<string, Gather>();
+let gatherCount = 0;
+/** Registered functions stay referenced for the life of the process (DuckDB calls back into them). */
+const registered: DuckDBTableFunction[] = [];
+
+/**
+ * Registers spq_gather(id) on a database (once per DuckDB instance, before its first export):
+ * the rows of the export `id`, chunk by chunk, in file order (one scanning thread keeps it).
+ * DuckDB calls the function from its own thread and waits while JavaScript answers; the answer
+ * is a prepared chunk (one copy per column), and the chunk after it is prepared on the event loop
+ * right after, while DuckDB encodes: gathering and encoding overlap on two cores.
+ */
+export function registerGatherFunction(connection: DuckDBConnection): void {
+  const tf = new DuckDBTableFunction();
+  const raw = tf.table_function;
+  duckdb.table_function_set_name(raw, 'spq_gather');
+  duckdb.table_function_add_parameter(raw, duckdb.create_logical_type(duckdb.Type.VARCHAR));
+  duckdb.table_function_set_bind(raw, (info) => {
+    const id = duckdb.get_varchar(duckdb.bind_get_parameter(info, 0));
+    const gather = gathers.get(id);
+    if (gather === undefined) {
+      duckdb.bind_set_error(info, `spq_gather: no export "${id}" in progress`);
+      return;
+    }
+    for (const c of gather.columns) duckdb.bind_add_result_column(info, c.name, c.type);
+    duckdb.bind_set_cardinality(info, gather.rows, true);
+    duckdb.bind_set_bind_data(info, gather);
+  });
+  duckdb.table_function_set_init(raw, (info) => {
+    const gather = duckdb.init_get_bind_data(info) as Gather;
+    duckdb.init_set_max_threads(info, 1);
+    const scan: Scan = { gather, chunks: rowChunks(gather.parts), local: new Uint32Array(CHUNK), next: undefined, failure: undefined };
+    duckdb.init_set_init_data(info, scan);
+  });
+  duckdb.table_function_set_function(raw, (info, output) => {
+    const scan = duckdb.function_get_init_data(info) as Scan;
+    try {
+      if (scan.failure !== undefined) throw scan.failure;
+      if (scan.next === undefined) prepare(scan);
+      const next = scan.next!;
+      if (next === 'done') {
+        duckdb.data_chunk_set_size(output, 0);
+        return;
+      }
+      duckdb.data_chunk_set_size(output, next.rows.length);
+      next.values.forEach(({ data, validity }, k) => {
+        const vector = duckdb.data_chunk_get_vector(output, k);
+        duckdb.copy_data_to_vector(vector, 0, data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
+        if (validity !== undefined) {
+          duckdb.vector_ensure_validity_writable(vector);
+          duckdb.copy_data_to_vector_validity(vector, 0, validity.buffer as ArrayBuffer, validity.byteOffset, validity.byteLength);
+        }
+      });
+      // The buffers are copied into DuckDB's vectors: refill them for the next call while DuckDB works.
+      scan.next = undefined;
+      setImmediate(() => {
+        if (scan.next !== undefined || scan.failure !== undefined) return;
+        try {
+          prepare(scan);
+        } catch (error) {
+          scan.failure = error;
+        }
+      });
+    } catch (error) {
+      duckdb.function_set_error(info, `spq_gather: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+  connection.registerTableFunction(tf);
+  registered.push(tf);
 }
 
 export async function exportRows(connection: DuckDBConnection, catalog: Catalog, dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], request: ExportRequest): Promise<ExportResult> {
   const { format, destPath } = request;
   const hierarchical = request.includeGeography === 'hierarchical';
-  const variables = catalog.variables[dataset];
   const dictionary = dictionaryOf(catalog, dataset);
   const rows = parts.reduce((n, p) => n + p.rows.length, 0);
   const geo = geographyColumns(catalog, parts, hierarchical);
 
   if (format === 'xlsx') {
     await exportXlsx(catalog, dataset, columns, parts, geo, request);
+  } else if (format === 'csv') {
+    await exportCsv(catalog, dataset, columns, parts, geo, request);
+    // csv has no place for it: the dictionary (and the query metadata) is a separate file.
+    await writeFile(dictionaryPathOf(destPath), JSON.stringify({ ...dictionary, metadata: request.metadata }, null, 2) + '\n');
   } else {
-    await loadGathered(connection, dataset, catalog, columns, parts, geo);
-    // A pure projection of one table: DuckDB keeps insertion order (part, then row).
-    const select =
-      `SELECT ${[...idColumnsSql(dataset, 'r'), 'r.suburb_code', ...variables.map((v) => `r.${quoteIdent(v.code)}`), ...(hierarchical ? HIERARCHICAL_COLUMNS.map((h) => `r.${h}`) : [])].join(', ')} ` +
-      'FROM temp.gathered r';
-    const path = quoteLiteral(destPath);
-    if (format === 'parquet') {
+    const id = `g${++gatherCount}`;
+    gathers.set(id, gatherPlan(dataset, catalog, columns, parts, geo));
+    try {
       const kv = { ...request.metadata, dictionary: JSON.stringify(dictionary) };
       const kvSql = `{${Object.entries(kv).map(([k, v]) => `${quoteLiteral(k)}: ${quoteLiteral(v)}`).join(', ')}}`;
-      await connection.run(`COPY (${select}) TO ${path} (FORMAT parquet, COMPRESSION zstd, KV_METADATA ${kvSql})`);
-    } else {
-      await connection.run(`COPY (${select}) TO ${path} (FORMAT csv, HEADER true)`);
-      // csv has no place for it: the dictionary (and the query metadata) is a separate file.
-      await writeFile(dictionaryPathOf(destPath), JSON.stringify({ ...dictionary, metadata: request.metadata }, null, 2) + '\n');
+      // One scanning thread: the file keeps the gather's order (part, then row).
+      await connection.run(`COPY (SELECT * FROM spq_gather('${id}')) TO ${quoteLiteral(destPath)} (FORMAT parquet, COMPRESSION zstd, KV_METADATA ${kvSql})`);
+    } finally {
+      gathers.delete(id);
     }
-    await connection.run('DROP TABLE temp.gathered');
   }
   return { rows, bytes: (await stat(destPath)).size };
 }
 
-const idText = (dataset: DatasetType, row: number): string => ID_PREFIX[dataset] + String(row).padStart(ID_DIGITS, '0');
-
-async function exportXlsx(catalog: Catalog, dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }, request: ExportRequest): Promise<void> {
-  const variables = catalog.variables[dataset];
-  const [codeColumn, ...hierarchy] = geo.columns;
-  const xlsxColumns: XlsxColumn[] = [
-    ...ID_COLUMNS[dataset].map((name) => ({ name, kind: 'inline' as const })),
-    { name: 'suburb_code', kind: 'coded', labels: codeColumn!.labels },
-    ...variables.map((v) => ({ name: v.code, kind: 'coded' as const, labels: v.labels })),
-    ...hierarchy.map((g) => ({ name: g.name, kind: 'coded' as const, labels: g.labels })),
-  ];
-  const ordinal = columns.links['suburb_ordinal']!;
-  const idSources: { dataset: DatasetType; column: ColumnArray | undefined }[] = ID_COLUMNS[dataset].map((name) => {
+/** Where each id column of a dataset's files comes from: the row itself, or a link column (−1 = none). */
+function idSourcesOf(dataset: DatasetType, columns: DatasetColumns): { dataset: DatasetType; column: ColumnArray | undefined }[] {
+  return ID_COLUMNS[dataset].map((name) => {
     const target = (name === 'person_id' ? 'persons' : name === 'family_id' ? 'families' : 'dwellings') as DatasetType;
     return { dataset: target, column: target === dataset ? undefined : columns.links[target === 'families' ? 'family_row' : 'dwelling_row'] };
   });
-  function* batches(): Generator<XlsxBatch> {
-    for (const rows of rowChunks(parts)) {
-      const m = rows.length;
-      const ids = idSources.map(({ dataset: d, column }) => {
-        const out: (string | null)[] = new Array(m);
-        for (let i = 0; i < m; i++) {
-          const x = column === undefined ? rows[i]! : column[rows[i]!]!;
-          out[i] = x < 0 ? null : idText(d, x);
-        }
-        return out;
-      });
-      const local = new Uint32Array(m);
-      for (let i = 0; i < m; i++) local[i] = geo.localOf[ordinal[rows[i]!]!]!;
-      const geoValues = geo.columns.map((g) => Uint32Array.from(local, (l) => g.valueOf[l]!));
-      const vars = columns.variables.map((source) => {
-        const out = new Uint8Array(m);
-        for (let i = 0; i < m; i++) out[i] = source[rows[i]!]!;
-        return out;
-      });
-      yield { rowCount: m, columns: [...ids, geoValues[0]!, ...vars, ...geoValues.slice(1)] };
-    }
+}
+
+/**
+ * The rows in file order as batches of numbers, one array per file column: ids as row numbers
+ * (−1 = none), suburb_code, variables and hierarchical geography as label indices. The arrays
+ * are reused batch after batch: a writer is done with a batch before it asks for the next.
+ */
+function* codedBatches(dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }): Generator<{ rowCount: number; columns: ArrayLike<number>[] }> {
+  const idSources = idSourcesOf(dataset, columns);
+  const ordinal = columns.links['suburb_ordinal']!;
+  const ids = idSources.map(({ column }) => (column === undefined ? undefined : new Int32Array(CHUNK)));
+  const local = new Uint32Array(CHUNK);
+  const geoValues = geo.columns.map(() => new Uint32Array(CHUNK));
+  const vars = columns.variables.map(() => new Uint8Array(CHUNK));
+  for (const rows of rowChunks(parts)) {
+    const m = rows.length;
+    const idColumns = idSources.map(({ column }, k) => {
+      if (column === undefined) return rows;
+      const out = ids[k]!;
+      for (let i = 0; i < m; i++) out[i] = column[rows[i]!]!;
+      return out;
+    });
+    for (let i = 0; i < m; i++) local[i] = geo.localOf[ordinal[rows[i]!]!]!;
+    geo.columns.forEach((g, k) => {
+      const out = geoValues[k]!;
+      for (let i = 0; i < m; i++) out[i] = g.valueOf[local[i]!]!;
+    });
+    columns.variables.forEach((source, k) => {
+      const out = vars[k]!;
+      for (let i = 0; i < m; i++) out[i] = source[rows[i]!]!;
+    });
+    yield { rowCount: m, columns: [...idColumns, geoValues[0]!, ...vars, ...geoValues.slice(1)] };
   }
+}
+
+/** The file columns after the ids: suburb_code, the variables, then hierarchical geography; labels per column. */
+function codedColumns(catalog: Catalog, dataset: DatasetType, geo: { columns: GeoColumn[] }): { name: string; labels: readonly string[] }[] {
+  const [codeColumn, ...hierarchy] = geo.columns;
+  return [
+    { name: 'suburb_code', labels: codeColumn!.labels },
+    ...catalog.variables[dataset].map((v) => ({ name: v.code, labels: v.labels })),
+    ...hierarchy.map((g) => ({ name: g.name, labels: g.labels })),
+  ];
+}
+
+async function exportCsv(catalog: Catalog, dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }, request: ExportRequest): Promise<void> {
+  const idSources = idSourcesOf(dataset, columns);
+  const csvColumns: CsvColumn[] = [
+    ...ID_COLUMNS[dataset].map((name, k) => ({ name, kind: 'id' as const, prefix: ID_PREFIX[idSources[k]!.dataset], digits: ID_DIGITS })),
+    ...codedColumns(catalog, dataset, geo).map((c) => ({ ...c, kind: 'coded' as const })),
+  ];
+  await writeCsv({ destPath: request.destPath, columns: csvColumns, batches: codedBatches(dataset, columns, parts, geo) });
+}
+
+async function exportXlsx(catalog: Catalog, dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }, request: ExportRequest): Promise<void> {
+  const variables = catalog.variables[dataset];
+  const idSources = idSourcesOf(dataset, columns);
+  const xlsxColumns: XlsxColumn[] = [
+    ...ID_COLUMNS[dataset].map((name, k) => ({ name, kind: 'id' as const, prefix: ID_PREFIX[idSources[k]!.dataset], digits: ID_DIGITS })),
+    ...codedColumns(catalog, dataset, geo).map((c) => ({ ...c, kind: 'coded' as const })),
+  ];
   const dictionaryRows: (string | number)[][] = [['code', 'description', 'category_index', 'label']];
   for (const v of variables) {
     v.categories.forEach((label, i) => dictionaryRows.push([v.code, v.description, i + 1, label]));
@@ -239,7 +439,7 @@ async function exportXlsx(catalog: Catalog, dataset: DatasetType, columns: Datas
     destPath: request.destPath,
     sheetName: dataset,
     columns: xlsxColumns,
-    batches: batches(),
+    batches: codedBatches(dataset, columns, parts, geo),
     extraSheets: [
       { name: 'dictionary', rows: dictionaryRows },
       { name: 'metadata', rows: [['key', 'value'], ...Object.entries(request.metadata).map(([k, v]) => [k, v])] },

@@ -30,7 +30,14 @@ export async function writeManifest(dir: string, version: string, names: readonl
  * Reads manifest.json and re-hashes every file it names; throws an Error that says what does
  * not match. Files for which `keep` says yes are read whole and returned (hashed once, not read twice).
  */
-export async function verifyManifest(dir: string, expectedVersion?: string, keep: (name: string) => boolean = () => false): Promise<{ manifest: Manifest; kept: Map<string, Buffer> }> {
+export interface ExpectedRelease {
+  /** Refuse a manifest that names another version. */
+  readonly version?: string | undefined;
+  /** Refuse a release whose content checksum (Manifest.checksum) is another. */
+  readonly checksum?: string | undefined;
+}
+
+export async function verifyManifest(dir: string, expected: ExpectedRelease = {}, keep: (name: string) => boolean = () => false): Promise<{ manifest: Manifest; kept: Map<string, Buffer> }> {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(await readFile(join(dir, RELEASE_FILES.manifest), 'utf8')) as Manifest;
@@ -38,10 +45,13 @@ export async function verifyManifest(dir: string, expectedVersion?: string, keep
     throw new Error(`pool release ${dir}: cannot read ${RELEASE_FILES.manifest}`, { cause });
   }
   if (manifest.format !== 1) throw new Error(`pool release ${dir}: unsupported manifest format ${String(manifest.format)}`);
-  if (expectedVersion !== undefined && manifest.version !== expectedVersion) {
-    throw new Error(`pool release ${dir}: manifest version "${manifest.version}" is not the expected "${expectedVersion}"`);
+  if (expected.version !== undefined && manifest.version !== expected.version) {
+    throw new Error(`pool release ${dir}: manifest version "${manifest.version}" is not the expected "${expected.version}"`);
   }
   if (checksumOf(manifest.files) !== manifest.checksum) throw new Error(`pool release ${dir}: manifest checksum does not match its file list`);
+  if (expected.checksum !== undefined && manifest.checksum !== expected.checksum.toLowerCase()) {
+    throw new Error(`pool release ${dir}: manifest checksum ${manifest.checksum} (version "${manifest.version}") is not the expected ${expected.checksum.toLowerCase()}`);
+  }
   const kept = new Map<string, Buffer>();
   for (const [name, want] of Object.entries(manifest.files)) {
     const path = join(dir, name);

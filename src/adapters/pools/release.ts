@@ -13,13 +13,20 @@ import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sampl
 import type { ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
 import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
 import { LINK_FILES, columnFile, viewAs, type ColumnArray, type ColumnKind } from './columns.ts';
-import { dictionaryPathOf, exportRows, type DatasetColumns } from './export.ts';
+import { dictionaryPathOf, exportRows, registerGatherFunction, type DatasetColumns } from './export.ts';
 import { verifyManifest } from './manifest.ts';
 
 export interface OpenPoolReleaseOptions {
   /** Refuse a release whose manifest names another version. */
-  readonly expectedVersion?: string;
-  /** DuckDB worker threads for exports (default: DuckDB's, i.e. all cores). */
+  readonly expectedVersion?: string | undefined;
+  /** Refuse a release whose manifest checksum is another (hex SHA-256, as `spq build` reports it). */
+  readonly expectedChecksum?: string | undefined;
+  /**
+   * DuckDB threads for exports (default 1). A parquet export is one ordered pipeline fed from
+   * JavaScript (export.ts, spq_gather), so more threads do not make it faster; measured here,
+   * with DuckDB's default of one per core the same COPY took up to twice as long (see
+   * docs/performance.md). Concurrent exports still run in parallel, each on its own connection.
+   */
   readonly threads?: number;
   /** DuckDB memory limit for exports, e.g. "512MB". */
   readonly memoryLimit?: string;
@@ -27,7 +34,7 @@ export interface OpenPoolReleaseOptions {
 
 export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptions = {}): Promise<PoolRelease> {
   // Column files and the catalog are read once, hashed and kept: what is served is what was verified.
-  const { manifest, kept } = await verifyManifest(dir, options.expectedVersion, (name) => name.startsWith('columns/') || name === RELEASE_FILES.catalog);
+  const { manifest, kept } = await verifyManifest(dir, { version: options.expectedVersion, checksum: options.expectedChecksum }, (name) => name.startsWith('columns/') || name === RELEASE_FILES.catalog);
   const catalogBytes = kept.get(RELEASE_FILES.catalog);
   if (!catalogBytes) throw new Error(`pool release ${dir}: ${RELEASE_FILES.catalog} is not in the manifest`);
   const catalog = JSON.parse(catalogBytes.toString('utf8')) as Catalog;
@@ -48,9 +55,12 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
   const ordinalOf = new Map(catalog.suburbs.map((c, i) => [c.salCode, i]));
 
   const config: Record<string, string> = {};
-  if (options.threads !== undefined) config['threads'] = String(options.threads);
+  config['threads'] = String(options.threads ?? 1);
   if (options.memoryLimit !== undefined) config['memory_limit'] = options.memoryLimit;
   const instance = await DuckDBInstance.create(':memory:', config);
+  const setup = await instance.connect();
+  registerGatherFunction(setup);
+  setup.closeSync();
   const columns = {} as Record<DatasetType, DatasetColumns>;
   for (const dataset of DATASET_TYPES) {
     {

@@ -13,10 +13,12 @@ export type XlsxColumn =
   | { readonly name: string; readonly kind: 'coded'; readonly labels: readonly string[] }
   /** Values arrive as strings that repeat (suburb codes, geography): shared strings. */
   | { readonly name: string; readonly kind: 'shared' }
-  /** Values arrive as strings that rarely repeat (ids): inline strings. */
-  | { readonly name: string; readonly kind: 'inline' };
+  /** Values arrive as strings that rarely repeat: inline strings. */
+  | { readonly name: string; readonly kind: 'inline' }
+  /** Values arrive as row numbers (negative = empty cell), written as inline strings "<prefix><row zero-padded to digits>". */
+  | { readonly name: string; readonly kind: 'id'; readonly prefix: string; readonly digits: number };
 
-/** A batch of rows, column-major: coded columns as typed arrays of indices, others as strings (null = empty cell). */
+/** A batch of rows, column-major: coded and id columns as numbers, others as strings (null = empty cell). */
 export interface XlsxBatch {
   readonly rowCount: number;
   readonly columns: readonly (ArrayLike<number> | readonly (string | null)[])[];
@@ -132,101 +134,124 @@ async function writeWorkbook(zip: ZipWriter, opts: XlsxOptions): Promise<number>
   // The sheet is written as bytes into 1 MiB buffers: every coded cell is two pre-encoded
   // pieces around its row number (`<c r="F` + `17` + `" t="s"><v>3</v></c>`), so a cell costs a
   // few byte copies and no string building. Readers (read-excel-file) need the r references.
-  const enc = (s: string): Uint8Array => Buffer.from(s, 'utf8');
-  const heads = opts.columns.map((_, c) => enc(`<c r="${columnLetters(c)}`));
-  const codedTails = opts.columns.map((col) => (col.kind === 'coded' ? col.labels.map((l) => enc(`" t="s"><v>${sst.add(l)}</v></c>`)) : []));
+  // The buffer and its position are local variables of this function only (no closure writes
+  // them), so V8 keeps them in registers in the loop below.
+  const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));
+  const columns = opts.columns;
+  const nColumns = columns.length;
+  const heads = columns.map((_, c) => enc(`<c r="${columnLetters(c)}`));
+  const codedTails = columns.map((col) => (col.kind === 'coded' ? col.labels.map((l) => enc(`" t="s"><v>${sst.add(l)}</v></c>`)) : []));
+  const KIND = { coded: 0, shared: 1, inline: 2, id: 3 } as const;
+  const kinds = Uint8Array.from(columns, (c) => KIND[c.kind]);
+  const idPrefixes = columns.map((c) => enc(c.kind === 'id' ? escapeXml(c.prefix) : ''));
+  const idDigits = Int32Array.from(columns, (c) => (c.kind === 'id' ? c.digits : 0));
   const inlineOpen = enc('" t="inlineStr"><is><t>');
   const inlineClose = enc('</t></is></c>');
   const rowOpen = enc('<row r="');
   const rowOpenEnd = enc('">');
   const rowClose = enc('</row>');
   const BUFFER = 1 << 20;
-  let out = Buffer.allocUnsafe(BUFFER);
+  // Room for a whole row of short cells; longer texts are checked one by one.
+  const worstRow = heads.reduce((sum, h, c) => sum + h.length + 12 + Math.max(inlineOpen.length + inlineClose.length + idPrefixes[c]!.length + 12, ...codedTails[c]!.map((t) => t.length), 32), 64);
+  const size = Math.max(BUFFER, 2 * worstRow);
+  let out = Buffer.allocUnsafe(size);
   let pos = 0;
-  const flush = async (): Promise<void> => {
-    if (pos === 0) return;
-    const full = out.subarray(0, pos);
-    out = Buffer.allocUnsafe(BUFFER);
-    pos = 0;
-    await zip.data(full);
-  };
-  const put = (bytes: Uint8Array): void => {
-    const n = bytes.length;
-    if (n > 64) {
-      out.set(bytes, pos);
-      pos += n;
-    } else for (let i = 0; i < n; i++) out[pos++] = bytes[i]!;
-  };
   const digits = new Uint8Array(12);
+  const idDigitsOut = new Uint8Array(12);
   let digitCount = 0;
-  const setRowNumber = (r: number): void => {
-    digitCount = 0;
-    for (let x = r; x > 0; x = Math.floor(x / 10)) digits[11 - digitCount++] = 48 + (x % 10);
-  };
-  const putRowNumber = (): void => {
-    for (let i = 12 - digitCount; i < 12; i++) out[pos++] = digits[i]!;
-  };
-  /** ASCII text without XML specials is copied char by char; anything else is escaped and encoded. */
-  const putText = (v: string): void => {
-    for (let i = 0; i < v.length; i++) {
-      const ch = v.charCodeAt(i);
-      if (ch >= 128 || ch < 32 || ch === 38 || ch === 60 || ch === 62 || ch === 34) {
-        put(enc(escapeXml(v.slice(i))));
-        return;
-      }
-      out[pos++] = ch;
-    }
+  const copy = (target: Buffer, bytes: Uint8Array, at: number): number => {
+    target.set(bytes, at);
+    return at + bytes.length;
   };
 
-  put(enc(`${XML_HEAD}<worksheet xmlns="${NS}"><sheetData><row r="1">`));
-  setRowNumber(1);
-  for (const [c, col] of opts.columns.entries()) {
-    put(heads[c]!);
-    putRowNumber();
-    put(enc(`" t="s"><v>${sst.add(col.name)}</v></c>`));
-  }
-  sst.uses += opts.columns.length;
-  put(rowClose);
+  pos = copy(out, enc(`${XML_HEAD}<worksheet xmlns="${NS}"><sheetData><row r="1">`), pos);
+  for (const [c, col] of columns.entries()) pos = copy(out, enc(`<c r="${columnLetters(c)}1" t="s"><v>${sst.add(col.name)}</v></c>`), pos);
+  sst.uses += nColumns;
+  pos = copy(out, rowClose, pos);
   let rowCount = 0;
-  const nColumns = opts.columns.length;
-  const worstCell = 64;
   for await (const batch of opts.batches) {
+    const values = batch.columns;
     for (let i = 0; i < batch.rowCount; i++) {
-      // Room for a whole row of short cells; long texts go through put(), which is checked below.
-      if (pos + nColumns * worstCell + 64 > BUFFER) await flush();
-      setRowNumber(++rowCount + 1);
-      put(rowOpen);
-      putRowNumber();
-      put(rowOpenEnd);
+      if (pos + worstRow > size) {
+        const full = out.subarray(0, pos);
+        out = Buffer.allocUnsafe(size);
+        pos = 0;
+        await zip.data(full);
+      }
+      digitCount = 0;
+      for (let x = ++rowCount + 1; x > 0; ) {
+        const d = x % 10;
+        digits[11 - digitCount++] = 48 + d;
+        x = (x - d) / 10;
+      }
+      for (let b = 0; b < rowOpen.length; b++) out[pos++] = rowOpen[b]!;
+      for (let d = 12 - digitCount; d < 12; d++) out[pos++] = digits[d]!;
+      out[pos++] = rowOpenEnd[0]!;
+      out[pos++] = rowOpenEnd[1]!;
       for (let c = 0; c < nColumns; c++) {
-        const col = opts.columns[c]!;
-        const values = batch.columns[c]!;
-        if (col.kind === 'coded') {
-          put(heads[c]!);
-          putRowNumber();
-          put(codedTails[c]![(values as ArrayLike<number>)[i]!]!);
+        const kind = kinds[c]!;
+        let tail: Uint8Array;
+        if (kind === 0 || kind === 3) {
+          const v = (values[c] as ArrayLike<number>)[i]!;
+          if (kind === 3 && v < 0) continue;
+          const head = heads[c]!;
+          for (let b = 0; b < head.length; b++) out[pos++] = head[b]!;
+          for (let d = 12 - digitCount; d < 12; d++) out[pos++] = digits[d]!;
+          if (kind === 0) {
+            tail = codedTails[c]![v]!;
+          } else {
+            for (let b = 0; b < inlineOpen.length; b++) out[pos++] = inlineOpen[b]!;
+            const prefix = idPrefixes[c]!;
+            for (let b = 0; b < prefix.length; b++) out[pos++] = prefix[b]!;
+            let n = 0;
+            for (let x = v; x > 0; ) {
+              const d = x % 10;
+              idDigitsOut[n++] = 48 + d;
+              x = (x - d) / 10;
+            }
+            for (let z = n; z < idDigits[c]!; z++) out[pos++] = 48;
+            while (n > 0) out[pos++] = idDigitsOut[--n]!;
+            tail = inlineClose;
+          }
+          for (let b = 0; b < tail.length; b++) out[pos++] = tail[b]!;
           continue;
         }
-        const v = (values as readonly (string | null)[])[i];
+        const v = (values[c] as readonly (string | null)[])[i];
         if (v === null || v === undefined) continue;
-        if (pos + v.length * 6 + worstCell * (nColumns - c) > BUFFER) await flush();
-        put(heads[c]!);
-        putRowNumber();
-        if (col.kind === 'shared') {
-          put(enc(`" t="s"><v>${sst.add(v)}</v></c>`));
-          sst.uses++;
-        } else {
-          put(inlineOpen);
-          putText(v);
-          put(inlineClose);
+        if (pos + v.length * 6 + worstRow > size) {
+          const full = out.subarray(0, pos);
+          out = Buffer.allocUnsafe(size);
+          pos = 0;
+          await zip.data(full);
         }
+        const head = heads[c]!;
+        for (let b = 0; b < head.length; b++) out[pos++] = head[b]!;
+        for (let d = 12 - digitCount; d < 12; d++) out[pos++] = digits[d]!;
+        if (kind === 1) {
+          pos = copy(out, enc(`" t="s"><v>${sst.add(v)}</v></c>`), pos);
+          sst.uses++;
+          continue;
+        }
+        for (let b = 0; b < inlineOpen.length; b++) out[pos++] = inlineOpen[b]!;
+        // ASCII text without XML specials is copied char by char; anything else is escaped and encoded.
+        let plain = true;
+        for (let k = 0; k < v.length; k++) {
+          const ch = v.charCodeAt(k);
+          if (ch >= 128 || ch < 32 || ch === 38 || ch === 60 || ch === 62 || ch === 34) {
+            plain = false;
+            break;
+          }
+        }
+        if (plain) for (let k = 0; k < v.length; k++) out[pos++] = v.charCodeAt(k);
+        else pos += out.write(escapeXml(v), pos, 'utf8');
+        for (let b = 0; b < inlineClose.length; b++) out[pos++] = inlineClose[b]!;
       }
-      put(rowClose);
+      for (let b = 0; b < rowClose.length; b++) out[pos++] = rowClose[b]!;
     }
-    sst.uses += batch.rowCount * opts.columns.filter((c) => c.kind === 'coded').length;
+    sst.uses += batch.rowCount * columns.filter((c) => c.kind === 'coded').length;
   }
-  put(enc('</sheetData></worksheet>'));
-  await flush();
+  pos = copy(out, enc('</sheetData></worksheet>'), pos);
+  if (pos > 0) await zip.data(out.subarray(0, pos));
   await zip.endEntry();
   await zip.addEntry('xl/sharedStrings.xml', sst.xml());
   for (const [k, sheet] of opts.extraSheets.entries()) await zip.addEntry(`xl/worksheets/sheet${k + 2}.xml`, smallSheetXml(sheet.rows));

@@ -101,7 +101,8 @@ export class ZipWriter {
     entry.crc = zlib.crc32(bytes, entry.crc);
     entry.size += bytes.length;
     if (entry.size > 0xfffffffe) throw new Error('zip: entry larger than 4 GiB');
-    this.inFlight.push(deflateRaw(bytes, { level: this.level, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+    // One output chunk for the whole buffer (the default of 16 KiB costs a callback and a copy per chunk on the event loop).
+    this.inFlight.push(deflateRaw(bytes, { level: this.level, finishFlush: zlib.constants.Z_SYNC_FLUSH, chunkSize: Math.max(64 * 1024, bytes.length >> 1) }));
     if (this.inFlight.length >= MAX_IN_FLIGHT) await this.drainOne();
   }
 

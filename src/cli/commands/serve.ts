@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import type { FastifyBaseLogger } from 'fastify';
 import { createAccountWithKey } from '../../app/accounts.ts';
-import { composeServices, publicBaseUrl } from '../../app/compose.ts';
+import { composeServices, publicBaseUrl, type ServiceLog } from '../../app/compose.ts';
 import { Drain } from '../../app/drain.ts';
 import { recoverPendingQueries, startSweeper } from '../../app/maintenance.ts';
 import { loadConfig } from '../../config.ts';
@@ -36,7 +37,13 @@ export function registerServeCommand(program: Command): void {
         ...(options.host !== undefined ? { host: options.host } : {}),
         ...(options.port !== undefined ? { port: options.port } : {}),
       });
-      const services = await composeServices(config, say);
+      // Adapters' reports go to stderr during start-up and into the JSON log once it exists.
+      let jsonLog: FastifyBaseLogger | undefined;
+      const serviceLog: ServiceLog = (line, level = 'info') => {
+        if (jsonLog !== undefined) jsonLog[level](line);
+        else say(level === 'warn' ? `warning: ${line}` : line);
+      };
+      const services = await composeServices(config, serviceLog);
       const drain = new Drain();
       const app = buildApp({ ...services, logger: { level: config.logLevel }, drain });
       const opsLog = {
@@ -48,8 +55,16 @@ export function registerServeCommand(program: Command): void {
         if (refunded > 0) say(`refunded ${refunded} quer${refunded === 1 ? 'y' : 'ies'} interrupted by an earlier stop`);
 
         if ((await services.accounts.listAccounts()).length === 0) {
-          const demo = await createAccountWithKey({ store: services.accounts, serverSecret: services.serverSecret, clock: services.clock }, { email: DEMO_EMAIL });
-          if (demo.ok) {
+          // Instances started together on an empty shared database race here: the email's unique
+          // index lets one create the demo account; the others find it made and start as usual.
+          const demo = await createAccountWithKey({ store: services.accounts, serverSecret: services.serverSecret, clock: services.clock }, { email: DEMO_EMAIL }).catch(
+            async (error: unknown) => {
+              if ((await services.accounts.listAccounts()).some((a) => a.email === DEMO_EMAIL)) return undefined;
+              throw error;
+            },
+          );
+          if (demo === undefined) say('demo account created by another instance');
+          else if (demo.ok) {
             // A year's bundle makes the demo account paid, so a walk-through is not stopped by the free tier's 10 requests an hour.
             await services.accounts.addBundle({ accountId: demo.value.account.accountId, credits: 100, days: 365, now: services.clock.now() });
             say(`demo account ${demo.value.account.accountId} created on the paid tier with 100 credits (a 365-day bundle). Its API key, shown only this once:`);
@@ -58,6 +73,7 @@ export function registerServeCommand(program: Command): void {
         }
 
         await app.listen({ host: config.host, port: config.port });
+        jsonLog = app.log;
         for (const line of services.description) say(line);
         say(`listening on ${publicBaseUrl(config)} (reference: /docs)`);
       } catch (error) {

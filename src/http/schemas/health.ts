@@ -10,4 +10,7 @@ export const ReadyResult = Type.Object({
     pool_release: Type.Boolean(),
   }),
   version: Type.String({ description: 'Pool release version being served' }),
+  checksum: Type.String({
+    description: 'Extension: content checksum of the pool release being served (hex SHA-256 of its manifest); every instance behind one load balancer shows the same',
+  }),
 });

@@ -27,6 +27,7 @@ export const handler = (deps: AppDeps) => async (_request: RequestOf<typeof sche
     status: ready ? 'ready' : 'not_ready',
     checks: { database, rate_limiter: rateLimiter, pool_release: poolRelease },
     version: deps.pools.version,
+    checksum: deps.pools.checksum,
   });
 };
 

@@ -1,0 +1,29 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { appError } from '../../../core/errors.ts';
+import { sendError } from '../../errors.ts';
+import type { HttpMetrics } from '../../metrics.ts';
+import type { Api, AppDeps } from '../../types.ts';
+
+// Compared as digests: equal lengths whatever was sent, so the comparison leaks nothing about the token's length.
+const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+
+/** Whether the Authorization header carries the metrics token (always true when no token is configured). */
+export function metricsAuthorized(token: string | undefined, authorization: string | undefined): boolean {
+  if (token === undefined) return true;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
+  return match !== null && timingSafeEqual(digest(match[1]!), digest(token));
+}
+
+/**
+ * GET /metrics in the Prometheus text format, for the scraper and not for clients: hidden from
+ * the OpenAPI document. Open unless SPQ_METRICS_TOKEN is set, then a bearer token (docs/deploy.md).
+ */
+export function registerMetrics(app: Api, deps: AppDeps, metrics: HttpMetrics): void {
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!metricsAuthorized(deps.config.metricsToken, request.headers.authorization)) {
+      return sendError(reply, appError('unauthorized', 'GET /metrics needs "Authorization: Bearer <SPQ_METRICS_TOKEN>".'));
+    }
+    const body = await metrics.registry.metrics();
+    return reply.code(200).header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(body);
+  });
+}
