@@ -64,11 +64,11 @@ export function suburbSeed(buildSeed: number, salCode: string): number {
 }
 
 /** Persons the census publishes for the suburb (G01 total), the figure the small-suburb rule is about. */
-function publishedPersons(inputs: CensusInputs, salCode: string): number {
+export function publishedPersons(inputs: CensusInputs, salCode: string): number {
   return inputs.totals.get('G01')?.get(salCode) ?? inputs.totals.get('G04')?.get(salCode) ?? 0;
 }
 
-function totalsOf(inputs: CensusInputs, salCode: string): Map<string, number> {
+export function totalsOf(inputs: CensusInputs, salCode: string): Map<string, number> {
   const totals = new Map<string, number>();
   for (const [tableId, bySuburb] of inputs.totals) {
     const total = bySuburb.get(salCode);
@@ -77,7 +77,7 @@ function totalsOf(inputs: CensusInputs, salCode: string): Map<string, number> {
   return totals;
 }
 
-function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
+export function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
   const tables = new Map<string, Float64Array>();
   for (const [tableId, bySuburb] of inputs.tables) {
     const cells = bySuburb.get(salCode);

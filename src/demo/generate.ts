@@ -4,7 +4,7 @@ import { INPUT_TABLES, VALIDATION_TABLES, type CellSpec, type TableSpec } from '
 import { tabulateCells } from '../core/census/tabulate.ts';
 import { STATE_NAMES } from '../core/dataset.ts';
 import { ABS_CODE_OF_STATE } from '../core/geography/identifiers.ts';
-import { createRng } from '../core/synthesis/rng.ts';
+import { createRng, type Rng } from '../core/synthesis/rng.ts';
 import { csvLine } from '../adapters/abs/csv.ts';
 import {
   MB_ALLOCATION,
@@ -140,7 +140,7 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
   let persons = 0;
   const total = geography.suburbs.length;
   for (const suburb of geography.suburbs) {
-    const pop = drawSuburbPopulation(suburb, base.fork(1000 + suburb.index));
+    const pop = drawTruth(base, suburb);
     persons += pop.persons.count;
     const area = areaHash(suburb.salCode, opts.seed);
     for (const t of tables) {
@@ -164,4 +164,42 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
   writeFileSync(join(opts.outDir, 'README.txt'), README(opts.scale, opts.seed, total, persons));
   files += 1;
   return { suburbs: total, persons, files };
+}
+
+/** The hidden truth of one suburb: the same draw for the input files and for the floor below. */
+const drawTruth = (base: Rng, suburb: DemoSuburb) => drawSuburbPopulation(suburb, base.fork(1000 + suburb.index));
+
+export interface TruthInputTables {
+  readonly salCode: string;
+  /** Persons in the hidden truth. */
+  readonly persons: number;
+  /** Input table id → the truth's counts in spec order (`spec.cells`), before perturbation. */
+  readonly truth: ReadonlyMap<string, Float64Array>;
+  /** The same cells as the demo input files publish them (perturbed). */
+  readonly published: ReadonlyMap<string, Float64Array>;
+}
+
+/**
+ * The hidden truth tabulated into every input table, next to the published (perturbed)
+ * counts, suburb by suburb, for the same options as generateDemoInputs. The truth itself
+ * scores imperfectly against what was published: that SRMSE is the perturbation floor any
+ * synthesizer is measured against (bench/synthesis.ts). Regenerates the truth (nothing is
+ * read from disk), so it costs about as much as writing the inputs.
+ */
+export function* demoTruthInputTables(opts: Pick<DemoInputOptions, 'scale' | 'seed' | 'suburbs'>): Generator<TruthInputTables> {
+  const geography = buildDemoGeography(opts.scale, opts.seed, opts.suburbs);
+  const base = createRng(opts.seed);
+  const hashes = INPUT_TABLES.map((spec) => Uint32Array.from(spec.cells.map((c) => cellDefinitionHash(spec.universe, c))));
+  for (const suburb of geography.suburbs) {
+    const pop = drawTruth(base, suburb);
+    const area = areaHash(suburb.salCode, opts.seed);
+    const truth = new Map<string, Float64Array>();
+    const published = new Map<string, Float64Array>();
+    INPUT_TABLES.forEach((spec, t) => {
+      const counts = tabulateCells(pop, spec.universe, spec.cells);
+      truth.set(spec.id, counts);
+      published.set(spec.id, Float64Array.from(counts, (count, i) => perturbCount(count, hashes[t]![i]!, area)));
+    });
+    yield { salCode: suburb.salCode, persons: pop.persons.count, truth, published };
+  }
 }

@@ -57,6 +57,124 @@ export function largestRemainder(values: ArrayLike<number>, total: number): Int3
   return out;
 }
 
+/**
+ * Integers ≥ 0 that add up to `total` exactly and are as close as possible to `values` in
+ * squared distance: the reconciliation that minimises a table's SRMSE when the records cannot
+ * hold the table's own (perturbed) sum. ABS perturbation adds noise of the same size to every
+ * cell whatever its count, so the best guess of where a difference between the cells' sum and
+ * the true total sits is an equal share of every cell (the same shift λ for all), not a share
+ * proportional to the cell (largest remainder would put most of it on the biggest cells).
+ *
+ * - `free` cells (1 = free) count units the published table does not (a remainder such as "not
+ *   Indigenous" = total − Indigenous, or the non-attendees of an attendance table): they cost
+ *   nothing, so they absorb the difference first (down to 0 when it is negative).
+ * - When units must be added, they go to cells with a positive value or marked `open` (1 = may
+ *   receive although 0: the parent area has some); when there are none, to all cells.
+ * - When units must be removed, cells are lowered by the same amount, none below 0.
+ * Rounding is by largest remainder; equal remainders go to the larger `prefer` (default: the
+ * larger value, where one more unit weighs least), then to the lower index, so the result is
+ * deterministic.
+ */
+export function nearestIntegers(
+  values: ArrayLike<number>,
+  total: number,
+  options: { readonly free?: ArrayLike<number>; readonly open?: ArrayLike<number>; readonly prefer?: ArrayLike<number> } = {},
+): Int32Array {
+  const n = values.length;
+  if (!Number.isInteger(total) || total < 0) throw new RangeError(`total must be a non-negative integer, got ${total}`);
+  if (n === 0) {
+    if (total !== 0) throw new RangeError('cannot place a positive total in zero cells');
+    return new Int32Array(0);
+  }
+  const v = new Float64Array(n);
+  for (let i = 0; i < n; i++) v[i] = Math.max(0, (values[i] as number) || 0);
+  const x = v.slice();
+  const isFree = (i: number) => (options.free ? (options.free[i] as number) > 0 : false);
+  let difference = total - sum(v);
+
+  // 1. Free cells first.
+  let freeValue = 0;
+  let freeCells = 0;
+  for (let i = 0; i < n; i++) if (isFree(i)) { freeValue += v[i] as number; freeCells++; }
+  if (freeCells > 0 && difference !== 0) {
+    if (difference > 0) {
+      for (let i = 0; i < n; i++) if (isFree(i)) x[i] = (v[i] as number) + difference * (freeValue > 0 ? (v[i] as number) / freeValue : 1 / freeCells);
+      difference = 0;
+    } else {
+      const take = Math.min(freeValue, -difference);
+      for (let i = 0; i < n; i++) if (isFree(i) && freeValue > 0) x[i] = (v[i] as number) * (1 - take / freeValue);
+      difference += take;
+    }
+  }
+
+  // 2. The same shift for every paid cell that can move.
+  if (difference > 1e-9) {
+    let receivers = 0;
+    const receives = (i: number) => !isFree(i) && ((v[i] as number) > 0 || (options.open ? (options.open[i] as number) > 0 : false));
+    for (let i = 0; i < n; i++) if (receives(i)) receivers++;
+    const all = receivers === 0;
+    if (all) for (let i = 0; i < n; i++) if (!isFree(i)) receivers++;
+    if (receivers === 0) return largestRemainder(v.some((y) => y > 0) ? v : new Float64Array(n).fill(1), total);
+    const shift = difference / receivers;
+    for (let i = 0; i < n; i++) {
+      if (isFree(i)) continue;
+      if (all || receives(i)) x[i] = (x[i] as number) + shift;
+    }
+  } else if (difference < -1e-9) {
+    // Water-filling from above: lower every positive paid cell by λ, clipped at 0.
+    const paid: number[] = [];
+    for (let i = 0; i < n; i++) if (!isFree(i) && (v[i] as number) > 0) paid.push(v[i] as number);
+    paid.sort((a, b) => a - b);
+    let remove = -difference;
+    let lambda = 0;
+    let k = 0; // cells below index k are emptied
+    for (;;) {
+      const alive = paid.length - k;
+      if (alive === 0) break;
+      const step = (paid[k] as number) - lambda; // lowering all alive cells until the smallest empties
+      if (step * alive >= remove) { lambda += remove / alive; break; }
+      remove -= step * alive;
+      lambda = paid[k] as number;
+      k++;
+    }
+    for (let i = 0; i < n; i++) if (!isFree(i)) x[i] = Math.max(0, (v[i] as number) - lambda);
+  }
+
+  // 3. Largest remainder on the shifted values.
+  const out = new Int32Array(n);
+  const remainders = new Float64Array(n);
+  let assigned = 0;
+  for (let i = 0; i < n; i++) {
+    const whole = Math.floor((x[i] as number) + 1e-9);
+    out[i] = whole;
+    remainders[i] = Math.max(0, (x[i] as number) - whole);
+    assigned += whole;
+  }
+  let left = total - assigned;
+  if (left !== 0) {
+    // Remainders compared at 1e-6 so that equal shifts tie exactly; ties to the larger `prefer`.
+    const prefer = options.prefer ?? v;
+    const order: number[] = [];
+    const key = new Float64Array(n);
+    for (let i = 0; i < n; i++) { order.push(i); key[i] = Math.round((remainders[i] as number) * 1e6); }
+    if (left > 0) {
+      order.sort((a, b) => (key[b] as number) - (key[a] as number) || (prefer[b] as number) - (prefer[a] as number) || a - b);
+      for (let k = 0; k < left; k++) {
+        const i = order[k % n] as number;
+        out[i] = (out[i] as number) + 1;
+      }
+    } else {
+      // Floating error left one unit too many: take it from the smallest remainder of a positive cell.
+      order.sort((a, b) => (key[a] as number) - (key[b] as number) || (v[a] as number) - (v[b] as number) || b - a);
+      for (let k = 0; left < 0 && k < n * 4; k++) {
+        const i = order[k % n] as number;
+        if ((out[i] as number) > 0) { out[i] = (out[i] as number) - 1; left++; }
+      }
+    }
+  }
+  return out;
+}
+
 export interface ControlledRounding {
   /** Row-major integer cells: row totals and column totals exact. */
   readonly cells: Int32Array;

@@ -6,6 +6,9 @@ import { createRng } from '../../../src/core/synthesis/rng.ts';
 import { checkStructuralRules } from '../../../src/core/synthesis/rules.ts';
 import { AGES, buildStructure } from '../../../src/core/synthesis/structure/index.ts';
 import { synthesizeSuburb } from '../../../src/core/synthesis/synthesize.ts';
+import { srmse } from '../../../src/core/quality/metrics.ts';
+import { buildDemoGeography } from '../../../src/demo/geography.ts';
+import { drawSuburbPopulation } from '../../../src/demo/truth-model.ts';
 
 /** A plausible suburb's tables: a structure built from rough shapes, tabulated into G04/G29/G35/G42. */
 function suburbTables(persons: number, seed: number): SuburbTargets {
@@ -55,4 +58,27 @@ describe('synthesizeSuburb', () => {
     for (const [code, column] of Object.entries(a.persons.variables)) expect(Array.from(b.persons.variables[code]!)).toEqual(Array.from(column));
     expect(Array.from(c.persons.variables['RLHP']!)).not.toEqual(Array.from(a.persons.variables['RLHP']!));
   });
+});
+
+describe('synthesizeSuburb on a demo truth suburb (another generator, tables not perturbed)', () => {
+  // The demo truth has two-family households, families whose children are all 15 or over, and
+  // married persons who are not registered partners: none of it is how buildStructure draws.
+  const geography = buildDemoGeography('demo', 7, 12);
+  for (const index of [2, 3, 4]) {
+    it(`gives back its tables: suburb ${index}`, () => {
+      const suburb = geography.suburbs[index]!;
+      const truth = drawSuburbPopulation(suburb, createRng(7).fork(suburb.index));
+      const tables = new Map(INPUT_TABLES.map((t) => [t.id, tabulate(truth, t)]));
+      const totals = new Map([['G01', truth.persons.count], ['G35', truth.dwellings.count]]);
+      const { population, diagnostics } = synthesizeSuburb({ salCode: suburb.salCode, tables }, { seed: 1, smallSuburb: false, totals });
+      expect(checkStructuralRules(population).violations).toBe(0);
+      expect(population.families.count).toBe(truth.families.count);
+      const fit = (id: string) => srmse(tabulate(population, INPUT_TABLES.find((t) => t.id === id)!), tables.get(id)!)!;
+      for (const id of ['G01', 'G04', 'G05', 'G14', 'G17', 'G35', 'G42', 'G46']) expect(fit(id), id).toBe(0);
+      // Family composition, with the split by children under 15, within a few families.
+      expect(fit('G29')).toBeLessThan(0.02);
+      // Registered partners never outnumber G05's married persons, so no status is forced.
+      expect(diagnostics.attributes.forced['MSTP'] ?? 0).toBe(0);
+    });
+  }
 });

@@ -14,7 +14,7 @@
  */
 import type { Rng } from '../rng.ts';
 import { dealStrata } from './deal.ts';
-import { controlledRound2D, largestRemainder } from '../integerise.ts';
+import { controlledRound2D, nearestIntegers } from '../integerise.ts';
 import { rake, smoothToward } from '../rake.ts';
 import { cellValue, strataOf, type PlanCell, type TablePlan } from './plan.ts';
 
@@ -90,7 +90,9 @@ export function fitTable(req: FitRequest, rng: Rng): FitResult {
     let n = 0;
     for (let r = 0; r < classes; r++) n += sizes[s * classes + r]!;
     if (n === 0) continue;
-    const columns = largestRemainder(stratumWeights(req, cellsOf[s]!, width, n), n);
+    const weights = stratumWeights(req, cellsOf[s]!, width, n);
+    const columns = new Int32Array(width);
+    columns.set(nearestIntegers(weights.values.subarray(0, cellsOf[s]!.length), n, weights));
     if (!req.prior) {
       counts.set(columns, s * width);
       continue;
@@ -122,8 +124,18 @@ export function fitTable(req: FitRequest, rng: Rng): FitResult {
   return { values, stratumOf, forced };
 }
 
-/** Weights of a stratum's cells (padded to `width`), smoothed toward the parent's shares. */
-function stratumWeights(req: FitRequest, cells: readonly PlanCell[], width: number, size: number): Float64Array {
+/**
+ * Weights of a stratum's cells (padded to `width`), smoothed toward the parent's shares, with
+ * the cells that cost nothing when they move (`free`: remainders and the fill cell, which no
+ * published cell counts on its own) and the empty cells that may still receive units (`open`:
+ * the parent area has some) for nearestIntegers.
+ */
+function stratumWeights(
+  req: FitRequest,
+  cells: readonly PlanCell[],
+  width: number,
+  size: number,
+): { values: Float64Array; free: Uint8Array; open: Uint8Array | undefined; prefer?: Float64Array } {
   const published = cells.filter((c) => c.source >= 0);
   const own = Float64Array.from(published, (c) => cellValue(c, req.target));
   const parent = req.parent ? Float64Array.from(published, (c) => cellValue(c, req.parent!)) : undefined;
@@ -145,7 +157,20 @@ function stratumWeights(req: FitRequest, cells: readonly PlanCell[], width: numb
     for (let j = 0; j < published.length; j++) counted += w[j]!;
     w[published.length] = Math.max(0, size - counted);
   }
-  return w;
+  const free = new Uint8Array(width);
+  for (let j = 0; j < cells.length; j++) if (cells[j]!.source < 0 || cells[j]!.minus) free[j] = 1;
+  let open: Uint8Array | undefined;
+  if (parent) {
+    open = new Uint8Array(width);
+    for (let j = 0; j < published.length; j++) open[j] = parent[j]! > 0 ? 1 : 0;
+    if (cells.length > published.length) open[published.length] = 1;
+  }
+  let prefer: Float64Array | undefined;
+  if (req.smoothing > 0 && parent && parentTotal > 0) {
+    prefer = new Float64Array(width);
+    for (let j = 0; j < published.length; j++) prefer[j] = parent[j]! / parentTotal;
+  }
+  return { values: w, free, open, ...(prefer ? { prefer } : {}) };
 }
 
 /**

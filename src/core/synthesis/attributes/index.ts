@@ -390,14 +390,17 @@ function incomeObjective(
   for (let g = 0; g < groups; g++) if (stratumOf[g]! >= 0) sizes[stratumOf[g]!]!++;
   let base = 0;
   plan.strata.forEach((st, s) => {
-    let total = 0;
-    st.cells.forEach((cell) => (total += cellValue(cell, values)));
+    // The synthetic stratum size is the truth for the count; the cells are brought to it by an
+    // equal share of the difference each (perturbation noise is the same size in every cell;
+    // see nearestIntegers). Real-valued: integer targets leave the annealing flat plateaus.
+    const own = st.cells.map((cell) => cellValue(cell, values));
+    const total = own.reduce((a, b) => a + b, 0);
     st.cells.forEach((cell, j) => {
       for (const k of cell.pattern[0]!) cellOf[s * categories + k] = base + j;
-      // Only the shares matter: the synthetic stratum size is the truth for the count.
-      target[base + j] = total > 0 ? (cellValue(cell, values) * sizes[s]!) / total : 0;
+      target[base + j] = Math.max(0, own[j]! + (sizes[s]! - total) / own.length);
     });
     base += st.cells.length;
   });
   return makeObjective(scale, tally, stratumOf, categories, cellOf, target);
 }
+

@@ -1,4 +1,4 @@
-import { controlledRound2D, largestRemainder, sum } from '../integerise.ts';
+import { controlledRound2D, largestRemainder, nearestIntegers, sum } from '../integerise.ts';
 import { rake } from '../rake.ts';
 import type { Rng } from '../rng.ts';
 import {
@@ -29,6 +29,8 @@ export interface HouseholdPlan {
   readonly otherSlots: Uint16Array;
   /** Persons needed per building Role. */
   readonly roleTotals: Int32Array;
+  /** Per family, which children linking should give it: 1 at least one under 15, 2 only 15 and over, 0 either. */
+  readonly childAges: Uint8Array;
 }
 
 /** Members a family of each type needs at least: partners/parent, one child, or two relatives. */
@@ -69,7 +71,7 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
     ...Array.from({ length: 6 }, (_, i) => value(t.groupHouseholdsBySize, i + 1)),
     Math.max(0, t.loneHouseholds),
   ];
-  const counts = largestRemainder(sum(cells) > 0 ? cells : [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], households);
+  const counts = sum(cells) > 0 ? nearestIntegers(cells, households) : largestRemainder([0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], households);
   const fam = new Int32Array(MAX_SIZE + 1);
   const grp = new Int32Array(MAX_SIZE + 1);
   for (let s = 1; s <= 5; s++) {
@@ -125,8 +127,14 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
   let top = 2;
   for (let s = 2; s <= MAX_SIZE; s++) if ((fam[s] as number) + (grp[s] as number) > 0) top = s;
   while (places < persons) {
+    // A household of 6 or more stays in G35's "6 or more" cell when it grows: those first.
+    let from = 6;
     let multi = 0;
-    for (let s = 2; s <= top; s++) multi += (fam[s] as number) + (grp[s] as number);
+    for (let s = from; s <= top; s++) multi += (fam[s] as number) + (grp[s] as number);
+    if (multi === 0) {
+      from = 2;
+      for (let s = from; s <= top; s++) multi += (fam[s] as number) + (grp[s] as number);
+    }
     if (multi === 0) {
       lone--; // only lone persons: the extra person turns one into a group household of two
       grp[2] = (grp[2] as number) + 1;
@@ -134,7 +142,7 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
     } else {
       // A random family or group household gains a member.
       let pickAt = rng.int(multi);
-      let s = 2;
+      let s = from;
       let hist = fam;
       for (; s <= top; s++) {
         if (pickAt < (fam[s] as number)) { hist = fam; break; }
@@ -169,10 +177,7 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
   }
   let families = 0;
   for (let h = 0; h < familyHouseholds; h++) families += nfam[h] as number;
-  const typeCounts = largestRemainder(
-    t.familiesByType && sum(t.familiesByType) > 0 ? t.familiesByType : DEFAULT_FAMILY_TYPES,
-    families,
-  );
+  const typeCounts = t.familiesByType && sum(t.familiesByType) > 0 ? nearestIntegers(t.familiesByType, families) : largestRemainder(DEFAULT_FAMILY_TYPES, families);
 
   const takeType = (): number => {
     const k = rng.pick(typeCounts);
@@ -361,6 +366,21 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, rng: Rng): Househol
     }
   }
 
+  // Families with children: which have a child under 15 (G29), more likely the larger ones
+  // (Efraimidis–Spirakis keys weighted by child slots).
+  const childAges = new Uint8Array(families);
+  for (const type of [FamilyType.CoupleWithChildren, FamilyType.OneParent]) {
+    const share = t.under15Share?.[type];
+    if (share === undefined || !Number.isFinite(share)) continue;
+    const ids: number[] = [];
+    for (let f = 0; f < families; f++) if (familyType[f] === type) ids.push(f);
+    if (ids.length === 0) continue;
+    const young = largestRemainder([Math.min(1, Math.max(0, share)), 1 - Math.min(1, Math.max(0, share))], ids.length)[0] as number;
+    const keys = new Map(ids.map((f) => [f, Math.log(1 - rng.next()) / Math.max(1, childSlots[f] as number)]));
+    ids.sort((a, b) => (keys.get(b) as number) - (keys.get(a) as number) || a - b);
+    ids.forEach((f, i) => { childAges[f] = i < young ? 1 : 2; });
+  }
+
   const roleTotals = new Int32Array(ROLE_COUNT);
   for (let f = 0; f < families; f++) {
     const type = familyType[f] as number;
@@ -374,5 +394,5 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, rng: Rng): Househol
     if (kind[h] === HouseholdKind.Group) bump(roleTotals, Role.GroupMember, size[h] as number);
     if (kind[h] === HouseholdKind.LonePerson) bump(roleTotals, Role.LonePerson, 1);
   }
-  return { ...layout, unrelatedSlots, childSlots, otherSlots, roleTotals };
+  return { ...layout, unrelatedSlots, childSlots, otherSlots, roleTotals, childAges };
 }

@@ -122,16 +122,32 @@ export function linkPersons(
   const coupleOrder = orderByDesc(coupleKeys);
   rng.shuffle(withChildren);
   rng.shuffle(without);
-  const coupleFamilies = [...withChildren, ...without];
+  // Families whose children are all 15 or over (G29) take the older parents, those with a
+  // child under 15 the younger ones (by age with noise, so the two overlap).
+  const byChildAges = (ids: number[]): number[] => {
+    const rank = [1, 2, 0]; // childAges 0 either, 1 under 15, 2 only 15+ → 15+ first, then either, then under 15
+    return [...ids].sort((a, b) => (rank[plan.childAges[a] as number] as number) - (rank[plan.childAges[b] as number] as number));
+  };
+  const parentCouples = Array.from(coupleOrder.subarray(0, Math.min(withChildren.length, coupleOrder.length)));
+  const parentCoupleAge = new Float64Array(couples.length);
+  for (const i of parentCouples) {
+    const c = couples[i] as [number, number];
+    parentCoupleAge[i] = Math.min(age[c[0]] as number, age[c[1]] as number) + 5 * rng.normal();
+  }
+  parentCouples.sort((a, b) => (parentCoupleAge[b] as number) - (parentCoupleAge[a] as number));
+  const coupleFamilies = [...byChildAges(withChildren), ...without];
+  const couplesInOrder = [...parentCouples, ...Array.from(coupleOrder.subarray(parentCouples.length))];
   coupleFamilies.forEach((f, i) => {
-    const c = couples[coupleOrder[i] as number];
+    const c = couples[couplesInOrder[i] as number];
     if (!c) return;
     parentA[f] = c[0];
     parentB[f] = c[1];
   });
   const loneParents = byRole(Role.LoneParent);
   rng.shuffle(loneParents);
-  oneParent.forEach((f, i) => { parentA[f] = loneParents[i] ?? -1; });
+  const loneParentAge = new Map(loneParents.map((p) => [p, (age[p] as number) + 5 * rng.normal()]));
+  loneParents.sort((a, b) => (loneParentAge.get(b) as number) - (loneParentAge.get(a) as number));
+  byChildAges(oneParent).forEach((f, i) => { parentA[f] = loneParents[i] ?? -1; });
   for (let f = 0; f < plan.families; f++) {
     const h = plan.familyHousehold[f] as number;
     const a = parentA[f] as number;
@@ -159,9 +175,45 @@ export function linkPersons(
       slotKeys[(childStart[f] as number) + j] = (parentAge[f] as number) - 27 - 2.5 * j + 3 * rng.normal();
     }
   }
-  const slotOrder = orderByDesc(slotKeys);
   const slotPerson = new Int32Array(slotKeys.length).fill(-1);
   const slotOf = new Int32Array(n).fill(-1);
+  // Children 15+ (the first `older` of `children`, sorted by age) go to the slots that must
+  // hold one (families with no child under 15), then to the free slots expecting the oldest
+  // children; children under 15 to the first slot of families that need one, then the rest.
+  // Within each pool, by rank: the oldest child to the slot expecting the oldest.
+  let older = 0;
+  while (older < children.length && (age[children[older] as number] as number) >= 15) older++;
+  const mustOld: number[] = [];
+  const mustYoung: number[] = [];
+  const either: number[] = [];
+  for (let f = 0; f < plan.families; f++) {
+    for (let j = 0; j < (plan.childSlots[f] as number); j++) {
+      const slot = (childStart[f] as number) + j;
+      const want = plan.childAges[f] as number;
+      if (want === 2) mustOld.push(slot);
+      else if (want === 1 && j === 0) mustYoung.push(slot);
+      else either.push(slot);
+    }
+  }
+  const byKeyDesc = (slots: number[]) => slots.sort((a, b) => (slotKeys[b] as number) - (slotKeys[a] as number) || a - b);
+  byKeyDesc(mustOld);
+  byKeyDesc(mustYoung);
+  byKeyDesc(either);
+  const oldSlots: number[] = [];
+  const youngSlots: number[] = [];
+  // More must-old slots than children 15+: the must-old slots expecting the youngest give way.
+  const oldFromMust = Math.min(mustOld.length, older);
+  oldSlots.push(...mustOld.slice(0, oldFromMust));
+  youngSlots.push(...mustOld.slice(oldFromMust));
+  const youngFromMust = Math.min(mustYoung.length, children.length - older);
+  const oldFromEither = Math.max(0, Math.min(either.length, older - oldSlots.length - (mustYoung.length - youngFromMust)));
+  oldSlots.push(...either.slice(0, oldFromEither));
+  youngSlots.push(...either.slice(oldFromEither));
+  youngSlots.push(...mustYoung.slice(0, youngFromMust));
+  oldSlots.push(...mustYoung.slice(youngFromMust));
+  byKeyDesc(oldSlots);
+  byKeyDesc(youngSlots);
+  const slotOrder = [...oldSlots, ...youngSlots];
   for (let k = 0; k < slotOrder.length && k < children.length; k++) {
     slotPerson[slotOrder[k] as number] = children[k] as number;
     slotOf[children[k] as number] = slotOrder[k] as number;
@@ -191,6 +243,8 @@ export function linkPersons(
         for (const r of [rank - d, rank + d]) {
           const other = children[r];
           if (other === undefined) continue;
+          // Swaps stay within the child's pool (under 15 or not), so G29's split holds.
+          if (((age[other] as number) >= 15) !== ((age[c] as number) >= 15)) continue;
           const s2 = slotOf[other] as number;
           const g = familyOfSlot[s2] as number;
           if (g === f) continue;
@@ -305,12 +359,38 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
   // De facto or registered: one decision per couple, from the table's share for the couple's band.
   const bands = t.roles?.bands ?? DEFAULT_BANDS;
   const bandOf = (a: number): number => Math.max(0, bands.findIndex(([lo, hi]) => a >= lo && a <= hi));
-  for (const [a, b] of links.couples) {
+  // As many registered couples as the shares expect, drawn by their chance (Efraimidis–Spirakis
+  // keys), but no more registered partners of a sex than the persons G05 counts as married
+  // (a registered partner is "Married"; otherwise the marital status fit has to force them).
+  const couples = links.couples;
+  const chance = new Float64Array(couples.length);
+  let expected = 0;
+  couples.forEach(([a, b], i) => {
     const younger = Math.min(age[a] as number, age[b] as number);
     const share = t.deFactoShareByBand ? (t.deFactoShareByBand[bandOf(younger)] ?? deFactoPrior(younger)) : deFactoPrior(younger);
-    const kind = rng.next() < share ? 2 : 1;
-    union[a] = kind;
-    union[b] = kind;
+    chance[i] = Math.min(1, Math.max(0, 1 - share));
+    expected += chance[i] as number;
+  });
+  const keys = new Float64Array(couples.length);
+  for (let i = 0; i < couples.length; i++) keys[i] = (chance[i] as number) > 0 ? Math.log(1 - rng.next()) / (chance[i] as number) : -Infinity;
+  const cap = t.registeredPartnersBySex ? [t.registeredPartnersBySex[0] as number, t.registeredPartnersBySex[1] as number] : [Infinity, Infinity];
+  const taken = [0, 0];
+  let registered = 0;
+  const wanted = Math.round(expected);
+  for (const i of orderByDesc(keys)) {
+    const [a, b] = couples[i] as [number, number];
+    const sa = drawn.sex[a] as number;
+    const sb = drawn.sex[b] as number;
+    taken[sa] = (taken[sa] as number) + 1;
+    taken[sb] = (taken[sb] as number) + 1;
+    const ok = registered < wanted && (keys[i] as number) > -Infinity && (taken[0] as number) <= (cap[0] as number) && (taken[1] as number) <= (cap[1] as number);
+    if (ok) registered++;
+    else {
+      taken[sa] = (taken[sa] as number) - 1;
+      taken[sb] = (taken[sb] as number) - 1;
+    }
+    union[a] = ok ? 1 : 2;
+    union[b] = ok ? 1 : 2;
   }
 
   // Children 15–24 by sex × band: the youngest share (from the role table) are dependent students.

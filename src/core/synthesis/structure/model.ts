@@ -80,8 +80,18 @@ export interface StructureTargets {
   readonly familyHouseholdsByFamilies?: ArrayLike<number>;
   /** Families by FamilyType. */
   readonly familiesByType?: ArrayLike<number>;
+  /**
+   * Per FamilyType, the share of its families with a child under 15 (G29 splits couples with
+   * children and one-parent families that way); NaN or absent: whatever linking gives.
+   */
+  readonly under15Share?: ArrayLike<number>;
   /** Persons by TargetRole × sex × band (row-major), G27-style. */
   readonly roles?: { readonly bands: readonly (readonly [number, number])[]; readonly byRoleSexBand: ArrayLike<number> };
+  /**
+   * Most partners in a registered marriage per sex (0 male, 1 female): they are all "Married"
+   * in G05, which also counts married persons not living with a spouse.
+   */
+  readonly registeredPartnersBySex?: ArrayLike<number>;
   /** Share of partners in a de facto (not registered) marriage, per band of `roles.bands` (or DEFAULT_BANDS). */
   readonly deFactoShareByBand?: ArrayLike<number>;
 }

@@ -86,6 +86,8 @@ const arbitraryTargets = fc.record({
   byFamilies: fc.option(fc.array(fc.double({ min: 0, max: 20, noNaN: true }), { minLength: 3, maxLength: 3 }), { nil: undefined }),
   roleCells: fc.option(fc.array(fc.double({ min: 0, max: 20, noNaN: true }), { minLength: TARGET_ROLE_COUNT * 18, maxLength: TARGET_ROLE_COUNT * 18 }), { nil: undefined }),
   mean: fc.option(fc.double({ min: 1, max: 5, noNaN: true }), { nil: undefined }),
+  under15: fc.option(fc.array(fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constant(Number.NaN)), { minLength: 4, maxLength: 4 }), { nil: undefined }),
+  registered: fc.option(fc.array(fc.nat(200), { minLength: 2, maxLength: 2 }), { nil: undefined }),
   seed: fc.integer(),
 });
 
@@ -104,9 +106,20 @@ describe('buildStructure on arbitrary inputs (property)', () => {
           ...(x.byFamilies ? { familyHouseholdsByFamilies: x.byFamilies } : {}),
           ...(x.roleCells ? { roles: { bands: DEFAULT_BANDS, byRoleSexBand: x.roleCells } } : {}),
           ...(x.mean ? { meanHouseholdSize: x.mean } : {}),
+          ...(x.under15 ? { under15Share: x.under15 } : {}),
+          ...(x.registered ? { registeredPartnersBySex: x.registered } : {}),
         };
         const { population: pop } = buildStructure(targets, createRng(x.seed));
         const report = checkStructuralRules(pop);
+        if (x.registered) {
+          // Registered partners of each sex stay within the cap.
+          const mdcp = pop.persons.variables['MDCP']!;
+          const sexp = pop.persons.variables['SEXP']!;
+          const registered = [0, 0];
+          for (let i = 0; i < pop.persons.count; i++) if (mdcp[i] === 0) registered[sexp[i]!]!++;
+          expect(registered[0]!).toBeLessThanOrEqual(x.registered[0]!);
+          expect(registered[1]!).toBeLessThanOrEqual(x.registered[1]!);
+        }
         expect(report.byRule).toEqual(Object.fromEntries(Object.keys(report.byRule).map((k) => [k, 0])));
         expect(pop.persons.count).toBe(x.persons);
         const wanted = Math.min(Math.round(x.dwellings), x.persons);
