@@ -3,7 +3,8 @@
  * windows, geography resolution, pricing, balance read, JSON logs) against a bare Fastify JSON
  * route answering a body of the same size, in the same run on the same machine. The load
  * generator (autocannon) runs in its own process so it does not share the server's event loop.
- * Usage: node bin/run-ts.js bench/preview.ts [--connections 10] [--seconds 10]
+ * Usage: node bin/run-ts.js bench/preview.ts [--connections 10] [--seconds 10] [--routes]
+ * --routes also loads GET /healthz and GET /account/credits, to show where the gap is.
  * Goal (issue 3): ratio ≥ 0.5.
  */
 import { execFile } from 'node:child_process';
@@ -24,7 +25,7 @@ import { buildApp } from '../src/http/app.ts';
 import { systemClock } from '../src/ports/clock.ts';
 import { buildSyntheticRelease } from './pool-release-synthetic.ts';
 
-const { values } = parseArgs({ options: { connections: { type: 'string', default: '10' }, seconds: { type: 'string', default: '10' } } });
+const { values } = parseArgs({ options: { connections: { type: 'string', default: '10' }, seconds: { type: 'string', default: '10' }, routes: { type: 'boolean', default: false } } });
 const AUTOCANNON = join(import.meta.dirname, '..', 'node_modules', '.bin', 'autocannon');
 
 interface LoadResult {
@@ -33,8 +34,9 @@ interface LoadResult {
   readonly non2xx: number;
 }
 
-function load(url: string, headers: Record<string, string>, body: string): Promise<LoadResult> {
-  const args = ['-c', values.connections!, '-d', values.seconds!, '-m', 'POST', '-b', body, '--json'];
+function load(url: string, headers: Record<string, string>, body?: string): Promise<LoadResult> {
+  const args = ['-c', values.connections!, '-d', values.seconds!, '--json'];
+  if (body !== undefined) args.push('-m', 'POST', '-b', body);
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   args.push(url);
   return new Promise((resolve, reject) => {
@@ -44,6 +46,14 @@ function load(url: string, headers: Record<string, string>, body: string): Promi
       resolve({ rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx });
     });
   });
+}
+
+/** A load run with the server's CPU per request (this process serves; autocannon runs in its own). */
+async function measured(run: () => Promise<LoadResult>): Promise<LoadResult & { cpuMicros: number }> {
+  const before = process.cpuUsage();
+  const result = await run();
+  const used = process.cpuUsage(before);
+  return { ...result, cpuMicros: (used.user + used.system) / (result.rps * Number(values.seconds)) };
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'spq-bench-preview-'));
@@ -73,17 +83,24 @@ try {
   const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
   const json = { 'content-type': 'application/json' };
+  const auth = { ...json, authorization: `Bearer ${account.value.apiKey}` };
   await load(`${bareUrl}/preview`, json, body); // warm-up of both, so neither pays for JIT in its run
-  await load(`${appUrl}/query/preview`, { ...json, authorization: `Bearer ${account.value.apiKey}` }, body);
-  const baseline = await load(`${bareUrl}/preview`, json, body);
-  const full = await load(`${appUrl}/query/preview`, { ...json, authorization: `Bearer ${account.value.apiKey}` }, body);
+  await load(`${appUrl}/query/preview`, auth, body);
+  const baseline = await measured(() => load(`${bareUrl}/preview`, json, body));
+  const full = await measured(() => load(`${appUrl}/query/preview`, auth, body));
   if (full.non2xx > 0) throw new Error(`${full.non2xx} previews were not 2xx`);
+  // Where the gap is: our hooks without a key (healthz), and an authenticated route that reads the ledger.
+  const healthz = values.routes ? await measured(() => load(`${appUrl}/healthz`, {})) : undefined;
+  const credits = values.routes ? await measured(() => load(`${appUrl}/account/credits`, { authorization: auth.authorization })) : undefined;
 
   const ratio = full.rps / baseline.rps;
+  const line = (name: string, r: LoadResult & { cpuMicros: number }) => `${name}: ${r.rps.toFixed(0)} req/s (p99 ${r.p99} ms), server CPU ${r.cpuMicros.toFixed(0)} µs/request`;
   process.stdout.write(
     [
-      `bare Fastify JSON route: ${baseline.rps.toFixed(0)} req/s (p99 ${baseline.p99} ms)`,
-      `POST /query/preview (auth + rate limits + SQLite + pools + logs): ${full.rps.toFixed(0)} req/s (p99 ${full.p99} ms)`,
+      line('bare Fastify JSON route', baseline),
+      line('POST /query/preview (auth + rate limits + SQLite + pools + logs)', full),
+      ...(healthz ? [line('GET /healthz (our hooks, no key)', healthz)] : []),
+      ...(credits ? [line('GET /account/credits (auth + a ledger read)', credits)] : []),
       `ratio: ${ratio.toFixed(2)} (goal ≥ 0.5) with ${values.connections} connections × ${values.seconds} s`,
     ].join('\n') + '\n',
   );

@@ -17,14 +17,18 @@ const MODEST: Record<string, string[]> = {
   preview: ['--connections', '10', '--seconds', '5'],
   export: ['--persons', '1250000', '--sizes', '1000,100000', '--exceljs-max', '100000'],
   execute: ['--persons', '250000', '--sizes', '1000,100000', '--reps', '3', '--wait-load', '0'],
+  'execute-phases': ['--runs', '20'],
   memory: ['--persons', '250000', '--n', '200000', '--reps', '1'],
+  scaleout: ['--seconds', '5', '--executes', '20'],
 };
 const FULL: Record<string, string[]> = {
   sampling: [],
-  preview: ['--connections', '10', '--seconds', '8'],
+  preview: ['--connections', '10', '--seconds', '8', '--routes'],
   export: ['--persons', '1250000', '--exceljs-max', '100000'],
   execute: [],
-  memory: [],
+  'execute-phases': [],
+  memory: ['--reps', '2'],
+  scaleout: [],
 };
 
 const root = join(import.meta.dirname, '..');

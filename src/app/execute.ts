@@ -205,14 +205,16 @@ export async function executeQuery(
     await rm(exportedDictionaryPath(tmpPath), { force: true }).catch(() => undefined);
     await deps.files.delete(fileKey).catch(() => undefined);
     await deps.files.delete(dictionaryFileKey(queryId)).catch(() => undefined);
+    let settled = 'nothing was charged';
     try {
       await deps.accounts.refundQuery(queryId, deps.clock.now(), REFUND_REASON);
     } catch (refundError) {
       // Typically the database is unreachable, which is often why the execute failed at all.
       log.error({ err: refundError, queryId, requestId: input.requestId }, 'refund failed; retrying in the background');
       refundLater(deps, log, queryId, input.requestId);
+      settled = 'its charge will be refunded automatically as soon as the ledger answers';
     }
-    return err(appError('internal_error', `The query could not be completed and nothing was charged. Retry with backoff; quote request id ${input.requestId}.`));
+    return err(appError('internal_error', `The query could not be completed and ${settled}. Retry with backoff; quote request id ${input.requestId}.`));
   }
 }
 

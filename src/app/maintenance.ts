@@ -27,11 +27,18 @@ export async function sweepExpiredFiles(deps: Deps, log: OpsLog, batch = 100): P
   return deleted;
 }
 
-/** Runs the sweeper every intervalMs (first run at once); returns a function that stops it. */
+/**
+ * Runs the sweeper every intervalMs (first run at once); returns a function that stops it. Each
+ * run also refunds executes left pending past PENDING_TIMEOUT_MS: with several instances, one
+ * that died mid-execute may never start again, so recovery cannot wait for a restart.
+ */
 export function startSweeper(deps: Deps, log: OpsLog, intervalMs: number): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    running = sweepExpiredFiles(deps, log).catch((error: unknown) => log.error({ err: error }, 'sweeper run failed; retrying next interval'));
+    running = (async () => {
+      await sweepExpiredFiles(deps, log);
+      await recoverPendingQueries(deps, log);
+    })().catch((error: unknown) => log.error({ err: error }, 'sweeper run failed; retrying next interval'));
   };
   tick();
   const timer = setInterval(tick, intervalMs);

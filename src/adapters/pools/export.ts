@@ -3,11 +3,11 @@
  * in-memory column arrays 2,048 rows (one DuckDB vector) at a time, and nothing is materialised
  * whatever n.
  * - parquet: DuckDB writes the file with its own COPY from a table function, spq_gather, that
- *   hands it those chunks as they are gathered (integers and ENUM codes only, one bulk copy per
- *   column); the id strings are derived in SQL for those rows only. No temporary table, no
- *   appender (both cost more than the COPY for small exports and block the event loop for large).
+ *   hands it those chunks as they are gathered (ENUM codes and ready-made id strings, one bulk
+ *   copy per column). No temporary table, no appender (both cost more than the COPY for small
+ *   exports and block the event loop for large).
  * - csv and xlsx: the chunks go straight to our streaming writers (csv.ts writes exactly the
- *   bytes DuckDB's csv COPY would, faster than that COPY on this machine).
+ *   bytes DuckDB's csv COPY would, with no DuckDB round trip per chunk; docs/performance.md).
  */
 import { DuckDBTableFunction, type DuckDBConnection } from '@duckdb/node-api';
 import type * as Bindings from '@duckdb/node-bindings';

@@ -2,7 +2,7 @@
  * A pool release opened for serving (the PoolRelease port). Opening verifies the manifest,
  * reads catalog.json, builds the geography index and loads the column files into memory
  * (hashed as they are read). Exports gather the sampled rows from those arrays; an in-memory
- * DuckDB writes parquet and csv, with a connection (and temporary tables) per export.
+ * DuckDB writes parquet (a connection per export), our own writers csv and xlsx (export.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { rm } from 'node:fs/promises';

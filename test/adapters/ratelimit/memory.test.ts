@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../../../src/adapters/ratelimit/memory.ts';
-import { rateLimiterContract } from './rate-limiter.contract.ts';
+import { ReferenceModel, rateLimiterContract } from './rate-limiter.contract.ts';
 
 rateLimiterContract('memory', {
   make: async () => createMemoryRateLimiter(),
@@ -29,6 +30,29 @@ describe('memory rate limiter', () => {
     for (let i = 0; i < 10_000; i++) if ((await limiter.hit('k', p, 1_000 + i)).allowed) allowed++;
     expect(allowed).toBe(3);
     expect(limiter.size()).toBe(1);
+  });
+
+  it('agrees with the reference model on long schedules under large limits (logs outgrow and compact)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ limit: fc.integer({ min: 60, max: 400 }), windowSeconds: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 2 }),
+        fc.array(fc.integer({ min: 0, max: 25 }), { minLength: 500, maxLength: 1500 }),
+        async (windows, gaps) => {
+          const limiter = createMemoryRateLimiter();
+          const ps = windows.map((w, i) => ({ name: `w${i}`, ...w }));
+          const model = new ReferenceModel();
+          let now = 1_000_000;
+          for (const gap of gaps) {
+            now += gap;
+            const expected = model.hit(ps, now);
+            const actual = await limiter.hit('k', ps, now);
+            expect(actual.allowed).toBe(expected.allowed);
+            expect(actual.remaining).toBe(expected.remaining);
+          }
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 
   it('rejects a policy list it cannot enforce', async () => {

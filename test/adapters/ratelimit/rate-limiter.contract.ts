@@ -167,7 +167,7 @@ export function rateLimiterContract(name: string, harness: RateLimiterHarness): 
 }
 
 /** Brute force: every counted timestamp in one list, windows recounted from scratch each time. */
-class ReferenceModel {
+export class ReferenceModel {
   private readonly counted: number[] = [];
 
   private countAt(p: WindowPolicy, at: number): number {
