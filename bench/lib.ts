@@ -4,11 +4,11 @@
  * account with enough credits for million-row executes.
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { createAccountWithKey } from '../src/app/accounts.ts';
 import type { AccountStore } from '../src/ports/account-store.ts';
 import { systemClock } from '../src/ports/clock.ts';
+export { freePort } from '../test/support/free-port.ts';
 
 export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -29,17 +29,6 @@ export function machineLine(): string {
 
 export const load1 = (): number => loadavg()[0]!;
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A paid account whose bundle pays for every execute of a bench run (a 1 M-row execute costs 2,000 credits). */
 export async function benchAccount(store: AccountStore, serverSecret: string, credits = 10_000_000): Promise<{ accountId: string; apiKey: string }> {

@@ -14,13 +14,13 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import { createDatabase } from '../test/support/postgres.ts';
 import { buildSyntheticRelease } from './pool-release-synthetic.ts';
+import { freePort } from './lib.ts';
 
 const { values } = parseArgs({
   options: { connections: { type: 'string', default: '10' }, seconds: { type: 'string', default: '10' }, executes: { type: 'string', default: '50' } },
@@ -29,35 +29,15 @@ const EXECUTES = Number(values.executes);
 const ROOT = join(import.meta.dirname, '..');
 const SPQ = join(ROOT, 'bin', 'spq.js');
 const AUTOCANNON = join(ROOT, 'node_modules', '.bin', 'autocannon');
-const PG_SERVER = 'postgres://postgres@127.0.0.1:5432';
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const SECRET = `bench-scaleout-${randomBytes(12).toString('hex')}`;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 const quantile = (xs: readonly number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!;
 };
 
-async function pgAdmin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: `${PG_SERVER}/postgres` });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The environment of a child: this one's, without settings that would pick another stack. */
 function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
@@ -153,12 +133,12 @@ interface Stack {
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'spq-bench-scaleout-'));
-const database = `spq_bench_${randomBytes(6).toString('hex')}`;
+let database: Awaited<ReturnType<typeof createDatabase>> | undefined;
 const prefix = `spq-bench-${randomBytes(5).toString('hex')}:`;
 const children: ChildProcess[] = [];
 try {
   const release = await buildSyntheticRelease(join(dir, 'pools'), 200, 2000);
-  await pgAdmin(`create database ${database}`);
+  database = await createDatabase('spq_bench');
   const s3 = spawn(process.execPath, [join(ROOT, 'bin', 'run-ts.js'), join(ROOT, 'test', 'support', 's3-server.ts'), '--port', '0', '--bucket', 'spq-bench', '--dir', join(dir, 's3')], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -182,7 +162,7 @@ try {
       env: childEnv({
         ...common,
         SPQ_DATA_DIR: join(dir, 'scaleout'),
-        DATABASE_URL: `${PG_SERVER}/${database}`,
+        DATABASE_URL: database.url,
         REDIS_URL,
         SPQ_REDIS_PREFIX: prefix,
         SPQ_S3_ENDPOINT: s3Info.endpoint,
@@ -235,7 +215,7 @@ try {
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
   for (const child of children.reverse()) await stopChild(child);
-  await pgAdmin(`drop database if exists ${database} with (force)`).catch(() => undefined);
+  await database?.drop().catch(() => undefined);
   const redis = new Redis(REDIS_URL, { lazyConnect: true });
   await redis
     .connect()

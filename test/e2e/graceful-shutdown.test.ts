@@ -6,7 +6,6 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +14,7 @@ import { createSqliteAccountStore } from '../../src/adapters/db/sqlite.ts';
 import { resultFileKey } from '../../src/app/format.ts';
 import { FIXTURE_VERSION, buildFixtureRelease } from '../adapters/pools/fixture.ts';
 import { readTable } from '../http/files.ts';
+import { freePort } from '../support/free-port.ts';
 
 const SPQ = join(import.meta.dirname, '..', '..', 'bin', 'spq.js');
 /** Long enough to send a signal and a second request while the first execute is held. */
@@ -31,17 +31,6 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** This machine's environment without any spq, database, Redis or S3 setting a developer may have exported. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -5,7 +5,6 @@
  * test moves and the log lines captured.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -19,6 +18,8 @@ import type { AccountStore } from '../../src/ports/account-store.ts';
 import type { PoolRelease } from '../../src/ports/pool-release.ts';
 import { buildFixtureRelease } from '../adapters/pools/fixture.ts';
 import { openStack, STACK, type Stack } from './stack.ts';
+import { freePort } from '../support/free-port.ts';
+import { callApi } from '../support/call-api.ts';
 
 export { STACK, type Stack } from './stack.ts';
 
@@ -53,17 +54,6 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A wall-clock-near Monday 10:00 Sydney time (2026-11-23 = Monday, UTC+11), so weekly resets are predictable. */
 export const MONDAY_MORNING_SYDNEY = Date.parse('2026-11-22T23:00:00Z');
@@ -133,16 +123,7 @@ export async function startTestServer(options: { rateLimits?: Partial<Config['ra
       const { key, keyId } = await addKey(account.accountId, opts.kind);
       return { accountId: account.accountId, key, keyId };
     },
-    call(path, init = {}) {
-      const headers: Record<string, string> = { ...init.headers };
-      if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
-      if (init.body !== undefined) headers['content-type'] = 'application/json';
-      return fetch(`${baseUrl}${path}`, {
-        method: init.method ?? (init.body !== undefined ? 'POST' : 'GET'),
-        headers,
-        ...(init.body !== undefined ? { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) } : {}),
-      });
-    },
+    call: (path, init) => callApi(baseUrl, path, init),
     async close() {
       await app.close();
       await pools.close();

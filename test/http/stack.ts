@@ -17,7 +17,6 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { createPostgresAccountStore } from '../../src/adapters/db/postgres.ts';
 import { createSqliteAccountStore } from '../../src/adapters/db/sqlite.ts';
 import { createLocalFileStore } from '../../src/adapters/filestore/local.ts';
@@ -28,6 +27,7 @@ import type { S3Config } from '../../src/config.ts';
 import type { AccountStore } from '../../src/ports/account-store.ts';
 import type { FileStore } from '../../src/ports/file-store.ts';
 import type { RateLimiter } from '../../src/ports/rate-limiter.ts';
+import { createDatabase } from '../support/postgres.ts';
 import { S3_TEST_CREDENTIALS, startS3Server } from '../support/s3-server.ts';
 
 export type Stack = 'embedded' | 'scaleout';
@@ -45,7 +45,6 @@ function stackOf(value: string | undefined): Stack {
 /** The stack of this test run. */
 export const STACK: Stack = stackOf(process.env.SPQ_TEST_STACK);
 
-const PG_SERVER = 'postgres://postgres@127.0.0.1:5432';
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
 export interface StackPorts {
@@ -87,15 +86,6 @@ async function openEmbedded({ dataDir, baseUrl, secret }: StackOptions): Promise
   };
 }
 
-async function adminSql(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: `${PG_SERVER}/postgres` });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 async function openScaleOut(options: StackOptions): Promise<StackPorts> {
   const id = randomBytes(6).toString('hex');
@@ -104,10 +94,9 @@ async function openScaleOut(options: StackOptions): Promise<StackPorts> {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((e: unknown) => options.log(`cleanup failed: ${String(e)}`));
   };
   try {
-    const database = `spq_t_${id}`;
-    await adminSql(`create database ${database}`);
-    cleanups.push(() => adminSql(`drop database if exists ${database} with (force)`));
-    const accounts = createPostgresAccountStore({ url: `${PG_SERVER}/${database}`, maxConnections: 10 });
+    const database = await createDatabase('spq_t');
+    cleanups.push(() => database.drop());
+    const accounts = createPostgresAccountStore({ url: database.url, maxConnections: 10 });
     cleanups.push(() => accounts.close());
     await accounts.migrate();
 

@@ -16,7 +16,7 @@ import { createAccountWithKey } from '../../src/app/accounts.ts';
 import type { AccountStore } from '../../src/ports/account-store.ts';
 import { systemClock } from '../../src/ports/clock.ts';
 import { buildFixtureRelease } from '../adapters/pools/fixture.ts';
-import { startS3Server, type TestS3Server } from '../support/s3-server.ts';
+import { s3EnvOf, startS3Server, type TestS3Server } from '../support/s3-server.ts';
 import { childEnv, freePort, OwnPostgres, OwnRedis, pgQuery, sleep, startSpq, waitFor, type SpqProcess } from './stack.ts';
 
 const PREFIX = `spq-test-faults-${randomBytes(5).toString('hex')}:`;
@@ -46,11 +46,7 @@ beforeAll(async () => {
       DATABASE_URL: postgres.url,
       REDIS_URL: redis.url,
       SPQ_REDIS_PREFIX: PREFIX,
-      SPQ_S3_ENDPOINT: s3.endpoint,
-      SPQ_S3_BUCKET: s3.config.bucket,
-      SPQ_S3_REGION: s3.config.region,
-      SPQ_S3_ACCESS_KEY_ID: s3.config.accessKeyId,
-      SPQ_S3_SECRET_ACCESS_KEY: s3.config.secretAccessKey,
+      ...s3EnvOf(s3),
       SPQ_SERVER_SECRET: SECRET,
       SPQ_POOL_DIR: releaseDir,
       SPQ_DATA_DIR: join(dir, 'data'),

@@ -13,8 +13,9 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Client } from '../../src/adapters/filestore/s3.ts';
 import { buildFixtureRelease } from '../adapters/pools/fixture.ts';
-import { startS3Server, type TestS3Server } from '../support/s3-server.ts';
-import { childEnv, createDatabase, freePort, pgQuery, spqAdmin, startSpq, type SpqProcess } from './stack.ts';
+import { s3EnvOf, startS3Server, type TestS3Server } from '../support/s3-server.ts';
+import { createDatabase } from '../support/postgres.ts';
+import { childEnv, freePort, pgQuery, spqAdmin, startSpq, type SpqProcess } from './stack.ts';
 
 const FREE_PER_HOUR = 10;
 const FAILED_AUTH_PER_MINUTE = 12;
@@ -34,18 +35,14 @@ let accounts: { limits: Created; burst: Created; rotate: Created; download: Crea
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'spq-multi-'));
-  const [releaseDir, database, server] = await Promise.all([buildFixtureRelease(join(dir, 'pools')), createDatabase(), startS3Server({ bucket: 'spq-multi' })]);
+  const [releaseDir, database, server] = await Promise.all([buildFixtureRelease(join(dir, 'pools')), createDatabase('spq_scaleout'), startS3Server({ bucket: 'spq-multi' })]);
   db = database;
   s3 = server;
   env = childEnv({
     DATABASE_URL: db.url,
     REDIS_URL: 'redis://127.0.0.1:6379',
     SPQ_REDIS_PREFIX: PREFIX,
-    SPQ_S3_ENDPOINT: s3.endpoint,
-    SPQ_S3_BUCKET: s3.config.bucket,
-    SPQ_S3_REGION: s3.config.region,
-    SPQ_S3_ACCESS_KEY_ID: s3.config.accessKeyId,
-    SPQ_S3_SECRET_ACCESS_KEY: s3.config.secretAccessKey,
+    ...s3EnvOf(s3),
     SPQ_SERVER_SECRET: `multi-instance-secret-${randomBytes(12).toString('hex')}`,
     SPQ_POOL_DIR: releaseDir,
     SPQ_SMALL_SUBURB_THRESHOLD: '100',

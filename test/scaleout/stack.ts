@@ -8,26 +8,18 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { freePort } from '../support/free-port.ts';
+import { MACHINE_PG, pgQuery } from '../support/postgres.ts';
+import { callApi } from '../support/call-api.ts';
+export { MACHINE_PG, pgQuery };
+export { freePort };
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 const SPQ = join(REPO, 'bin', 'spq.js');
-export const MACHINE_PG = 'postgres://postgres@127.0.0.1:5432';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-  });
-}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -55,26 +47,6 @@ export function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
     env[k] = v;
   }
   return { ...env, ...settings };
-}
-
-export async function pgQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh database on the machine's PostgreSQL, dropped by drop(). */
-export async function createDatabase(server = MACHINE_PG): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `spq_scaleout_${randomBytes(6).toString('hex')}`;
-  await pgQuery(`${server}/postgres`, `create database ${name}`);
-  return {
-    url: `${server}/${name}`,
-    drop: async () => void (await pgQuery(`${server}/postgres`, `drop database if exists ${name} with (force)`)),
-  };
 }
 
 export interface SpqProcess {
@@ -117,17 +89,7 @@ export async function startSpq(env: NodeJS.ProcessEnv, port: number, timeoutMs =
     child,
     lines,
     exitCode: () => exit,
-    call(path, init = {}) {
-      const headers: Record<string, string> = { ...init.headers };
-      if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
-      if (init.body !== undefined) headers['content-type'] = 'application/json';
-      return fetch(`${baseUrl}${path}`, {
-        method: init.method ?? (init.body !== undefined ? 'POST' : 'GET'),
-        headers,
-        ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-        signal: AbortSignal.timeout(init.timeoutMs ?? 30_000),
-      });
-    },
+    call: (path, init = {}) => callApi(baseUrl, path, { ...init, timeoutMs: init.timeoutMs ?? 30_000 }),
     async stop() {
       if (exit !== null) return;
       child.kill('SIGTERM');

@@ -37,6 +37,15 @@ export interface TestS3Server {
 }
 
 export const S3_TEST_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+/** The environment that points `spq serve` at this server's bucket (docs/deploy.md, S3 settings). */
+export const s3EnvOf = (s3: TestS3Server): Record<string, string> => ({
+  SPQ_S3_ENDPOINT: s3.endpoint,
+  SPQ_S3_BUCKET: s3.config.bucket,
+  SPQ_S3_REGION: s3.config.region,
+  SPQ_S3_ACCESS_KEY_ID: s3.config.accessKeyId,
+  SPQ_S3_SECRET_ACCESS_KEY: s3.config.secretAccessKey,
+});
 const REGION = 'us-east-1';
 const MAX_SKEW_MS = 15 * 60 * 1000;
 
