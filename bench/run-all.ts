@@ -15,6 +15,7 @@ const { values } = parseArgs({ options: { full: { type: 'boolean', default: fals
 const MODEST: Record<string, string[]> = {
   sampling: ['--sizes', '1000,100000'],
   preview: ['--connections', '10', '--seconds', '5'],
+  auth: ['--calls', '5000'],
   export: ['--persons', '1250000', '--sizes', '1000,100000', '--exceljs-max', '100000'],
   execute: ['--persons', '250000', '--sizes', '1000,100000', '--reps', '3', '--wait-load', '0'],
   'execute-phases': ['--runs', '20'],
@@ -24,6 +25,7 @@ const MODEST: Record<string, string[]> = {
 const FULL: Record<string, string[]> = {
   sampling: [],
   preview: ['--connections', '10', '--seconds', '8', '--routes'],
+  auth: [],
   export: ['--persons', '1250000', '--exceljs-max', '100000'],
   execute: [],
   'execute-phases': [],
