@@ -7,6 +7,7 @@
  * flight while the next buffer fills.
  */
 import { open, rm } from 'node:fs/promises';
+import { putPaddedId } from './ascii.ts';
 
 /** An id column: a prefix letter and the row number zero-padded to `digits` (a negative row is NULL). */
 export interface CsvIdColumn {
@@ -100,18 +101,7 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
           continue;
         }
         if (k > 0) out[pos++] = COMMA;
-        if (value < 0) continue;
-        const prefix = prefixes[k]!;
-        for (let b = 0; b < prefix.length; b++) out[pos++] = prefix[b]!;
-        // Zero-padded to the column's width, longer numbers whole (printf's %0Nd).
-        let n = 0;
-        for (let x = value; x > 0; ) {
-          const d = x % 10;
-          digits[n++] = 48 + d;
-          x = (x - d) / 10;
-        }
-        for (let z = n; z < padTo[k]!; z++) out[pos++] = 48;
-        while (n > 0) out[pos++] = digits[--n]!;
+        if (value >= 0) pos = putPaddedId(out, pos, prefixes[k]!, value, padTo[k]!, digits);
       }
       out[pos++] = NEWLINE;
     }

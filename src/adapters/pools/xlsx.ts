@@ -5,6 +5,7 @@
  * a pre-encoded `<v>index</v>`; unique ids are inline strings.
  */
 import { rm } from 'node:fs/promises';
+import { putPaddedId } from './ascii.ts';
 import { ZipWriter } from './zip.ts';
 
 /** One column of the data sheet. */
@@ -157,7 +158,7 @@ async function writeWorkbook(zip: ZipWriter, opts: XlsxOptions): Promise<number>
   let out = Buffer.allocUnsafe(size);
   let pos = 0;
   const digits = new Uint8Array(12);
-  const idDigitsOut = new Uint8Array(12);
+  const idDigitsOut = new Uint8Array(16);
   let digitCount = 0;
   const copy = (target: Buffer, bytes: Uint8Array, at: number): number => {
     target.set(bytes, at);
@@ -201,16 +202,7 @@ async function writeWorkbook(zip: ZipWriter, opts: XlsxOptions): Promise<number>
             tail = codedTails[c]![v]!;
           } else {
             for (let b = 0; b < inlineOpen.length; b++) out[pos++] = inlineOpen[b]!;
-            const prefix = idPrefixes[c]!;
-            for (let b = 0; b < prefix.length; b++) out[pos++] = prefix[b]!;
-            let n = 0;
-            for (let x = v; x > 0; ) {
-              const d = x % 10;
-              idDigitsOut[n++] = 48 + d;
-              x = (x - d) / 10;
-            }
-            for (let z = n; z < idDigits[c]!; z++) out[pos++] = 48;
-            while (n > 0) out[pos++] = idDigitsOut[--n]!;
+            pos = putPaddedId(out, pos, idPrefixes[c]!, v, idDigits[c]!, idDigitsOut);
             tail = inlineClose;
           }
           for (let b = 0; b < tail.length; b++) out[pos++] = tail[b]!;
