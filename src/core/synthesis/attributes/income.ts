@@ -210,6 +210,24 @@ function move(t: IncomeTally, g: number, fromDollars: number, toDollars: number)
   }
 }
 
+/**
+ * Person a's income moves from `aDollars` to `bDollars` and person b's the other way, in every
+ * target's tallies (nothing changes for a group that holds both); returns the change in the
+ * summed error.
+ */
+function exchange(targets: readonly SwapTarget[], a: number, b: number, aDollars: number, bDollars: number): number {
+  let delta = 0;
+  for (const t of targets) {
+    const ga = t.groupOf[a]!;
+    const gb = t.groupOf[b]!;
+    if (ga === gb) continue; // the group's total does not change
+    move(t.objective.tally, ga, aDollars, bDollars);
+    move(t.objective.tally, gb, bDollars, aDollars);
+    delta += refresh(t.objective, ga) + refresh(t.objective, gb);
+  }
+  return delta;
+}
+
 /** Starting temperature of the swap annealing, in units of the L1 error. */
 export const ANNEALING_START = 0.6;
 
@@ -272,15 +290,7 @@ export function swapIncomes(
     proposals++;
     const da = dollars[la]!;
     const db = dollars[lb]!;
-    let delta = 0;
-    for (const t of targets) {
-      const ga = t.groupOf[a]!;
-      const gb = t.groupOf[b]!;
-      if (ga === gb) continue; // the group's total does not change
-      move(t.objective.tally, ga, da, db);
-      move(t.objective.tally, gb, db, da);
-      delta += refresh(t.objective, ga) + refresh(t.objective, gb);
-    }
+    const delta = exchange(targets, a, b, da, db);
     if (delta <= 0 || (temperature > 0 && rng.next() < Math.exp(-delta / temperature))) {
       incp[a] = lb;
       incp[b] = la;
@@ -292,15 +302,7 @@ export function swapIncomes(
         bestLength = log.length;
       }
     } else {
-      for (const t of targets) {
-        const ga = t.groupOf[a]!;
-        const gb = t.groupOf[b]!;
-        if (ga === gb) continue;
-        move(t.objective.tally, ga, db, da);
-        move(t.objective.tally, gb, da, db);
-        refresh(t.objective, ga);
-        refresh(t.objective, gb);
-      }
+      exchange(targets, a, b, db, da);
     }
   }
   for (let k = log.length - 2; k >= bestLength; k -= 2) {
@@ -308,15 +310,7 @@ export function swapIncomes(
     const b = log[k + 1]!;
     const la = incp[a]!;
     const lb = incp[b]!;
-    for (const t of targets) {
-      const ga = t.groupOf[a]!;
-      const gb = t.groupOf[b]!;
-      if (ga === gb) continue;
-      move(t.objective.tally, ga, dollars[la]!, dollars[lb]!);
-      move(t.objective.tally, gb, dollars[lb]!, dollars[la]!);
-      refresh(t.objective, ga);
-      refresh(t.objective, gb);
-    }
+    exchange(targets, a, b, dollars[la]!, dollars[lb]!);
     incp[a] = lb;
     incp[b] = la;
   }
