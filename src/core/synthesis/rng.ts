@@ -21,6 +21,12 @@ export interface Rng {
   fork(stream: number): Rng;
 }
 
+/**
+ * An Efraimidis–Spirakis key, log(u) / weight: taking items by descending key draws them without
+ * replacement with probability proportional to their weights (weight > 0; one draw from `rng`).
+ */
+export const weightedKey = (rng: Rng, weight: number): number => Math.log(1 - rng.next()) / weight;
+
 const TWO_POW_32 = 4294967296;
 const TWO_POW_53 = 9007199254740992;
 

@@ -403,4 +403,3 @@ function incomeObjective(
   });
   return makeObjective(scale, tally, stratumOf, categories, cellOf, target);
 }
-

@@ -1,6 +1,6 @@
 import { controlledRound2D, largestRemainder, nearestIntegers, sum } from '../integerise.ts';
 import { rake } from '../rake.ts';
-import type { Rng } from '../rng.ts';
+import { weightedKey, type Rng } from '../rng.ts';
 import {
   FAMILY_TYPE_COUNT, FamilyType, HouseholdKind, MAX_TAIL_SIZE, Role, ROLE_COUNT, ROLE_OF_TARGET, TARGET_ROLE_COUNT,
   type StructureDiagnostics, type StructureTargets,
@@ -376,7 +376,7 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, rng: Rng): Househol
     for (let f = 0; f < families; f++) if (familyType[f] === type) ids.push(f);
     if (ids.length === 0) continue;
     const young = largestRemainder([Math.min(1, Math.max(0, share)), 1 - Math.min(1, Math.max(0, share))], ids.length)[0] as number;
-    const keys = new Map(ids.map((f) => [f, Math.log(1 - rng.next()) / Math.max(1, childSlots[f] as number)]));
+    const keys = new Map(ids.map((f) => [f, weightedKey(rng, Math.max(1, childSlots[f] as number))]));
     ids.sort((a, b) => (keys.get(b) as number) - (keys.get(a) as number) || a - b);
     ids.forEach((f, i) => { childAges[f] = i < young ? 1 : 2; });
   }

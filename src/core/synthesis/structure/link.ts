@@ -1,4 +1,4 @@
-import type { Rng } from '../rng.ts';
+import { weightedKey, type Rng } from '../rng.ts';
 import type { HouseholdPlan } from './households.ts';
 import {
   ADULT_AGE, AGES, DEFAULT_BANDS, FamilyType, HouseholdKind, MAX_PARENT_GAP, MIN_PARENT_GAP, Role, TargetRole,
@@ -117,7 +117,7 @@ export function linkPersons(
   }
   const coupleKeys = new Float64Array(couples.length);
   couples.forEach(([a, b], i) => {
-    coupleKeys[i] = Math.log(1 - rng.next()) / parentingWeight(Math.min(age[a] as number, age[b] as number));
+    coupleKeys[i] = weightedKey(rng, parentingWeight(Math.min(age[a] as number, age[b] as number)));
   });
   const coupleOrder = orderByDesc(coupleKeys);
   rng.shuffle(withChildren);
@@ -372,7 +372,7 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
     expected += chance[i] as number;
   });
   const keys = new Float64Array(couples.length);
-  for (let i = 0; i < couples.length; i++) keys[i] = (chance[i] as number) > 0 ? Math.log(1 - rng.next()) / (chance[i] as number) : -Infinity;
+  for (let i = 0; i < couples.length; i++) keys[i] = (chance[i] as number) > 0 ? weightedKey(rng, chance[i] as number) : -Infinity;
   const cap = t.registeredPartnersBySex ? [t.registeredPartnersBySex[0] as number, t.registeredPartnersBySex[1] as number] : [Infinity, Infinity];
   const taken = [0, 0];
   let registered = 0;
