@@ -215,11 +215,11 @@ const G14 = table(
 
 // ------------------------------------------------------------------ G15
 const TYPP_PARTS: readonly (readonly [string, Where])[] = [
-  ['Pre_school', { TYPP: idx('TYPP', 'Pre-school') }],
-  ['Infants_Primary_Tot', { TYPP: idx('TYPP', 'Infants/Primary') }],
-  ['Secondary_Tot', { TYPP: idx('TYPP', 'Secondary') }],
-  ['Tec_Furt_Educ_inst_Tot', { TYPP: idx('TYPP', 'Technical or further education institution') }],
-  ['Uni_othr_Tert_Inst_Tot', { TYPP: idx('TYPP', 'University or other higher education') }],
+  ['Preschool', { TYPP: idx('TYPP', 'Pre-school') }],
+  ['Primary_Tot_Primary', { TYPP: idx('TYPP', 'Infants/Primary') }],
+  ['Secondary_Tot_Secondary', { TYPP: idx('TYPP', 'Secondary') }],
+  ['Tert_Voc_edu_Tot', { TYPP: idx('TYPP', 'Technical or further education institution') }],
+  ['Tert_Uni_other_high_edu_Tot', { TYPP: idx('TYPP', 'University or other higher education') }],
 ];
 const G15 = table(
   'G15',
@@ -283,18 +283,29 @@ const G17_AGES: readonly (readonly [string, readonly [number, number]])[] = [
   ['55_64_yrs', [55, 64]],
   ['65_74_yrs', [65, 74]],
   ['75_84_yrs', [75, 84]],
-  ['85_yrs_ovr', [85, 115]],
+  ['85ov', [85, 115]],
 ];
+/**
+ * G17's short headers are regular except where the ABS shortened them irregularly (the
+ * metadata's long headers are regular): 85+ is "85ov" but "85_yrs_ovr" for the nil and
+ * not-stated bands, whose tokens also change; the not-stated band drops "_ns" at 15–19.
+ */
+function g17Header(sex: string, band: string, age: string): string {
+  if (age !== '85ov') return `${sex}_${band === 'PI_NS_ns' && age === '15_19_yrs' ? 'PI_NS' : band}_${age}`;
+  if (band === 'Neg_Nil_income') return `${sex}_${sex === 'F' ? 'Neg' : 'Negtve'}_Nil_incme_85_yrs_ovr`;
+  if (band === 'PI_NS_ns') return `${sex}_PI_NS_ns_85_yrs_ovr`;
+  return `${sex}_${band}_85ov`;
+}
 const G17 = table(
   'G17',
   ['G17A', 'G17B', 'G17C'],
   'persons',
   'Total personal income (weekly) by age by sex (persons aged 15 years and over)',
   SEXES.flatMap(([s, w]) =>
-    G17_BANDS.flatMap(([band, i]) => G17_AGES.map(([a, age]) => c(`${s}_${band}_${a}`, { ...w, INCP: [i] }, age))),
+    G17_BANDS.flatMap(([band, i]) => G17_AGES.map(([a, age]) => c(g17Header(s, band, a), { ...w, INCP: [i] }, age))),
   ),
   [
-    ...G17_BANDS.flatMap(([band, i]) => G17_AGES.map(([a, age]) => c(`P_${band}_${a}`, { INCP: [i] }, age))),
+    ...G17_BANDS.flatMap(([band, i]) => G17_AGES.map(([a, age]) => c(g17Header('P', band, a), { INCP: [i] }, age))),
     ...SEXES_P.flatMap(([s, w]) => [
       ...G17_BANDS.map(([band, i]) => c(`${s}_${band}_Tot`, { ...w, INCP: [i] }, ADULT)),
       ...G17_AGES.map(([a, age]) => c(`${s}_Tot_${a}`, w, age)),
@@ -307,7 +318,7 @@ const G17 = table(
 // ------------------------------------------------------------------ G18
 const ASSNP_PARTS: readonly (readonly [string, Where])[] = [
   ['Need_for_assistance', { ASSNP: [0] }],
-  ['No_need_for_assistnce', { ASSNP: [1] }],
+  ['No_need_for_assistance', { ASSNP: [1] }],
   ['Need_for_assistance_ns', { ASSNP: [2] }],
 ];
 const G18 = table(
