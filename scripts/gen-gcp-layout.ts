@@ -1,5 +1,5 @@
 /**
- * Regenerates src/core/census/gcp/layout.generated.ts and src/demo/gcp-long-headers.generated.ts
+ * Regenerates src/core/census/gcp/layout.generated.ts and src/core/census/gcp/long-headers.generated.ts
  * from the ABS metadata (../shared/abs/2021-gcp/gcp-cell-descriptors.csv, the "Cell Descriptors
  * Information" sheet of Metadata_2021_GCP_DataPack_R1_R2.xlsx). Run after a new DataPack release:
  *   node bin/run-ts.js scripts/gen-gcp-layout.ts [path/to/gcp-cell-descriptors.csv]
@@ -36,7 +36,7 @@ ${lines((p) => p.short)}
 `,
 );
 writeFileSync(
-  join('src', 'demo', 'gcp-long-headers.generated.ts'),
+  join('src', 'core', 'census', 'gcp', 'long-headers.generated.ts'),
   `${banner}
 /** DataPack part file → the long header of each column, same order as GCP_PART_HEADERS. */
 export const GCP_PART_LONG_HEADERS: Readonly<Record<string, readonly string[]>> = {
