@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INPUT_TABLES, VALIDATION_TABLES, type CellSpec, type TableSpec } from '../core/census/tables.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../core/census/tables.ts';
 import { tabulateCells } from '../core/census/tabulate.ts';
 import { STATE_NAMES } from '../core/dataset.ts';
 import { ABS_CODE_OF_STATE } from '../core/geography/identifiers.ts';
@@ -17,10 +17,10 @@ import {
   SAL_POA_CORRESPONDENCE,
   SAL_POA_HEADER,
   TRUTH_DIR,
-  dataPackFile,
   truthFile,
 } from '../adapters/abs/file-names.ts';
 import { BufferedFile } from './buffered-file.ts';
+import { DemoDataPackWriter } from './datapack-writer.ts';
 import { buildDemoGeography, type DemoSuburb } from './geography.ts';
 import { areaHash, cellDefinitionHash, perturbCount } from './perturb.ts';
 import { drawSuburbPopulation } from './truth-model.ts';
@@ -43,28 +43,6 @@ export interface DemoInputSummary {
 const ASGS_DIR = 'asgs';
 /** The layout of the unzipped ABS DataPack, so the demo directory looks like the real thing. */
 const GCP_DIR = join('2021 Census GCP Suburbs and Localities for AUS', 'SAL', 'AUS');
-
-interface TableWriter {
-  readonly spec: TableSpec;
-  readonly cells: readonly CellSpec[];
-  readonly hashes: Uint32Array;
-  /** Per part file: its writer and the slice of `cells` it holds. */
-  readonly parts: readonly { file: BufferedFile; from: number; to: number }[];
-}
-
-/** Splits a table's headers over its DataPack parts (the ABS splits wide tables the same way). */
-function openTable(dir: string, spec: TableSpec): TableWriter {
-  const cells = [...spec.cells, ...spec.otherCells];
-  const per = Math.ceil(cells.length / spec.files.length);
-  const parts = spec.files.map((part, i) => {
-    const from = i * per;
-    const to = Math.min(cells.length, from + per);
-    const file = new BufferedFile(join(dir, dataPackFile(part)));
-    file.write(csvLine([SAL_KEY, ...cells.slice(from, to).map((c) => c.header)]));
-    return { file, from, to };
-  });
-  return { spec, cells, hashes: Uint32Array.from(cells.map((c) => cellDefinitionHash(spec.universe, c))), parts };
-}
 
 function writeAsgs(dir: string, suburbs: readonly DemoSuburb[]): number {
   const mb = [csvLine(MB_ALLOCATION_HEADER)];
@@ -128,13 +106,13 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
   for (const d of [asgsDir, gcpDir, truthDir]) mkdirSync(d, { recursive: true });
 
   let files = writeAsgs(asgsDir, geography.suburbs);
-  const tables = INPUT_TABLES.map((spec) => openTable(gcpDir, spec));
+  const dataPack = new DemoDataPackWriter(gcpDir);
   const truth = VALIDATION_TABLES.map((spec) => {
     const file = new BufferedFile(join(truthDir, truthFile(spec.id)));
     file.write(csvLine([SAL_KEY, ...spec.cells.map((c) => c.header)]));
     return { spec, file };
   });
-  files += tables.reduce((n, t) => n + t.parts.length, 0) + truth.length;
+  files += dataPack.fileCount + truth.length;
 
   const base = createRng(opts.seed);
   let persons = 0;
@@ -143,14 +121,7 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
     const pop = drawTruth(base, suburb);
     persons += pop.persons.count;
     const area = areaHash(suburb.salCode, opts.seed);
-    for (const t of tables) {
-      const counts = tabulateCells(pop, t.spec.universe, t.cells);
-      for (const part of t.parts) {
-        let line = suburb.salCode;
-        for (let i = part.from; i < part.to; i++) line += `,${perturbCount(counts[i]!, t.hashes[i]!, area)}`;
-        part.file.write(line + '\n');
-      }
-    }
+    dataPack.write(suburb.salCode, pop, area);
     for (const v of truth) {
       const counts = tabulateCells(pop, v.spec.universe, v.spec.cells);
       v.file.write(`${suburb.salCode},${Array.from(counts).join(',')}\n`);
@@ -159,7 +130,7 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
     // Let timers (progress redraws, signals) run now and then during long national runs.
     if (suburb.index % 200 === 199) await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  for (const t of tables) for (const p of t.parts) p.file.close();
+  dataPack.close();
   for (const v of truth) v.file.close();
   writeFileSync(join(opts.outDir, 'README.txt'), README(opts.scale, opts.seed, total, persons));
   files += 1;

@@ -8,7 +8,7 @@ import type { CellSpec } from '../core/census/tables.ts';
  * 1 and 2 are often zeroed; and a total is a cell of its own, so tables stop adding up.
  */
 
-const fnv1a = (s: string): number => {
+export const fnv1a = (s: string): number => {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
