@@ -485,6 +485,52 @@ const G62 = table(
   'Tot_P',
 );
 
+// ------------------------------------------------------------------ G27
+const RLHP_TOKENS: readonly (readonly [string, string])[] = [
+  ['Ptn_in_RM', 'Partner in a registered marriage'],
+  ['Ptn_in_DFM', 'Partner in a de facto marriage'],
+  ['LonePnt', 'Lone parent'],
+  ['CU15', 'Child under 15'],
+  ['DpStu', 'Dependent student (aged 15-24 years)'],
+  ['NDpChl', 'Non-dependent child'],
+  ['OthRI', 'Other related individual'],
+  ['URI_in_FH', 'Unrelated individual living in family household'],
+  ['GrpH_Mem', 'Group household member'],
+  ['LonePsn', 'Lone person'],
+];
+/** G27's age bands (also the structure builder's DEFAULT_BANDS). */
+export const G27_AGES: readonly (readonly [string, readonly [number, number]])[] = [
+  ['0_14', [0, 14]],
+  ['15_24', [15, 24]],
+  ['25_34', [25, 34]],
+  ['35_44', [35, 44]],
+  ['45_54', [45, 54]],
+  ['55_64', [55, 64]],
+  ['65_74', [65, 74]],
+  ['75_84', [75, 84]],
+  ['85ov', [85, 115]],
+];
+const G27 = table(
+  'G27',
+  ['G27A', 'G27B'],
+  'persons',
+  'Relationship in household by age by sex (persons in occupied private dwellings)',
+  SEXES.flatMap(([s, w]) =>
+    RLHP_TOKENS.flatMap(([t, label]) => G27_AGES.map(([a, age]) => c(`${s}_${t}_${a}`, { ...w, RLHP: idx('RLHP', label) }, age))),
+  ),
+  [
+    ...RLHP_TOKENS.flatMap(([t, label]) => G27_AGES.map(([a, age]) => c(`P_${t}_${a}`, { RLHP: idx('RLHP', label) }, age))),
+    ...SEXES_P.flatMap(([s, w]) => [
+      ...RLHP_TOKENS.map(([t, label]) => c(`${s}_${t}_Tot`, { ...w, RLHP: idx('RLHP', label) })),
+      ...G27_AGES.map(([a, age]) => c(`${s}_Vis_within_Aus_${a}`, { ...w, RLHP: idx('RLHP', 'Visitor (from within Australia)') }, age)),
+      c(`${s}_Vis_within_Aus_Tot`, { ...w, RLHP: idx('RLHP', 'Visitor (from within Australia)') }),
+      ...G27_AGES.map(([a, age]) => c(`${s}_Tot_${a}`, w, age)),
+      c(`${s}_Tot_Tot`, w),
+    ]),
+  ],
+  'P_Tot_Tot',
+);
+
 // ------------------------------------------------------------------ G29 (families)
 const FAMILY_TYPES: readonly (readonly [string, Where])[] = [
   ['CF_no_children', { FMCF: [0] }],
@@ -707,7 +753,7 @@ const G42 = table(
 
 /** Tables the synthesizer fits, in file order of the DataPack. */
 export const INPUT_TABLES: readonly TableSpec[] = [
-  G01, G04, G05, G14, G15, G16, G17, G18, G23, G29, G32, G33, G34, G35, G36, G37, G38, G40, G41, G42, G46, G49, G54, G60, G62,
+  G01, G04, G05, G14, G15, G16, G17, G18, G23, G27, G29, G32, G33, G34, G35, G36, G37, G38, G40, G41, G42, G46, G49, G54, G60, G62,
 ];
 
 // ------------------------------------------------------------------ validation (demo truth only)

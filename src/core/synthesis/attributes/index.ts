@@ -200,13 +200,11 @@ export function assignAttributesWithDiagnostics(
   const employed = Uint8Array.from(lfsp, (v) => (employedStatuses.has(v) ? 1 : 0));
   const fullTime = categoryIndex('LFSP', 'Employed, worked full-time');
   draw(persons, 'HRSP', priors.hrspPrior(lfsp), employed);
-  fit(persons, 'G60', ['OCCP'], { eligible: employed }) || drawUniform(persons, 'OCCP', employed, rng, fromPriorOnly);
+  fitOrDraw(persons, 'G60', 'OCCP', priors.occpPrior(age, latent), { eligible: employed });
   fitOrDraw(persons, 'G54', 'INDP', priors.indpPrior(persons.columns.OCCP!), { eligible: employed });
   fit(persons, 'G62', ['MTWP'], { eligible: employed }) || drawUniform(persons, 'MTWP', employed, rng, fromPriorOnly);
 
-  fitOrDraw(persons, 'G15', 'TYPP', priors.matrixPrior(priors.classesOfBands(age, priors.TYPP_BANDS), priors.TYPP_BY_CLASS), {
-    preferNotApplicable: true,
-  });
+  fitOrDraw(persons, 'G15', 'TYPP', priors.typpPrior(age, persons.columns.RLHP), { preferNotApplicable: true });
   // G16 counts persons 15+ who no longer attend school: secondary students have no HSCP yet.
   const secondary = categoryIndex('TYPP', 'Secondary');
   const typp = persons.columns.TYPP!;
@@ -217,7 +215,8 @@ export function assignAttributesWithDiagnostics(
     score: noisy((i) => latent[i]!, 0.6),
   });
   const hscp = persons.columns.HSCP!;
-  fitOrDraw(persons, 'G49', 'HEAP', priors.matrixPrior(band, priors.HEAP_BY_AGE), {
+  // Qualifications follow occupation as well as age (priors.heapPrior).
+  fitOrDraw(persons, 'G49', 'HEAP', priors.heapPrior(age, persons.columns.OCCP!), {
     eligible: adult,
     ranked: true,
     score: noisy((i) => latent[i]!, 0.6),

@@ -121,6 +121,9 @@ export function ordinalRanks(labels: readonly string[]): Float64Array {
     if (isUninformative(label)) return;
     if (!Number.isNaN(dollarsRep[i]!)) out[i] = dollarsRep[i]!;
     else if (/did not go to school/.test(l)) out[i] = 0;
+    // HEAP's school levels sit below every non-school qualification.
+    else if (/^secondary education - years 10/.test(l)) out[i] = 3;
+    else if (/^secondary education - years 9/.test(l)) out[i] = 2;
     else if (/year\s*(\d+)/.test(l)) out[i] = Number(/year\s*(\d+)/.exec(l)![1]);
     else if (/postgraduate/.test(l)) out[i] = 9;
     else if (/graduate diploma|graduate certificate/.test(l)) out[i] = 8;

@@ -132,6 +132,19 @@ export const TYPP_BY_CLASS: readonly (readonly number[])[] = [
   [0, 0, 0, 0.3, 0.3, 0.2, 4, 95],
 ];
 
+/**
+ * TYPP classes = TYPP_BANDS × (dependent student?): a dependent student is by definition a
+ * full-time student, so "Not applicable" (not attending) is a structural zero for them.
+ */
+export function typpPrior(age: Uint8Array, rlhp: Uint8Array | undefined): ClassPrior {
+  const student = categoryIndex('RLHP', 'Dependent student (aged 15-24 years)');
+  const na = categoryIndex('TYPP', 'Not applicable');
+  const bands = classesOfBands(age, TYPP_BANDS);
+  const cls = Uint8Array.from(bands, (b, i) => b + (rlhp && rlhp[i] === student ? TYPP_BANDS.length : 0));
+  const attending = TYPP_BY_CLASS.map((row) => row.map((w, k) => (k === na ? 0 : w)));
+  return matrixPrior(cls, [...TYPP_BY_CLASS, ...attending]);
+}
+
 export function classesOfBands(age: Uint8Array, bands: readonly (readonly [number, number])[]): Uint8Array {
   const lookup = new Uint8Array(116);
   bands.forEach(([lo, hi], b) => { for (let a = lo; a <= Math.min(hi, 115); a++) lookup[a] = b; });
@@ -266,4 +279,76 @@ export function indpPrior(occp: Uint8Array): ClassPrior {
     });
   });
   return matrixPrior(occp, rows);
+}
+
+/**
+ * HEAP classes = age band × occupation: how much more (or less) likely each qualification level
+ * is for an occupation than for the population of the same age. In 2021 about four in five
+ * professionals held a bachelor degree or higher, a third of managers, a fifth of clerical
+ * workers and few labourers or drivers; trades workers mostly hold certificates. G49 and G60 are
+ * both by sex only, so without these factors qualification and occupation would pair at random.
+ * Columns: postgraduate, graduate diploma, bachelor, advanced diploma, certificate, secondary
+ * 10+, secondary 9−, none, inadequately described, not stated, n/a.
+ */
+const HEAP_FACTOR_BY_OCCUPATION: Readonly<Record<string, readonly number[]>> = {
+  Managers: [1.4, 1.4, 1.3, 1.4, 0.9, 0.8, 0.5, 0.3, 1, 1, 1],
+  Professionals: [3, 3, 2.6, 1, 0.35, 0.2, 0.08, 0.08, 1, 1, 1],
+  'Technicians and Trades Workers': [0.15, 0.2, 0.3, 1, 3, 0.8, 0.6, 0.5, 1, 1, 1],
+  'Community and Personal Service Workers': [0.4, 0.8, 0.8, 1.3, 1.8, 0.9, 0.6, 0.5, 1, 1, 1],
+  'Clerical and Administrative Workers': [0.6, 0.9, 1, 1.4, 1.2, 1, 0.6, 0.4, 1, 1, 1],
+  'Sales Workers': [0.2, 0.3, 0.6, 0.8, 0.9, 1.4, 0.8, 0.6, 1, 1, 1],
+  'Machinery Operators and Drivers': [0.1, 0.1, 0.2, 0.4, 1.3, 1.4, 1.6, 1.2, 1, 1, 1],
+  Labourers: [0.1, 0.15, 0.3, 0.4, 1, 1.4, 1.8, 1.5, 1, 1, 1],
+};
+export function heapPrior(age: Uint8Array, occp: Uint8Array): ClassPrior {
+  const band = bandOf(age);
+  const occupations = variableByCode('OCCP').categories;
+  const groups = occupations.length;
+  const cls = Int32Array.from(band, (b, i) => b * groups + occp[i]!);
+  const rows = HEAP_BY_AGE.flatMap((row) =>
+    occupations.map((label) => {
+      const factor = HEAP_FACTOR_BY_OCCUPATION[label];
+      return row?.map((w, k) => w * (factor?.[k] ?? 1));
+    }),
+  );
+  return matrixPrior(cls, rows);
+}
+
+// OCCP by age (adult bands 15–19 … 85+): managers, professionals, technicians and trades,
+// community and personal service, clerical and administrative, sales, machinery operators and
+// drivers, labourers, inadequately described/not stated, n/a. Young workers are in sales,
+// hospitality and labouring; professionals start after study.
+const OCCP_BY_AGE = adult(
+  [2, 4, 12, 20, 7, 35, 3, 16, 1, 0],
+  [5, 14, 16, 17, 11, 17, 4, 14, 2, 0],
+  [11, 29, 14, 11, 12, 7, 5, 9, 2, 0],
+  [16, 28, 13, 10, 12, 6, 6, 8, 2, 0],
+  [17, 24, 13, 10, 14, 6, 7, 8, 2, 0],
+  [17, 22, 12, 10, 15, 6, 8, 9, 2, 0],
+  [20, 22, 11, 10, 14, 7, 7, 8, 2, 0],
+  [22, 22, 10, 10, 14, 8, 6, 7, 2, 0],
+  [22, 22, 10, 10, 14, 8, 6, 7, 2, 0],
+);
+/** Per occupation, its weight for the lower, middle and upper third of the latent advantage. */
+const OCCP_BY_ADVANTAGE: readonly (readonly [number, number, number])[] = [
+  [0.6, 1, 1.4],
+  [0.25, 0.8, 2.2],
+  [1.2, 1.1, 0.7],
+  [1.2, 1, 0.8],
+  [0.9, 1.1, 1],
+  [1.3, 1, 0.7],
+  [1.6, 0.9, 0.4],
+  [1.7, 0.9, 0.4],
+  [1, 1, 1],
+  [1, 1, 1],
+];
+/** OCCP classes = age band × third of the latent advantage (which also ranks schooling, qualification and income). */
+export function occpPrior(age: Uint8Array, latent: Float64Array): ClassPrior {
+  const band = bandOf(age);
+  const sorted = Float64Array.from(latent).sort();
+  const lower = sorted[Math.floor(sorted.length / 3)] ?? 0;
+  const upper = sorted[Math.floor((2 * sorted.length) / 3)] ?? 0;
+  const cls = Uint8Array.from(band, (b, i) => b * 3 + (latent[i]! < lower ? 0 : latent[i]! < upper ? 1 : 2));
+  const rows = OCCP_BY_AGE.flatMap((row) => [0, 1, 2].map((third) => row?.map((w, k) => w * OCCP_BY_ADVANTAGE[k]![third]!)));
+  return matrixPrior(cls, rows);
 }

@@ -3,7 +3,7 @@ import { INPUT_TABLES, type TableSpec } from '../../census/tables.ts';
 import { categoryIndex } from '../../census/variables.ts';
 import { largestRemainder, nearestIntegers } from '../integerise.ts';
 import { smoothToward } from '../rake.ts';
-import { AGES, FAMILY_TYPE_COUNT, type StructureTargets } from './model.ts';
+import { AGES, DEFAULT_BANDS, FAMILY_TYPE_COUNT, TARGET_ROLE_COUNT, TargetRole, type StructureTargets } from './model.ts';
 
 /** Share of married persons (G05) who live with their spouse: the most that can be registered partners. */
 const MARRIED_WITH_SPOUSE = 0.95;
@@ -185,8 +185,11 @@ export function structureTargetsFrom(targets: SuburbTargets, options: FromTables
     });
   }
 
+  const fromG27 = rolesFromG27(targets);
+
   return {
     persons,
+    ...(fromG27 ?? {}),
     ...(registeredPartnersBySex ? { registeredPartnersBySex } : {}),
     personsByAgeSex,
     dwellings,
@@ -197,4 +200,53 @@ export function structureTargetsFrom(targets: SuburbTargets, options: FromTables
     ...(under15Share ? { under15Share } : {}),
     ...(familyHouseholdsByFamilies ? { familyHouseholdsByFamilies } : {}),
   };
+}
+
+/** RLHP category → TargetRole (visitors and "not applicable" have none). */
+const TARGET_ROLE_OF_RLHP: Readonly<Record<string, number>> = {
+  'Partner in a registered marriage': TargetRole.Partner,
+  'Partner in a de facto marriage': TargetRole.Partner,
+  'Lone parent': TargetRole.LoneParent,
+  'Child under 15': TargetRole.ChildUnder15,
+  'Dependent student (aged 15-24 years)': TargetRole.DependentStudent,
+  'Non-dependent child': TargetRole.NonDependentChild,
+  'Other related individual': TargetRole.OtherRelated,
+  'Unrelated individual living in family household': TargetRole.Unrelated,
+  'Group household member': TargetRole.GroupMember,
+  'Lone person': TargetRole.LonePerson,
+};
+
+/**
+ * G27 (relationship in household by age by sex) as the role × sex × age band table the person
+ * draw rakes to (its shape; the household plan fixes the role totals), and the de facto share of
+ * partners per band. The small-suburb smoothing is the parent area's table, as for the others.
+ */
+function rolesFromG27(targets: SuburbTargets): Pick<StructureTargets, 'roles' | 'deFactoShareByBand'> | undefined {
+  const g27 = spec('G27');
+  const own = targets.tables.get('G27');
+  if (!g27 || !own) return undefined;
+  const nb = DEFAULT_BANDS.length;
+  const cols = 2 * nb;
+  const byRoleSexBand = new Float64Array(TARGET_ROLE_COUNT * cols);
+  const registered = new Float64Array(nb);
+  const deFacto = new Float64Array(nb);
+  const rlhp = categoryIndex('RLHP', 'Partner in a registered marriage');
+  const dfm = categoryIndex('RLHP', 'Partner in a de facto marriage');
+  g27.cells.forEach((cell, i) => {
+    const sex = cell.where['SEXP'];
+    const rel = cell.where['RLHP'];
+    if (!cell.age || sex?.length !== 1 || rel?.length !== 1) return;
+    const band = DEFAULT_BANDS.findIndex(([lo, hi]) => lo === cell.age![0] && hi === Math.min(cell.age![1], hi));
+    if (band < 0) return;
+    const label = Object.keys(TARGET_ROLE_OF_RLHP).find((l) => categoryIndex('RLHP', l) === rel[0]);
+    if (label === undefined) return;
+    const v = Math.max(0, own[i] as number);
+    const at = TARGET_ROLE_OF_RLHP[label]! * cols + sex[0]! * nb + band;
+    byRoleSexBand[at] = (byRoleSexBand[at] as number) + v;
+    if (rel[0] === rlhp) registered[band] = (registered[band] as number) + v;
+    if (rel[0] === dfm) deFacto[band] = (deFacto[band] as number) + v;
+  });
+  if (!byRoleSexBand.some((v) => v > 0)) return undefined;
+  const deFactoShareByBand = Float64Array.from(registered, (r, b) => (r + deFacto[b]! > 0 ? deFacto[b]! / (r + deFacto[b]!) : Number.NaN));
+  return { roles: { bands: DEFAULT_BANDS, byRoleSexBand }, deFactoShareByBand };
 }

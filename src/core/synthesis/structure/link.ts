@@ -63,6 +63,26 @@ function studentPrior(age: number): number {
   return age < 18 ? 0.95 : age < 20 ? 0.75 : age < 22 ? 0.5 : 0.3;
 }
 
+/** Share of couples who are same-sex (2021 Census: about 1.4% of couples living together). */
+export const SAME_SEX_COUPLE_SHARE = 0.014;
+
+/**
+ * Male and female same-sex couples to form from the partners of each sex: about
+ * SAME_SEX_COUPLE_SHARE of all couples, split evenly, but at least what a surplus of one sex
+ * needs (a surplus beyond that share says the suburb has more same-sex couples of that sex).
+ */
+export function sameSexCouples(men: number, women: number): { male: number; female: number } {
+  const couples = Math.floor((men + women) / 2);
+  const surplus = Math.trunc((men - women) / 2); // male − female same-sex couples
+  const wanted = Math.max(Math.abs(surplus), Math.round(SAME_SEX_COUPLE_SHARE * couples));
+  let female = Math.max(0, Math.floor((wanted - surplus) / 2));
+  let male = female + surplus;
+  if (male < 0) { female -= male; male = 0; }
+  // Never more than the partners of a sex allow.
+  while (2 * male > men || 2 * female > women) { male = Math.max(0, male - 1); female = Math.max(0, female - 1); }
+  return { male, female };
+}
+
 /** Indices 0‥n−1 sorted by key descending (ties keep index order). */
 function orderByDesc(keys: Float64Array): Int32Array {
   const idx = Int32Array.from({ length: keys.length }, (_, i) => i);
@@ -96,9 +116,19 @@ export function linkPersons(
     return Array.from(orderByDesc(keys), (i) => ids[i] as number);
   };
   const partners = byRole(Role.Partner);
-  const men = jittered(partners.filter((p) => drawn.sex[p] === 0), 2.5);
-  const women = jittered(partners.filter((p) => drawn.sex[p] === 1), 2.5);
   const couples: [number, number][] = [];
+  const { male, female } = sameSexCouples(partners.filter((p) => drawn.sex[p] === 0).length, partners.filter((p) => drawn.sex[p] === 1).length);
+  const inSameSexCouple = new Set<number>();
+  for (const [sex, pairs] of [[0, male], [1, female]] as const) {
+    // Same-sex partners: a random choice of that sex, paired by age.
+    const pool = partners.filter((p) => drawn.sex[p] === sex);
+    rng.shuffle(pool);
+    const chosen = jittered(pool.slice(0, 2 * pairs), 2.5);
+    for (let i = 0; i + 1 < chosen.length; i += 2) couples.push([chosen[i] as number, chosen[i + 1] as number]);
+    for (const p of chosen) inSameSexCouple.add(p);
+  }
+  const men = jittered(partners.filter((p) => drawn.sex[p] === 0 && !inSameSexCouple.has(p)), 2.5);
+  const women = jittered(partners.filter((p) => drawn.sex[p] === 1 && !inSameSexCouple.has(p)), 2.5);
   const mixed = Math.min(men.length, women.length);
   for (let i = 0; i < mixed; i++) couples.push([men[i] as number, women[i] as number]);
   const rest = men.length > mixed ? men.slice(mixed) : women.slice(mixed);
@@ -367,7 +397,8 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
   let expected = 0;
   couples.forEach(([a, b], i) => {
     const younger = Math.min(age[a] as number, age[b] as number);
-    const share = t.deFactoShareByBand ? (t.deFactoShareByBand[bandOf(younger)] ?? deFactoPrior(younger)) : deFactoPrior(younger);
+    const fromTable = t.deFactoShareByBand?.[bandOf(younger)];
+    const share = fromTable !== undefined && Number.isFinite(fromTable) ? fromTable : deFactoPrior(younger);
     chance[i] = Math.min(1, Math.max(0, 1 - share));
     expected += chance[i] as number;
   });

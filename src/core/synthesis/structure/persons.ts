@@ -1,6 +1,6 @@
 import { controlledRound2D, largestRemainder, sum } from '../integerise.ts';
 import { rake } from '../rake.ts';
-import type { Rng } from '../rng.ts';
+import { weightedKey, type Rng } from '../rng.ts';
 import {
   ADULT_AGE, ADULT_ROLES, AGES, DEFAULT_BANDS, ROLE_COUNT, ROLE_OF_TARGET, Role, TARGET_ROLE_COUNT,
   type StructureDiagnostics, type StructureTargets,
@@ -12,6 +12,44 @@ export interface DrawnPersons {
   readonly age: Uint8Array;
   readonly sex: Uint8Array;
   readonly role: Uint8Array;
+}
+
+/**
+ * How likely a person of single-year age `a` is to hold a role, relative to other ages of the
+ * same age band (G27's bands are ten years wide, so a 15–24 partner would otherwise be as often
+ * 16 as 24). Shapes from the 2021 Census: partners, lone parents and lone persons under 18 are
+ * rare and become common through the early twenties; group households start at 18.
+ */
+export function roleAgeWeight(role: number, a: number): number {
+  const ramp = (from: number, to: number, floor: number) => (a >= to ? 1 : a < from ? floor : floor + ((1 - floor) * (a - from + 1)) / (to - from + 1));
+  switch (role) {
+    case Role.Partner: return a < 15 ? 0 : a < 18 ? 0.002 : ramp(18, 26, 0.03);
+    case Role.LoneParent: return a < 15 ? 0 : a < 18 ? 0.01 : ramp(18, 25, 0.1);
+    case Role.LonePerson: return a < 15 ? 0 : a < 18 ? 0.003 : ramp(18, 25, 0.05);
+    case Role.GroupMember: return a < 15 ? 0 : a < 18 ? 0.01 : ramp(18, 20, 0.3);
+    case Role.Unrelated: return a < 18 ? 0.3 : 1;
+    default: return 1;
+  }
+}
+
+/**
+ * Takes `count` values out of `pool` (in place), each chosen with chance ∝ weight(value),
+ * without replacement (Efraimidis–Spirakis keys); zero-weight values only when nothing else is left.
+ */
+export function takeByWeight(pool: number[], count: number, weight: (v: number) => number, rng: Rng): number[] {
+  if (count <= 0) return [];
+  if (count >= pool.length) return pool.splice(0, pool.length);
+  const keys = pool.map((v) => {
+    const w = weight(v);
+    return w > 0 ? weightedKey(rng, w) : -Infinity;
+  });
+  const idx = Array.from(pool.keys()).sort((x, y) => (keys[y] as number) - (keys[x] as number) || x - y);
+  const take = new Set(idx.slice(0, count));
+  const out: number[] = [];
+  const keep: number[] = [];
+  pool.forEach((v, i) => (take.has(i) ? out : keep).push(v));
+  pool.splice(0, pool.length, ...keep);
+  return out;
 }
 
 /** Prior role × age shape used where the role table is missing or empty (only its shape matters). */
@@ -98,22 +136,18 @@ export function drawPersons(
   const columnAges = new Int32Array(AGES * 4 + persons);
   for (let s = 0; s < 2; s++) {
     for (let b = 0; b < nb; b++) {
-      const [lo, hi] = bands[b] as readonly [number, number];
       let n = 0;
       for (let a = 0; a < AGES; a++) if (bandOf[a] === b) for (let k = 0; k < (ageSex[s * AGES + a] as number); k++) columnAges[n++] = a;
       rng.shuffle(columnAges, n);
-      // Adult roles take the ages ≥ 15 first when a band straddles 15.
-      if (lo < ADULT_AGE) {
-        const view = columnAges.subarray(0, n);
-        view.sort();
-        view.reverse();
-      }
-      let taken = 0;
-      const order = [...ADULT_ROLES, ...Array.from({ length: ROLE_COUNT }, (_, r) => r).filter((r) => !ADULT_ROLES.includes(r))];
+      // Roles take their ages from the column by their age weights (Efraimidis–Spirakis keys),
+      // adults first, children last, so that within a band partners and lone persons are the
+      // older ones and children the younger (a 15–24 band is mostly students at 15–17).
+      const pool = Array.from(columnAges.subarray(0, n));
+      const order = [...ADULT_ROLES, Role.Unrelated, Role.OtherRelated, Role.Child];
       for (const r of order) {
         const count = rounded.cells[r * cols + s * nb + b] as number;
-        for (let k = 0; k < count; k++) {
-          let a = columnAges[taken++] as number;
+        const chosen = takeByWeight(pool, count, (a) => roleAgeWeight(r, a), rng);
+        for (let a of chosen) {
           if (ADULT_ROLES.includes(r) && a < ADULT_AGE) { a = ADULT_AGE; diag.agesRaised++; }
           age[p] = a;
           sex[p] = s;
