@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INPUT_TABLES, type TableSpec } from '../../../src/core/census/tables.ts';
+import { GCP_PART_HEADERS } from '../../../src/core/census/gcp/layout.generated.ts';
 import {
   MB_ALLOCATION,
   MB_ALLOCATION_HEADER,
@@ -77,13 +78,13 @@ export function writeFixture(value: (sal: string, header: string, i: number) => 
 
 export const GCP_SUBDIR = join('nested', 'SAL', 'AUS');
 
+/** A table's part files in the real layout (every column the ABS metadata lists, in its order). */
 export function writeTable(dir: string, spec: TableSpec, sals: readonly string[], value: (sal: string, header: string, i: number) => number): void {
   const headers = [...spec.cells.map((c) => c.header), ...spec.otherHeaders];
-  const per = Math.ceil(headers.length / spec.files.length);
-  spec.files.forEach((part, p) => {
-    const mine = headers.slice(p * per, (p + 1) * per);
-    let text = line(['SAL_CODE_2021', ...mine]);
-    for (const sal of sals) text += line([sal, ...mine.map((h) => value(sal, h, headers.indexOf(h)))]);
+  for (const part of spec.files) {
+    const columns = GCP_PART_HEADERS[part]!;
+    let text = line(['SAL_CODE_2021', ...columns]);
+    for (const sal of sals) text += line([sal, ...columns.map((h) => value(sal, h, headers.indexOf(h)))]);
     writeFileSync(join(dir, dataPackFile(part)), text);
-  });
+  }
 }

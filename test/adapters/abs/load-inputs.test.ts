@@ -88,6 +88,27 @@ describe('loadCensusInputs', () => {
     expect(!lenient.ok && lenient.error).toMatchObject({ column: 'Num_MVs_NS', message: expect.stringMatching(/missing column/) });
   });
 
+  it('rejects a column in the wrong part file, naming the part the ABS metadata puts it in', async () => {
+    const dir = fixture();
+    // M_650_799_85ov is G17A's; put it in G17C's header row in place of one of G17C's own columns.
+    replaceIn(gcpFile(dir, 'G17C'), /,P_650_799_85ov,/, ',M_650_799_85ov,');
+    const result = await loadCensusInputs(dir);
+    expect(!result.ok && result.error).toMatchObject({
+      file: '2021Census_G17C_AUST_SAL.csv',
+      row: 1,
+      column: 'M_650_799_85ov',
+      message: expect.stringMatching(/belongs to DataPack part G17A/),
+    });
+  });
+
+  it('reads real part files whole but parses only the columns the specs read', async () => {
+    // A column no spec reads holds text: skipped, so no error (G14's Anglican count is not read).
+    const dir = fixture((_sal, header, i) => (header === 'Christianity_Anglican_M' ? Number.NaN : i % 7));
+    replaceIn(gcpFile(dir, 'G14'), /NaN/g, 'n/a');
+    const result = await loadCensusInputs(dir);
+    expect(result.ok).toBe(true);
+  });
+
   it('rejects a non-numeric cell, naming file, row and column', async () => {
     const dir = fixture();
     const path = gcpFile(dir, 'G36');
