@@ -18,7 +18,7 @@ export function universeOf(table: string): DatasetType {
   const vocabulary = gcpVocabulary(table);
   if (fitted) return fitted.universe;
   if (vocabulary) return vocabulary.universe;
-  if (process.env.SPQ_TMP) return 'persons'; throw new Error(`GCP table ${table} has no vocabulary: add one (src/core/census/gcp/vocabularies) to say whom it counts`);
+  throw new Error(`GCP table ${table} has no vocabulary: add one (src/core/census/gcp/vocabularies) to say whom it counts`);
 }
 
 /**

@@ -25,14 +25,17 @@ const UNIT_TRAIL = /_(Families|Dwellings|Households)$/;
 const SEX_OF: Readonly<Record<string, SexToken>> = { MALES: 'M', FEMALES: 'F', PERSONS: 'P', Males: 'M', Females: 'F', Persons: 'P' };
 export const MAX_AGE = 115;
 
-/** Age phrases, most specific first; the prefix words are part of the phrase and go with it. */
+/**
+ * Age phrases; the prefix words are part of the phrase and go with it. When a header has two
+ * (G27's "Dependent_student_aged_15_24_years_Age_0_14_years"), the last one is the age column.
+ */
 const AGE_PATTERNS: readonly (readonly [RegExp, (m: RegExpExecArray) => readonly [number, number]])[] = [
-  [/(?:^|_)Age_years_(\d{1,3})(?=_|$)/, (m) => [Number(m[1]), Number(m[1])]],
+  [/(?:^|_)Age_years_(\d{1,3})(?=_|$)/g, (m) => [Number(m[1]), Number(m[1])]],
   [
-    /(?:^|_)(?:Age_groups_|Age_group_of_parent_|Age_of_dependent_children_|DEPENDENT_CHILDREN_AGED_|Aged_|Age_)?(\d{1,3})_(\d{1,3})_years(?=_|$)/i,
+    /(?:^|_)(?:Age_years_|Age_groups_|Age_group_of_parent_|Age_of_dependent_children_|DEPENDENT_CHILDREN_AGED_|Aged_|Age_)?(\d{1,3})_(\d{1,3})_years(?=_|$)/gi,
     (m) => [Number(m[1]), Number(m[2])],
   ],
-  [/(?:^|_)(?:Age_groups_|Age_group_of_parent_|Aged_|Age_)?(\d{1,3})_years_(?:and_)?over(?=_|$)/i, (m) => [Number(m[1]), MAX_AGE]],
+  [/(?:^|_)(?:Age_years_|Age_groups_|Age_group_of_parent_|Aged_|Age_)?(\d{1,3})_years_(?:and_)?over(?=_|$)/gi, (m) => [Number(m[1]), MAX_AGE]],
 ];
 /** "Age_Total", "Age_Total_responses": all ages, said explicitly. */
 const AGE_TOTAL = /(?:^|_)Age_Total(?:_responses)?(?=_|$)/;
@@ -60,12 +63,17 @@ export function splitLongHeader(long: string): LongHeaderParts {
     }
   }
   let age: readonly [number, number] | undefined;
+  let best: { m: RegExpExecArray; read: (m: RegExpExecArray) => readonly [number, number] } | undefined;
+  const end = (m: RegExpExecArray) => m.index + m[0].length;
   for (const [pattern, read] of AGE_PATTERNS) {
-    const m = pattern.exec(rest);
-    if (!m) continue;
-    age = read(m);
-    rest = rest.slice(0, m.index) + '_' + rest.slice(m.index + m[0].length);
-    break;
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(rest); m; m = pattern.exec(rest)) {
+      if (!best || end(m) > end(best.m) || (end(m) === end(best.m) && m[0].length > best.m[0].length)) best = { m, read };
+    }
+  }
+  if (best) {
+    age = best.read(best.m);
+    rest = rest.slice(0, best.m.index) + '_' + rest.slice(end(best.m));
   }
   rest = rest.replace(AGE_TOTAL, '_');
   return { ...(sex ? { sex } : {}), ...(age ? { age } : {}), ...(count ? { count } : {}), rest: tidy(rest) };

@@ -20,6 +20,11 @@ export interface TableVocabulary {
   readonly ages?: readonly [number, number];
   /** Phrase → conjunction. Matched longest first; "Total" and "Tot" read as no condition. */
   readonly phrases: readonly (readonly [string, Where])[];
+  /**
+   * Phrases that mean something else when they end the header (G53's "Inadequately_described_
+   * Not_stated" is an industry as a row and a qualification level as the last column word).
+   */
+  readonly lastPhrases?: readonly (readonly [string, Where])[];
 }
 
 /** The category indices of the given labels (throws on a typo: labels come from variables.ts). */
@@ -56,8 +61,8 @@ export function readRest(vocabulary: TableVocabulary, rest: string): Where | und
   let where: Where = {};
   let at = 0;
   while (at < rest.length) {
-    let matched: readonly [string, Where] | undefined;
-    for (const p of phrases) {
+    let matched: readonly [string, Where] | undefined = vocabulary.lastPhrases?.find(([text]) => rest.length - at === text.length && rest.endsWith(text));
+    if (!matched) for (const p of phrases) {
       const [text] = p;
       if (rest.startsWith(text, at) && (at + text.length === rest.length || rest[at + text.length] === '_')) {
         matched = p;
