@@ -143,6 +143,7 @@ if (withFloor) {
         seed: suburbSeed(seed, suburb.salCode),
         smallSuburb: publishedPersons(inputs, suburb.salCode) < config.smallSuburbThreshold,
         totals: totalsOf(inputs, suburb.salCode),
+        dwellingLocation: where.remoteness,
       },
     );
     for (const table of INPUT_TABLES) {

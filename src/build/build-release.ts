@@ -115,6 +115,7 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
         salCode: suburb.salCode,
         seed: suburbSeed(options.seed, suburb.salCode),
         small: publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold,
+        remoteness: suburb.remoteness,
         tables: [...tablesOf(inputs, suburb.salCode)],
         totals: [...totalsOf(inputs, suburb.salCode)],
         lgaTables: [...(parents.byLga.get(suburb.lgaCode) ?? [])],

@@ -14,6 +14,8 @@ export interface SuburbJob {
   readonly salCode: string;
   readonly seed: number;
   readonly small: boolean;
+  /** The suburb's Remoteness Area class (DLOD category). */
+  readonly remoteness: number;
   readonly tables: readonly (readonly [string, Float64Array])[];
   readonly totals: readonly (readonly [string, number])[];
   readonly lgaTables: readonly (readonly [string, Float64Array])[];
@@ -41,7 +43,12 @@ export function runSuburbJob(job: SuburbJob): SuburbOutcome {
     tables: new Map(job.tables),
     parent: { lga: new Map(job.lgaTables), state: new Map(job.stateTables) },
   };
-  const { population, diagnostics } = synthesizeSuburb(targets, { seed: job.seed, smallSuburb: job.small, totals: new Map(job.totals) });
+  const { population, diagnostics } = synthesizeSuburb(targets, {
+    seed: job.seed,
+    smallSuburb: job.small,
+    totals: new Map(job.totals),
+    dwellingLocation: job.remoteness,
+  });
 
   const violationsByRule: Record<string, number> = { ...checkStructuralRules(population).byRule };
   for (const result of checkCoherence(population)) violationsByRule[result.rule] = (violationsByRule[result.rule] ?? 0) + result.violations;

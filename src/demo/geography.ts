@@ -1,15 +1,18 @@
 import type { StateAbbr } from '../core/dataset.ts';
 import { STATES } from '../core/dataset.ts';
-import { ABS_CODE_OF_STATE, formatAbsName } from '../core/geography/identifiers.ts';
+import { ABS_CODE_OF_STATE } from '../core/geography/identifiers.ts';
 import { createRng, type Rng } from '../core/synthesis/rng.ts';
-import { DEMO_LGAS, NAME_ENDINGS, NAME_PREFIXES, NAME_STEMS, type Archetype } from './places.ts';
+import { realLgas, realPostcodes, realSals, type RealArea } from './asgs-reference.ts';
+import { DEMO_LGAS, type Archetype } from './places.ts';
 
-/** One made-up suburb: a real (or, at national scale, invented) name with invented figures. */
+/** One demo suburb: a real SAL (code, name, area) with an invented population and allocation. */
 export interface DemoSuburb {
   readonly index: number;
-  readonly salCode: string; // "SAL20001"
+  /** The real SAL code and ABS name ("SAL22170", "Richmond (Vic.)") and the SAL's real area. */
+  readonly salCode: string;
   readonly name: string;
   readonly absName: string;
+  readonly areaSqkm: number;
   readonly state: StateAbbr;
   readonly archetype: Archetype;
   /** Target number of usually resident persons of the hidden truth. */
@@ -39,24 +42,6 @@ const GCCSA: Readonly<Record<StateAbbr, readonly [string, string, string, string
   OT: ['9OTER', 'Other Territories', '9OTER', 'Other Territories'],
 };
 
-/** Postcode ranges per state (the ACT's are carved out of NSW's 2xxx). */
-const POSTCODE_RANGES: Readonly<Record<StateAbbr, readonly (readonly [number, number])[]>> = {
-  NSW: [[2000, 2599], [2621, 2899], [2915, 2999]],
-  ACT: [[2600, 2620], [2900, 2914]],
-  VIC: [[3000, 3999]],
-  QLD: [[4000, 4999]],
-  SA: [[5000, 5799]],
-  WA: [[6000, 6797]],
-  TAS: [[7000, 7499]],
-  NT: [[800, 899]],
-  OT: [[6798, 6799]],
-};
-
-/** Shares of suburbs by state at national scale (close to the real SAL counts). */
-const NATIONAL_STATE_SHARE: Readonly<Record<string, number>> = {
-  NSW: 0.3, VIC: 0.2, QLD: 0.22, SA: 0.11, WA: 0.1, TAS: 0.05, NT: 0.012, ACT: 0.008,
-};
-
 const ARCHETYPE_MEDIAN: Readonly<Record<Archetype, number>> = { I: 9000, M: 7000, F: 11000, R: 4500, T: 3500, X: 600 };
 
 interface Planned {
@@ -65,20 +50,33 @@ interface Planned {
   lga: string;
   capital: boolean;
   archetype: Archetype;
+  sal: RealArea;
 }
 
-/** Real names, round-robin by state so that any prefix covers every state; shared names first within a state. */
+/**
+ * The demo's named places with their real SAL (matched by name and state; among same-state
+ * namesakes the one the ABS qualifies with the place's LGA), round-robin by state so that any
+ * prefix covers every state; shared names first within a state. A place with no real SAL of
+ * its name is left out.
+ */
 function realPlaces(): Planned[] {
+  const byName = new Map<string, RealArea[]>();
+  for (const sal of realSals()) byName.set(`${sal.name}|${sal.state}`, [...(byName.get(`${sal.name}|${sal.state}`) ?? []), sal]);
+  const used = new Set<string>();
   const all = DEMO_LGAS.flatMap((l) =>
-    l.suburbs.map((s) => {
+    l.suburbs.flatMap((s) => {
       const [name, arch] = s.split(':') as [string, Archetype];
-      return { name, state: l.state, lga: l.name, capital: l.capital, archetype: arch };
+      const candidates = (byName.get(`${name}|${l.state}`) ?? []).filter((c) => !used.has(c.code));
+      const sal = candidates.find((c) => c.qualifierArea === l.name) ?? candidates[0];
+      if (!sal) return [];
+      used.add(sal.code);
+      return [{ name, state: l.state, lga: l.name, capital: l.capital, archetype: arch, sal }];
     }),
   );
   const statesOf = new Map<string, Set<StateAbbr>>();
   for (const p of all) statesOf.set(p.name, (statesOf.get(p.name) ?? new Set()).add(p.state));
   const shared = (p: Planned) => (statesOf.get(p.name)!.size > 1 || all.filter((q) => q.name === p.name).length > 1 ? 0 : 1);
-  const queues = STATES.map((st) =>
+  const queues = [...STATES, 'OT' as const].map((st) =>
     all
       .filter((p) => p.state === st)
       .map((p, i) => [p, i] as const)
@@ -91,37 +89,40 @@ function realPlaces(): Planned[] {
   return out;
 }
 
-/** Invented suburbs for national scale: names unique within their state, LGAs of ~25 suburbs. */
-function inventedPlaces(count: number, rng: Rng, taken: ReadonlySet<string>): Planned[] {
-  const out: Planned[] = [];
-  const states = STATES.filter((s) => NATIONAL_STATE_SHARE[s]);
-  const archetypes: Archetype[] = ['I', 'M', 'M', 'F', 'F', 'F', 'R', 'R', 'T', 'T', 'T', 'X', 'X'];
-  let left = count;
-  for (const state of states) {
-    // The last state takes the rounding remainder, so the total is exactly `count`.
-    const n = state === states[states.length - 1] ? left : Math.min(left, Math.round(count * NATIONAL_STATE_SHARE[state]!));
-    left -= n;
-    let lga = '';
-    let capital = false;
-    // Stride through stems × endings × prefixes so that neighbouring suburbs do not share a stem.
-    let k = STATES.indexOf(state) * 7919;
-    for (let i = 0; i < n; i++) {
-      let name: string;
-      do {
-        const stem = NAME_STEMS[k % NAME_STEMS.length]!;
-        const ending = NAME_ENDINGS[Math.floor(k / NAME_STEMS.length) % NAME_ENDINGS.length]!;
-        const prefix = NAME_PREFIXES[Math.floor(k / (NAME_STEMS.length * NAME_ENDINGS.length)) % NAME_PREFIXES.length]!;
-        name = `${prefix}${stem}${ending}`;
-        k += 37;
-      } while (taken.has(`${name}|${state}`)); // the stride visits every combination once, so invented names never repeat
-      if (i % 25 === 0) {
-        lga = `${name.replace(/^(North|South|East|West|Upper|Lower|New|Port|Mount) /, '')}`;
-        capital = state === 'ACT' || rng.next() < 0.45;
-      }
-      out.push({ name, state, lga: state === 'ACT' ? 'Unincorporated ACT' : lga, capital, archetype: archetypes[rng.int(archetypes.length)]! });
-    }
-  }
-  return out;
+/**
+ * Archetype, capital-city membership and LGA of a real SAL that no demo place names: made up
+ * from its real area (large localities are rural or remote, small ones urban), with the
+ * state's real LGAs given out in runs of neighbouring SAL codes. Real codes and names, invented
+ * figures and allocation (the demo inputs' README says so).
+ */
+function plannedFromArea(sal: RealArea, lga: string, rng: Rng): Planned {
+  const a = sal.areaSqkm;
+  const remoteState = sal.state === 'NT' || sal.state === 'WA';
+  const archetype: Archetype =
+    a >= 5000 || (remoteState && a >= 1000) ? 'X'
+    : a >= 200 ? (rng.next() < 0.7 ? 'T' : 'R')
+    : a >= 25 ? (rng.next() < 0.5 ? 'F' : 'R')
+    : a >= 4 ? (rng.next() < 0.6 ? 'M' : 'F')
+    : rng.next() < 0.5 ? 'I' : 'M';
+  const capital = sal.state === 'ACT' || (a < 40 && !remoteState && rng.next() < 0.65);
+  return { name: sal.name, state: sal.state, lga, capital, archetype, sal };
+}
+
+/** The real LGAs of each state, handed to that state's unmatched SALs in runs of neighbouring codes. */
+function lgaAllocator(sals: readonly RealArea[]): (sal: RealArea) => string {
+  const byState = new Map<StateAbbr, RealArea[]>();
+  for (const l of realLgas()) byState.set(l.state, [...(byState.get(l.state) ?? []), l]);
+  const salsByState = new Map<StateAbbr, number>();
+  for (const s of sals) salsByState.set(s.state, (salsByState.get(s.state) ?? 0) + 1);
+  const seen = new Map<StateAbbr, number>();
+  return (sal) => {
+    const lgas = byState.get(sal.state) ?? [];
+    const i = seen.get(sal.state) ?? 0;
+    seen.set(sal.state, i + 1);
+    if (lgas.length === 0) return 'Unincorporated';
+    const run = Math.ceil((salsByState.get(sal.state) ?? 1) / lgas.length);
+    return lgas[Math.min(lgas.length - 1, Math.floor(i / run))]!.name;
+  };
 }
 
 function remotenessOf(p: Planned, rng: Rng): number {
@@ -139,33 +140,29 @@ function remotenessOf(p: Planned, rng: Rng): number {
 export function buildDemoGeography(scale: 'demo' | 'national', seed: number, count?: number): DemoGeography {
   const rng = createRng(seed).fork(1);
   const real = realPlaces();
-  const target = count ?? (scale === 'national' ? 15_000 : 300);
+  const everySal = realSals();
+  const target = Math.min(count ?? (scale === 'national' ? everySal.length : 300), everySal.length);
   let planned = real.slice(0, Math.min(target, real.length));
   if (target > real.length) {
-    const taken = new Set(real.map((p) => `${p.name}|${p.state}`));
-    planned = planned.concat(inventedPlaces(target - real.length, rng, taken));
+    // National scale: every other real SAL, in code order, with a made-up archetype and LGA.
+    const taken = new Set(real.map((p) => p.sal.code));
+    const rest = everySal.filter((s) => !taken.has(s.code));
+    const lgaOf = lgaAllocator(rest);
+    planned = planned.concat(rest.slice(0, target - real.length).map((sal) => plannedFromArea(sal, lgaOf(sal), rng)));
   }
   // Group by state then LGA (stable), so codes and postcodes run in blocks as the ABS's do.
-  const order = STATES.flatMap((st) => {
+  const order = [...STATES, 'OT' as const].flatMap((st) => {
     const mine = planned.filter((p) => p.state === st);
     const lgaOrder = [...new Set(mine.map((p) => p.lga))];
     return lgaOrder.flatMap((l) => mine.filter((p) => p.lga === l));
   });
-
-  // ABS naming: a name used in several states gets "(Vic.)"; same-state namesakes get "(Area - Vic.)".
-  const statesOf = new Map<string, Set<StateAbbr>>();
-  const perState = new Map<string, number>();
-  for (const p of order) {
-    statesOf.set(p.name, (statesOf.get(p.name) ?? new Set()).add(p.state));
-    perState.set(`${p.name}|${p.state}`, (perState.get(`${p.name}|${p.state}`) ?? 0) + 1);
-  }
 
   // Sizes: lognormal around the archetype's median, every 12th suburb small, rescaled to a total.
   const sizes = order.map((p, i) => {
     if (i % 12 === 5) return 30 + rng.int(450);
     return Math.max(30, ARCHETYPE_MEDIAN[p.archetype] * Math.exp(0.7 * rng.normal()));
   });
-  const wanted = scale === 'national' ? 26_000_000 * (order.length / 15_000) : 2_100 * order.length;
+  const wanted = scale === 'national' ? 26_000_000 * (order.length / everySal.length) : 2_100 * order.length;
   const free = sizes.map((s, i) => (i % 12 === 5 ? 0 : s));
   const fixed = sizes.reduce((a, s, i) => a + (i % 12 === 5 ? s : 0), 0);
   const factor = (wanted - fixed) / Math.max(1, free.reduce((a, s) => a + s, 0));
@@ -176,22 +173,29 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
     persons[big] = 29_000 + rng.int(1000);
   }
 
-  const lgaCodes = new Map<string, string>();
-  const postcodeNext = new Map<StateAbbr, number>();
-  const nextPostcode = (state: StateAbbr): string => {
-    const ranges = POSTCODE_RANGES[state];
-    const n = postcodeNext.get(state) ?? 0;
-    let left = n;
-    for (const [from, to] of ranges) {
-      if (left <= to - from) {
-        postcodeNext.set(state, n + 1);
-        return String(from + left).padStart(4, '0');
-      }
-      left -= to - from + 1;
-    }
-    return String(ranges[ranges.length - 1]![1]).padStart(4, '0'); // range exhausted: share the last one
+  const lgaCodes = new Map(realLgas().map((l) => [`${l.state}|${l.name}`, l.code]));
+  const lgasOfState = new Map<StateAbbr, RealArea[]>();
+  for (const l of realLgas()) lgasOfState.set(l.state, [...(lgasOfState.get(l.state) ?? []), l]);
+  /** The real LGA of a place's LGA name; a name the ABS list lacks borrows a real LGA of its state. */
+  const realLga = (state: StateAbbr, name: string): { code: string; name: string } => {
+    const code = lgaCodes.get(`${state}|${name}`);
+    if (code) return { code, name };
+    const pool = lgasOfState.get(state)!;
+    let h = 0;
+    for (let i = 0; i < name.length; i++) h = (Math.imul(h, 31) + name.charCodeAt(i)) >>> 0;
+    const l = pool[h % pool.length]!;
+    return { code: l.code, name: l.name };
   };
-  const salNext = new Map<StateAbbr, number>();
+  const postcodesOf = new Map<StateAbbr, string[]>();
+  for (const p of realPostcodes()) postcodesOf.set(p.state, [...(postcodesOf.get(p.state) ?? []), p.name]);
+  const postcodeNext = new Map<StateAbbr, number>();
+  /** The state's real postcodes in order (the SAL → POA allocation is made up); wraps when used up. */
+  const nextPostcode = (state: StateAbbr): string => {
+    const codes = postcodesOf.get(state) ?? postcodesOf.get('NSW')!;
+    const n = postcodeNext.get(state) ?? 0;
+    postcodeNext.set(state, n + 1);
+    return codes[n % codes.length]!;
+  };
   let mbNext = 0;
   let lastPostcode = '';
   let lastLga = '';
@@ -200,20 +204,12 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
 
   const suburbs = order.map((p, index): DemoSuburb => {
     const stateDigit = ABS_CODE_OF_STATE[p.state];
-    const n = (salNext.get(p.state) ?? 0) + 1;
-    salNext.set(p.state, n);
-    const salCode = `SAL${stateDigit}${String(n).padStart(4, '0')}`;
-    const lgaKey = `${p.state}|${p.lga}`;
-    let lgaCode = lgaCodes.get(lgaKey);
-    if (!lgaCode) {
-      lgaCode = p.state === 'ACT' ? 'LGA89399' : `LGA${stateDigit}${String(1000 + lgaCodes.size * 7).padStart(4, '0')}`;
-      lgaCodes.set(lgaKey, lgaCode);
-    }
+    const lga = realLga(p.state, p.lga);
+    const lgaCode = lga.code;
     const newLga = lgaCode !== lastLga;
     if (newLga || lastPostcode === '' || rng.next() < newPostcodeChance) lastPostcode = nextPostcode(p.state);
     lastLga = lgaCode;
 
-    const lga = { code: lgaCode, name: p.lga };
     let lgas = [{ ...lga, ratio: 1 }];
     let postcodes = [{ code: lastPostcode, ratio: 1 }];
     // Straddlers: some SALs reach into the previous suburb's LGA or postcode.
@@ -232,14 +228,12 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
     const [capCode, capName, restCode, restName] = GCCSA[p.state];
     const mbCount = Math.max(lgas.length, postcodes.length) + rng.int(2);
     const meshBlocks = Array.from({ length: mbCount }, () => `${stateDigit}${String(mbNext++).padStart(10, '0')}`);
-    const repeated = (perState.get(`${p.name}|${p.state}`) ?? 0) > 1;
-    const multiState = (statesOf.get(p.name)?.size ?? 0) > 1;
-    const absName = repeated ? formatAbsName(p.name, p.state, p.lga) : multiState ? formatAbsName(p.name, p.state) : p.name;
     return {
       index,
-      salCode,
-      name: p.name,
-      absName,
+      salCode: p.sal.code,
+      name: p.sal.name,
+      absName: p.sal.absName,
+      areaSqkm: p.sal.areaSqkm,
       state: p.state,
       archetype: p.archetype,
       persons: persons[index]!,

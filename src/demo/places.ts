@@ -166,17 +166,3 @@ export const DEMO_LGAS: readonly DemoLga[] = [
   // ACT (one LGA: Unincorporated ACT)
   L('ACT', 'Unincorporated ACT', true, 'Braddon:I, Turner:I, Reid:I, Kingston:I, Barton:I, Parkes:I, Ainslie:M, Dickson:M, Lyneham:M, O\'Connor:M, Griffith:M, Forrest:M, Red Hill:M, Deakin:M, Yarralumla:M, Campbell:M, Watson:M, Hackett:M, Belconnen:M, Stirling:M, Gungahlin:F, Franklin:F, Harrison:F, Casey:F, Ngunnawal:F, Kambah:F, Wanniassa:F, Bonython:F, Palmerston:F'),
 ];
-
-/** Name parts for the extra suburbs of --scale national (made-up names; some may exist). */
-export const NAME_STEMS = [
-  'Wattle', 'Banksia', 'Acacia', 'Myrtle', 'Bottlebrush', 'Grevillea', 'Kurrajong', 'Ironbark', 'Stringybark', 'Blackwood',
-  'Redgum', 'Bluegum', 'Sheoak', 'Tea Tree', 'Saltbush', 'Magpie', 'Kookaburra', 'Rosella', 'Lyrebird', 'Currawong',
-  'Emu', 'Wombat', 'Possum', 'Platypus', 'Echidna', 'Granite', 'Sandstone', 'Basalt', 'Quartz', 'Ochre',
-  'Silver', 'Golden', 'Copper', 'Coral', 'Pebble', 'Boulder', 'Summit', 'Lagoon', 'Billabong', 'Gully',
-  'Mallee', 'Brigalow', 'Mulga', 'Spinifex', 'Waratah', 'Boronia', 'Correa', 'Hakea', 'Lilly Pilly', 'Quandong',
-];
-export const NAME_ENDINGS = [
-  ' Creek', ' Park', ' Heights', ' Vale', ' Hill', ' Downs', ' Flat', ' Grove', ' Springs', ' Plains',
-  ' Ridge', ' Point', ' Bay', ' Beach', ' Valley', ' Gardens', ' Crossing', ' Junction', ' Waters', ' Gap',
-];
-export const NAME_PREFIXES = ['', 'North ', 'South ', 'East ', 'West ', 'Upper ', 'Lower ', 'Mount ', 'New ', 'Port '];

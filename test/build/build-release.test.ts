@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { generateDemoInputs } from '../../src/demo/generate.ts';
 import { buildRelease, type BuildSummary } from '../../src/build/build-release.ts';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
+import { loadCensusInputs } from '../../src/adapters/abs/load-inputs.ts';
+import { parseCsvLine } from '../../src/adapters/abs/csv.ts';
+import { variableByCode } from '../../src/core/census/variables.ts';
 
 describe('buildRelease on generated demo inputs', () => {
   let root: string;
@@ -13,7 +16,7 @@ describe('buildRelease on generated demo inputs', () => {
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'spq-build-'));
-    await generateDemoInputs({ outDir: join(root, 'inputs'), scale: 'demo', seed: 7, suburbs: 24 });
+    await generateDemoInputs({ outDir: join(root, 'inputs'), scale: 'demo', seed: 7, suburbs: 30 }); // 30: the first very remote place is among them
     const common = { inputsDir: join(root, 'inputs'), seed: 11, smallSuburbThreshold: 500 };
     inline = await buildRelease({ ...common, poolsDir: join(root, 'inline'), version: 'test-1', threads: 0 });
     threaded = await buildRelease({ ...common, poolsDir: join(root, 'threaded'), version: 'test-1', threads: 2 });
@@ -24,7 +27,7 @@ describe('buildRelease on generated demo inputs', () => {
   });
 
   it('builds every suburb with linked records and no broken rule', () => {
-    expect(inline.suburbs).toBe(24);
+    expect(inline.suburbs).toBe(30);
     expect(inline.persons).toBeGreaterThan(0);
     expect(inline.families).toBeGreaterThan(0);
     expect(inline.dwellings).toBeGreaterThan(0);
@@ -41,7 +44,7 @@ describe('buildRelease on generated demo inputs', () => {
     expect(inline.srmse_median!).toBeLessThan(0.2);
     expect(inline.srmse_p95!).toBeGreaterThanOrEqual(inline.srmse_median!);
     expect(inline.truth_srmse_median).not.toBeNull();
-    expect(inline.report.perSuburb).toHaveLength(24);
+    expect(inline.report.perSuburb).toHaveLength(30);
     expect(inline.report.tables.some((t) => t.kind === 'truth')).toBe(true);
   });
 
@@ -64,6 +67,28 @@ describe('buildRelease on generated demo inputs', () => {
         expect(pool).toBe(dataset === 'persons' ? inline.persons : dataset === 'families' ? inline.families : inline.dwellings);
         const rows = release.sample(state.value, dataset, Math.min(50, pool), 99n);
         expect(new Set(rows).size).toBe(rows.length);
+      }
+    } finally {
+      await release.close();
+    }
+  });
+
+  it("labels every dwelling with its suburb's Remoteness Area (remote suburbs are never Major Cities)", async () => {
+    const inputs = await loadCensusInputs(join(root, 'inputs'));
+    if (!inputs.ok) throw new Error(inputs.error.message);
+    expect(inputs.value.suburbs.some((s) => s.remoteness >= 3)).toBe(true);
+    const release = await openPoolRelease(inline.dir);
+    try {
+      for (const suburb of inputs.value.suburbs) {
+        const selection = release.resolve('suburb', suburb.suburbId);
+        if (!selection.ok) throw new Error(suburb.suburbId);
+        const rows = release.sample(selection.value, 'dwellings', release.poolSize(selection.value, 'dwellings'), 1n);
+        const destPath = join(root, `dlod-${suburb.salCode}.csv`);
+        await release.export({ dataset: 'dwellings', parts: [{ selection: selection.value, rows }], format: 'csv', includeGeography: 'none', metadata: {}, destPath });
+        const [header, ...lines] = (await readFile(destPath, 'utf8')).trim().split('\n');
+        const at = parseCsvLine(header!).indexOf('DLOD');
+        const labels = new Set(lines.map((l) => parseCsvLine(l)[at]));
+        expect([...labels], suburb.suburbId).toEqual([variableByCode('DLOD').categories[suburb.remoteness]]);
       }
     } finally {
       await release.close();

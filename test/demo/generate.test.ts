@@ -119,16 +119,39 @@ describe('demo geography at the default size', () => {
   });
 });
 
-describe('demo geography at national scale (shape only, no populations drawn)', () => {
-  it('makes exactly the requested number of suburbs with unique codes, names unique within a state, ~1,730 persons each', async () => {
+describe('demo geography (shape only, no populations drawn)', () => {
+  it('is the real SAL list at national scale: every spatial SAL once, with its real name and area, ~1,700 persons each', async () => {
     const { buildDemoGeography } = await import('../../src/demo/geography.ts');
-    const { suburbs } = buildDemoGeography('national', 3, 3000);
-    expect(suburbs).toHaveLength(3000);
-    expect(new Set(suburbs.map((s) => s.salCode)).size).toBe(3000);
-    const sameStateNamesakes = suburbs.length - new Set(suburbs.map((s) => `${s.name}|${s.state}`)).size;
-    expect(sameStateNamesakes).toBeLessThanOrEqual(2); // only the real Ascot (VIC) pair
+    const { realSals } = await import('../../src/demo/asgs-reference.ts');
+    const { suburbs } = buildDemoGeography('national', 3);
+    const real = realSals();
+    expect(real.length).toBe(15_334); // 15,352 SALs less the 18 "No usual address" and "Migratory" ones
+    expect(suburbs.map((s) => s.salCode).sort()).toEqual(real.map((s) => s.code).sort());
+    const byCode = new Map(real.map((s) => [s.code, s]));
+    for (const s of suburbs) {
+      expect(s.absName).toBe(byCode.get(s.salCode)!.absName);
+      expect(s.areaSqkm).toBe(byCode.get(s.salCode)!.areaSqkm);
+    }
     const mean = suburbs.reduce((a, s) => a + s.persons, 0) / suburbs.length;
     expect(mean).toBeGreaterThan(1500);
     expect(mean).toBeLessThan(2000);
+    // Remote places exist, and the capital cities' suburbs are major cities.
+    expect(suburbs.filter((s) => s.remoteness >= 3).length).toBeGreaterThan(100);
+  });
+
+  it("keeps the demo's named places on their real SAL codes, LGAs and postcodes", async () => {
+    const { buildDemoGeography } = await import('../../src/demo/geography.ts');
+    const { realLgas, realPostcodes } = await import('../../src/demo/asgs-reference.ts');
+    const { suburbs } = buildDemoGeography('demo', 7);
+    expect(suburbs).toHaveLength(300);
+    const richmond = suburbs.find((s) => s.absName === 'Richmond (Vic.)')!;
+    expect(richmond).toMatchObject({ salCode: 'SAL22170', name: 'Richmond', state: 'VIC' });
+    expect(richmond.lgas[0]).toMatchObject({ code: 'LGA27350', name: 'Yarra' });
+    const lgaCodes = new Set(realLgas().map((l) => l.code));
+    const postcodes = new Set(realPostcodes().map((p) => p.name));
+    for (const s of suburbs) {
+      for (const l of s.lgas) expect(lgaCodes.has(l.code), l.code).toBe(true);
+      for (const p of s.postcodes) expect(postcodes.has(p.code), p.code).toBe(true);
+    }
   });
 });

@@ -3,7 +3,7 @@ import type { InputError, SuburbGeography } from '../../core/census/inputs.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { STATE_BY_ABS_CODE, lgaBaseName, parseAbsName, suburbIdentifiers } from '../../core/geography/identifiers.ts';
 import { readCsvRows } from './csv.ts';
-import { MB_ALLOCATION, SAL_ALLOCATION, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE } from './file-names.ts';
+import { MB_ALLOCATION, RA_ALLOCATION, SAL_ALLOCATION, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE } from './file-names.ts';
 import type { FileIndex } from './file-index.ts';
 
 /** "SAL20001" from either the DataPack spelling or the ASGS files' bare "20001". */
@@ -54,7 +54,10 @@ async function eachRow<K extends string>(
 interface SalRecord {
   absName: string;
   state: StateAbbr;
+  areaSqkm: number;
   gccsaCounts: Map<string, number>;
+  /** Mesh blocks per Remoteness Area class (0 Major Cities … 4 Very Remote). */
+  remotenessCounts: number[];
   postcodes: { code: string; ratio: number }[];
   lgas: { code: string; name: string; ratio: number }[];
 }
@@ -62,9 +65,10 @@ interface SalRecord {
 const byShare = <T extends { code: string; ratio: number }>(a: T, b: T) => b.ratio - a.ratio || (a.code < b.code ? -1 : 1);
 
 /**
- * Suburbs from the ASGS allocation files (MB → GCCSA and state; MB → SAL) and the SAL → POA and
- * SAL → LGA correspondences. Primary postcode and LGA = the largest RATIO_FROM_TO share (ties:
- * lower code); GCCSA = the GCCSA holding most of the SAL's mesh blocks.
+ * Suburbs from the ASGS allocation files (MB → GCCSA and state; MB → SAL; MB → Remoteness Area)
+ * and the SAL → POA and SAL → LGA correspondences. Primary postcode and LGA = the largest
+ * RATIO_FROM_TO share (ties: lower code); GCCSA and Remoteness Area = the one holding most of the
+ * SAL's mesh blocks (the files carry no population); area = the sum of its mesh blocks' areas.
  */
 export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeography[], InputError>> {
   const mbGccsa = new Map<string, string>();
@@ -75,8 +79,20 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
   });
   if (problem) return err(problem);
 
+  // Remoteness Areas: RA_CODE_2021 is the state digit then the class (0 Major Cities … 4 Very
+  // Remote; 5 and 9 are the migratory and no-usual-address codes, which hold no SAL anyone selects).
+  const mbRemoteness = new Map<string, number>();
+  problem = await eachRow(files, RA_ALLOCATION, ['MB_CODE_2021', 'RA_CODE_2021'] as const, (get, row) => {
+    const code = get('RA_CODE_2021');
+    if (!/^\d[0-59]$/.test(code)) return { file: RA_ALLOCATION, row, column: 'RA_CODE_2021', message: `not a Remoteness Area code: "${code}"` };
+    const cls = Number(code[1]);
+    if (cls <= 4) mbRemoteness.set(get('MB_CODE_2021'), cls);
+    return undefined;
+  });
+  if (problem) return err(problem);
+
   const sals = new Map<string, SalRecord>();
-  problem = await eachRow(files, SAL_ALLOCATION, ['MB_CODE_2021', 'SAL_CODE_2021', 'SAL_NAME_2021', 'STATE_CODE_2021'] as const, (get, row) => {
+  problem = await eachRow(files, SAL_ALLOCATION, ['MB_CODE_2021', 'SAL_CODE_2021', 'SAL_NAME_2021', 'STATE_CODE_2021', 'AREA_ALBERS_SQKM'] as const, (get, row) => {
     const sal = salKey(get('SAL_CODE_2021'));
     if (!sal) return { file: SAL_ALLOCATION, row, column: 'SAL_CODE_2021', message: `not a SAL code: "${get('SAL_CODE_2021')}"` };
     if (isNonSpatialSal(sal)) return undefined;
@@ -85,9 +101,17 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
     const gccsa = mbGccsa.get(get('MB_CODE_2021'));
     if (gccsa === undefined)
       return { file: SAL_ALLOCATION, row, column: 'MB_CODE_2021', message: `mesh block ${get('MB_CODE_2021')} is not in ${MB_ALLOCATION}` };
+    const remoteness = mbRemoteness.get(get('MB_CODE_2021'));
+    if (remoteness === undefined)
+      return { file: SAL_ALLOCATION, row, column: 'MB_CODE_2021', message: `mesh block ${get('MB_CODE_2021')} is not in ${RA_ALLOCATION}` };
+    const area = Number(get('AREA_ALBERS_SQKM') || '0');
+    if (!Number.isFinite(area) || area < 0) return { file: SAL_ALLOCATION, row, column: 'AREA_ALBERS_SQKM', message: `not an area: "${get('AREA_ALBERS_SQKM')}"` };
     let rec = sals.get(sal);
-    if (!rec) sals.set(sal, (rec = { absName: get('SAL_NAME_2021'), state, gccsaCounts: new Map(), postcodes: [], lgas: [] }));
+    if (!rec)
+      sals.set(sal, (rec = { absName: get('SAL_NAME_2021'), state, areaSqkm: 0, gccsaCounts: new Map(), remotenessCounts: [0, 0, 0, 0, 0], postcodes: [], lgas: [] }));
     rec.gccsaCounts.set(gccsa, (rec.gccsaCounts.get(gccsa) ?? 0) + 1);
+    rec.remotenessCounts[remoteness]! += 1;
+    rec.areaSqkm += area;
     return undefined;
   });
   if (problem) return err(problem);
@@ -155,6 +179,8 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
     codes.map((sal): SuburbGeography => {
       const rec = sals.get(sal)!;
       const gccsa = [...rec.gccsaCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+      // The class holding most of the SAL's mesh blocks; ties go to the more remote class.
+      const remoteness = rec.remotenessCounts.reduce((best, n, cls) => (n >= rec.remotenessCounts[best]! ? cls : best), 0);
       return {
         salCode: sal,
         absName: rec.absName,
@@ -167,6 +193,8 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
         lgaCode: rec.lgas[0]!.code,
         lgaName: rec.lgas[0]!.name,
         gccsa,
+        remoteness,
+        areaSqkm: Math.round(rec.areaSqkm * 1e4) / 1e4,
       };
     }),
   );

@@ -17,6 +17,9 @@ export async function* readCsvRows(path: string): AsyncGenerator<{ row: number; 
   }
 }
 
+/** The fields of one CSV line (RFC 4180 quoting). */
+export const parseCsvLine = (line: string): string[] => (line.includes('"') ? splitQuoted(line) : line.split(','));
+
 function splitQuoted(line: string): string[] {
   const out: string[] = [];
   let field = '';

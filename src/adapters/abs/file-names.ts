@@ -5,6 +5,8 @@
  */
 export const MB_ALLOCATION = 'MB_2021_AUST.csv';
 export const SAL_ALLOCATION = 'SAL_2021_AUST.csv';
+/** ASGS Edition 3 Remoteness Areas allocation (mesh block → RA). */
+export const RA_ALLOCATION = 'RA_2021_AUST.csv';
 export const SAL_POA_CORRESPONDENCE = 'CG_SAL_2021_POA_2021.csv';
 export const SAL_LGA_CORRESPONDENCE = 'CG_SAL_2021_LGA_2021.csv';
 
@@ -26,6 +28,10 @@ export const MB_ALLOCATION_HEADER = [
 export const SAL_ALLOCATION_HEADER = [
   'MB_CODE_2021', 'SAL_CODE_2021', 'SAL_NAME_2021', 'STATE_CODE_2021', 'STATE_NAME_2021', 'AUS_CODE_2021',
   'AUS_NAME_2021', 'AREA_ALBERS_SQKM', 'ASGS_LOCI_URI_2021',
+] as const;
+export const RA_ALLOCATION_HEADER = [
+  'MB_CODE_2021', 'RA_CODE_2021', 'RA_NAME_2021', 'STATE_CODE_2021', 'STATE_NAME_2021', 'AUS_CODE_2021', 'AUS_NAME_2021',
+  'AREA_ALBERS_SQKM', 'ASGS_LOCI_URI_2021',
 ] as const;
 export const SAL_POA_HEADER = [
   'SAL_CODE_2021', 'SAL_NAME_2021', 'POA_CODE_2021', 'POA_NAME_2021', 'RATIO_FROM_TO',

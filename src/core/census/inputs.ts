@@ -20,6 +20,10 @@ export interface SuburbGeography {
   lgaName: string;
   /** GCCSA name, e.g. "Greater Melbourne" or "Rest of Vic.". */
   gccsa: string;
+  /** ASGS Remoteness Area class: 0 Major Cities, 1 Inner Regional, 2 Outer Regional, 3 Remote, 4 Very Remote (DLOD's order). */
+  remoteness: number;
+  /** Area in square kilometres (AREA_ALBERS_SQKM of its mesh blocks). */
+  areaSqkm: number;
 }
 
 export interface CensusInputs {

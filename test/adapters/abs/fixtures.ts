@@ -6,6 +6,8 @@ import { GCP_PART_HEADERS } from '../../../src/core/census/gcp/layout.generated.
 import {
   MB_ALLOCATION,
   MB_ALLOCATION_HEADER,
+  RA_ALLOCATION,
+  RA_ALLOCATION_HEADER,
   SAL_ALLOCATION,
   SAL_ALLOCATION_HEADER,
   SAL_LGA_CORRESPONDENCE,
@@ -53,6 +55,17 @@ export function writeFixture(value: (sal: string, header: string, i: number) => 
       salRow('20000000005', '20100', 'Ascot (Ballarat - Vic.)', '2', 'Victoria') +
       salRow('10000000001', '13250', 'Richmond (NSW)', '1', 'New South Wales') +
       salRow('29999999999', '29494', 'No usual address (Vic.)', '2', 'Victoria'),
+  );
+  // Remoteness: Fitzroy in Major Cities, Richmond (Vic.) two of its three mesh blocks there, Ascot inner regional, Richmond (NSW) outer regional.
+  writeFileSync(
+    join(asgs, RA_ALLOCATION),
+    line(RA_ALLOCATION_HEADER) +
+      [
+        ['20000000001', '20'], ['20000000002', '20'], ['20000000003', '21'], ['20000000004', '20'], ['20000000005', '21'],
+        ['10000000001', '12'], ['29999999999', '29'],
+      ]
+        .map(([mb, ra]) => line([mb!, ra!, 'X', ra!.slice(0, 1), 'X', 'AUS', 'Australia', '0.1', 'uri']))
+        .join(''),
   );
   writeFileSync(
     join(asgs, SAL_POA_CORRESPONDENCE),

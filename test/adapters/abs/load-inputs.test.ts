@@ -43,6 +43,25 @@ describe('loadCensusInputs', () => {
     expect(suburbs.find((s) => s.salCode === 'SAL13250')!.suburbId).toBe('Richmond (NSW)');
   });
 
+  it("reads each SAL's Remoteness Area (most of its mesh blocks) and area", async () => {
+    const result = await loadCensusInputs(fixture());
+    if (!result.ok) throw new Error(result.error.message);
+    const by = new Map(result.value.suburbs.map((s) => [s.salCode, s]));
+    expect([...['SAL22170', 'SAL20900', 'SAL20100', 'SAL13250'].map((c) => by.get(c)!.remoteness)]).toEqual([0, 0, 1, 2]);
+    expect(by.get('SAL22170')!.areaSqkm).toBeCloseTo(0.3, 6);
+  });
+
+  it('rejects a Remoteness Area code that is not one, and a mesh block the RA file lacks', async () => {
+    const dir = fixture();
+    replaceIn(join(dir, 'asgs', 'RA_2021_AUST.csv'), '20000000004,20,', '20000000004,2X,');
+    const bad = await loadCensusInputs(dir);
+    expect(!bad.ok && bad.error).toMatchObject({ file: 'RA_2021_AUST.csv', row: 5, column: 'RA_CODE_2021' });
+    const dir2 = fixture();
+    replaceIn(join(dir2, 'asgs', 'RA_2021_AUST.csv'), /\n20000000004,20,[^\n]*/, '');
+    const missing = await loadCensusInputs(dir2);
+    expect(!missing.ok && missing.error).toMatchObject({ file: 'SAL_2021_AUST.csv', column: 'MB_CODE_2021', message: expect.stringMatching(/RA_2021_AUST/) });
+  });
+
   it('reads every table in spec order, with totals, across part files', async () => {
     const result = await loadCensusInputs(fixture((sal, _h, i) => (sal === 'SAL20900' ? i + 1 : 0)));
     if (!result.ok) throw new Error(result.error.message);

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import type { StateAbbr } from '../core/dataset.ts';
+import { STATE_BY_ABS_CODE, lgaBaseName, parseAbsName } from '../core/geography/identifiers.ts';
+import { parseCsvLine } from '../adapters/abs/csv.ts';
+
+/**
+ * The real ASGS 2021 codes, names and areas the demo is built on (src/demo/data, extracted from
+ * the ABS geography descriptors by scripts/gen-asgs-reference.ts; CC BY 4.0, based on ABS data).
+ */
+export interface RealArea {
+  readonly code: string;
+  /** As the ABS writes it, e.g. "Richmond (Vic.)". */
+  readonly absName: string;
+  /** Without the ABS qualifier ("Richmond"), or the LGA's base name. */
+  readonly name: string;
+  /** The area the ABS names in a same-state qualifier ("Ascot (Ballarat - Vic.)" → "Ballarat"). */
+  readonly qualifierArea?: string;
+  readonly state: StateAbbr;
+  readonly areaSqkm: number;
+}
+
+function read(file: string, stateOf: (code: string, name: string) => StateAbbr | undefined, nameOf: (absName: string) => string): RealArea[] {
+  const text = readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8');
+  const out: RealArea[] = [];
+  for (const line of text.split('\n').slice(1)) {
+    if (!line) continue;
+    const [code, absName, area] = parseCsvLine(line) as [string, string, string];
+    const state = stateOf(code, absName);
+    if (!state) continue;
+    const qualifierArea = parseAbsName(absName).area;
+    out.push({ code, absName, name: nameOf(absName), ...(qualifierArea ? { qualifierArea } : {}), state, areaSqkm: Number(area) });
+  }
+  return out;
+}
+
+/** Codes ending 9494/9797 (SAL) or 9499/9799 (LGA) are "No usual address" and "Migratory – Offshore – Shipping". */
+const nonSpatial = (code: string) => /(?:9494|9797|9499|9799)$/.test(code);
+const stateOfCode = (prefix: string) => (code: string) => (nonSpatial(code) ? undefined : STATE_BY_ABS_CODE[code.slice(prefix.length, prefix.length + 1)]);
+
+let sals: RealArea[] | undefined;
+/** Every real spatial SAL (15,334), in code order. */
+export function realSals(): readonly RealArea[] {
+  return (sals ??= read('sal-2021.csv', stateOfCode('SAL'), (n) => parseAbsName(n).name));
+}
+
+let lgas: RealArea[] | undefined;
+/** Every real LGA with a place (no "No usual address" or migratory ones), in code order. */
+export function realLgas(): readonly RealArea[] {
+  return (lgas ??= read('lga-2021.csv', stateOfCode('LGA'), lgaBaseName));
+}
+
+const STATES_ABBR = new Set<string>(['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT', 'OT']);
+let poas: RealArea[] | undefined;
+/**
+ * Every real postal area, in code order, with the first state its name gives ("3121, VIC";
+ * "2406, 2406 crosses NSW/QLD" → NSW).
+ */
+export function realPostcodes(): readonly RealArea[] {
+  return (poas ??= read(
+    'poa-2021.csv',
+    (code, name) => (/^POA\d{4}$/.test(code) ? (name.match(/[A-Z]{2,3}/g)?.find((s) => STATES_ABBR.has(s)) as StateAbbr | undefined) : undefined),
+    (n) => n.split(',')[0]!,
+  ));
+}
