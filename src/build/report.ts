@@ -1,4 +1,29 @@
 import { quantile, sizeBand, SIZE_BANDS, srmse, totalAbsoluteError, type SizeBand } from '../core/quality/metrics.ts';
+import { INPUT_TABLES } from '../core/census/tables.ts';
+import { GCP_PART_HEADERS } from '../core/census/gcp/layout.generated.ts';
+
+/** Which real DataPack columns a build reads, per input table. */
+export interface TableColumnsRead {
+  readonly tableId: string;
+  readonly parts: readonly string[];
+  /** Columns the part files have (the ABS metadata's count). */
+  readonly columns: number;
+  /** Columns fitted cell by cell. */
+  readonly fitted: readonly string[];
+  /** Totals and subtotals read but not fitted (anchors, remainders). */
+  readonly readOnly: readonly string[];
+}
+
+/** The real columns every input table's spec reads (src/core/census/tables.ts), against the part files' own. */
+export function columnsRead(): TableColumnsRead[] {
+  return INPUT_TABLES.map((spec) => ({
+    tableId: spec.id,
+    parts: spec.files,
+    columns: spec.files.reduce((n, part) => n + (GCP_PART_HEADERS[part]?.length ?? 0), 0),
+    fitted: spec.cells.map((c) => c.header),
+    readOnly: spec.otherHeaders,
+  }));
+}
 
 /** One (suburb, table) comparison of synthetic counts with a target. */
 export interface TableFit {
@@ -70,6 +95,8 @@ export interface BuildReport {
   readonly tables: readonly { readonly tableId: string; readonly kind: 'input' | 'truth'; readonly srmse: Distribution; readonly totalAbsoluteError: number }[];
   /** Suburbs whose person or dwelling total differs from the census total they were fitted to. */
   readonly totalsMismatched: readonly string[];
+  /** Which real DataPack columns were read, per input table. */
+  readonly columnsRead: readonly TableColumnsRead[];
   readonly perSuburb: readonly SuburbFit[];
 }
 
@@ -118,6 +145,7 @@ export function summariseReport(version: string, fits: readonly SuburbFit[], tot
       : null,
     tables: [...perTable(fits, 'input'), ...(hasTruth ? perTable(fits, 'truth') : [])],
     totalsMismatched,
+    columnsRead: columnsRead(),
     perSuburb: fits,
   };
 }
@@ -142,6 +170,13 @@ export function renderReport(report: BuildReport, seconds: number): string {
   lines.push('per table (median SRMSE, p95, total absolute error):');
   for (const table of report.tables) {
     lines.push(`  ${table.kind === 'truth' ? 'truth ' : ''}${table.tableId.padEnd(8)} ${fmt(table.srmse.median)}  ${fmt(table.srmse.p95)}  ${Math.round(table.totalAbsoluteError)}`);
+  }
+  const read = report.columnsRead;
+  lines.push(
+    `columns read: ${read.reduce((n, t) => n + t.fitted.length + t.readOnly.length, 0)} of ${read.reduce((n, t) => n + t.columns, 0)} in ${read.length} tables (fitted + totals / columns of the part files):`,
+  );
+  for (let i = 0; i < read.length; i += 6) {
+    lines.push(`  ${read.slice(i, i + 6).map((t) => `${t.tableId} ${t.fitted.length}+${t.readOnly.length}/${t.columns}`).join('  ')}`);
   }
   return `${lines.join('\n')}\n`;
 }
