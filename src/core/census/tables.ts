@@ -771,15 +771,29 @@ function crossTab(id: string, universe: DatasetType, description: string, codes:
  * Two- and three-way cross-tabulations that are not inputs: the hidden truth's answers to
  * questions the synthesizer was never told, to judge whether it kept the joint structure.
  */
+/** The variables each validation cross-tab crosses, in cell order (the last varies fastest). */
+export const VALIDATION_CODES: Readonly<Record<string, readonly string[]>> = {
+  V_AGE_SEX_LFS: ['AGE5P', 'SEXP', 'LFSP'],
+  V_INC_HEAP: ['INCP', 'HEAP'],
+  V_OCC_IND: ['OCCP', 'INDP'],
+  V_AGE_RLHP: ['AGE5P', 'RLHP'],
+  V_TEND_HIND: ['TEND', 'HIND'],
+  V_STRD_BEDRD: ['STRD', 'BEDRD'],
+  V_NPRD_VEHRD: ['NPRD', 'VEHRD'],
+  V_FMCF_FINF: ['FMCF', 'FINF'],
+};
+const v = (id: string, universe: DatasetType, description: string, age?: readonly [number, number]) =>
+  crossTab(id, universe, description, VALIDATION_CODES[id]!, age);
+
 export const VALIDATION_TABLES: readonly TableSpec[] = [
-  crossTab('V_AGE_SEX_LFS', 'persons', 'Age group × sex × labour force status', ['AGE5P', 'SEXP', 'LFSP']),
-  crossTab('V_INC_HEAP', 'persons', 'Personal income × highest educational attainment (15+)', ['INCP', 'HEAP'], ADULT),
-  crossTab('V_OCC_IND', 'persons', 'Occupation × industry', ['OCCP', 'INDP']),
-  crossTab('V_AGE_RLHP', 'persons', 'Age group × relationship in household', ['AGE5P', 'RLHP']),
-  crossTab('V_TEND_HIND', 'dwellings', 'Tenure × household income', ['TEND', 'HIND']),
-  crossTab('V_STRD_BEDRD', 'dwellings', 'Dwelling structure × bedrooms', ['STRD', 'BEDRD']),
-  crossTab('V_NPRD_VEHRD', 'dwellings', 'Household size × motor vehicles', ['NPRD', 'VEHRD']),
-  crossTab('V_FMCF_FINF', 'families', 'Family composition × family income', ['FMCF', 'FINF']),
+  v('V_AGE_SEX_LFS', 'persons', 'Age group × sex × labour force status'),
+  v('V_INC_HEAP', 'persons', 'Personal income × highest educational attainment (15+)', ADULT),
+  v('V_OCC_IND', 'persons', 'Occupation × industry'),
+  v('V_AGE_RLHP', 'persons', 'Age group × relationship in household'),
+  v('V_TEND_HIND', 'dwellings', 'Tenure × household income'),
+  v('V_STRD_BEDRD', 'dwellings', 'Dwelling structure × bedrooms'),
+  v('V_NPRD_VEHRD', 'dwellings', 'Household size × motor vehicles'),
+  v('V_FMCF_FINF', 'families', 'Family composition × family income'),
 ];
 
 export function tableById(id: string): TableSpec {
