@@ -226,7 +226,7 @@ export function assignAttributesWithDiagnostics(
   // HEAP lists the highest levels first: postgraduate, graduate diploma, bachelor.
   const bachelorOrAbove = categoryIndex('HEAP', 'Bachelor Degree Level');
   const incomeSignal = (i: number): number =>
-    0.6 * latent[i]! + (lfsp[i] === fullTime ? 1.6 : employed[i] ? 0.9 : 0) + (heap[i]! <= bachelorOrAbove ? 0.4 : 0);
+    0.6 * latent[i]! + (lfsp[i] === fullTime ? 1.6 : employed[i] ? 0.9 : 0) + (heap[i]! <= bachelorOrAbove ? 0.9 : 0);
   const incpFitted = fit(persons, 'G17', ['INCP'], { eligible: adult, ranked: true, score: noisy(incomeSignal, 0.5) });
   if (!incpFitted) drawUniform(persons, 'INCP', adult, rng, fromPriorOnly);
 
@@ -236,9 +236,9 @@ export function assignAttributesWithDiagnostics(
   fit(persons, 'G01', ['BPLP'], { categoryWeights: priors.BPLP_OVERSEAS_SHARES }) || drawUniform(persons, 'BPLP', undefined, rng, fromPriorOnly);
   const bplp = persons.columns.BPLP!;
   fitOrDraw(persons, 'G01', 'CITP', priors.citpPrior(bplp));
-  fitOrDraw(persons, 'G01', 'LANP', priors.lanpPrior(bplp));
+  fitOrDraw(persons, 'G01', 'LANP', priors.lanpPrior(bplp, persons.columns.INGP!, (options.dwellingLocation ?? 0) >= 3));
   draw(persons, 'ENGLP', priors.englpPrior(persons.columns.LANP!));
-  fit(persons, 'G14', ['RELP']) || drawUniform(persons, 'RELP', undefined, rng, fromPriorOnly);
+  fitOrDraw(persons, 'G14', 'RELP', priors.relpPrior(bplp));
   fitOrDraw(persons, 'G18', 'ASSNP', priors.matrixPrior(band, priors.ASSNP_BY_AGE));
   draw(persons, 'LTHP', priors.matrixPrior(band, priors.LTHP_BY_AGE));
   draw(persons, 'UAI5P', priors.matrixPrior(band, priors.UAI5P_BY_AGE), adult);

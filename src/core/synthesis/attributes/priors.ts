@@ -189,13 +189,46 @@ export function citpPrior(bplp: Uint8Array): ClassPrior {
   return matrixPrior(cls, [[98.5, 1, 0.5], [62, 36, 2], [60, 10, 30]]);
 }
 
-/** LANP given birthplace: most Australian-born speak English only at home. */
-export function lanpPrior(bplp: Uint8Array): ClassPrior {
+/**
+ * LANP given birthplace, Indigenous status and remoteness: most Australian-born speak English
+ * only at home; Indigenous languages are spoken by Indigenous persons, and in remote and very
+ * remote areas by about half of them (2021 Census), elsewhere by a few per cent.
+ */
+export function lanpPrior(bplp: Uint8Array, ingp: Uint8Array, remote: boolean): ClassPrior {
   const australia = categoryIndex('BPLP', 'Australia');
+  const nonIndigenous = categoryIndex('INGP', 'Non-Indigenous');
+  const notStated = categoryIndex('INGP', 'Not stated');
   const cls = new Uint8Array(bplp.length);
-  for (let i = 0; i < bplp.length; i++) cls[i] = bplp[i] === australia ? 0 : 1;
-  const other = (englishOnly: number, ns: number) => [englishOnly, ...LANP_OTHER_SHARES.slice(1, 10).map((s) => s / 4), ns];
-  return matrixPrior(cls, [other(92, 2), other(40, 3)]);
+  for (let i = 0; i < bplp.length; i++) {
+    const indigenous = ingp[i] !== nonIndigenous && ingp[i] !== notStated;
+    cls[i] = indigenous ? 2 : bplp[i] === australia ? 0 : 1;
+  }
+  const indigenousLanguage = categoryIndex('LANP', 'Australian Indigenous languages');
+  const other = (englishOnly: number, ns: number) => [englishOnly, ...LANP_OTHER_SHARES.slice(1, 10).map((s, k) => (k + 1 === indigenousLanguage ? 0.02 : s / 4)), ns];
+  const indigenousRow = LANP_OTHER_SHARES.map((_, k) => (k === 0 ? (remote ? 45 : 94) : k === indigenousLanguage ? (remote ? 50 : 0.8) : k === 10 ? 3 : 0.05));
+  return matrixPrior(cls, [other(92, 2), other(40, 3), indigenousRow]);
+}
+
+// RELP by birthplace region (BPLP order; rows: Buddhism, Christianity, Hinduism, Islam, Judaism,
+// other religions, secular/no religion, not stated), rough 2021 Census shapes: Hinduism and
+// Sikhism from Southern Asia, Islam from the Middle East, Buddhism from South-East and East Asia,
+// no religion most common among the Australian- and East Asian-born.
+const RELP_BY_REGION: readonly (readonly number[])[] = [
+  [0.7, 42, 0.5, 1.3, 0.3, 0.8, 47, 7],
+  [0.5, 55, 3, 0.5, 0.1, 1, 35, 5],
+  [0.3, 50, 0.1, 0.3, 0.5, 0.7, 43, 5],
+  [0.2, 75, 0.1, 3, 0.5, 0.5, 17, 4],
+  [0.1, 40, 0.5, 45, 3, 2, 7, 3],
+  [25, 45, 0.5, 5, 0, 0.7, 21, 3],
+  [14, 22, 0.1, 0.2, 0, 1.5, 59, 3],
+  [3, 14, 45, 14, 0, 15, 6, 3],
+  [0.8, 55, 0.3, 0.5, 1.5, 1, 38, 3],
+  [0.2, 70, 4, 6, 1.5, 0.6, 15, 3],
+  [1, 30, 1, 2, 0.2, 1, 25, 40],
+];
+/** RELP given birthplace region: G14 is by sex only, so without this religion and birthplace would be independent. */
+export function relpPrior(bplp: Uint8Array): ClassPrior {
+  return matrixPrior(bplp, RELP_BY_REGION);
 }
 
 /** MSTP classes = age band × (registered marriage? 1 : 0): a registered partner is "Married". */
