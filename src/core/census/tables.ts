@@ -256,21 +256,14 @@ const G16 = table(
 
 // ------------------------------------------------------------------ G17
 const INCP = variableByCode('INCP').categories;
+/** The dollar ranges of personal income (INCP 1‥13), as both the short and the long headers spell them. */
+export const PERSON_INCOME_RANGES = [
+  '1_149', '150_299', '300_399', '400_499', '500_649', '650_799', '800_999', '1000_1249', '1250_1499', '1500_1749', '1750_1999',
+  '2000_2999', '3000_3499',
+] as const;
 const G17_BANDS: readonly (readonly [string, number])[] = [
   ['Neg_Nil_income', 0],
-  ['1_149', 1],
-  ['150_299', 2],
-  ['300_399', 3],
-  ['400_499', 4],
-  ['500_649', 5],
-  ['650_799', 6],
-  ['800_999', 7],
-  ['1000_1249', 8],
-  ['1250_1499', 9],
-  ['1500_1749', 10],
-  ['1750_1999', 11],
-  ['2000_2999', 12],
-  ['3000_3499', 13],
+  ...PERSON_INCOME_RANGES.map((t, i) => [t, i + 1] as const),
   ['3500_more', 14],
   ['PI_NS_ns', INCP.indexOf('Not stated')],
 ];

@@ -1,3 +1,4 @@
+import { PERSON_INCOME_RANGES } from '../../tables.ts';
 import { variableByCode } from '../../variables.ts';
 import { cats, catRange, catsBut, type TableVocabulary, type Where } from '../vocabulary.ts';
 
@@ -60,21 +61,9 @@ const HOURS = phrasesOf('HRSP', [
 
 const INCOME_BANDS: readonly (readonly [string, number])[] = [
   ['Negative_Nil_income', 0],
-  ['1_149', 1],
-  ['150_299', 2],
-  ['300_399', 3],
-  ['400_499', 4],
-  ['500_649', 5],
-  ['650_799', 6],
-  ['800_999', 7],
-  ['1000_1249', 8],
-  ['1250_1499', 9],
-  ['1500_1749', 10],
-  ['1750_1999', 11],
-  ['2000_2999', 12],
+  ...PERSON_INCOME_RANGES.map((t, i) => [t, i + 1] as const),
   // The metadata's long header for some of G17's $2,000–$2,999 cells says "2000_2999_more".
   ['2000_2999_more', 12],
-  ['3000_3499', 13],
   ['3500_or_more', 14],
 ];
 
