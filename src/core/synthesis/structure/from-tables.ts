@@ -221,7 +221,9 @@ const TARGET_ROLE_OF_RLHP: Readonly<Record<string, number>> = {
  * draw rakes to (its shape; the household plan fixes the role totals), and the de facto share of
  * partners per band. The small-suburb smoothing is the parent area's table, as for the others.
  */
-function rolesFromG27(targets: SuburbTargets): Pick<StructureTargets, 'roles' | 'deFactoShareByBand'> | undefined {
+function rolesFromG27(
+  targets: SuburbTargets,
+): Pick<StructureTargets, 'roles' | 'deFactoShareByBand' | 'registeredPartnersBySexBand' | 'deFactoPartnersBySexBand'> | undefined {
   const g27 = spec('G27');
   const own = targets.tables.get('G27');
   if (!g27 || !own) return undefined;
@@ -230,6 +232,8 @@ function rolesFromG27(targets: SuburbTargets): Pick<StructureTargets, 'roles' | 
   const byRoleSexBand = new Float64Array(TARGET_ROLE_COUNT * cols);
   const registered = new Float64Array(nb);
   const deFacto = new Float64Array(nb);
+  const registeredBySexBand = new Float64Array(2 * nb);
+  const deFactoBySexBand = new Float64Array(2 * nb);
   const rlhp = categoryIndex('RLHP', 'Partner in a registered marriage');
   const dfm = categoryIndex('RLHP', 'Partner in a de facto marriage');
   g27.cells.forEach((cell, i) => {
@@ -243,10 +247,21 @@ function rolesFromG27(targets: SuburbTargets): Pick<StructureTargets, 'roles' | 
     const v = Math.max(0, own[i] as number);
     const at = TARGET_ROLE_OF_RLHP[label]! * cols + sex[0]! * nb + band;
     byRoleSexBand[at] = (byRoleSexBand[at] as number) + v;
-    if (rel[0] === rlhp) registered[band] = (registered[band] as number) + v;
-    if (rel[0] === dfm) deFacto[band] = (deFacto[band] as number) + v;
+    if (rel[0] === rlhp) {
+      registered[band] = (registered[band] as number) + v;
+      registeredBySexBand[sex[0]! * nb + band] = (registeredBySexBand[sex[0]! * nb + band] as number) + v;
+    }
+    if (rel[0] === dfm) {
+      deFacto[band] = (deFacto[band] as number) + v;
+      deFactoBySexBand[sex[0]! * nb + band] = (deFactoBySexBand[sex[0]! * nb + band] as number) + v;
+    }
   });
   if (!byRoleSexBand.some((v) => v > 0)) return undefined;
   const deFactoShareByBand = Float64Array.from(registered, (r, b) => (r + deFacto[b]! > 0 ? deFacto[b]! / (r + deFacto[b]!) : Number.NaN));
-  return { roles: { bands: DEFAULT_BANDS, byRoleSexBand }, deFactoShareByBand };
+  return {
+    roles: { bands: DEFAULT_BANDS, byRoleSexBand },
+    deFactoShareByBand,
+    registeredPartnersBySexBand: registeredBySexBand,
+    deFactoPartnersBySexBand: deFactoBySexBand,
+  };
 }

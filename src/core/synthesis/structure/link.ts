@@ -405,6 +405,19 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
   const keys = new Float64Array(couples.length);
   for (let i = 0; i < couples.length; i++) keys[i] = (chance[i] as number) > 0 ? weightedKey(rng, chance[i] as number) : -Infinity;
   const cap = t.registeredPartnersBySex ? [t.registeredPartnersBySex[0] as number, t.registeredPartnersBySex[1] as number] : [Infinity, Infinity];
+  // With G27's partners by sex × band: each sex × band's quota of registered partners is its share
+  // of registered among that cell's partners, applied to the partners it holds here.
+  const nb = bands.length;
+  const quota = new Float64Array(2 * nb).fill(Infinity);
+  if (t.registeredPartnersBySexBand && t.deFactoPartnersBySexBand) {
+    const held = new Float64Array(2 * nb);
+    for (const [a, b] of couples) for (const p of [a, b]) held[(drawn.sex[p] as number) * nb + bandOf(age[p] as number)]! += 1;
+    for (let k = 0; k < 2 * nb; k++) {
+      const r = Math.max(0, t.registeredPartnersBySexBand[k] as number);
+      const d = Math.max(0, t.deFactoPartnersBySexBand[k] as number);
+      if (r + d > 0) quota[k] = Math.round(((held[k] as number) * r) / (r + d));
+    }
+  }
   const taken = [0, 0];
   let registered = 0;
   const wanted = Math.round(expected);
@@ -412,11 +425,21 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
     const [a, b] = couples[i] as [number, number];
     const sa = drawn.sex[a] as number;
     const sb = drawn.sex[b] as number;
+    const ka = sa * nb + bandOf(age[a] as number);
+    const kb = sb * nb + bandOf(age[b] as number);
     taken[sa] = (taken[sa] as number) + 1;
     taken[sb] = (taken[sb] as number) + 1;
-    const ok = registered < wanted && (keys[i] as number) > -Infinity && (taken[0] as number) <= (cap[0] as number) && (taken[1] as number) <= (cap[1] as number);
-    if (ok) registered++;
-    else {
+    const withinQuota = ka === kb ? (quota[ka] as number) >= 2 : (quota[ka] as number) >= 1 && (quota[kb] as number) >= 1;
+    const ok =
+      (Number.isFinite(quota[ka] as number) ? withinQuota : registered < wanted) &&
+      (keys[i] as number) > -Infinity &&
+      (taken[0] as number) <= (cap[0] as number) &&
+      (taken[1] as number) <= (cap[1] as number);
+    if (ok) {
+      registered++;
+      quota[ka] = (quota[ka] as number) - 1;
+      quota[kb] = (quota[kb] as number) - 1;
+    } else {
       taken[sa] = (taken[sa] as number) - 1;
       taken[sb] = (taken[sb] as number) - 1;
     }

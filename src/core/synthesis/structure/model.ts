@@ -94,6 +94,13 @@ export interface StructureTargets {
   readonly registeredPartnersBySex?: ArrayLike<number>;
   /** Share of partners in a de facto (not registered) marriage, per band of `roles.bands` (or DEFAULT_BANDS). */
   readonly deFactoShareByBand?: ArrayLike<number>;
+  /**
+   * Partners in a registered marriage per sex × band (index sex·bands + band, G27's counts): when
+   * given, couples are registered so that each sex × band gets close to its own count.
+   */
+  readonly registeredPartnersBySexBand?: ArrayLike<number>;
+  /** Partners in a de facto marriage per sex × band, same indexing. */
+  readonly deFactoPartnersBySexBand?: ArrayLike<number>;
 }
 
 /** Counts of every compromise the builder made, so the report can show them. */
