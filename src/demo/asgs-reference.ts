@@ -52,13 +52,13 @@ export function realLgas(): readonly RealArea[] {
 const STATES_ABBR = new Set<string>(['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT', 'OT']);
 let poas: RealArea[] | undefined;
 /**
- * Every real postal area, in code order, with the first state its name gives ("3121, VIC";
- * "2406, 2406 crosses NSW/QLD" → NSW).
+ * Every real postal area, in code order: `name` is the postcode itself, and the state the first
+ * one the ABS name gives ("3121, VIC" → VIC; "2406 crosses NSW/QLD" → NSW).
  */
 export function realPostcodes(): readonly RealArea[] {
   return (poas ??= read(
     'poa-2021.csv',
     (code, name) => (/^POA\d{4}$/.test(code) ? (name.match(/[A-Z]{2,3}/g)?.find((s) => STATES_ABBR.has(s)) as StateAbbr | undefined) : undefined),
-    (n) => n.split(',')[0]!,
-  ));
+    (n) => n,
+  ).map((p) => ({ ...p, name: p.code.slice(3) })));
 }

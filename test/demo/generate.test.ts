@@ -135,8 +135,9 @@ describe('demo geography (shape only, no populations drawn)', () => {
     const mean = suburbs.reduce((a, s) => a + s.persons, 0) / suburbs.length;
     expect(mean).toBeGreaterThan(1500);
     expect(mean).toBeLessThan(2000);
-    // Remote places exist, and the capital cities' suburbs are major cities.
     expect(suburbs.filter((s) => s.remoteness >= 3).length).toBeGreaterThan(100);
+    // Every postcode a real 4-digit POA code (some ABS POA names say "2406 crosses NSW/QLD").
+    expect(suburbs.flatMap((s) => s.postcodes.map((p) => p.code)).filter((c) => !/^\d{4}$/.test(c))).toEqual([]);
   });
 
   it("keeps the demo's named places on their real SAL codes, LGAs and postcodes", async () => {
@@ -151,7 +152,7 @@ describe('demo geography (shape only, no populations drawn)', () => {
     const postcodes = new Set(realPostcodes().map((p) => p.name));
     for (const s of suburbs) {
       for (const l of s.lgas) expect(lgaCodes.has(l.code), l.code).toBe(true);
-      for (const p of s.postcodes) expect(postcodes.has(p.code), p.code).toBe(true);
+      for (const p of s.postcodes) expect(postcodes.has(p.code) && /^\d{4}$/.test(p.code), p.code).toBe(true);
     }
   });
 });
