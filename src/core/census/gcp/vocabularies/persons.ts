@@ -25,7 +25,10 @@ export const PERSON_VOCABULARIES: readonly TableVocabulary[] = [
       ['Language_used_at_home_English_only', ENGLISH_ONLY],
       ['Language_used_at_home_Other_Language', OTHER_LANGUAGE],
       ['Australian_citizen', { CITP: cats('CITP', 'Australian citizen') }],
-      ['Age_of_Persons_attending_an_education_institution', { TYPP: catsBut('TYPP', 'Not applicable') }],
+      // Footnote (e) "excludes persons who did not state which type of education institution";
+      // it lists preschool, primary, secondary and tertiary but excludes nothing else, so "Other
+      // educational institution" is read as included (as in the ABS's own counts of attendees).
+      ['Age_of_Persons_attending_an_education_institution', { TYPP: catsBut('TYPP', 'Not stated', 'Not applicable') }],
       ['Highest_year_of_school_completed_Year_12_or_equivalent', { HSCP: cats('HSCP', 'Year 12 or equivalent') }],
       ['Highest_year_of_school_completed_Year_11_or_equivalent', { HSCP: cats('HSCP', 'Year 11 or equivalent') }],
       ['Highest_year_of_school_completed_Year_10_or_equivalent', { HSCP: cats('HSCP', 'Year 10 or equivalent') }],
@@ -61,6 +64,8 @@ export const PERSON_VOCABULARIES: readonly TableVocabulary[] = [
   {
     table: 'G09',
     universe: 'persons',
+    // Each listed country is part of a BPLP region; "Born_elsewhere" is the residual of the
+    // listed countries (footnote d), not a union of regions.
     phrases: [
       ['Australia', { BPLP: cats('BPLP', 'Australia') }],
       ['Country_of_birth_not_stated', { BPLP: cats('BPLP', 'Not stated') }],
@@ -69,6 +74,13 @@ export const PERSON_VOCABULARIES: readonly TableVocabulary[] = [
   {
     table: 'G13',
     universe: 'persons',
+    // Rows are languages, columns proficiency (ENGLP). The ABS's proficiency category "Speaks
+    // English only" is exactly the persons using English only at home, so as a column it is the
+    // same condition as the row (our ENGLP has "Not applicable" there, which also holds persons
+    // the demo truth gives no proficiency, e.g. under-5s). "Not_stated" (footnote b) is both
+    // "proficiency not stated" and "language and proficiency not stated": ENGLP "Not stated".
+    // Single languages and the Chinese, Indo-Aryan and Southeast Asian Austronesian subtotals
+    // are parts of our LANP groups; only Australian Indigenous Languages is a whole group.
     phrases: [
       ['Speaks_English_only', ENGLISH_ONLY],
       ['Uses_other_language_Australian_Indigenous_Languages', { LANP: cats('LANP', 'Australian Indigenous languages') }],
@@ -98,8 +110,11 @@ export const PERSON_VOCABULARIES: readonly TableVocabulary[] = [
     ],
   },
   {
+    // Persons in occupied private dwellings (excl. "Visitors only" and "Other non-classifiable"
+    // households): exactly the persons with a relationship in household.
     table: 'G27',
     universe: 'persons',
+    where: { RLHP: catsBut('RLHP', 'Not applicable') },
     phrases: (
       [
         ['Partner_in_a_registered_marriage', 'Partner in a registered marriage'],
@@ -107,6 +122,8 @@ export const PERSON_VOCABULARIES: readonly TableVocabulary[] = [
         ['Lone_parent', 'Lone parent'],
         ['Child_under_15', 'Child under 15'],
         ['Dependent_student_aged_15_24_years', 'Dependent student (aged 15-24 years)'],
+        // "…_aged_15_24_years_Total": the age split reads "aged_15_24_years" as the age (15–24,
+        // all a dependent student can be) and leaves "Dependent_student_Total".
         ['Dependent_student', 'Dependent student (aged 15-24 years)'],
         ['Non_dependent_child', 'Non-dependent child'],
         ['Other_related_individual', 'Other related individual'],
