@@ -1,15 +1,23 @@
 import { PERSON_INCOME_RANGES } from '../../tables.ts';
-import { variableByCode } from '../../variables.ts';
+import { categoryIndex, variableByCode } from '../../variables.ts';
 import { cats, catRange, catsBut, type TableVocabulary, type Where } from '../vocabulary.ts';
 
 /**
  * Education, income, assistance and work: G15–G18, G20, G23, G25, G46, G49, G52–G56, G60–G62.
- * Left undefined: government/Catholic schools and full-/part-time study (G15), qualification
- * sub-levels (Doctoral, Certificate III and IV, …), hours bands that do not line up with HRSP's
- * (G55, G61: 1–19, 20–29, 30–34, 40–44, 45–49, 50+), and travel by two or three methods (G62).
+ * A column is defined only when our categories express it exactly. Left undefined:
+ * - G15: government/Catholic/other-non-government schools and full-/part-time student status
+ *   (spq carries neither), including the by-age tertiary columns (which are by study status);
+ * - G49, G52: qualification sub-levels (Certificate III and IV, Doctoral, Master, Diploma, … nfd),
+ *   subsets of our HEAP levels; G52 has level totals only for Bachelor (its one sub-level);
+ * - G55, G61: the hours bands 1–19, 20–29, 30–34, 40–44, 45–49, 50+, which cut across HRSP's
+ *   1–15, 16–24, 25–34, 40, 41–48, 49+ (only None, 35–39 and Not stated line up);
+ * - G62: travel by two or three methods (only their sum is our "Two or more methods", and the
+ *   table has no such column).
  */
 const ADULTS: readonly [number, number] = [15, 115];
-const EMPLOYED: Where = { LFSP: cats('LFSP', 'Employed, worked full-time', 'Employed, worked part-time', 'Employed, away from work', 'Employed, hours of work not stated') };
+const EMPLOYED_LABELS = ['Employed, worked full-time', 'Employed, worked part-time', 'Employed, away from work', 'Employed, hours of work not stated'];
+const UNEMPLOYED_LABELS = ['Unemployed, looking for full-time work', 'Unemployed, looking for part-time work'];
+const EMPLOYED: Where = { LFSP: cats('LFSP', ...EMPLOYED_LABELS) };
 const QUALIFIED: Where = {
   HEAP: cats(
     'HEAP',
@@ -59,12 +67,14 @@ const HOURS = phrasesOf('HRSP', [
   ['Number_of_hours_worked_Not_stated', 'Not stated'],
 ]);
 
+/** G17's income phrases → INCP index (the dollar ranges are INCP 1‥13 in order). */
 const INCOME_BANDS: readonly (readonly [string, number])[] = [
-  ['Negative_Nil_income', 0],
+  ['Negative_Nil_income', categoryIndex('INCP', 'Negative/Nil income')],
   ...PERSON_INCOME_RANGES.map((t, i) => [t, i + 1] as const),
-  // The metadata's long header for some of G17's $2,000–$2,999 cells says "2000_2999_more".
-  ['2000_2999_more', 12],
-  ['3500_or_more', 14],
+  // The metadata misspells the females' and persons' $2,000–$2,999 long headers as "2000_2999_more"
+  // (short headers F_/P_2000_2999_*, between 1750_1999 and 3000_3499): the same band.
+  ['2000_2999_more', categoryIndex('INCP', '$2,000-$2,999')],
+  ['3500_or_more', categoryIndex('INCP', '$3,500 or more')],
 ];
 
 export const WORK_VOCABULARIES: readonly TableVocabulary[] = [
@@ -110,9 +120,11 @@ export const WORK_VOCABULARIES: readonly TableVocabulary[] = [
     table: 'G18',
     universe: 'persons',
     phrases: [
-      ['Has_need_for_assistance', { ASSNP: [0] }],
-      ['Does_not_have_need_for_assistance', { ASSNP: [1] }],
-      ['Need_for_assistance_not_stated', one('ASSNP', 'Not stated')],
+      ...phrasesOf('ASSNP', [
+        ['Has_need_for_assistance', 'Has need for assistance with core activities'],
+        ['Does_not_have_need_for_assistance', 'Does not have need for assistance with core activities'],
+        ['Need_for_assistance_not_stated', 'Not stated'],
+      ]),
     ],
   },
   {
@@ -155,17 +167,19 @@ export const WORK_VOCABULARIES: readonly TableVocabulary[] = [
     universe: 'persons',
     ages: ADULTS,
     phrases: [
-      ['Employed_worked_Full_time', { LFSP: [0] }],
-      ['Employed_worked_Part_time', { LFSP: [1] }],
-      ['Employed_away_from_work', { LFSP: [2] }],
-      ['Hours_worked_not_stated', { LFSP: [3] }],
-      ['Total_employed', { LFSP: catRange(0, 3) }],
-      ['Unemployed_looking_for_Full_time_work', { LFSP: [4] }],
-      ['Unemployed_looking_for_Part_time_work', { LFSP: [5] }],
-      ['Total_unemployed', { LFSP: [4, 5] }],
-      ['Total_labour_force', { LFSP: catRange(0, 5) }],
-      ['Not_in_the_labour_force', { LFSP: [6] }],
-      ['Labour_force_status_not_stated', { LFSP: [7] }],
+      ...phrasesOf('LFSP', [
+        ['Employed_worked_Full_time', 'Employed, worked full-time'],
+        ['Employed_worked_Part_time', 'Employed, worked part-time'],
+        ['Employed_away_from_work', 'Employed, away from work'],
+        ['Hours_worked_not_stated', 'Employed, hours of work not stated'],
+        ['Unemployed_looking_for_Full_time_work', 'Unemployed, looking for full-time work'],
+        ['Unemployed_looking_for_Part_time_work', 'Unemployed, looking for part-time work'],
+        ['Not_in_the_labour_force', 'Not in the labour force'],
+        ['Labour_force_status_not_stated', 'Not stated'],
+      ]),
+      ['Total_employed', EMPLOYED],
+      ['Total_unemployed', { LFSP: cats('LFSP', ...UNEMPLOYED_LABELS) }],
+      ['Total_labour_force', { LFSP: cats('LFSP', ...EMPLOYED_LABELS, ...UNEMPLOYED_LABELS) }],
     ],
   },
   { table: 'G49', universe: 'persons', ages: ADULTS, where: QUALIFIED, phrases: LEVELS },
@@ -206,7 +220,8 @@ export const WORK_VOCABULARIES: readonly TableVocabulary[] = [
         ['Did_not_go_to_work', 'Did not go to work'],
         ['Method_of_travel_to_work_not_stated', 'Not stated'],
       ]),
-      ['One_method_Total_one_method', { MTWP: catRange(0, 11) }],
+      // Every single method: Train … Walked only (not "Two or more methods", worked at home, …).
+      ['One_method_Total_one_method', { MTWP: catRange(categoryIndex('MTWP', 'Train'), categoryIndex('MTWP', 'Walked only')) }],
     ],
   },
 ];
