@@ -3,7 +3,7 @@
  * metadata (../shared/abs/2021-gcp/gcp-cell-descriptors.csv, the "Cell Descriptors Information"
  * sheet of Metadata_2021_GCP_DataPack_R1_R2.xlsx). Run after a new DataPack release:
  *   node bin/run-ts.js scripts/gen-gcp-layout.ts [path/to/gcp-cell-descriptors.csv]
- * test/core/census/gcp-layout.test.ts fails when the committed files and the metadata differ.
+ * test/core/census/gcp/layout.test.ts fails when the committed files and the metadata differ.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -21,9 +21,10 @@ export interface BuildOptions {
   readonly seed: number;
   readonly smallSuburbThreshold: number;
   /**
-   * Read DataPack columns that no table spec names instead of stopping on them. For real ABS
-   * downloads whose tables carry more columns than our header maps (docs/inputs.md lists the
-   * coverage); off by default, so an unexpected header stops the build.
+   * Accept DataPack headers the ABS 2021 metadata does not list for their part file (skipped)
+   * and read the specs' columns from whichever part holds them. Not needed for a real 2021
+   * DataPack, whose every column the metadata lists (the unread ones are skipped anyway); for a
+   * release whose layout changed. Off by default, so an unexpected header stops the build.
    */
   readonly allowUnknownHeaders?: boolean;
   /** Worker threads for synthesis (0: inline on the main thread). Default: one per core. */

@@ -25,6 +25,10 @@ export function columnsRead(): TableColumnsRead[] {
   }));
 }
 
+/** "G46: 36 of 360 columns read (G46A, G46B): 16 fitted, 20 totals". */
+export const columnsReadLine = (t: TableColumnsRead): string =>
+  `${t.tableId}: ${t.fitted.length + t.readOnly.length} of ${t.columns} columns read (${t.parts.join(', ')}): ${t.fitted.length} fitted, ${t.readOnly.length} totals`;
+
 /** One (suburb, table) comparison of synthetic counts with a target. */
 export interface TableFit {
   readonly tableId: string;
@@ -172,11 +176,10 @@ export function renderReport(report: BuildReport, seconds: number): string {
     lines.push(`  ${table.kind === 'truth' ? 'truth ' : ''}${table.tableId.padEnd(8)} ${fmt(table.srmse.median)}  ${fmt(table.srmse.p95)}  ${Math.round(table.totalAbsoluteError)}`);
   }
   const read = report.columnsRead;
+  const count = (t: TableColumnsRead) => t.fitted.length + t.readOnly.length;
   lines.push(
-    `columns read: ${read.reduce((n, t) => n + t.fitted.length + t.readOnly.length, 0)} of ${read.reduce((n, t) => n + t.columns, 0)} in ${read.length} tables (fitted + totals / columns of the part files):`,
+    `DataPack columns read: ${read.reduce((n, t) => n + count(t), 0)} of ${read.reduce((n, t) => n + t.columns, 0)} in ${read.length} tables (fitted + totals; the rest of the part files is skipped):`,
   );
-  for (let i = 0; i < read.length; i += 6) {
-    lines.push(`  ${read.slice(i, i + 6).map((t) => `${t.tableId} ${t.fitted.length}+${t.readOnly.length}/${t.columns}`).join('  ')}`);
-  }
+  for (const t of read) lines.push(`  ${columnsReadLine(t)}`);
   return `${lines.join('\n')}\n`;
 }

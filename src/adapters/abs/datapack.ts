@@ -7,6 +7,150 @@ import { SAL_KEY, dataPackFile } from './file-names.ts';
 import type { FileIndex } from './file-index.ts';
 import { isNonSpatialSal, salKey } from './asgs.ts';
 
+export interface PartReadOptions {
+  /**
+   * The key column: `SAL_CODE_2021` (default) for the SAL DataPack, `STE_CODE_2021`,
+   * `SA1_CODE_2021`, `LGA_CODE_2021`, … for the other geography levels.
+   */
+  readonly keyColumn?: string;
+  /**
+   * The columns to return, in this order (default: every column the ABS metadata lists for the
+   * part, in file order). The file's other columns are checked by name but never parsed.
+   */
+  readonly headers?: readonly string[];
+  /**
+   * A requested column the file does not have is left out of `headers` in the result instead of
+   * being an error (the caller decides; loadDataPackTable's lenient mode reads a table's columns
+   * from whichever part holds them).
+   */
+  readonly optionalHeaders?: boolean;
+  /** Accept (and skip) headers the ABS metadata does not list for the part. Off by default. */
+  readonly allowUnknownHeaders?: boolean;
+  /**
+   * The row's key from the key column's text: the key, `null` to skip the row, or an error
+   * message (reported at the row and the key column). Default: the trimmed text.
+   */
+  readonly key?: (raw: string) => string | null | { readonly error: string };
+}
+
+export interface DataPackPart {
+  /** The file's name (errors name it). */
+  readonly file: string;
+  /** The file's header row after the key column, exactly as written. */
+  readonly columns: readonly string[];
+  /** The columns read, in the order of `rows`' values. */
+  readonly headers: readonly string[];
+  /** The rows' keys (e.g. SAL20001, 2, 20601100101), in file order, skipped rows left out. */
+  readonly keys: readonly string[];
+  /** Key → the row's values, in `headers` order. */
+  readonly rows: ReadonlyMap<string, Float64Array>;
+}
+
+/** The part file (and table) the ABS metadata puts a header in, preferring `part`'s own table. */
+function homeOf(header: string, part: string): string | undefined {
+  const parts = Object.keys(GCP_PART_HEADERS);
+  const table = part.slice(0, 3);
+  return (
+    parts.find((p) => p.startsWith(table) && GCP_PART_HEADERS[p]!.includes(header)) ??
+    parts.find((p) => GCP_PART_HEADERS[p]!.includes(header))
+  );
+}
+
+/**
+ * One DataPack part file (e.g. `2021Census_G17C_AUST_SAL.csv` is part G17C) at any geography
+ * level, checked against the ABS metadata (src/core/census/gcp/layout.generated.ts):
+ *
+ * - the header row must hold the key column, and no header the metadata does not list for the
+ *   part (unless `allowUnknownHeaders`; a header of another part is named as such), none twice;
+ * - every requested column must be there (unless `optionalHeaders`);
+ * - every value of a requested column must be a number (empty cells included); the other
+ *   columns are split off the line but never parsed;
+ * - every row has as many fields as the header, and no key appears twice.
+ *
+ * The first problem is an InputError naming file, row (1 = the header row) and column.
+ */
+export async function readDataPackPart(path: string, part: string, options: PartReadOptions = {}): Promise<Result<DataPackPart, InputError>> {
+  const file = path.split(/[\\/]/).at(-1)!;
+  const keyColumn = options.keyColumn ?? SAL_KEY;
+  const layout = GCP_PART_HEADERS[part];
+  if (!layout) return err({ file, message: `${part} is not a DataPack part spq knows (src/core/census/gcp/layout.generated.ts)` });
+  const listed = new Set(layout);
+  const requested = options.headers ?? layout;
+  const toKey = options.key ?? ((raw: string) => raw);
+
+  let columns: string[] | undefined;
+  let headers: string[] = [];
+  let keyAt = -1;
+  /** Per file column: its index in `headers`, or -1 (not read). */
+  let slot = new Int32Array(0);
+  const keys: string[] = [];
+  const rows = new Map<string, Float64Array>();
+
+  for await (const { row, fields } of readCsvRows(path)) {
+    if (!columns) {
+      const names = fields.map((f) => f.trim());
+      keyAt = names.indexOf(keyColumn);
+      if (keyAt < 0) return err({ file, row, column: keyColumn, message: `missing key column ${keyColumn}` });
+      columns = names.filter((_, i) => i !== keyAt);
+      const at = new Map<string, number>();
+      for (let i = 0; i < names.length; i++) {
+        if (i === keyAt) continue;
+        const h = names[i]!;
+        if (!listed.has(h) && !options.allowUnknownHeaders) {
+          const home = homeOf(h, part);
+          return err({
+            file,
+            row,
+            column: h,
+            message: home
+              ? `header ${h} belongs to DataPack part ${home}, not ${part} (ABS 2021 GCP metadata)`
+              : `unknown header ${h}: the ABS 2021 GCP metadata lists no such column for ${part}`,
+          });
+        }
+        if (at.has(h)) return err({ file, row, column: h, message: `header ${h} appears twice` });
+        at.set(h, i);
+      }
+      slot = new Int32Array(names.length).fill(-1);
+      for (const h of requested) {
+        const i = at.get(h);
+        if (i === undefined) {
+          if (options.optionalHeaders) continue;
+          return err({
+            file,
+            row,
+            column: h,
+            message: listed.has(h) ? `missing column ${h} (the ABS metadata lists it for ${part})` : `missing column ${h}`,
+          });
+        }
+        if (slot[i]! >= 0) continue; // asked for twice: read once
+        slot[i] = headers.length;
+        headers.push(h);
+      }
+      continue;
+    }
+    const raw = (fields[keyAt] ?? '').trim();
+    const key = toKey(raw);
+    if (key === null) continue;
+    if (typeof key !== 'string') return err({ file, row, column: keyColumn, message: key.error });
+    if (fields.length !== columns.length + 1)
+      return err({ file, row, message: `row has ${fields.length} fields, the header has ${columns.length + 1}` });
+    if (rows.has(key)) return err({ file, row, column: keyColumn, message: `${key} appears twice in ${file}` });
+    const values = new Float64Array(headers.length);
+    for (let i = 0; i < fields.length; i++) {
+      const j = slot[i]!;
+      if (j < 0) continue;
+      const text = fields[i]!.trim();
+      const value = text === '' ? Number.NaN : Number(text);
+      if (!Number.isFinite(value)) return err({ file, row, column: headers[j]!, message: `not a number: "${text}"` });
+      values[j] = value;
+    }
+    keys.push(key);
+    rows.set(key, values);
+  }
+  if (!columns) return err({ file, message: 'file is empty' });
+  return ok({ file, columns, headers, keys, rows });
+}
+
 export interface LoadedTable {
   /** SAL code → cells in spec order. */
   readonly cells: Map<string, Float64Array>;
@@ -24,11 +168,12 @@ export interface TableLoadOptions {
 }
 
 /**
- * One GCP table from its DataPack part files (e.g. G04A + G04B). Every header of a part file
- * must be one the ABS metadata lists for that part (src/core/census/gcp/layout.generated.ts);
- * every header of the spec must be present; the columns the spec does not read are skipped
- * without being parsed. Every value read must be a number; every SAL must be a known suburb. A
- * suburb missing from the file gets zeros (the ABS publishes empty SALs as zero rows).
+ * One GCP table from its SAL DataPack part files (e.g. G04A + G04B), each read with
+ * readDataPackPart: every header of a part file must be one the ABS metadata lists for that
+ * part; every header of the spec must be present (in the part the metadata puts it in); the
+ * columns the spec does not read are skipped without being parsed. Every value read must be a
+ * number; every SAL must be a known suburb (the non-spatial SALs are skipped). A suburb missing
+ * from the file gets zeros (the ABS publishes empty SALs as zero rows).
  */
 export async function loadDataPackTable(
   files: FileIndex,
@@ -36,9 +181,12 @@ export async function loadDataPackTable(
   suburbs: ReadonlySet<string>,
   options: TableLoadOptions = {},
 ): Promise<Result<LoadedTable, InputError>> {
+  const lenient = options.allowUnknownHeaders ?? false;
   const cellAt = new Map(spec.cells.map((c, i) => [c.header, i]));
-  const known = new Set(spec.otherHeaders);
-  const seen = new Set<string>();
+  const wanted = [...new Set([...cellAt.keys(), ...spec.otherHeaders, ...(spec.totalHeader ? [spec.totalHeader] : [])])];
+  const wantedSet = new Set(wanted);
+  /** Header → the part file it was read from. */
+  const readFrom = new Map<string, string>();
   const cells = new Map<string, Float64Array>();
   const totals = new Map<string, number>();
 
@@ -46,119 +194,43 @@ export async function loadDataPackTable(
     const file = dataPackFile(part);
     const path = files.get(file);
     if (!path) return err({ file, message: `DataPack file for table ${spec.id} is missing from the input directory` });
-    let keyAt = -1;
-    /** Per column: cell index (≥ 0), -1 total, -2 read-only, -3 skip. */
-    let roles: Int32Array | undefined;
-    let headers: string[] = [];
-    const layout = new Set(GCP_PART_HEADERS[part] ?? []);
-    for await (const { row, fields } of readCsvRows(path)) {
-      if (!roles) {
-        headers = fields.map((h) => h.trim());
-        keyAt = headers.indexOf(SAL_KEY);
-        if (keyAt < 0) return err({ file, row, column: SAL_KEY, message: `missing key column ${SAL_KEY}` });
-        roles = new Int32Array(headers.length).fill(-3);
-        for (let i = 0; i < headers.length; i++) {
-          const h = headers[i]!;
-          if (i === keyAt) continue;
-          if (!layout.has(h) && !options.allowUnknownHeaders) {
-            const home = spec.files.find((p) => GCP_PART_HEADERS[p]?.includes(h));
-            return err({
-              file,
-              row,
-              column: h,
-              message: home
-                ? `header ${h} belongs to DataPack part ${home}, not ${part} (ABS 2021 GCP metadata)`
-                : `unknown header ${h}: the ABS 2021 GCP metadata lists no such column for ${spec.id}`,
-            });
-          }
-          if (seen.has(h)) return err({ file, row, column: h, message: `header ${h} appears twice in table ${spec.id}` });
-          const at = cellAt.get(h);
-          if (at !== undefined) roles[i] = at;
-          else if (h === spec.totalHeader) roles[i] = -1;
-          else if (known.has(h)) roles[i] = -2;
-          seen.add(h);
-        }
-        continue;
-      }
-      const rawKey = (fields[keyAt] ?? '').trim();
-      const sal = salKey(rawKey);
-      if (!sal) return err({ file, row, column: SAL_KEY, message: `not a SAL code: "${rawKey}"` });
-      if (isNonSpatialSal(sal)) continue;
-      if (!suburbs.has(sal)) return err({ file, row, column: SAL_KEY, message: `${sal} is in ${file} but not in the ASGS files` });
-      if (fields.length !== headers.length)
-        return err({ file, row, message: `row has ${fields.length} fields, the header has ${headers.length}` });
+    const listed = new Set(GCP_PART_HEADERS[part] ?? []);
+    const read = await readDataPackPart(path, part, {
+      keyColumn: SAL_KEY,
+      headers: lenient ? wanted.filter((h) => !readFrom.has(h)) : wanted.filter((h) => listed.has(h)),
+      optionalHeaders: lenient,
+      allowUnknownHeaders: lenient,
+      key: (raw) => {
+        const sal = salKey(raw);
+        if (!sal) return { error: `not a SAL code: "${raw}"` };
+        if (isNonSpatialSal(sal)) return null;
+        if (!suburbs.has(sal)) return { error: `${sal} is in ${file} but not in the ASGS files` };
+        return sal;
+      },
+    });
+    if (!read.ok) return read;
+    const { headers, rows } = read.value;
+    for (const h of read.value.columns) {
+      const earlier = readFrom.get(h);
+      if (earlier !== undefined && wantedSet.has(h))
+        return err({ file, row: 1, column: h, message: `header ${h} appears twice in table ${spec.id} (also in ${earlier})` });
+    }
+    for (const h of headers) readFrom.set(h, file);
+
+    const into = headers.map((h) => cellAt.get(h) ?? -1);
+    const totalAt = spec.totalHeader === undefined ? -1 : headers.indexOf(spec.totalHeader);
+    for (const [sal, values] of rows) {
       let out = cells.get(sal);
       if (!out) cells.set(sal, (out = new Float64Array(spec.cells.length)));
-      for (let i = 0; i < headers.length; i++) {
-        const role = roles[i]!;
-        if (role === -3) continue;
-        const raw = fields[i]!.trim();
-        const value = raw === '' ? Number.NaN : Number(raw);
-        if (!Number.isFinite(value)) return err({ file, row, column: headers[i]!, message: `not a number: "${raw}"` });
-        if (role >= 0) out[role] = value;
-        else if (role === -1) totals.set(sal, value);
-      }
+      for (let j = 0; j < into.length; j++) if (into[j]! >= 0) out[into[j]!] = values[j]!;
+      if (totalAt >= 0) totals.set(sal, values[totalAt]!);
     }
-    if (!roles) return err({ file, message: 'file is empty' });
   }
 
   const first = dataPackFile(spec.files[0]!);
-  for (const h of [...cellAt.keys(), ...spec.otherHeaders]) {
-    if (!seen.has(h)) return err({ file: first, row: 1, column: h, message: `missing column ${h} of table ${spec.id}` });
+  for (const h of wanted) {
+    if (!readFrom.has(h)) return err({ file: first, row: 1, column: h, message: `missing column ${h} of table ${spec.id}` });
   }
   for (const sal of suburbs) if (!cells.has(sal)) cells.set(sal, new Float64Array(spec.cells.length));
   return ok({ cells, totals });
-}
-
-export interface DataPackPart {
-  /** The key column's values (e.g. SAL20001, 2, 20601100101), in file order. */
-  readonly keys: readonly string[];
-  /** The part's columns, in the metadata's order. */
-  readonly headers: readonly string[];
-  /** Key → the row's values, in `headers` order. */
-  readonly rows: ReadonlyMap<string, Float64Array>;
-}
-
-/**
- * One DataPack part file at any geography level (`keyColumn`: SAL_CODE_2021, STE_CODE_2021,
- * SA1_CODE_2021, …), checked against the ABS metadata: the header row must be the key column
- * followed by exactly the part's short headers, in order, and every value a number.
- */
-export async function readDataPackPart(path: string, part: string, keyColumn = SAL_KEY): Promise<Result<DataPackPart, InputError>> {
-  const file = path.split(/[\\/]/).at(-1)!;
-  const expected = GCP_PART_HEADERS[part];
-  if (!expected) return err({ file, message: `${part} is not a DataPack part spq knows (src/core/census/gcp/layout.generated.ts)` });
-  const keys: string[] = [];
-  const rows = new Map<string, Float64Array>();
-  let seenHeader = false;
-  for await (const { row, fields } of readCsvRows(path)) {
-    if (!seenHeader) {
-      seenHeader = true;
-      if (fields[0]?.trim() !== keyColumn) return err({ file, row, column: keyColumn, message: `missing key column ${keyColumn} (first column)` });
-      const got = fields.slice(1).map((f) => f.trim());
-      for (let i = 0; i < Math.max(got.length, expected.length); i++) {
-        if (got[i] !== expected[i])
-          return err({
-            file,
-            row,
-            column: got[i] ?? expected[i]!,
-            message: got[i] === undefined ? `missing column ${expected[i]}` : `column ${i + 2} is ${got[i]}; the ABS metadata has ${expected[i] ?? 'no more columns'} there`,
-          });
-      }
-      continue;
-    }
-    if (fields.length !== expected.length + 1) return err({ file, row, message: `row has ${fields.length} fields, the header has ${expected.length + 1}` });
-    const key = fields[0]!.trim();
-    const values = new Float64Array(expected.length);
-    for (let i = 0; i < expected.length; i++) {
-      const raw = fields[i + 1]!.trim();
-      const value = raw === '' ? Number.NaN : Number(raw);
-      if (!Number.isFinite(value)) return err({ file, row, column: expected[i]!, message: `not a number: "${raw}"` });
-      values[i] = value;
-    }
-    keys.push(key);
-    rows.set(key, values);
-  }
-  if (!seenHeader) return err({ file, message: 'file is empty' });
-  return ok({ keys, headers: expected, rows });
 }

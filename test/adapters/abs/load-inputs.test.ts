@@ -17,6 +17,13 @@ afterEach(() => {
 
 const replaceIn = (path: string, from: string | RegExp, to: string) => writeFileSync(path, readFileSync(path, 'utf8').replace(from, to));
 const gcpFile = (dir: string, part: string) => join(dir, GCP_SUBDIR, `2021Census_${part}_AUST_SAL.csv`);
+/** Removes a column (header and every row's field) from a CSV without quoted fields. */
+const dropColumn = (path: string, header: string) => {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const at = lines[0]!.split(',').indexOf(header);
+  if (at < 0) throw new Error(`no ${header} in ${path}`);
+  writeFileSync(path, lines.map((l) => (l === '' ? l : l.split(',').filter((_, i) => i !== at).join(','))).join('\n'));
+};
 
 describe('loadCensusInputs', () => {
   it('reads geography: codes, names, identifiers, ratios and primaries', async () => {
@@ -118,6 +125,46 @@ describe('loadCensusInputs', () => {
       column: 'M_650_799_85ov',
       message: expect.stringMatching(/belongs to DataPack part G17A/),
     });
+  });
+
+  it('rejects a part file without a column the spec reads, naming file, row 1 and column', async () => {
+    const dir = fixture();
+    dropColumn(gcpFile(dir, 'G34'), 'Num_MVs_NS');
+    const result = await loadCensusInputs(dir);
+    expect(!result.ok && result.error).toMatchObject({
+      file: '2021Census_G34_AUST_SAL.csv',
+      row: 1,
+      column: 'Num_MVs_NS',
+      message: expect.stringMatching(/missing column Num_MVs_NS/),
+    });
+  });
+
+  it('accepts a part file without a column the metadata lists but no spec reads', async () => {
+    const dir = fixture();
+    dropColumn(gcpFile(dir, 'G14'), 'Christianity_Anglican_M');
+    const result = await loadCensusInputs(dir);
+    expect(result.ok).toBe(true);
+  });
+
+  it('rejects a header twice in a part file, and the same SAL twice', async () => {
+    const dir = fixture();
+    replaceIn(gcpFile(dir, 'G14'), 'Christianity_Anglican_M', 'Christianity_Anglican_F');
+    const twice = await loadCensusInputs(dir);
+    expect(!twice.ok && twice.error).toMatchObject({ file: '2021Census_G14_AUST_SAL.csv', row: 1, column: 'Christianity_Anglican_F' });
+    const dir2 = fixture();
+    replaceIn(gcpFile(dir2, 'G14'), 'SAL20100,', 'SAL20900,');
+    const sal = await loadCensusInputs(dir2);
+    expect(!sal.ok && sal.error).toMatchObject({ file: '2021Census_G14_AUST_SAL.csv', row: 4, column: 'SAL_CODE_2021', message: expect.stringMatching(/twice/) });
+  });
+
+  it('rejects a row with a missing field, naming file and row', async () => {
+    const dir = fixture();
+    const path = gcpFile(dir, 'G05');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines[3] = lines[3]!.replace(/,[^,]*$/, '');
+    writeFileSync(path, lines.join('\n'));
+    const result = await loadCensusInputs(dir);
+    expect(!result.ok && result.error).toMatchObject({ file: '2021Census_G05_AUST_SAL.csv', row: 4, message: expect.stringMatching(/fields/) });
   });
 
   it('reads real part files whole but parses only the columns the specs read', async () => {
