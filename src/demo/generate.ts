@@ -55,13 +55,15 @@ function writeAsgs(dir: string, suburbs: readonly DemoSuburb[]): number {
   const ra = [csvLine(RA_ALLOCATION_HEADER)];
   const poa = [csvLine(SAL_POA_HEADER)];
   const lga = [csvLine(SAL_LGA_HEADER)];
+  let sa1Next = 0;
   for (const s of suburbs) {
     const stateCode = ABS_CODE_OF_STATE[s.state];
     const bare = s.salCode.slice(3);
     // The SAL's real area, shared evenly by its (made-up) mesh blocks.
     const mbArea = (s.areaSqkm / s.meshBlocks.length).toFixed(4);
-    s.meshBlocks.forEach((m, i) => {
-      const sa1 = `${m.slice(0, 7)}${String(i).padStart(4, '0')}`;
+    s.meshBlocks.forEach((m) => {
+      // One made-up SA1 per mesh block (11 digits, state first), so each SA1 has one RA.
+      const sa1 = `${stateCode}${String(sa1Next++).padStart(10, '0')}`;
       mb.push(
         csvLine([
           m, 'Residential', '0', 'No change', sa1, sa1.slice(0, 9), `${s.name} (SA2)`, sa1.slice(0, 5), 'Made-up SA3',
@@ -71,7 +73,7 @@ function writeAsgs(dir: string, suburbs: readonly DemoSuburb[]): number {
       );
       sal.push(csvLine([m, bare, s.absName, stateCode, STATE_NAMES[s.state], 'AUS', 'Australia', mbArea, `http://linked.data.gov.au/dataset/asgsed3/SAL/${bare}`]));
       const raCode = `${stateCode}${s.remoteness}`;
-      ra.push(csvLine([m, raCode, RA_NAMES[s.remoteness]!, stateCode, STATE_NAMES[s.state], 'AUS', 'Australia', mbArea, `http://linked.data.gov.au/dataset/asgsed3/RA/${raCode}`]));
+      ra.push(csvLine([sa1, raCode, RA_NAMES[s.remoteness]!, stateCode, STATE_NAMES[s.state], 'AUS', 'Australia', mbArea, `http://linked.data.gov.au/dataset/asgsed3/RA/${raCode}`]));
     });
     for (const p of s.postcodes) poa.push(csvLine([bare, s.absName, p.code, p.code, p.ratio, '', 'Good', '']));
     for (const l of s.lgas) lga.push(csvLine([bare, s.absName, l.code.slice(3), l.name, l.ratio, '', 'Good', '']));

@@ -22,6 +22,14 @@ export const isNonSpatialSal = (sal: string): boolean => /(?:9494|9797)$/.test(s
 
 type Columns<K extends string> = Record<K, number>;
 
+/** A file's header row (undefined when the file is missing or empty). */
+async function headerOf(files: FileIndex, name: string): Promise<string[] | undefined> {
+  const path = files.get(name);
+  if (!path) return undefined;
+  for await (const { fields } of readCsvRows(path)) return fields.map((f) => f.trim());
+  return undefined;
+}
+
 /** Streams a file and hands each row's named fields to `onRow`; missing columns and bad rows become InputErrors. */
 async function eachRow<K extends string>(
   files: FileIndex,
@@ -72,24 +80,29 @@ const byShare = <T extends { code: string; ratio: number }>(a: T, b: T) => b.rat
  */
 export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeography[], InputError>> {
   const mbGccsa = new Map<string, string>();
-  let problem = await eachRow(files, MB_ALLOCATION, ['MB_CODE_2021', 'GCCSA_NAME_2021', 'STATE_CODE_2021'] as const, (get, row) => {
+  const mbSa1 = new Map<string, string>();
+  let problem = await eachRow(files, MB_ALLOCATION, ['MB_CODE_2021', 'SA1_CODE_2021', 'GCCSA_NAME_2021', 'STATE_CODE_2021'] as const, (get, row) => {
     if (!get('MB_CODE_2021')) return { file: MB_ALLOCATION, row, column: 'MB_CODE_2021', message: 'empty mesh block code' };
     mbGccsa.set(get('MB_CODE_2021'), get('GCCSA_NAME_2021'));
+    mbSa1.set(get('MB_CODE_2021'), get('SA1_CODE_2021'));
     return undefined;
   });
   if (problem) return err(problem);
 
   // Remoteness Areas: RA_CODE_2021 is the state digit then the class (0 Major Cities … 4 Very
   // Remote; 5 and 9 are the migratory and no-usual-address codes, which hold no SAL anyone selects).
-  const mbRemoteness = new Map<string, number>();
-  problem = await eachRow(files, RA_ALLOCATION, ['MB_CODE_2021', 'RA_CODE_2021'] as const, (get, row) => {
+  // The ABS allocates RAs by SA1 (SA1_CODE_2021 → RA); a file keyed by mesh block is read too.
+  const raKey = (await headerOf(files, RA_ALLOCATION))?.includes('MB_CODE_2021') ? 'MB_CODE_2021' : 'SA1_CODE_2021';
+  const remotenessOf = new Map<string, number>();
+  problem = await eachRow(files, RA_ALLOCATION, [raKey, 'RA_CODE_2021'] as const, (get, row) => {
     const code = get('RA_CODE_2021');
     if (!/^\d[0-59]$/.test(code)) return { file: RA_ALLOCATION, row, column: 'RA_CODE_2021', message: `not a Remoteness Area code: "${code}"` };
     const cls = Number(code[1]);
-    if (cls <= 4) mbRemoteness.set(get('MB_CODE_2021'), cls);
+    if (cls <= 4) remotenessOf.set(get(raKey), cls);
     return undefined;
   });
   if (problem) return err(problem);
+  const mbRemoteness = (mb: string) => remotenessOf.get(raKey === 'MB_CODE_2021' ? mb : (mbSa1.get(mb) ?? ''));
 
   const sals = new Map<string, SalRecord>();
   problem = await eachRow(files, SAL_ALLOCATION, ['MB_CODE_2021', 'SAL_CODE_2021', 'SAL_NAME_2021', 'STATE_CODE_2021', 'AREA_ALBERS_SQKM'] as const, (get, row) => {
@@ -101,9 +114,14 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
     const gccsa = mbGccsa.get(get('MB_CODE_2021'));
     if (gccsa === undefined)
       return { file: SAL_ALLOCATION, row, column: 'MB_CODE_2021', message: `mesh block ${get('MB_CODE_2021')} is not in ${MB_ALLOCATION}` };
-    const remoteness = mbRemoteness.get(get('MB_CODE_2021'));
+    const remoteness = mbRemoteness(get('MB_CODE_2021'));
     if (remoteness === undefined)
-      return { file: SAL_ALLOCATION, row, column: 'MB_CODE_2021', message: `mesh block ${get('MB_CODE_2021')} is not in ${RA_ALLOCATION}` };
+      return {
+        file: SAL_ALLOCATION,
+        row,
+        column: 'MB_CODE_2021',
+        message: `mesh block ${get('MB_CODE_2021')} (SA1 ${mbSa1.get(get('MB_CODE_2021'))}) has no Remoteness Area in ${RA_ALLOCATION}`,
+      };
     const area = Number(get('AREA_ALBERS_SQKM') || '0');
     if (!Number.isFinite(area) || area < 0) return { file: SAL_ALLOCATION, row, column: 'AREA_ALBERS_SQKM', message: `not an area: "${get('AREA_ALBERS_SQKM')}"` };
     let rec = sals.get(sal);

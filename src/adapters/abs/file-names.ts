@@ -5,7 +5,7 @@
  */
 export const MB_ALLOCATION = 'MB_2021_AUST.csv';
 export const SAL_ALLOCATION = 'SAL_2021_AUST.csv';
-/** ASGS Edition 3 Remoteness Areas allocation (mesh block → RA). */
+/** ASGS Edition 3 Remoteness Areas allocation (SA1 → RA; a mesh-block-keyed file is read too). */
 export const RA_ALLOCATION = 'RA_2021_AUST.csv';
 export const SAL_POA_CORRESPONDENCE = 'CG_SAL_2021_POA_2021.csv';
 export const SAL_LGA_CORRESPONDENCE = 'CG_SAL_2021_LGA_2021.csv';
@@ -30,7 +30,7 @@ export const SAL_ALLOCATION_HEADER = [
   'AUS_NAME_2021', 'AREA_ALBERS_SQKM', 'ASGS_LOCI_URI_2021',
 ] as const;
 export const RA_ALLOCATION_HEADER = [
-  'MB_CODE_2021', 'RA_CODE_2021', 'RA_NAME_2021', 'STATE_CODE_2021', 'STATE_NAME_2021', 'AUS_CODE_2021', 'AUS_NAME_2021',
+  'SA1_CODE_2021', 'RA_CODE_2021', 'RA_NAME_2021', 'STATE_CODE_2021', 'STATE_NAME_2021', 'AUS_CODE_2021', 'AUS_NAME_2021',
   'AREA_ALBERS_SQKM', 'ASGS_LOCI_URI_2021',
 ] as const;
 export const SAL_POA_HEADER = [

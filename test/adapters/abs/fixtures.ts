@@ -19,7 +19,7 @@ import {
 
 const line = (cells: readonly (string | number)[]) => cells.join(',') + '\n';
 const mbRow = (mb: string, gccsaCode: string, gccsa: string, state: string, stateName: string) =>
-  line([mb, 'Residential', '0', 'No change', '20101100101', '201011001', 'X', '20101', 'X', '201', 'X', gccsaCode, gccsa, state, stateName, 'AUS', 'Australia', '0.1', 'uri']);
+  line([mb, 'Residential', '0', 'No change', mb, '201011001', 'X', '20101', 'X', '201', 'X', gccsaCode, gccsa, state, stateName, 'AUS', 'Australia', '0.1', 'uri']);
 const salRow = (mb: string, sal: string, name: string, state: string, stateName: string) =>
   line([mb, sal, name, state, stateName, 'AUS', 'Australia', '0.1', 'uri']);
 
@@ -56,7 +56,7 @@ export function writeFixture(value: (sal: string, header: string, i: number) => 
       salRow('10000000001', '13250', 'Richmond (NSW)', '1', 'New South Wales') +
       salRow('29999999999', '29494', 'No usual address (Vic.)', '2', 'Victoria'),
   );
-  // Remoteness: Fitzroy in Major Cities, Richmond (Vic.) two of its three mesh blocks there, Ascot inner regional, Richmond (NSW) outer regional.
+  // Remoteness by SA1 (each mesh block its own SA1 here, with the same code): Fitzroy in Major Cities, Richmond (Vic.) two of its three mesh blocks there, Ascot inner regional, Richmond (NSW) outer regional.
   writeFileSync(
     join(asgs, RA_ALLOCATION),
     line(RA_ALLOCATION_HEADER) +

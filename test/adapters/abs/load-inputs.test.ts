@@ -58,6 +58,14 @@ describe('loadCensusInputs', () => {
     expect(by.get('SAL22170')!.areaSqkm).toBeCloseTo(0.3, 6);
   });
 
+  it('reads a Remoteness Area file keyed by mesh block as well as the ABS one keyed by SA1', async () => {
+    const dir = fixture();
+    replaceIn(join(dir, 'asgs', 'RA_2021_AUST.csv'), /^SA1_CODE_2021/, 'MB_CODE_2021');
+    const result = await loadCensusInputs(dir);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.suburbs.map((s) => s.remoteness)).toEqual([2, 1, 0, 0]);
+  });
+
   it('rejects a Remoteness Area code that is not one, and a mesh block the RA file lacks', async () => {
     const dir = fixture();
     replaceIn(join(dir, 'asgs', 'RA_2021_AUST.csv'), '20000000004,20,', '20000000004,2X,');
