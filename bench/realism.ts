@@ -1,160 +1,173 @@
 /**
- * Realism of the demo build beyond table fit (issue 10): implausible combinations, couples,
- * Cramér's V of pairs no input table links, and the share of each validation cross-tab's
- * structure recovered beyond independence — synthetic records against the hidden truth, with a
- * second independent draw of the truth model (the *oracle*) as the best any synthesizer could
- * do. Pooled over all suburbs of the demo and by size band.
+ * Realism of the demo build beyond table fit (issue 10, item 5): implausible combinations,
+ * couples and mothers, Cramér's V of pairs no input table links, Indigenous languages in remote
+ * suburbs, and the share of each validation cross-tab's error of independence the records
+ * remove — synthetic records against the hidden truth, next to an *oracle*: a second,
+ * independent draw of the truth model (what a synthesizer that knew the model could reach).
+ * Pooled over all suburbs of the demo and by size band (src/core/quality/realism.ts).
  *
- * The synthesis is the build's (src/build/suburb-job.ts) on the published tables of each
- * suburb, without the parent-area smoothing of small suburbs.
+ * Generates the demo inputs in a child process (`spq demo-inputs`, as bench/synthesis.ts does),
+ * loads them, and reruns the build's synthesis of every suburb inline exactly as
+ * src/build/suburb-job.ts does (published tables, parent-area tables, totals, small-suburb
+ * flag, remoteness), in fine categories, before the coarsening of small suburbs for serving.
+ * The truth is redrawn with the generator's own stream (checked against the inputs' truth
+ * files); the oracle with another stream.
  *
- * Usage: node bin/run-ts.js bench/realism.ts [--seed 1] [--suburbs N] [--json FILE]
+ * Usage: node bin/run-ts.js bench/realism.ts [--seed 1] [--suburbs N] [--inputs DIR] [--json]
+ * --inputs reuses inputs written by `spq demo-inputs --out DIR --seed N` (same --seed and
+ * --suburbs). --json prints the pooled figures as JSON instead of the tables.
  */
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Population } from '../src/core/census/population.ts';
-import { VALIDATION_CODES, VALIDATION_TABLES } from '../src/core/census/tables.ts';
+import { loadCensusInputs, loadTruth } from '../src/adapters/abs/load-inputs.ts';
+import { publishedPersons, suburbSeed, tablesOf, totalsOf } from '../src/build/build-release.ts';
+import { sumTablesByParent } from '../src/build/parent-targets.ts';
+import { loadConfig } from '../src/config.ts';
+import { formatInputError } from '../src/core/census/inputs.ts';
+import { VALIDATION_TABLES } from '../src/core/census/tables.ts';
 import { tabulate } from '../src/core/census/tabulate.ts';
-import { variableByCode } from '../src/core/census/variables.ts';
-import { sizeBand, SIZE_BANDS, type SizeBand } from '../src/core/quality/metrics.ts';
+import { SIZE_BANDS } from '../src/core/quality/metrics.ts';
 import {
-  absoluteError,
-  countCouples,
-  cramersV,
-  crossTab,
-  errorRemoved,
+  createRealismAccumulator,
   IMPLAUSIBLE_CHECKS,
-  independence,
-  type CoupleFigures,
-  type Rate,
+  REALISM_PAIRS,
+  type ErrorRemoved,
+  type GroupFigures,
+  type RateFigure,
+  type SourceFigures,
 } from '../src/core/quality/realism.ts';
 import { createRng } from '../src/core/synthesis/rng.ts';
 import { synthesizeSuburb } from '../src/core/synthesis/synthesize.ts';
-import { suburbSeed } from '../src/build/build-release.ts';
-import { demoTruthInputTables } from '../src/demo/generate.ts';
 import { buildDemoGeography } from '../src/demo/geography.ts';
 import { drawSuburbPopulation } from '../src/demo/truth-model.ts';
 
-const { values: args } = parseArgs({ options: { seed: { type: 'string', default: '1' }, suburbs: { type: 'string' }, json: { type: 'string' } } });
-const seed = Number(args.seed);
-const limit = args.suburbs ? Number(args.suburbs) : undefined;
-
-type Who = 'synthetic' | 'truth' | 'oracle';
-const WHO: readonly Who[] = ['synthetic', 'truth', 'oracle'];
-const PAIRS: readonly (readonly [string, string])[] = [
-  ['RELP', 'BPLP'],
-  ['OCCP', 'HEAP'],
-  ['INGP', 'LANP'],
-];
-
-interface Tally {
-  implausible: Record<string, Rate>;
-  couples: CoupleFigures;
-  pairs: Record<string, Float64Array>;
-  indigenousLanguageRemote: Rate;
-  /** Per validation table: Σ|x − truth| and Σ|independence(x) − truth|. */
-  recovery: Record<string, { error: number; independence: number }>;
-}
-const emptyTally = (): Tally => ({
-  implausible: Object.fromEntries(IMPLAUSIBLE_CHECKS.map((c) => [c.name, { numerator: 0, denominator: 0 }])),
-  couples: { gapSum: 0, opposite: 0, sameSex: 0 },
-  pairs: Object.fromEntries(PAIRS.map(([a, b]) => [`${a}×${b}`, new Float64Array(variableByCode(a).categories.length * variableByCode(b).categories.length)])),
-  indigenousLanguageRemote: { numerator: 0, denominator: 0 },
-  recovery: Object.fromEntries(VALIDATION_TABLES.map((t) => [t.id, { error: 0, independence: 0 }])),
+const { values: args } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '1' },
+    suburbs: { type: 'string' },
+    inputs: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
 });
-const tallies = new Map<string, Tally>(); // `${who}|${band}` and `${who}|all`
-const tally = (who: Who, band: SizeBand | 'all') => {
-  const key = `${who}|${band}`;
-  let t = tallies.get(key);
-  if (!t) tallies.set(key, (t = emptyTally()));
-  return t;
-};
+const seed = Number(args.seed);
+if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got ${args.seed}`);
+const limit = args.suburbs !== undefined ? Number(args.suburbs) : undefined;
+if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) throw new Error(`--suburbs must be a positive integer, got ${args.suburbs}`);
 
-const indigenous = new Set(['Aboriginal', 'Torres Strait Islander', 'Both Aboriginal and Torres Strait Islander'].map((l) => variableByCode('INGP').categories.indexOf(l)));
-const indigenousLanguage = variableByCode('LANP').categories.indexOf('Australian Indigenous languages');
+/** The generator's truth stream is fork(1000 + index) (src/demo/generate.ts); the oracle's is this far away. */
+const ORACLE_STREAM = 7_000_000;
 
-function add(t: Tally, pop: Population, remote: boolean, truthTables: ReadonlyMap<string, Float64Array> | undefined): void {
-  for (const check of IMPLAUSIBLE_CHECKS) check.count(pop, t.implausible[check.name]!);
-  countCouples(pop, t.couples);
-  for (const [a, b] of PAIRS) {
-    const table = crossTab(pop, a, b);
-    const into = t.pairs[`${a}×${b}`]!;
-    for (let i = 0; i < table.length; i++) into[i]! += table[i]!;
-  }
-  if (remote) {
-    const { INGP, LANP } = pop.persons.variables;
-    for (let p = 0; p < pop.persons.count; p++) {
-      if (!indigenous.has(INGP![p]!)) continue;
-      t.indigenousLanguageRemote.denominator++;
-      if (LANP![p] === indigenousLanguage) t.indigenousLanguageRemote.numerator++;
-    }
-  }
-  if (truthTables) {
-    for (const spec of VALIDATION_TABLES) {
-      const own = tabulate(pop, spec);
-      const truth = truthTables.get(spec.id)!;
-      const sizes = VALIDATION_CODES[spec.id]!.map((code) => variableByCode(code).categories.length);
-      t.recovery[spec.id]!.error += absoluteError(own, truth);
-      t.recovery[spec.id]!.independence += absoluteError(independence(own, sizes), truth);
-    }
-  }
-}
-
+const log = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
-const geography = buildDemoGeography('demo', seed, limit).suburbs;
-const base = createRng(seed);
-let done = 0;
-for (const suburb of demoTruthInputTables({ scale: 'demo', seed, ...(limit ? { suburbs: limit } : {}) })) {
-  const where = geography[done]!;
-  const truth = drawSuburbPopulation(where, base.fork(1000 + where.index));
-  const oracle = drawSuburbPopulation(where, base.fork(900_000 + where.index));
-  const { population } = synthesizeSuburb(
-    { salCode: suburb.salCode, tables: suburb.published },
-    { seed: suburbSeed(seed, suburb.salCode), smallSuburb: false, dwellingLocation: where.remoteness },
-  );
-  const truthTables = new Map(VALIDATION_TABLES.map((spec) => [spec.id, tabulate(truth, spec)]));
-  const band = sizeBand(truth.persons.count);
-  const remote = where.remoteness >= 3;
-  const pops: Record<Who, Population> = { synthetic: population, truth, oracle };
-  for (const who of WHO) for (const b of [band, 'all'] as const) add(tally(who, b), pops[who], remote, who === 'truth' ? undefined : truthTables);
-  done++;
-  if (done % 50 === 0) process.stderr.write(`realism: ${done} suburbs (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+const seconds = () => ((performance.now() - started) / 1000).toFixed(0);
+
+const work = mkdtempSync(join(tmpdir(), 'spq-bench-realism-'));
+try {
+  const inputsDir = args.inputs ?? join(work, 'inputs');
+  if (!args.inputs) {
+    log(`generating demo inputs (seed ${seed}) in ${inputsDir}`);
+    const repo = resolve(import.meta.dirname, '..');
+    const child = spawnSync(
+      process.execPath,
+      [join(repo, 'bin/spq.js'), 'demo-inputs', '--out', inputsDir, '--scale', 'demo', '--seed', String(seed), ...(limit ? ['--suburbs', String(limit)] : [])],
+      { stdio: ['ignore', 'ignore', 'ignore'] },
+    );
+    if (child.status !== 0) throw new Error(`spq demo-inputs failed with status ${child.status}`);
+  }
+  const loaded = await loadCensusInputs(inputsDir);
+  if (!loaded.ok) throw new Error(formatInputError(loaded.error));
+  const inputs = loaded.value;
+  const truthFiles = await loadTruth(inputsDir);
+  if (!truthFiles.ok) throw new Error(formatInputError(truthFiles.error));
+  const parents = sumTablesByParent(inputs.suburbs, inputs.tables);
+  const where = new Map(inputs.suburbs.map((s) => [s.salCode, s]));
+  const threshold = loadConfig().smallSuburbThreshold;
+
+  const acc = createRealismAccumulator();
+  const base = createRng(seed);
+  const demo = buildDemoGeography('demo', seed, limit).suburbs;
+  log(`synthesizing ${demo.length} suburbs, drawing their truth and oracle (${seconds()} s)`);
+  for (const suburb of demo) {
+    const geography = where.get(suburb.salCode);
+    if (!geography) throw new Error(`${suburb.salCode} is not in the inputs: --seed or --suburbs differ from theirs`);
+    const truth = drawSuburbPopulation(suburb, base.fork(1000 + suburb.index));
+    // The inputs were generated from this very draw: its validation cross-tabs are the truth files.
+    for (const spec of VALIDATION_TABLES) {
+      const mine = tabulate(truth, spec);
+      const file = truthFiles.value.get(spec.id)?.get(suburb.salCode);
+      if (!file || file.some((x, i) => x !== mine[i])) throw new Error(`${suburb.salCode}: redrawn truth differs from the inputs' ${spec.id}`);
+    }
+    const oracle = drawSuburbPopulation(suburb, base.fork(ORACLE_STREAM + suburb.index));
+    // The build's synthesis (src/build/suburb-job.ts), kept in fine categories.
+    const { population: synthetic } = synthesizeSuburb(
+      {
+        salCode: suburb.salCode,
+        tables: tablesOf(inputs, suburb.salCode),
+        parent: { lga: parents.byLga.get(geography.lgaCode) ?? new Map(), state: parents.byState.get(geography.state) ?? new Map() },
+      },
+      {
+        seed: suburbSeed(seed, suburb.salCode),
+        smallSuburb: publishedPersons(inputs, suburb.salCode) < threshold,
+        totals: totalsOf(inputs, suburb.salCode),
+        dwellingLocation: geography.remoteness,
+      },
+    );
+    acc.add({ synthetic, truth, oracle });
+    if ((suburb.index + 1) % 50 === 0) log(`  ${suburb.index + 1} suburbs (${seconds()} s)`);
+  }
+  const summary = acc.summary();
+
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ seed, suburbs: demo.length, seconds: Number(seconds()), ...summary }, (_k, v) => (v === undefined ? null : v), 1)}\n`);
+  } else {
+    printTables(summary.all, summary.byBand);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
 }
 
-const pct = (r: Rate) => (r.denominator ? `${((100 * r.numerator) / r.denominator).toFixed(2)}%` : '—');
-const rows: Record<string, unknown>[] = [];
-const line = (cells: readonly string[]) => console.log(`| ${cells.join(' | ')} |`);
-const S = tally('synthetic', 'all');
-const T = tally('truth', 'all');
-const O = tally('oracle', 'all');
-console.log(`\nrealism of the demo (seed ${seed}, ${done} suburbs, ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
-line(['figure', 'synthetic', 'truth', 'oracle']);
-line(['---', '---', '---', '---']);
-for (const check of IMPLAUSIBLE_CHECKS) {
-  line([check.description, pct(S.implausible[check.name]!), pct(T.implausible[check.name]!), pct(O.implausible[check.name]!)]);
-  rows.push({ figure: check.name, synthetic: S.implausible[check.name], truth: T.implausible[check.name], oracle: O.implausible[check.name] });
-}
-const gap = (c: CoupleFigures) => (c.opposite ? (c.gapSum / c.opposite).toFixed(2) : '—');
-const sameSex = (c: CoupleFigures) => `${((100 * c.sameSex) / Math.max(1, c.sameSex + c.opposite)).toFixed(2)}%`;
-line(['mean man − woman age gap (years), opposite-sex couples', gap(S.couples), gap(T.couples), gap(O.couples)]);
-line(['same-sex couples among couples', sameSex(S.couples), sameSex(T.couples), sameSex(O.couples)]);
-rows.push({ figure: 'couples', synthetic: S.couples, truth: T.couples, oracle: O.couples });
-for (const [a, b] of PAIRS) {
-  const key = `${a}×${b}`;
-  const vOf = (t: Tally) => cramersV(t.pairs[key]!, variableByCode(a).categories, variableByCode(b).categories);
-  line([`Cramér's V ${key}`, vOf(S).toFixed(3), vOf(T).toFixed(3), vOf(O).toFixed(3)]);
-  rows.push({ figure: `cramersV ${key}`, synthetic: vOf(S), truth: vOf(T), oracle: vOf(O) });
-}
-line(['Indigenous persons speaking an Indigenous language, remote suburbs', pct(S.indigenousLanguageRemote), pct(T.indigenousLanguageRemote), pct(O.indigenousLanguageRemote)]);
-rows.push({ figure: 'indigenous-language-remote', synthetic: S.indigenousLanguageRemote, truth: T.indigenousLanguageRemote, oracle: O.indigenousLanguageRemote });
+function printTables(all: GroupFigures, byBand: Readonly<Record<(typeof SIZE_BANDS)[number], GroupFigures>>): void {
+  const out: string[] = [];
+  const line = (cells: readonly string[]) => out.push(`| ${cells.join(' | ')} |`);
+  const header = (first: string, rest: readonly string[]) => {
+    line([first, ...rest]);
+    line(['---', ...rest.map(() => '---:')]);
+  };
+  const pct = (x: number | undefined, digits = 2) => (x === undefined ? '—' : `${(100 * x).toFixed(digits)}%`);
+  const num = (x: number | undefined, digits = 2) => (x === undefined ? '—' : x.toFixed(digits));
+  const bandHeads = SIZE_BANDS.map((b) => `${b} (${byBand[b].suburbs})`);
+  /** One figure: all suburbs synthetic / truth / oracle, then synthetic / truth per band. */
+  const row = (label: string, of: (s: SourceFigures) => string) =>
+    line([label, of(all.synthetic), of(all.truth), all.oracle ? of(all.oracle) : '—', ...SIZE_BANDS.map((b) => `${of(byBand[b].synthetic)} / ${of(byBand[b].truth)}`)]);
 
-console.log('\nshare of the independence error removed, against the truth (1 = its joint structure; oracle = a second draw of the truth model)\n');
-line(['cross-tab', ...SIZE_BANDS.map((b) => `synthetic ${b}`), 'synthetic all', 'oracle all']);
-line(['---', ...SIZE_BANDS.map(() => '---'), '---', '---']);
-const share = (t: Tally, id: string) => errorRemoved(t.recovery[id]!.error, t.recovery[id]!.independence);
-const fmt = (x: number | undefined) => (x === undefined ? '—' : `${(100 * x).toFixed(0)}%`);
-for (const spec of VALIDATION_TABLES) {
-  line([spec.id, ...SIZE_BANDS.map((b) => fmt(share(tally('synthetic', b), spec.id))), fmt(share(S, spec.id)), fmt(share(O, spec.id))]);
-  rows.push({ figure: `recovery ${spec.id}`, synthetic: share(S, spec.id), oracle: share(O, spec.id), byBand: Object.fromEntries(SIZE_BANDS.map((b) => [b, share(tally('synthetic', b), spec.id)])) });
+  out.push(`realism of the demo build (seed ${seed}): ${all.suburbs} suburbs, ${all.persons.toLocaleString('en-AU')} synthetic persons, ${seconds()} s`);
+  out.push('synthetic = the build\'s synthesis; truth = the hidden truth; oracle = a second draw of the truth model; per band: synthetic / truth\n');
+  header('implausible combination (numerator/denominator, synthetic)', ['synthetic', 'truth', 'oracle', ...bandHeads]);
+  for (const check of IMPLAUSIBLE_CHECKS) {
+    const r = (s: SourceFigures) => s.implausible[check.name]!;
+    const syn = r(all.synthetic);
+    row(`${check.name} (${syn.numerator}/${syn.denominator})`, (s) => pct(r(s).rate));
+  }
+  out.push('');
+  header('figure', ['synthetic', 'truth', 'oracle', ...bandHeads]);
+  row('couples: mean man − woman age gap (years)', (s) => num(s.couples.meanAgeGap));
+  row('couples: same-sex share', (s) => pct(s.couples.sameSexShare));
+  row("mothers: min age at eldest child's birth", (s) => num(s.mothers.min, 0));
+  row("mothers: p5 age at eldest child's birth", (s) => num(s.mothers.p5, 1));
+  row("mothers: median age at eldest child's birth", (s) => num(s.mothers.median, 1));
+  for (const pair of REALISM_PAIRS) row(`Cramér's V ${pair.name}`, (s) => num(s.cramersV[pair.name], 3));
+  const lang = (r: RateFigure) => pct(r.rate, 1);
+  row(`Indigenous persons speaking an Indigenous language, remote (${all.synthetic.indigenousLanguage.denominator} synthetic)`, (s) => lang(s.indigenousLanguage));
+  out.push('');
+  out.push('share of the independence error removed against the truth (1 − Σ|x − truth| / Σ|independence(x) − truth|), synthetic / oracle');
+  header('cross-tab', ['all cells', ...bandHeads, 'stated categories', ...bandHeads.map((b) => `stated ${b}`)]);
+  const share = (e: ErrorRemoved) => `${pct(e.synthetic, 0)} / ${pct(e.oracle, 0)}`;
+  for (const spec of VALIDATION_TABLES) {
+    const of = (g: GroupFigures) => g.errorRemoved[spec.id]!;
+    line([spec.id, share(of(all).cells), ...SIZE_BANDS.map((b) => share(of(byBand[b]).cells)), share(of(all).stated), ...SIZE_BANDS.map((b) => share(of(byBand[b]).stated))]);
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
 }
-if (args.json) writeFileSync(args.json, JSON.stringify({ seed, suburbs: done, rows }, null, 2));
