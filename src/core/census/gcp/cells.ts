@@ -31,6 +31,7 @@ const SEX_WHERE: Readonly<Record<string, Where>> = { M: { SEXP: [0] }, F: { SEXP
 
 /** The definition of one column from its long header and the table's vocabulary, if it reads. */
 export function defineColumn(vocabulary: TableVocabulary, header: string, parts: LongHeaderParts): CellSpec | undefined {
+  if (vocabulary.populationNotExpressible) return undefined;
   const restWhere = readRest(vocabulary, parts.rest);
   if (!restWhere) return undefined;
   let where: Where = andWhere(vocabulary.where ?? {}, restWhere);

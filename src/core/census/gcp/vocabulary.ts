@@ -25,6 +25,12 @@ export interface TableVocabulary {
    * Not_stated" is an industry as a row and a qualification level as the last column word).
    */
   readonly lastPhrases?: readonly (readonly [string, Where])[];
+  /**
+   * The table's population is not expressible in its universe's variables (G39: families in
+   * dwellings being purchased; tenure is a dwelling variable): no column is defined, not even
+   * its totals, and the demo fills them all.
+   */
+  readonly populationNotExpressible?: boolean;
 }
 
 /** The category indices of the given labels (throws on a typo: labels come from variables.ts). */

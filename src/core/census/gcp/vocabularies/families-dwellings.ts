@@ -2,10 +2,19 @@ import { cats, catRange, type TableVocabulary, type Where } from '../vocabulary.
 
 /**
  * Family and dwelling tables: G29, G31–G38, G40–G42, G57–G59, and whom G12, G30, G39, G47 and
- * G48 count. Left undefined: G29's split of families by dependent students and non-dependent
- * children, unoccupied dwellings (G36), kinds of "other dwelling", G57–G59's finer labour force
- * pairs (spq's LFSF joins them), and the tables that cross persons or dwellings with families
- * (parents' language, birthplace and labour force by children's age; mortgage by family type).
+ * G48 count. Left undefined (our categories do not say them exactly):
+ * - G29's split of families with children by dependent students and non-dependent children,
+ *   except "no children under 15, no dependent students, with non-dependent children", which is
+ *   FMCF's "no children under 15" kind with no dependent children (CDCF);
+ * - G36's unoccupied and total private dwellings (spq has occupied private dwellings only) and
+ *   the four kinds of "other dwelling" in G36 and G42 (STRD keeps one "other dwelling");
+ * - G57/G58's pairs of partners beyond both full-time, both not working and not stated: LFSF's
+ *   "one employed full-time, other part-time" also holds full-time + away from work, and its
+ *   part-time-or-away and one-not-employed kinds each join three of the table's columns;
+ * - G59's part-time and away from work apart, and the not employed parent by unemployed / not in
+ *   the labour force (LFSF joins them);
+ * - the tables that cross persons or dwellings with families (G12, G30 by family type or parents'
+ *   birthplace, G39, G47, G48): only G30's dependent children by age are read.
  */
 const one = (code: string, label: string): Where => ({ [code]: cats(code, label) });
 const indices = (code: string, phrases: readonly string[], from = 0) => phrases.map((p, i) => [p, { [code]: [from + i] }] as const);
@@ -55,12 +64,18 @@ const PRIMARY_FAMILY: readonly (readonly [string, Where])[] = [
   ['Other_family', { HCFMD: [3, 7] }],
 ];
 
+/**
+ * G57/G58's columns that are one LFSF category. Not "One_employed_full_time_Other_part_time": LFSF's
+ * category of that name also holds a full-time partner with one away from work (footnote c: away
+ * includes hours not stated), which the table counts apart.
+ */
 const COUPLE_LABOUR_FORCE = [
   ['Both_employed_Worked_full_time', one('LFSF', 'Couple family: Both employed, worked full-time')],
-  ['One_employed_full_time_Other_part_time', one('LFSF', 'Couple family: One employed full-time, other part-time')],
   ['Both_not_working', one('LFSF', 'Couple family: Neither employed')],
   ['Labour_force_status_not_stated', one('LFSF', 'Couple family: Labour force status not stated (one or both)')],
 ] as const;
+
+const NO_DEPENDENT: Where = one('CDCF', 'No dependent children');
 
 const DEPENDENT_CHILDREN: Where = { RLHP: cats('RLHP', 'Child under 15', 'Dependent student (aged 15-24 years)') };
 
@@ -72,9 +87,12 @@ export const HOUSEHOLD_VOCABULARIES: readonly TableVocabulary[] = [
       ['Couple_family_with_no_children', { FMCF: [0] }],
       ['Couple_family_with_children_under_15_and', { FMCF: [1] }],
       ['Couple_family_with_no_children_under_15_and', { FMCF: [2] }],
+      // With no child under 15, a family with children and no dependent child has only non-dependent ones.
+      ['Couple_family_with_no_children_under_15_and_no_dependent_students_and_with_non_dependent_children', { FMCF: [2], ...NO_DEPENDENT }],
       ['Couple_family_with', { FMCF: [1, 2] }],
       ['One_parent_family_with_children_under_15_and', { FMCF: [3] }],
       ['One_parent_family_with_no_children_under_15_and', { FMCF: [4] }],
+      ['One_parent_family_with_no_children_under_15_and_no_dependent_students_and_with_non_dependent_children', { FMCF: [4], ...NO_DEPENDENT }],
       ['One_parent_family_with', { FMCF: [3, 4] }],
       ['Other_family', { FMCF: [5] }],
     ],
@@ -158,7 +176,9 @@ export const HOUSEHOLD_VOCABULARIES: readonly TableVocabulary[] = [
       ...STRUCTURE_COLUMNS,
     ],
   },
-  { table: 'G39', universe: 'families', phrases: [] },
+  // Families in dwellings being purchased: tenure is a dwelling variable, so no family condition says
+  // whom G39 counts, and none of its columns is defined (not even "Total_Total").
+  { table: 'G39', universe: 'families', phrases: [], populationNotExpressible: true },
   {
     table: 'G40',
     universe: 'dwellings',
@@ -216,7 +236,9 @@ export const HOUSEHOLD_VOCABULARIES: readonly TableVocabulary[] = [
       ['Labour_force_status_not_stated', one('LFSF', 'One parent family: Labour force status not stated')],
     ],
   },
-  // Dependent children by their parents' attributes: only whom they count is expressible.
+  // Dependent children by their parents' attributes. G30's totals by age are all dependent children;
+  // G12 and G47 count those in couple families, G48 those in one-parent families, which RLHP does not
+  // tell apart, so their where is a superset used only for the demo's made-up fills (no column reads).
   { table: 'G12', universe: 'persons', where: DEPENDENT_CHILDREN, phrases: [] },
   { table: 'G30', universe: 'persons', where: DEPENDENT_CHILDREN, phrases: [] },
   { table: 'G47', universe: 'persons', where: DEPENDENT_CHILDREN, phrases: [] },
