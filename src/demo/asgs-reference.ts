@@ -62,3 +62,28 @@ export function realPostcodes(): readonly RealArea[] {
     (n) => n,
   ).map((p) => ({ ...p, name: p.code.slice(3) })));
 }
+
+/** One real Remoteness Area of a state: "RA34" Very Remote Australia in Queensland, 1,256,517 km². */
+export interface RealRemotenessArea {
+  /** RA_CODE_2021 as the allocation files write it: state digit then class ("34"). */
+  readonly code: string;
+  readonly name: string;
+  readonly state: StateAbbr;
+  /** 0 Major Cities … 4 Very Remote (the DLOD category index). */
+  readonly cls: number;
+  readonly areaSqkm: number;
+}
+
+let ras: RealRemotenessArea[] | undefined;
+/**
+ * The Remoteness Areas the ABS has, state by state (classes 0–4 only: not the migratory and
+ * no-usual-address codes ending 5 and 9). Not every state has every class: Tasmania has no
+ * Major Cities, Victoria no Very Remote, the NT neither Major Cities nor Inner Regional.
+ */
+export function realRemotenessAreas(): readonly RealRemotenessArea[] {
+  return (ras ??= read(
+    'ra-2021.csv',
+    (code) => (/^RA\d[0-4]$/.test(code) ? STATE_BY_ABS_CODE[code[2]!] : undefined),
+    (n) => n,
+  ).map((r) => ({ code: r.code.slice(2), name: r.absName, state: r.state, cls: Number(r.code[3]), areaSqkm: r.areaSqkm })));
+}

@@ -23,6 +23,7 @@ import {
 } from '../adapters/abs/file-names.ts';
 import { BufferedFile } from './buffered-file.ts';
 import { DemoDataPackWriter } from './datapack-writer.ts';
+import { realRemotenessAreas } from './asgs-reference.ts';
 import { buildDemoGeography, type DemoSuburb } from './geography.ts';
 import { areaHash, cellDefinitionHash, perturbCount } from './perturb.ts';
 import { drawSuburbPopulation } from './truth-model.ts';
@@ -46,8 +47,14 @@ const ASGS_DIR = 'asgs';
 /** The layout of the unzipped ABS DataPack, so the demo directory looks like the real thing. */
 const GCP_DIR = join('2021 Census GCP Suburbs and Localities for AUS', 'SAL', 'AUS');
 
-/** The five Remoteness Areas as the ABS names them (RA_CODE_2021 = state digit + this index). */
-const RA_NAMES = ['Major Cities of Australia', 'Inner Regional Australia', 'Outer Regional Australia', 'Remote Australia', 'Very Remote Australia'];
+/** The real Remoteness Areas by RA_CODE_2021 (state digit + class: "34" Very Remote Australia in Queensland). */
+let raNames: Map<string, string> | undefined;
+function raName(code: string): string {
+  raNames ??= new Map(realRemotenessAreas().map((r) => [r.code, r.name]));
+  const name = raNames.get(code);
+  if (name === undefined) throw new Error(`demo geography: no Remoteness Area ${code} in the ABS list`);
+  return name;
+}
 
 function writeAsgs(dir: string, suburbs: readonly DemoSuburb[]): number {
   const mb = [csvLine(MB_ALLOCATION_HEADER)];
@@ -73,7 +80,7 @@ function writeAsgs(dir: string, suburbs: readonly DemoSuburb[]): number {
       );
       sal.push(csvLine([m, bare, s.absName, stateCode, STATE_NAMES[s.state], 'AUS', 'Australia', mbArea, `http://linked.data.gov.au/dataset/asgsed3/SAL/${bare}`]));
       const raCode = `${stateCode}${s.remoteness}`;
-      ra.push(csvLine([sa1, raCode, RA_NAMES[s.remoteness]!, stateCode, STATE_NAMES[s.state], 'AUS', 'Australia', mbArea, `http://linked.data.gov.au/dataset/asgsed3/RA/${raCode}`]));
+      ra.push(csvLine([sa1, raCode, raName(raCode), stateCode, STATE_NAMES[s.state], 'AUS', 'Australia', mbArea, `http://linked.data.gov.au/dataset/asgsed3/RA/${raCode}`]));
     });
     for (const p of s.postcodes) poa.push(csvLine([bare, s.absName, p.code, p.code, p.ratio, '', 'Good', '']));
     for (const l of s.lgas) lga.push(csvLine([bare, s.absName, l.code.slice(3), l.name, l.ratio, '', 'Good', '']));
@@ -88,12 +95,13 @@ function writeAsgs(dir: string, suburbs: readonly DemoSuburb[]): number {
 
 const README = (scale: string, seed: number, suburbs: number, persons: number) => `spq demo inputs (scale ${scale}, seed ${seed})
 
-THE FIGURES ARE MADE UP; THE GEOGRAPHY IS REAL. Every SAL (suburb and locality) code, SAL name,
-SAL area, LGA code and name and postcode (POA) code is a real one from the ABS 2021 geography
-descriptors (ASGS Edition 3; CC BY 4.0, based on ABS data). What joins them is invented: which
-postcodes and LGAs a SAL falls in (RATIO_FROM_TO), its mesh blocks and their SA1-SA4 and GCCSA
-codes, its Remoteness Area, and every population, count and table value, drawn by
-\`spq demo-inputs\` from a random model. No figure here describes a real place.
+THE FIGURES ARE MADE UP; THE CODES AND NAMES ARE REAL. Every SAL (suburb and locality) code,
+SAL name and SAL area, every LGA code and name, postcode (POA) code and Remoteness Area code and
+name is a real one from the ABS 2021 geography descriptors (ASGS Edition 3). Based on ABS data;
+licensed CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/). What joins them is invented:
+which postcodes and LGAs a SAL falls in (RATIO_FROM_TO), its mesh blocks and their SA1-SA4 and
+GCCSA codes, which Remoteness Area it lies in, and every population, count and table value,
+drawn by \`spq demo-inputs\` from a random model. No figure here describes a real place.
 
 The files have the layout of the real ABS inputs, so the loaders that read real data read these:
   asgs/   ASGS Edition 3 allocation files (MB_2021_AUST.csv, SAL_2021_AUST.csv,

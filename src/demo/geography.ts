@@ -2,7 +2,7 @@ import type { StateAbbr } from '../core/dataset.ts';
 import { STATES } from '../core/dataset.ts';
 import { ABS_CODE_OF_STATE } from '../core/geography/identifiers.ts';
 import { createRng, type Rng } from '../core/synthesis/rng.ts';
-import { realLgas, realPostcodes, realSals, type RealArea } from './asgs-reference.ts';
+import { realLgas, realPostcodes, realRemotenessAreas, realSals, type RealArea } from './asgs-reference.ts';
 import { DEMO_LGAS, type Archetype } from './places.ts';
 
 /** One demo suburb: a real SAL (code, name, area) with an invented population and allocation. */
@@ -43,6 +43,11 @@ const GCCSA: Readonly<Record<StateAbbr, readonly [string, string, string, string
 };
 
 const ARCHETYPE_MEDIAN: Readonly<Record<Archetype, number>> = { I: 9000, M: 7000, F: 11000, R: 4500, T: 3500, X: 600 };
+/**
+ * Size factor by Remoteness Area class for the SALs no named place covers, so that at national
+ * scale about seven in ten persons live in Major Cities, as in the 2021 Census.
+ */
+const CLASS_SIZE = [1, 0.3, 0.15, 1, 1] as const;
 
 interface Planned {
   name: string;
@@ -51,6 +56,8 @@ interface Planned {
   capital: boolean;
   archetype: Archetype;
   sal: RealArea;
+  /** Set for SALs no named place covers (allocated by area); named places draw theirs. */
+  remoteness?: number;
 }
 
 /**
@@ -90,22 +97,89 @@ function realPlaces(): Planned[] {
 }
 
 /**
- * Archetype, capital-city membership and LGA of a real SAL that no demo place names: made up
- * from its real area (large localities are rural or remote, small ones urban), with the
- * state's real LGAs given out in runs of neighbouring SAL codes. Real codes and names, invented
- * figures and allocation (the demo inputs' README says so).
+ * Archetype and capital-city membership of a real SAL that no demo place names, from its
+ * (made-up) Remoteness Area class and its real area; the state's real LGAs given out in runs of
+ * neighbouring SAL codes. Real codes and names, invented figures and allocation (the demo
+ * inputs' README says so).
  */
-function plannedFromArea(sal: RealArea, lga: string, rng: Rng): Planned {
+function plannedFromArea(sal: RealArea, lga: string, remoteness: number, rng: Rng): Planned {
   const a = sal.areaSqkm;
-  const remoteState = sal.state === 'NT' || sal.state === 'WA';
   const archetype: Archetype =
-    a >= 5000 || (remoteState && a >= 1000) ? 'X'
+    remoteness >= 3 ? 'X'
+    : remoteness === 0 ? (a < 2 ? (rng.next() < 0.5 ? 'I' : 'M') : a < 10 ? (rng.next() < 0.6 ? 'M' : 'F') : 'F')
     : a >= 200 ? (rng.next() < 0.7 ? 'T' : 'R')
     : a >= 25 ? (rng.next() < 0.5 ? 'F' : 'R')
-    : a >= 4 ? (rng.next() < 0.6 ? 'M' : 'F')
-    : rng.next() < 0.5 ? 'I' : 'M';
-  const capital = sal.state === 'ACT' || (a < 40 && !remoteState && rng.next() < 0.65);
-  return { name: sal.name, state: sal.state, lga, capital, archetype, sal };
+    : rng.next() < 0.6 ? 'T' : rng.next() < 0.6 ? 'R' : 'M';
+  // The capital city is the state's least remote class: most of the mainland's Major Cities (the
+  // rest are Newcastle, Geelong, the Gold Coast …) and a little of its inner regional fringe,
+  // half of Tasmania's Inner Regional, all of the NT's Outer Regional (Greater Darwin's area is
+  // exactly that of Outer Regional NT in the ABS descriptors), all of the ACT.
+  const least = Math.min(...classesOf(sal.state).keys());
+  const capital =
+    sal.state === 'ACT' ? true
+    : sal.state === 'OT' ? false
+    : sal.state === 'NT' ? remoteness === least
+    : sal.state === 'TAS' ? remoteness === least && rng.next() < 0.5
+    : remoteness === 0 ? rng.next() < 0.8
+    : remoteness === 1 && a < 200 && rng.next() < 0.1;
+  return { name: sal.name, state: sal.state, lga, capital, archetype, sal, remoteness };
+}
+
+let classesByState: Map<StateAbbr, Map<number, number>> | undefined;
+/** The Remoteness Area classes the ABS has in a state (0 Major Cities … 4 Very Remote) and their real areas. */
+function classesOf(state: StateAbbr): Map<number, number> {
+  if (!classesByState) {
+    classesByState = new Map();
+    for (const ra of realRemotenessAreas()) {
+      const m = classesByState.get(ra.state) ?? new Map<number, number>();
+      classesByState.set(ra.state, m.set(ra.cls, ra.areaSqkm));
+    }
+  }
+  return classesByState.get(state)!;
+}
+
+/** The class of the state nearest `cls` (ties: the more remote): Tasmania has no Major Cities, the NT no Inner Regional, Victoria no Very Remote. */
+function nearestClass(state: StateAbbr, cls: number): number {
+  const have = [...classesOf(state).keys()];
+  return have.reduce((best, c) => (Math.abs(c - cls) < Math.abs(best - cls) || (Math.abs(c - cls) === Math.abs(best - cls) && c > best) ? c : best));
+}
+
+/**
+ * A made-up but plausible Remoteness Area class for each of a state's SALs: ranked by real area
+ * (with noise, so that some small localities are regional and a few large ones metropolitan) and
+ * handed out so that each class covers about the share of the state's area the real Remoteness
+ * Area covers (Major Cities of NSW 5,522 km² of 800,797 km²; Very Remote WA 2.24 M km²). A SAL
+ * takes the class its middle falls in.
+ */
+function remotenessByArea(sals: readonly RealArea[], rng: Rng): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const st of [...STATES, 'OT' as const]) {
+    let mine = sals.filter((s) => s.state === st);
+    let classes = [...classesOf(st)].sort((x, y) => x[0] - y[0]);
+    // A Remoteness Area exactly one SAL's size is that SAL (Inner Regional OT is Jervis Bay).
+    for (const [cls, area] of classes) {
+      const only = mine.find((s) => s.areaSqkm.toFixed(4) === area.toFixed(4));
+      if (!only || classes.length === 1) continue;
+      out.set(only.code, cls);
+      mine = mine.filter((s) => s !== only);
+      classes = classes.filter(([c]) => c !== cls);
+    }
+    if (mine.length === 0) continue;
+    const ranked = mine
+      .map((s) => ({ s, key: Math.log(Math.max(s.areaSqkm, 1e-4)) + 0.8 * rng.normal() }))
+      .sort((x, y) => x.key - y.key || (x.s.code < y.s.code ? -1 : 1));
+    const total = mine.reduce((a, s) => a + s.areaSqkm, 0);
+    const raTotal = classes.reduce((a, [, area]) => a + area, 0);
+    let bound = 0;
+    const bounds = classes.map(([cls, area]) => [cls, (bound += (area / raTotal) * total)] as const);
+    let cum = 0;
+    for (const { s } of ranked) {
+      const mid = cum + s.areaSqkm / 2;
+      cum += s.areaSqkm;
+      out.set(s.code, (bounds.find(([, b]) => mid <= b) ?? bounds[bounds.length - 1]!)[0]);
+    }
+  }
+  return out;
 }
 
 /** The real LGAs of each state, handed to that state's unmatched SALs in runs of neighbouring codes. */
@@ -125,12 +199,19 @@ function lgaAllocator(sals: readonly RealArea[]): (sal: RealArea) => string {
   };
 }
 
+/**
+ * A named place's Remoteness Area class, from its archetype, then moved to the nearest class
+ * its state has (Launceston's suburbs are Inner Regional: Tasmania has no Major Cities). The
+ * NT outside Greater Darwin is all Remote or Very Remote.
+ */
 function remotenessOf(p: Planned, rng: Rng): number {
-  if (p.archetype === 'X') return rng.next() < 0.5 ? 3 : 4;
-  if (p.capital) return p.state === 'TAS' ? 1 : p.state === 'NT' ? 2 : 0;
-  if (p.archetype === 'T') return rng.next() < 0.6 ? 1 : 2;
-  if (p.archetype === 'R') return 1;
-  return 0; // regional cities (Newcastle, Geelong, Gold Coast …)
+  const drawn =
+    p.archetype === 'X' ? (rng.next() < 0.5 ? 3 : 4)
+    : p.capital ? (p.state === 'TAS' ? 1 : p.state === 'NT' ? 2 : 0)
+    : p.archetype === 'T' ? (rng.next() < 0.6 ? 1 : 2)
+    : p.archetype === 'R' ? 1
+    : 0; // regional cities (Newcastle, Geelong, Gold Coast …)
+  return nearestClass(p.state, p.state === 'NT' && !p.capital ? Math.max(3, drawn) : drawn);
 }
 
 /**
@@ -144,11 +225,12 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
   const target = Math.min(count ?? (scale === 'national' ? everySal.length : 300), everySal.length);
   let planned = real.slice(0, Math.min(target, real.length));
   if (target > real.length) {
-    // National scale: every other real SAL, in code order, with a made-up archetype and LGA.
+    // National scale: every other real SAL, in code order, with a made-up remoteness, archetype and LGA.
     const taken = new Set(real.map((p) => p.sal.code));
-    const rest = everySal.filter((s) => !taken.has(s.code));
+    const rest = everySal.filter((s) => !taken.has(s.code)).slice(0, target - real.length);
     const lgaOf = lgaAllocator(rest);
-    planned = planned.concat(rest.slice(0, target - real.length).map((sal) => plannedFromArea(sal, lgaOf(sal), rng)));
+    const remoteness = remotenessByArea(rest, rng);
+    planned = planned.concat(rest.map((sal) => plannedFromArea(sal, lgaOf(sal), remoteness.get(sal.code)!, rng)));
   }
   // Group by state then LGA (stable), so codes and postcodes run in blocks as the ABS's do.
   const order = [...STATES, 'OT' as const].flatMap((st) => {
@@ -160,13 +242,16 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
   // Sizes: lognormal around the archetype's median, every 12th suburb small, rescaled to a total.
   const sizes = order.map((p, i) => {
     if (i % 12 === 5) return 30 + rng.int(450);
-    return Math.max(30, ARCHETYPE_MEDIAN[p.archetype] * Math.exp(0.7 * rng.normal()));
+    const size = ARCHETYPE_MEDIAN[p.archetype] * Math.exp(0.7 * rng.normal());
+    // Area-allocated SALs: regional and rural localities are smaller than the archetype's median.
+    return Math.max(30, p.remoteness === undefined ? size : size * CLASS_SIZE[p.remoteness]!);
   });
   const wanted = scale === 'national' ? 26_000_000 * (order.length / everySal.length) : 2_100 * order.length;
   const free = sizes.map((s, i) => (i % 12 === 5 ? 0 : s));
   const fixed = sizes.reduce((a, s, i) => a + (i % 12 === 5 ? s : 0), 0);
   const factor = (wanted - fixed) / Math.max(1, free.reduce((a, s) => a + s, 0));
-  const persons = sizes.map((s, i) => (i % 12 === 5 ? Math.round(s) : Math.min(30_000, Math.max(500, Math.round(s * factor)))));
+  const floor = (p: Planned) => (p.remoteness === undefined || p.remoteness === 0 ? 500 : 50);
+  const persons = sizes.map((s, i) => (i % 12 === 5 ? Math.round(s) : Math.min(30_000, Math.max(floor(order[i]!), Math.round(s * factor)))));
   // The largest suburb is pushed to ~30,000 so the range spans what the issue asks for.
   if (order.length >= 20) {
     const big = persons.indexOf(Math.max(...persons));
@@ -237,7 +322,7 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
       state: p.state,
       archetype: p.archetype,
       persons: persons[index]!,
-      remoteness: remotenessOf(p, rng),
+      remoteness: p.remoteness ?? remotenessOf(p, rng),
       lgas,
       postcodes,
       gccsaCode: p.capital ? capCode : restCode,

@@ -70,6 +70,20 @@ describe('demo inputs', () => {
     expect(readFileSync(join(dir, 'README.txt'), 'utf8')).toMatch(/MADE UP/);
   });
 
+  it('give each suburb a real Remoteness Area of its state, by SA1, and that RA as its remoteness', async () => {
+    const { realRemotenessAreas } = await import('../../src/demo/asgs-reference.ts');
+    const real = new Map(realRemotenessAreas().map((r) => [r.code, r.name]));
+    const rows = readFileSync(join(dir, 'asgs', 'RA_2021_AUST.csv'), 'utf8').trim().split('\n');
+    expect(rows[0]).toBe('SA1_CODE_2021,RA_CODE_2021,RA_NAME_2021,STATE_CODE_2021,STATE_NAME_2021,AUS_CODE_2021,AUS_NAME_2021,AREA_ALBERS_SQKM,ASGS_LOCI_URI_2021');
+    for (const row of rows.slice(1)) {
+      const [sa1, code, name, state] = row.split(',');
+      expect(real.get(code!), row).toBe(name);
+      expect(code![0]).toBe(state);
+      expect(sa1![0]).toBe(state);
+    }
+    expect(new Set(inputs.suburbs.map((s) => s.remoteness)).size).toBeGreaterThanOrEqual(3);
+  });
+
   it('perturb like the ABS: identical cells agree, tables do not add up exactly, no negatives', () => {
     const g04 = inputs.totals.get('G04')!;
     const g01 = inputs.totals.get('G01')!;
@@ -138,6 +152,42 @@ describe('demo geography (shape only, no populations drawn)', () => {
     expect(suburbs.filter((s) => s.remoteness >= 3).length).toBeGreaterThan(100);
     // Every postcode a real 4-digit POA code (some ABS POA names say "2406 crosses NSW/QLD").
     expect(suburbs.flatMap((s) => s.postcodes.map((p) => p.code)).filter((c) => !/^\d{4}$/.test(c))).toEqual([]);
+  });
+
+  it('gives every suburb a Remoteness Area its state really has; at national scale about the real RA areas', async () => {
+    const { buildDemoGeography } = await import('../../src/demo/geography.ts');
+    const { realRemotenessAreas } = await import('../../src/demo/asgs-reference.ts');
+    const ras = realRemotenessAreas();
+    expect(ras).toHaveLength(35); // classes 0-4 of nine states and territories, as the ABS has them
+    expect(ras.find((r) => r.code === '34')).toMatchObject({ name: 'Very Remote Australia', state: 'QLD', cls: 4 });
+    expect(ras.filter((r) => r.state === 'TAS').map((r) => r.cls)).toEqual([1, 2, 3, 4]); // no Major Cities
+    expect(ras.filter((r) => r.state === 'NT').map((r) => r.cls)).toEqual([2, 3, 4]);
+    const has = new Set(ras.map((r) => `${r.state}|${r.cls}`));
+    const demo = buildDemoGeography('demo', 2021).suburbs;
+    const national = buildDemoGeography('national', 2021).suburbs;
+    for (const s of [...demo, ...national]) expect(has.has(`${s.state}|${s.remoteness}`), `${s.absName} ${s.remoteness}`).toBe(true);
+    // Outside Greater Darwin the NT is Remote or Very Remote; remote places are never capital-city suburbs.
+    for (const s of [...demo, ...national]) {
+      if (s.state === 'NT' && s.gccsaCode !== '7GDAR') expect(s.remoteness, s.absName).toBeGreaterThanOrEqual(3);
+      if (s.remoteness >= 3) expect(s.gccsaCode, s.absName).toMatch(/^\dR|^9OTER$/);
+      if (s.archetype === 'X') expect(s.remoteness, s.absName).toBeGreaterThanOrEqual(3);
+    }
+    // National: each state's SAL area per class within a few points of the real RA's share of the state.
+    for (const st of ['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT']) {
+      const mine = national.filter((s) => s.state === st);
+      const total = mine.reduce((a, s) => a + s.areaSqkm, 0);
+      const raTotal = ras.filter((r) => r.state === st).reduce((a, r) => a + r.areaSqkm, 0);
+      for (const r of ras.filter((x) => x.state === st)) {
+        const got = mine.filter((s) => s.remoteness === r.cls).reduce((a, s) => a + s.areaSqkm, 0) / total;
+        expect(Math.abs(got - r.areaSqkm / raTotal), `${st} ${r.name}`).toBeLessThan(0.05);
+      }
+    }
+    // About seven in ten persons in Major Cities; a few per cent Remote or Very Remote.
+    const persons = (f: (s: (typeof national)[number]) => boolean) => national.filter(f).reduce((a, s) => a + s.persons, 0);
+    const all = persons(() => true);
+    expect(persons((s) => s.remoteness === 0) / all).toBeGreaterThan(0.6);
+    expect(persons((s) => s.remoteness >= 3) / all).toBeGreaterThan(0.01);
+    expect(persons((s) => s.remoteness >= 3) / all).toBeLessThan(0.06);
   });
 
   it("keeps the demo's named places on their real SAL codes, LGAs and postcodes", async () => {

@@ -91,12 +91,13 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
 
   // Remoteness Areas: RA_CODE_2021 is the state digit then the class (0 Major Cities … 4 Very
   // Remote; 5 and 9 are the migratory and no-usual-address codes, which hold no SAL anyone selects).
+  // The geography descriptors write the same codes with a prefix ("RA34"), which is read too.
   // The ABS allocates RAs by SA1 (SA1_CODE_2021 → RA); a file keyed by mesh block is read too.
   const raKey = (await headerOf(files, RA_ALLOCATION))?.includes('MB_CODE_2021') ? 'MB_CODE_2021' : 'SA1_CODE_2021';
   const remotenessOf = new Map<string, number>();
   problem = await eachRow(files, RA_ALLOCATION, [raKey, 'RA_CODE_2021'] as const, (get, row) => {
-    const code = get('RA_CODE_2021');
-    if (!/^\d[0-59]$/.test(code)) return { file: RA_ALLOCATION, row, column: 'RA_CODE_2021', message: `not a Remoteness Area code: "${code}"` };
+    const code = get('RA_CODE_2021').replace(/^RA/, '');
+    if (!/^\d[0-59]$/.test(code)) return { file: RA_ALLOCATION, row, column: 'RA_CODE_2021', message: `not a Remoteness Area code: "${get('RA_CODE_2021')}"` };
     const cls = Number(code[1]);
     if (cls <= 4) remotenessOf.set(get(raKey), cls);
     return undefined;

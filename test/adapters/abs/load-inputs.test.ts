@@ -77,6 +77,18 @@ describe('loadCensusInputs', () => {
     expect(!missing.ok && missing.error).toMatchObject({ file: 'SAL_2021_AUST.csv', column: 'MB_CODE_2021', message: expect.stringMatching(/RA_2021_AUST/) });
   });
 
+  it('names a missing Remoteness Area file, and reads RA codes written with the descriptors\' "RA" prefix', async () => {
+    const dir = fixture();
+    unlinkSync(join(dir, 'asgs', 'RA_2021_AUST.csv'));
+    const missing = await loadCensusInputs(dir);
+    expect(!missing.ok && missing.error).toMatchObject({ file: 'RA_2021_AUST.csv', message: expect.stringMatching(/missing/) });
+    const prefixed = fixture();
+    replaceIn(join(prefixed, 'asgs', 'RA_2021_AUST.csv'), '10000000001,12,', '10000000001,RA12,');
+    const result = await loadCensusInputs(prefixed);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.suburbs.find((s) => s.salCode === 'SAL13250')!.remoteness).toBe(2);
+  });
+
   it('reads every table in spec order, with totals, across part files', async () => {
     const result = await loadCensusInputs(fixture((sal, _h, i) => (sal === 'SAL20900' ? i + 1 : 0)));
     if (!result.ok) throw new Error(result.error.message);
