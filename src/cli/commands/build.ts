@@ -27,7 +27,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--version <v>', 'release version (default: demo-2021.1 for demo inputs, 2021.1 otherwise)')
     .option('--seed <n>', 'synthesis seed', String(DEMO_SEED))
     .option('--scale <scale>', 'demo inputs only: demo or national', 'demo')
-    .option('--allow-unknown-headers', 'read DataPack columns no table spec names instead of stopping (real ABS downloads; see docs/inputs.md)')
+    .option('--allow-unknown-headers', 'accept DataPack headers the ABS 2021 metadata does not list (a DataPack release with another layout; a real 2021 DataPack does not need it)')
     .option('--json', 'print one JSON summary on stdout (progress stays on stderr)')
     .action(async (flags: BuildFlags) => {
       const seed = Number(flags.seed);
