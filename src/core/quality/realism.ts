@@ -1,4 +1,5 @@
 import type { Population } from '../census/population.ts';
+import { RLHP } from '../synthesis/rules.ts';
 import { VALIDATION_TABLES, type TableSpec } from '../census/tables.ts';
 import { tabulate } from '../census/tabulate.ts';
 import { categoryIndex, variableByCode } from '../census/variables.ts';
@@ -54,16 +55,6 @@ function columnsOf(pop: Population, level: Level, codes: readonly string[]): Col
 
 const indices = (code: string, labels: readonly string[]): ReadonlySet<number> => new Set(labels.map((l) => categoryIndex(code, l)));
 
-const RLHP = {
-  registered: categoryIndex('RLHP', 'Partner in a registered marriage'),
-  deFacto: categoryIndex('RLHP', 'Partner in a de facto marriage'),
-  loneParent: categoryIndex('RLHP', 'Lone parent'),
-  under15: categoryIndex('RLHP', 'Child under 15'),
-  student: categoryIndex('RLHP', 'Dependent student (aged 15-24 years)'),
-  nonDependent: categoryIndex('RLHP', 'Non-dependent child'),
-  group: categoryIndex('RLHP', 'Group household member'),
-  lone: categoryIndex('RLHP', 'Lone person'),
-};
 const isPartner = (r: number) => r === RLHP.registered || r === RLHP.deFacto;
 const isChild = (r: number) => r === RLHP.under15 || r === RLHP.student || r === RLHP.nonDependent;
 const FEMALE = categoryIndex('SEXP', 'Female');

@@ -18,7 +18,8 @@ export interface RuleReport {
   readonly byRule: Record<string, number>;
 }
 
-const RLHP = {
+/** RLHP category indices by role (shared with the realism checks). */
+export const RLHP = {
   registered: categoryIndex('RLHP', 'Partner in a registered marriage'),
   deFacto: categoryIndex('RLHP', 'Partner in a de facto marriage'),
   loneParent: categoryIndex('RLHP', 'Lone parent'),

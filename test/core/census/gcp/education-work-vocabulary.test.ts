@@ -1,27 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { gcpColumns, gcpPartsOf, gcpVocabulary, type GcpColumn } from '../../../../src/core/census/gcp/cells.ts';
+import { cell, columnsOf, def } from './columns.ts';
+import { gcpVocabulary, type GcpColumn } from '../../../../src/core/census/gcp/cells.ts';
 import { catRange } from '../../../../src/core/census/gcp/vocabulary.ts';
 import { tabulateCells } from '../../../../src/core/census/tabulate.ts';
-import type { CellSpec } from '../../../../src/core/census/tables.ts';
 import { categoryIndex } from '../../../../src/core/census/variables.ts';
 import { buildDemoGeography } from '../../../../src/demo/geography.ts';
 import { drawSuburbPopulation } from '../../../../src/demo/truth-model.ts';
 import { createRng } from '../../../../src/core/synthesis/rng.ts';
 
 const TABLES = ['G15', 'G16', 'G17', 'G18', 'G20', 'G23', 'G25', 'G46', 'G49', 'G52', 'G53', 'G54', 'G55', 'G56', 'G60', 'G61', 'G62'];
-
-function columnsOf(table: string): Map<string, GcpColumn> {
-  return new Map(gcpPartsOf(table).flatMap((p) => gcpColumns(p)).map((c) => [c.header, c]));
-}
-function cell(table: string, header: string): CellSpec | undefined {
-  const col = columnsOf(table).get(header);
-  if (!col) throw new Error(`${table} has no column ${header}`);
-  return col.cell;
-}
-const def = (table: string, header: string) => {
-  const c = cell(table, header);
-  return c ? { where: c.where, ...(c.age ? { age: c.age } : {}) } : undefined;
-};
 
 const M = { SEXP: [0] };
 const F = { SEXP: [1] };

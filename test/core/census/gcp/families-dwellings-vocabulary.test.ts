@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { gcpColumns, gcpPartsOf, gcpVocabulary, type GcpColumn } from '../../../../src/core/census/gcp/cells.ts';
+import { cell, columnsOf, def } from './columns.ts';
+import { gcpVocabulary } from '../../../../src/core/census/gcp/cells.ts';
 import { catRange } from '../../../../src/core/census/gcp/vocabulary.ts';
 import { tabulateCells } from '../../../../src/core/census/tabulate.ts';
-import type { CellSpec } from '../../../../src/core/census/tables.ts';
 import type { DatasetType } from '../../../../src/core/dataset.ts';
 import { categoryIndex } from '../../../../src/core/census/variables.ts';
 import { buildDemoGeography } from '../../../../src/demo/geography.ts';
@@ -11,19 +11,6 @@ import { createRng } from '../../../../src/core/synthesis/rng.ts';
 
 const TABLES = ['G29', 'G31', 'G32', 'G33', 'G34', 'G35', 'G36', 'G37', 'G38', 'G40', 'G41', 'G42', 'G57', 'G58', 'G59'];
 const WHOM_ONLY = ['G12', 'G30', 'G39', 'G47', 'G48'];
-
-function columnsOf(table: string): Map<string, GcpColumn> {
-  return new Map(gcpPartsOf(table).flatMap((p) => gcpColumns(p)).map((c) => [c.header, c]));
-}
-function cell(table: string, header: string): CellSpec | undefined {
-  const col = columnsOf(table).get(header);
-  if (!col) throw new Error(`${table} has no column ${header}`);
-  return col.cell;
-}
-const def = (table: string, header: string) => {
-  const c = cell(table, header);
-  return c ? { where: c.where, ...(c.age ? { age: c.age } : {}), ...(c.count ? { count: c.count } : {}) } : undefined;
-};
 
 const FLAT = catRange(3, 7);
 const COUPLE_NO_KIDS = { FMCF: [0] };

@@ -1,26 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { gcpColumns, gcpPartsOf, type GcpColumn } from '../../../../src/core/census/gcp/cells.ts';
+import { cell, columnsOf, def } from './columns.ts';
 import { catRange } from '../../../../src/core/census/gcp/vocabulary.ts';
 import { tabulateCells } from '../../../../src/core/census/tabulate.ts';
-import type { CellSpec } from '../../../../src/core/census/tables.ts';
 import { categoryIndex } from '../../../../src/core/census/variables.ts';
 import { buildDemoGeography } from '../../../../src/demo/geography.ts';
 import { drawSuburbPopulation } from '../../../../src/demo/truth-model.ts';
 import { createRng } from '../../../../src/core/synthesis/rng.ts';
-
-/** The person tables' columns by short header (short headers repeat across tables, not within one). */
-function columnsOf(table: string): Map<string, GcpColumn> {
-  return new Map(gcpPartsOf(table).flatMap((p) => gcpColumns(p)).map((c) => [c.header, c]));
-}
-function cell(table: string, header: string): CellSpec | undefined {
-  const col = columnsOf(table).get(header);
-  if (!col) throw new Error(`${table} has no column ${header}`);
-  return col.cell;
-}
-const def = (table: string, header: string) => {
-  const c = cell(table, header);
-  return c ? { where: c.where, ...(c.age ? { age: c.age } : {}) } : undefined;
-};
 
 const M = { SEXP: [0] };
 const F = { SEXP: [1] };
