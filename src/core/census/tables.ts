@@ -1,5 +1,7 @@
 import type { DatasetType } from '../dataset.ts';
 import { categoryIndex, variableByCode } from './variables.ts';
+import { PERSON_INCOME_RANGES } from './income-ranges.ts';
+import { gcpTable } from './gcp/table.ts';
 
 /**
  * The one place that maps ABS GCP 2021 DataPack column headers (short headers, SAL level) to
@@ -175,22 +177,7 @@ const G04 = table(
 );
 
 // ------------------------------------------------------------------ G05
-const MSTP_PARTS: readonly (readonly [string, Where])[] = [
-  ['Married', { MSTP: idx('MSTP', 'Married') }],
-  ['Separated', { MSTP: idx('MSTP', 'Separated') }],
-  ['Divorced', { MSTP: idx('MSTP', 'Divorced') }],
-  ['Widowed', { MSTP: idx('MSTP', 'Widowed') }],
-  ['Never_married', { MSTP: idx('MSTP', 'Never married') }],
-];
-const G05 = table(
-  'G05',
-  ['G05'],
-  'persons',
-  'Registered marital status by sex (persons aged 15 years and over)',
-  bySex(MSTP_PARTS, (s, t) => `${s}_Tot_${t}`, SEXES, ADULT),
-  [...MSTP_PARTS.map(([t, w]) => c(`P_Tot_${t}`, w, ADULT)), ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, w, ADULT))],
-  'P_Tot_Tot',
-);
+const G05 = gcpTable('G05', 'persons', 'Registered marital status by age by sex (persons aged 15 years and over)', 'P_Tot_Tot');
 
 // ------------------------------------------------------------------ G14
 const RELP_PARTS: readonly (readonly [string, Where])[] = [
@@ -220,7 +207,10 @@ const TYPP_PARTS: readonly (readonly [string, Where])[] = [
   ['Secondary_Tot_Secondary', { TYPP: idx('TYPP', 'Secondary') }],
   ['Tert_Voc_edu_Tot', { TYPP: idx('TYPP', 'Technical or further education institution') }],
   ['Tert_Uni_other_high_edu_Tot', { TYPP: idx('TYPP', 'University or other higher education') }],
+  ['Other_type_educ_instit_Tot', { TYPP: idx('TYPP', 'Other educational institution') }],
 ];
+// The type-not-stated cells are left out on purpose: G15 counts attendees only, and the units
+// its cells leave over (not attending, or not stated) are the fill the fit shares between the two.
 const G15 = table(
   'G15',
   ['G15'],
@@ -231,36 +221,11 @@ const G15 = table(
 );
 
 // ------------------------------------------------------------------ G16
-const HSCP_PARTS: readonly (readonly [string, Where])[] = [
-  ['Y12e', { HSCP: idx('HSCP', 'Year 12 or equivalent') }],
-  ['Y11e', { HSCP: idx('HSCP', 'Year 11 or equivalent') }],
-  ['Y10e', { HSCP: idx('HSCP', 'Year 10 or equivalent') }],
-  ['Y9e', { HSCP: idx('HSCP', 'Year 9 or equivalent') }],
-  ['Y8b', { HSCP: idx('HSCP', 'Year 8 or below') }],
-  ['DNGTS', { HSCP: idx('HSCP', 'Did not go to school') }],
-  ['Hghst_yr_schl_ns', { HSCP: idx('HSCP', 'Not stated') }],
-];
-const HSCP_UNIVERSE = { HSCP: allBut('HSCP', 'Not applicable') };
-const G16 = table(
-  'G16',
-  ['G16A', 'G16B'],
-  'persons',
-  'Highest year of school completed by sex (persons aged 15 years and over, not attending school)',
-  bySex(HSCP_PARTS, (s, t) => `${s}_${t}_Tot`),
-  [
-    ...HSCP_PARTS.map(([t, w]) => c(`P_${t}_Tot`, w)),
-    ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, { ...w, ...HSCP_UNIVERSE })),
-  ],
-  'P_Tot_Tot',
-);
+const G16 = gcpTable('G16', 'persons', 'Highest year of school completed by age by sex (persons aged 15 years and over, not attending school)', 'P_Tot_Tot');
 
 // ------------------------------------------------------------------ G17
 const INCP = variableByCode('INCP').categories;
-/** The dollar ranges of personal income (INCP 1‥13), as both the short and the long headers spell them. */
-export const PERSON_INCOME_RANGES = [
-  '1_149', '150_299', '300_399', '400_499', '500_649', '650_799', '800_999', '1000_1249', '1250_1499', '1500_1749', '1750_1999',
-  '2000_2999', '3000_3499',
-] as const;
+export { PERSON_INCOME_RANGES } from './income-ranges.ts';
 const G17_BANDS: readonly (readonly [string, number])[] = [
   ['Neg_Nil_income', 0],
   ...PERSON_INCOME_RANGES.map((t, i) => [t, i + 1] as const),
@@ -309,146 +274,22 @@ const G17 = table(
 );
 
 // ------------------------------------------------------------------ G18
-const ASSNP_PARTS: readonly (readonly [string, Where])[] = [
-  ['Need_for_assistance', { ASSNP: [0] }],
-  ['No_need_for_assistance', { ASSNP: [1] }],
-  ['Need_for_assistance_ns', { ASSNP: [2] }],
-];
-const G18 = table(
-  'G18',
-  ['G18'],
-  'persons',
-  'Core activity need for assistance by sex',
-  bySex(ASSNP_PARTS, (s, t) => `${s}_Tot_${t}`),
-  [...ASSNP_PARTS.map(([t, w]) => c(`P_Tot_${t}`, w)), ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, w))],
-  'P_Tot_Tot',
-);
+const G18 = gcpTable('G18', 'persons', 'Core activity need for assistance by age by sex', 'P_Tot_Tot');
 
 // ------------------------------------------------------------------ G23
-const VOLWP_PARTS: readonly (readonly [string, Where])[] = [
-  ['Volunteer', { VOLWP: idx('VOLWP', 'Volunteer') }],
-  ['N_a_volunteer', { VOLWP: idx('VOLWP', 'Not a volunteer') }],
-  ['Voluntary_work_ns', { VOLWP: idx('VOLWP', 'Not stated') }],
-];
-const G23 = table(
-  'G23',
-  ['G23'],
-  'persons',
-  'Voluntary work for an organisation or group by sex (persons aged 15 years and over)',
-  bySex(VOLWP_PARTS, (s, t) => `${s}_Tot_${t}`, SEXES, ADULT),
-  [...VOLWP_PARTS.map(([t, w]) => c(`P_Tot_${t}`, w, ADULT)), ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, w, ADULT))],
-  'P_Tot_Tot',
-);
+const G23 = gcpTable('G23', 'persons', 'Voluntary work for an organisation or group by age by sex (persons aged 15 years and over)', 'P_Tot_Tot');
 
 // ------------------------------------------------------------------ G46
-const LFSP_PARTS: readonly (readonly [string, Where])[] = [
-  ['Emp_FullT', { LFSP: [0] }],
-  ['Emp_PartT', { LFSP: [1] }],
-  ['Emp_awy_f_wrk', { LFSP: [2] }],
-  ['Hours_wkd_NS', { LFSP: [3] }],
-  ['Unem_look_FTW', { LFSP: [4] }],
-  ['Unem_look_PTW', { LFSP: [5] }],
-  ['Not_in_LF', { LFSP: [6] }],
-  ['LFS_NS', { LFSP: [7] }],
-];
-const G46 = table(
-  'G46',
-  ['G46A', 'G46B'],
-  'persons',
-  'Labour force status by sex (persons aged 15 years and over)',
-  bySex(LFSP_PARTS, (s, t) => `${s}_${t}_Tot`, SEXES, ADULT),
-  [
-    ...LFSP_PARTS.map(([t, w]) => c(`P_${t}_Tot`, w, ADULT)),
-    ...SEXES_P.flatMap(([s, w]) => [
-      c(`${s}_Tot_Emp_Tot`, { ...w, LFSP: [0, 1, 2, 3] }, ADULT),
-      c(`${s}_Tot_Unemp_Tot`, { ...w, LFSP: [4, 5] }, ADULT),
-      c(`${s}_Tot_LF_Tot`, { ...w, LFSP: [0, 1, 2, 3, 4, 5] }, ADULT),
-      c(`${s}_Tot_Tot`, w, ADULT),
-    ]),
-  ],
-  'P_Tot_Tot',
-);
+const G46 = gcpTable('G46', 'persons', 'Labour force status by age by sex (persons aged 15 years and over)', 'P_Tot_Tot');
 
 // ------------------------------------------------------------------ G49
-const HEAP_PARTS: readonly (readonly [string, Where])[] = [
-  ['PGrad_Deg', { HEAP: idx('HEAP', 'Postgraduate Degree Level') }],
-  ['GradDip_and_GradCert', { HEAP: idx('HEAP', 'Graduate Diploma and Graduate Certificate Level') }],
-  ['BachDeg', { HEAP: idx('HEAP', 'Bachelor Degree Level') }],
-  ['AdvDip_and_Dip', { HEAP: idx('HEAP', 'Advanced Diploma and Diploma Level') }],
-  ['Cert_Lev_Tot', { HEAP: idx('HEAP', 'Certificate Level') }],
-  ['Lev_Edu_IDes', { HEAP: idx('HEAP', 'Level of education inadequately described') }],
-  ['Lev_Edu_NS', { HEAP: idx('HEAP', 'Not stated') }],
-];
-const G49 = table(
-  'G49',
-  ['G49A', 'G49B'],
-  'persons',
-  'Highest non-school qualification: level of education by sex (persons aged 15 years and over)',
-  bySex(HEAP_PARTS, (s, t) => `${s}_${t}_Total`, SEXES, ADULT),
-  [
-    ...HEAP_PARTS.map(([t, w]) => c(`P_${t}_Total`, w, ADULT)),
-    ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Total`, { ...w, HEAP: range(0, 4).concat([8, 9]) }, ADULT)),
-  ],
-  'P_Tot_Total',
-);
+const G49 = gcpTable('G49', 'persons', 'Highest non-school qualification: level of education by age by sex (persons aged 15 years and over)', 'P_Tot_Total');
 
 // ------------------------------------------------------------------ G54
-const INDP_TOKENS = [
-  'Ag_For_Fshg',
-  'Mining',
-  'Manufact',
-  'El_Gas_Wt_Waste',
-  'Constru',
-  'WhlesaleTde',
-  'RetTde',
-  'Accom_food',
-  'Trans_post_wrehsg',
-  'Info_media_teleco',
-  'Fin_Insur',
-  'RtnHir_REst',
-  'Pro_scien_tec',
-  'Admin_supp',
-  'Public_admin_sfty',
-  'Educ_trng',
-  'HlthCare_SocAs',
-  'Art_recn',
-  'Oth_scs',
-  'ID_NS',
-];
-const INDP_PARTS = INDP_TOKENS.map((t, i) => [t, { INDP: [i] }] as const);
-const EMPLOYED = { LFSP: [0, 1, 2, 3] };
-const G54 = table(
-  'G54',
-  ['G54A', 'G54B', 'G54C', 'G54D'],
-  'persons',
-  'Industry of employment by sex (employed persons)',
-  bySex(INDP_PARTS, (s, t) => `${s}_${t}_Tot`),
-  [...INDP_PARTS.map(([t, w]) => c(`P_${t}_Tot`, w)), ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, { ...w, ...EMPLOYED }))],
-  'P_Tot_Tot',
-);
+const G54 = gcpTable('G54', 'persons', 'Industry of employment by age by sex (employed persons)', 'P_Tot_Tot');
 
 // ------------------------------------------------------------------ G60
-const OCCP_TOKENS = [
-  'Managers',
-  'Professionals',
-  'TechnicTrades_W',
-  'CommunPersnlSvc_W',
-  'ClericalAdminis_W',
-  'Sales_W',
-  'Mach_oper_drivers',
-  'Labourers',
-  'Occu_ID_NS',
-];
-const OCCP_PARTS = OCCP_TOKENS.map((t, i) => [t, { OCCP: [i] }] as const);
-const G60 = table(
-  'G60',
-  ['G60A', 'G60B'],
-  'persons',
-  'Occupation by sex (employed persons)',
-  bySex(OCCP_PARTS, (s, t) => `${s}_Tot_${t}`),
-  [...OCCP_PARTS.map(([t, w]) => c(`P_Tot_${t}`, w)), ...SEXES_P.map(([s, w]) => c(`${s}_Tot_Tot`, { ...w, ...EMPLOYED }))],
-  'P_Tot_Tot',
-);
+const G60 = gcpTable('G60', 'persons', 'Occupation by age by sex (employed persons)', 'P_Tot_Tot');
 
 // ------------------------------------------------------------------ G62
 const MTWP_HEADERS: readonly (readonly [string, string])[] = [
@@ -552,54 +393,10 @@ const G29 = table(
 );
 
 // ------------------------------------------------------------------ G32 (families)
-const HH_BANDS = [
-  '1_149',
-  '150_299',
-  '300_399',
-  '400_499',
-  '500_649',
-  '650_799',
-  '800_999',
-  '1000_1249',
-  '1250_1499',
-  '1500_1749',
-  '1750_1999',
-  '2000_2499',
-  '2500_2999',
-  '3000_3499',
-  '3500_3999',
-  '4000_more',
-];
-const G32 = table(
-  'G32',
-  ['G32'],
-  'families',
-  'Total family income (weekly) (families in family households)',
-  [
-    c('Neg_Nil_inc_Tot', { FINF: [0] }),
-    ...HH_BANDS.map((b, i) => c(`FI_${b}_Tot`, { FINF: [i + 1] })),
-    c('Partial_income_stated_Tot', { FINF: idx('FINF', 'Partial income stated') }),
-    c('All_incomes_ns_Tot', { FINF: idx('FINF', 'All incomes not stated') }),
-  ],
-  [c('Tot_Tot', {})],
-  'Tot_Tot',
-);
+const G32 = gcpTable('G32', 'families', 'Total family income (weekly) by family composition (families in family households)', 'Tot_Tot');
 
 // ------------------------------------------------------------------ dwellings
-const G33 = table(
-  'G33',
-  ['G33'],
-  'dwellings',
-  'Total household income (weekly) (occupied private dwellings)',
-  [
-    c('Negative_Nil_income_Tot', { HIND: [0] }),
-    ...HH_BANDS.map((b, i) => c(`HI_${b}_Tot`, { HIND: [i + 1] })),
-    c('Partial_income_stated_Tot', { HIND: idx('HIND', 'Partial income stated') }),
-    c('All_incomes_not_stated_Tot', { HIND: idx('HIND', 'All incomes not stated') }),
-  ],
-  [c('Tot_Tot', {})],
-  'Tot_Tot',
-);
+const G33 = gcpTable('G33', 'dwellings', 'Total household income (weekly) by household composition (occupied private dwellings)', 'Tot_Tot');
 
 const G34 = table(
   'G34',
@@ -675,64 +472,13 @@ const G36 = table(
   'OPDs_Tot_OPDs_Dwellings',
 );
 
-const G37 = table(
-  'G37',
-  ['G37'],
-  'dwellings',
-  'Tenure and landlord type (occupied private dwellings)',
-  [
-    c('O_OR_Total', { TEND: [0] }),
-    c('O_MTG_Total', { TEND: [1] }),
-    c('R_RE_Agt_Total', { TEND: [2], LLDD: [0] }),
-    c('R_ST_h_auth_Total', { TEND: [2], LLDD: [1] }),
-    c('R_Com_Hp_Total', { TEND: [2], LLDD: [2] }),
-    c('Oth_ten_type_Total', { TEND: [3] }),
-    c('Ten_type_NS_Total', { TEND: [4] }),
-  ],
-  [c('R_Tot_Total', { TEND: [2] }), c('Total_Total', {})],
-  'Total_Total',
-);
+const G37 = gcpTable('G37', 'dwellings', 'Tenure and landlord type by dwelling structure (occupied private dwellings)', 'Total_Total');
 
-const MRERD_TOKENS = ['0_299', '300_449', '450_599', '600_799', '800_999', '1000_1399', '1400_1799', '1800_2399', '2400_2999', '3000_3999', '4000_over'];
-const G38 = table(
-  'G38',
-  ['G38'],
-  'dwellings',
-  'Mortgage repayment (monthly) (occupied private dwellings being purchased)',
-  [...MRERD_TOKENS.map((t, i) => c(`M_${t}_Tot`, { MRERD: [i] })), c('Mort_Rpmnt_ns_Total', { MRERD: idx('MRERD', 'Not stated') })],
-  [c('Tot_Tot', { MRERD: allBut('MRERD', 'Not applicable') })],
-  'Tot_Tot',
-);
+const G38 = gcpTable('G38', 'dwellings', 'Mortgage repayment (monthly) by dwelling structure (occupied private dwellings being purchased)', 'Tot_Tot');
 
-const RNTRD_TOKENS = ['1_74', '75_99', '100_149', '150_199', '200_224', '225_274', '275_349', '350_449', '450_549', '550_649', '650_749', '750_849', '850_949', '950_over'];
-const G40 = table(
-  'G40',
-  ['G40'],
-  'dwellings',
-  'Rent (weekly) (rented occupied private dwellings)',
-  [...RNTRD_TOKENS.map((t, i) => c(`R_${t}_Tot`, { RNTRD: [i] })), c('Rent_ns_Tot', { RNTRD: idx('RNTRD', 'Not stated') })],
-  [c('Tot_Tot', { RNTRD: allBut('RNTRD', 'Not applicable') })],
-  'Tot_Tot',
-);
+const G40 = gcpTable('G40', 'dwellings', 'Rent (weekly) by landlord type (rented occupied private dwellings)', 'Tot_Tot');
 
-const BEDRD_TOKENS = ['0_i_b', '1', '2', '3', '4', '5', '6_or_m'];
-const G41 = table(
-  'G41',
-  ['G41'],
-  'dwellings',
-  'Number of bedrooms (occupied private dwellings)',
-  BEDRD_TOKENS.map((t, i) => c(`Total_NofB_${t}`, { BEDRD: [i] })),
-  [
-    ...BEDRD_TOKENS.map((t, i) => c(`Separate_house_NofB_${t}`, { STRD: [0], BEDRD: [i] })),
-    ...['0_ib', '1', '2', '3', '4', '5', '6_m'].map((t, i) => c(`Se_d_r_or_t_h_t_Tot_NofB_${t}`, { STRD: [1, 2], BEDRD: [i] })),
-    ...BEDRD_TOKENS.map((t, i) => c(`Flt_apart_Tot_NofB_${t}`, { STRD: [3, 4, 5, 6, 7], BEDRD: [i] })),
-    c('Separate_house_Total', { STRD: [0] }),
-    c('Se_d_r_or_t_h_t_Tot_Total', { STRD: [1, 2] }),
-    c('Flt_apart_Tot_Total', { STRD: [3, 4, 5, 6, 7] }),
-    c('Total_Total', {}),
-  ],
-  'Total_Total',
-);
+const G41 = gcpTable('G41', 'dwellings', 'Dwelling structure by number of bedrooms (occupied private dwellings)', 'Total_Total');
 
 const G42 = table(
   'G42',

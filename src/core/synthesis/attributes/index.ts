@@ -204,7 +204,9 @@ export function assignAttributesWithDiagnostics(
   fitOrDraw(persons, 'G54', 'INDP', priors.indpPrior(persons.columns.OCCP!), { eligible: employed });
   fit(persons, 'G62', ['MTWP'], { eligible: employed }) || drawUniform(persons, 'MTWP', employed, rng, fromPriorOnly);
 
-  fitOrDraw(persons, 'G15', 'TYPP', priors.typpPrior(age, persons.columns.RLHP), { preferNotApplicable: true });
+  // Persons G15 does not count: not attending, or attending a type not stated; their age says which.
+  const typpPrior = priors.typpPrior(age, persons.columns.RLHP);
+  fitOrDraw(persons, 'G15', 'TYPP', typpPrior, { resolve: byPrior(typpPrior, rng) });
   // G16 counts persons 15+ who no longer attend school: secondary students have no HSCP yet.
   const secondary = categoryIndex('TYPP', 'Secondary');
   const typp = persons.columns.TYPP!;
@@ -225,8 +227,13 @@ export function assignAttributesWithDiagnostics(
   const heap = persons.columns.HEAP!;
   // HEAP lists the highest levels first: postgraduate, graduate diploma, bachelor.
   const bachelorOrAbove = categoryIndex('HEAP', 'Bachelor Degree Level');
+  // School students work a few hours a week at most: within G17's 15–19 band the high incomes
+  // go to those who have left school.
   const incomeSignal = (i: number): number =>
-    0.6 * latent[i]! + (lfsp[i] === fullTime ? 1.6 : employed[i] ? 0.9 : 0) + (heap[i]! <= bachelorOrAbove ? 0.9 : 0);
+    0.6 * latent[i]! +
+    (lfsp[i] === fullTime ? 1.6 : employed[i] ? 0.9 : 0) +
+    (heap[i]! <= bachelorOrAbove ? 0.9 : 0) -
+    (typp[i] === secondary ? 1.5 : 0);
   const incpFitted = fit(persons, 'G17', ['INCP'], { eligible: adult, ranked: true, score: noisy(incomeSignal, 0.5) });
   if (!incpFitted) drawUniform(persons, 'INCP', adult, rng, fromPriorOnly);
 
@@ -263,20 +270,22 @@ export function assignAttributesWithDiagnostics(
   if (finfObjective) swapTargets.push({ objective: finfObjective, groupOf: structure.persons.family });
   let incomeSwaps: SwapReport | undefined;
   if (swapTargets.length > 0) {
-    // Swap strata: G17's age band × sex, times employed / not employed, so G17 stays exact
-    // and income keeps its link with work while households get room to move.
+    // Swap strata: G17's age band × sex, times employed / not employed and at school or not,
+    // so G17 stays exact and income keeps its link with work and age while households get
+    // room to move.
     const g17 = targets.tables.get('G17');
-    const lfspCats = 2;
+    const lfspCats = 4;
+    const swapClass = (i: number): number => employed[i]! * 2 + (typp[i] === secondary ? 1 : 0);
     const stratum = new Int32Array(P).fill(-1);
     let strata = 0;
     if (g17) {
       const plan = planTable('G17', cellsFor('G17', g17), ['INCP'], persons.known, info);
       const s = strataOf(plan, P, plan.conditionVars.map((v) => persons.columns[v]!), age, adult);
-      for (let i = 0; i < P; i++) if (s[i]! >= 0) stratum[i] = s[i]! * lfspCats + employed[i]!;
+      for (let i = 0; i < P; i++) if (s[i]! >= 0) stratum[i] = s[i]! * lfspCats + swapClass(i);
       strata = plan.strata.length * lfspCats;
     } else {
       const sexp = persons.columns.SEXP!;
-      for (let i = 0; i < P; i++) if (adult[i]) stratum[i] = (band[i]! * 2 + sexp[i]!) * lfspCats + employed[i]!;
+      for (let i = 0; i < P; i++) if (adult[i]) stratum[i] = (band[i]! * 2 + sexp[i]!) * lfspCats + swapClass(i);
       strata = priors.PRIOR_BANDS.length * 2 * lfspCats;
     }
     incomeSwaps = swapIncomes(incp, dollars, stratum, strata, swapTargets, rng, INCOME_SWAPS_PER_PERSON);
@@ -351,6 +360,19 @@ function drawUniform(level: Level, code: string, eligible: Uint8Array | undefine
   level.columns[code] = out;
   level.known.add(code);
   return true;
+}
+
+/** A category within a cell's choice, drawn by the prior's weights for the unit's class. */
+function byPrior(prior: ClassPrior, rng: Rng): (unit: number, categories: readonly number[]) => number {
+  return (unit, categories) => {
+    const cls = prior.classOf[unit]!;
+    let total = 0;
+    for (const k of categories) total += Math.max(0, prior.weight(cls, k));
+    if (!(total > 0)) return categories[0]!;
+    let u = rng.next() * total;
+    for (const k of categories) if ((u -= Math.max(0, prior.weight(cls, k))) < 0) return k;
+    return categories[categories.length - 1]!;
+  };
 }
 
 /** HEAP for persons without a non-school qualification follows their schooling (G49 does not count them). */

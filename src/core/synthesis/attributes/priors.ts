@@ -81,7 +81,7 @@ export const HSCP_BY_AGE = adult(
 
 // HEAP: postgrad, grad dip, bachelor, adv dip, certificate, sec 10+, sec 9-, none, inadequate, n.s., n/a
 export const HEAP_BY_AGE = adult(
-  [0, 0, 0.5, 1, 6, 85, 5, 0.1, 0.5, 2, 0],
+  [0, 0, 0, 1, 6, 85, 5, 0.1, 0.5, 2, 0],
   [0.5, 0.3, 15, 7, 17, 55, 1, 0.1, 1, 3, 0],
   [8, 2, 25, 10, 18, 30, 2, 0.5, 1, 4, 0],
   [8, 3, 22, 10, 20, 30, 3, 0.5, 1, 4, 0],
@@ -116,16 +116,18 @@ export const UAI5P_BY_AGE = adult(
 
 /** TYPP's own classes: single-year ages matter around school entry. */
 export const TYPP_BANDS: readonly (readonly [number, number])[] = [
-  [0, 2], [3, 4], [5, 5], [6, 11], [12, 12], [13, 17], [18, 24], [25, 34], [35, 64], [65, 115],
+  [0, 2], [3, 4], [5, 5], [6, 11], [12, 12], [13, 15], [16, 17], [18, 24], [25, 34], [35, 64], [65, 115],
 ];
 // TYPP: pre-school, infants/primary, secondary, TAFE, university, other, n.s., n/a
 export const TYPP_BY_CLASS: readonly (readonly number[])[] = [
   [0, 0, 0, 0, 0, 0, 1, 99],
   [60, 0, 0, 0, 0, 0, 2, 38],
   [20, 75, 0, 0, 0, 0, 2, 3],
-  [0, 96, 0, 0, 0, 0, 3, 1],
-  [0, 40, 56, 0, 0, 0, 3, 1],
-  [0, 0, 90, 2, 0.5, 0.5, 3, 4],
+  // School is compulsory to 15 (and to 17 unless working or training): few of school age attend nothing.
+  [0, 96, 0, 0, 0, 0, 3, 0.1],
+  [0, 40, 56, 0, 0, 0, 3, 0.1],
+  [0, 0, 94, 0.5, 0, 0.3, 3, 0.2],
+  [0, 0, 82, 4, 1, 0.7, 3, 9],
   [0, 0, 2, 7, 35, 2, 3, 51],
   [0, 0, 0, 4, 8, 1, 3, 84],
   [0, 0, 0, 2, 3, 0.5, 3, 91.5],
@@ -232,16 +234,26 @@ export function relpPrior(bplp: Uint8Array): ClassPrior {
 }
 
 /** MSTP classes = age band × (registered marriage? 1 : 0): a registered partner is "Married". */
+/** The age from which persons marry without a court's approval (Marriage Act 1961). */
+const ADULT_MARRIAGE_AGE = 18;
+
 export function mstpPrior(age: Uint8Array, mdcp: Uint8Array | undefined): ClassPrior {
   const registered = categoryIndex('MDCP', 'Married in a registered marriage');
   const married = categoryIndex('MSTP', 'Married');
   const band = bandOf(age);
   const bands = PRIOR_BANDS.length;
+  const neverMarried = categoryIndex('MSTP', 'Never married');
+  const minors = 2 * bands;
   const cls = new Uint8Array(age.length);
-  for (let i = 0; i < age.length; i++) cls[i] = band[i]! + (mdcp && mdcp[i] === registered ? bands : 0);
+  for (let i = 0; i < age.length; i++) {
+    const under18 = age[i]! < ADULT_MARRIAGE_AGE;
+    cls[i] = mdcp && mdcp[i] === registered ? band[i]! + bands : under18 ? minors : band[i]!;
+  }
   const rows = [
     ...MSTP_BY_AGE,
     ...MSTP_BY_AGE.map((row) => (row ? row.map((_, k) => (k === married ? 1 : 0)) : undefined)),
+    // 15–17: never married (marriage under 18 needs a court's approval and is all but unknown).
+    MSTP_BY_AGE[3]!.map((_, k) => (k === neverMarried ? 1 : 0)),
   ];
   return matrixPrior(cls, rows);
 }

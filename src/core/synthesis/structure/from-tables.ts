@@ -3,7 +3,7 @@ import { INPUT_TABLES, type TableSpec } from '../../census/tables.ts';
 import { categoryIndex } from '../../census/variables.ts';
 import { largestRemainder, nearestIntegers } from '../integerise.ts';
 import { smoothToward } from '../rake.ts';
-import { AGES, DEFAULT_BANDS, FAMILY_TYPE_COUNT, TARGET_ROLE_COUNT, TargetRole, type StructureTargets } from './model.ts';
+import { AGES, DEFAULT_BANDS, FAMILY_TYPE_COUNT, MAX_AGE, TARGET_ROLE_COUNT, TargetRole, type RegisteredPartnerCap, type StructureTargets } from './model.ts';
 
 /** Share of married persons (G05) who live with their spouse: the most that can be registered partners. */
 const MARRIED_WITH_SPOUSE = 0.95;
@@ -169,28 +169,13 @@ export function structureTargetsFrom(targets: SuburbTargets, options: FromTables
     }
   }
 
-  // Registered partners per sex: G05's married persons, less the share who live apart from
-  // their spouse (about 5%).
-  let registeredPartnersBySex: Float64Array | undefined;
-  const g05 = spec('G05');
-  const g05Cells = targets.tables.get('G05');
-  if (g05 && g05Cells) {
-    const married = categoryIndex('MSTP', 'Married');
-    registeredPartnersBySex = new Float64Array(2);
-    g05.cells.forEach((cell, i) => {
-      const sex = cell.where['SEXP'];
-      if (sex?.length === 1 && cell.where['MSTP']?.length === 1 && cell.where['MSTP'][0] === married) {
-        registeredPartnersBySex![sex[0]!] = Math.floor(MARRIED_WITH_SPOUSE * Math.max(0, g05Cells[i] as number));
-      }
-    });
-  }
-
+  const registeredPartnerCap = registeredCapFromG05(targets);
   const fromG27 = rolesFromG27(targets);
 
   return {
     persons,
     ...(fromG27 ?? {}),
-    ...(registeredPartnersBySex ? { registeredPartnersBySex } : {}),
+    ...(registeredPartnerCap ? { registeredPartnerCap } : {}),
     personsByAgeSex,
     dwellings,
     familyHouseholdsBySize,
@@ -264,4 +249,26 @@ function rolesFromG27(
     registeredPartnersBySexBand: registeredBySexBand,
     deFactoPartnersBySexBand: deFactoBySexBand,
   };
+}
+
+/**
+ * Most registered partners per sex × G05 age group: G05's married persons of that group, less
+ * the share who live apart from their spouse.
+ */
+function registeredCapFromG05(targets: SuburbTargets): RegisteredPartnerCap | undefined {
+  const g05 = spec('G05');
+  const values = targets.tables.get('G05');
+  if (!g05 || !values) return undefined;
+  const married = categoryIndex('MSTP', 'Married');
+  const cells = g05.cells.flatMap((cell, i) => {
+    const sex = cell.where['SEXP'];
+    const mstp = cell.where['MSTP'];
+    return sex?.length === 1 && mstp?.length === 1 && mstp[0] === married ? [{ sex: sex[0]!, age: cell.age ?? ([15, MAX_AGE] as const), value: Math.max(0, values[i] ?? 0) }] : [];
+  });
+  const ranges: (readonly [number, number])[] = [];
+  for (const { age } of cells) if (!ranges.some(([lo, hi]) => lo === age[0] && hi === age[1])) ranges.push(age);
+  ranges.sort((a, b) => a[0] - b[0]);
+  const sums = new Float64Array(2 * ranges.length);
+  for (const { sex, age, value } of cells) sums[sex * ranges.length + ranges.findIndex(([lo, hi]) => lo === age[0] && hi === age[1])]! += value;
+  return { ranges, bySexRange: sums.map((v) => Math.floor(MARRIED_WITH_SPOUSE * v)) };
 }

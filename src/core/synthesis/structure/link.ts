@@ -390,8 +390,9 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
   const bands = t.roles?.bands ?? DEFAULT_BANDS;
   const bandOf = (a: number): number => Math.max(0, bands.findIndex(([lo, hi]) => a >= lo && a <= hi));
   // As many registered couples as the shares expect, drawn by their chance (Efraimidis–Spirakis
-  // keys), but no more registered partners of a sex than the persons G05 counts as married
-  // (a registered partner is "Married"; otherwise the marital status fit has to force them).
+  // keys), but no more registered partners of a sex and age group than the persons G05 counts
+  // as married (a registered partner is "Married"; otherwise the marital status fit has to
+  // force them).
   const couples = links.couples;
   const chance = new Float64Array(couples.length);
   let expected = 0;
@@ -404,7 +405,14 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
   });
   const keys = new Float64Array(couples.length);
   for (let i = 0; i < couples.length; i++) keys[i] = (chance[i] as number) > 0 ? weightedKey(rng, chance[i] as number) : -Infinity;
-  const cap = t.registeredPartnersBySex ? [t.registeredPartnersBySex[0] as number, t.registeredPartnersBySex[1] as number] : [Infinity, Infinity];
+  const capRanges = t.registeredPartnerCap?.ranges ?? [];
+  const cap = Float64Array.from(t.registeredPartnerCap?.bySexRange ?? []);
+  /** The cap cell of a person, or -1 when no cap applies. */
+  const capOf = (p: number): number => {
+    const a = age[p] as number;
+    const r = capRanges.findIndex(([lo, hi]) => a >= lo && a <= hi);
+    return r < 0 ? -1 : (drawn.sex[p] as number) * capRanges.length + r;
+  };
   // With G27's partners by sex × band: each sex × band's quota of registered partners is its share
   // of registered among that cell's partners, applied to the partners it holds here.
   const nb = bands.length;
@@ -418,7 +426,6 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
       if (r + d > 0) quota[k] = Math.round(((held[k] as number) * r) / (r + d));
     }
   }
-  const taken = [0, 0];
   let registered = 0;
   const wanted = Math.round(expected);
   for (const i of orderByDesc(keys)) {
@@ -427,21 +434,20 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
     const sb = drawn.sex[b] as number;
     const ka = sa * nb + bandOf(age[a] as number);
     const kb = sb * nb + bandOf(age[b] as number);
-    taken[sa] = (taken[sa] as number) + 1;
-    taken[sb] = (taken[sb] as number) + 1;
+    const ca = capOf(a);
+    const cb = capOf(b);
+    const withinCap = ca === cb ? ca < 0 || (cap[ca] as number) >= 2 : (ca < 0 || (cap[ca] as number) >= 1) && (cb < 0 || (cap[cb] as number) >= 1);
     const withinQuota = ka === kb ? (quota[ka] as number) >= 2 : (quota[ka] as number) >= 1 && (quota[kb] as number) >= 1;
     const ok =
       (Number.isFinite(quota[ka] as number) ? withinQuota : registered < wanted) &&
       (keys[i] as number) > -Infinity &&
-      (taken[0] as number) <= (cap[0] as number) &&
-      (taken[1] as number) <= (cap[1] as number);
+      withinCap;
     if (ok) {
       registered++;
       quota[ka] = (quota[ka] as number) - 1;
       quota[kb] = (quota[kb] as number) - 1;
-    } else {
-      taken[sa] = (taken[sa] as number) - 1;
-      taken[sb] = (taken[sb] as number) - 1;
+      if (ca >= 0) cap[ca] = (cap[ca] as number) - 1;
+      if (cb >= 0) cap[cb] = (cap[cb] as number) - 1;
     }
     union[a] = ok ? 1 : 2;
     union[b] = ok ? 1 : 2;

@@ -62,6 +62,12 @@ export const DEFAULT_BANDS: readonly (readonly [number, number])[] = [
  * What the builder needs, as real (perturbed, non-additive) counts. Only the two anchors and
  * persons by age × sex are required; the rest sharpens the fit and has a documented default.
  */
+/** Caps on registered partners per sex × age range (G05's married by age group). */
+export interface RegisteredPartnerCap {
+  readonly ranges: readonly (readonly [number, number])[];
+  readonly bySexRange: ArrayLike<number>;
+}
+
 export interface StructureTargets {
   /** Persons usually resident (anchor: the person total the report compares with). */
   readonly persons: number;
@@ -88,10 +94,11 @@ export interface StructureTargets {
   /** Persons by TargetRole × sex × band (row-major), G27-style. */
   readonly roles?: { readonly bands: readonly (readonly [number, number])[]; readonly byRoleSexBand: ArrayLike<number> };
   /**
-   * Most partners in a registered marriage per sex (0 male, 1 female): they are all "Married"
-   * in G05, which also counts married persons not living with a spouse.
+   * Most partners in a registered marriage per sex × age range (index sex·ranges + range; 0
+   * male, 1 female): they are all "Married" in G05, which also counts married persons not
+   * living with a spouse, by age group.
    */
-  readonly registeredPartnersBySex?: ArrayLike<number>;
+  readonly registeredPartnerCap?: RegisteredPartnerCap;
   /** Share of partners in a de facto (not registered) marriage, per band of `roles.bands` (or DEFAULT_BANDS). */
   readonly deFactoShareByBand?: ArrayLike<number>;
   /**

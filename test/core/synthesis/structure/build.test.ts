@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createRng } from '../../../../src/core/synthesis/rng.ts';
 import { checkStructuralRules } from '../../../../src/core/synthesis/rules.ts';
-import { AGES, buildStructure, DEFAULT_BANDS, TARGET_ROLE_COUNT, TargetRole, type StructureTargets } from '../../../../src/core/synthesis/structure/index.ts';
+import { AGES, buildStructure, DEFAULT_BANDS, MAX_AGE, TARGET_ROLE_COUNT, TargetRole, type StructureTargets } from '../../../../src/core/synthesis/structure/index.ts';
 import { categoryIndex } from '../../../../src/core/census/variables.ts';
 
 /** Persons by age × sex from a list of [sex, age, count]. */
@@ -87,7 +87,7 @@ const arbitraryTargets = fc.record({
   roleCells: fc.option(fc.array(fc.double({ min: 0, max: 20, noNaN: true }), { minLength: TARGET_ROLE_COUNT * 18, maxLength: TARGET_ROLE_COUNT * 18 }), { nil: undefined }),
   mean: fc.option(fc.double({ min: 1, max: 5, noNaN: true }), { nil: undefined }),
   under15: fc.option(fc.array(fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constant(Number.NaN)), { minLength: 4, maxLength: 4 }), { nil: undefined }),
-  registered: fc.option(fc.array(fc.nat(200), { minLength: 2, maxLength: 2 }), { nil: undefined }),
+  registered: fc.option(fc.array(fc.nat(200), { minLength: 4, maxLength: 4 }), { nil: undefined }),
   seed: fc.integer(),
 });
 
@@ -107,7 +107,7 @@ describe('buildStructure on arbitrary inputs (property)', () => {
           ...(x.roleCells ? { roles: { bands: DEFAULT_BANDS, byRoleSexBand: x.roleCells } } : {}),
           ...(x.mean ? { meanHouseholdSize: x.mean } : {}),
           ...(x.under15 ? { under15Share: x.under15 } : {}),
-          ...(x.registered ? { registeredPartnersBySex: x.registered } : {}),
+          ...(x.registered ? { registeredPartnerCap: { ranges: [[15, 39], [40, MAX_AGE]] as const, bySexRange: x.registered } } : {}),
         };
         const { population: pop } = buildStructure(targets, createRng(x.seed));
         const report = checkStructuralRules(pop);
@@ -115,10 +115,9 @@ describe('buildStructure on arbitrary inputs (property)', () => {
           // Registered partners of each sex stay within the cap.
           const mdcp = pop.persons.variables['MDCP']!;
           const sexp = pop.persons.variables['SEXP']!;
-          const registered = [0, 0];
-          for (let i = 0; i < pop.persons.count; i++) if (mdcp[i] === 0) registered[sexp[i]!]!++;
-          expect(registered[0]!).toBeLessThanOrEqual(x.registered[0]!);
-          expect(registered[1]!).toBeLessThanOrEqual(x.registered[1]!);
+          const registered = [0, 0, 0, 0];
+          for (let i = 0; i < pop.persons.count; i++) if (mdcp[i] === 0) registered[sexp[i]! * 2 + (pop.persons.age[i]! >= 40 ? 1 : 0)]!++;
+          registered.forEach((n, k) => expect(n).toBeLessThanOrEqual(x.registered![k]!));
         }
         expect(report.byRule).toEqual(Object.fromEntries(Object.keys(report.byRule).map((k) => [k, 0])));
         expect(pop.persons.count).toBe(x.persons);

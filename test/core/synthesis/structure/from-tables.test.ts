@@ -66,13 +66,16 @@ describe('structureTargetsFrom', () => {
     const g29 = cells('G29', {
       CF_no_children_F: 30, CF_ChU15_a_Total_F: 30, CF_no_ChU15_a_Total_F: 10, OPF_ChU15_a_Total_F: 4, OPF_no_ChU15_a_Total_F: 4, Other_family_F: 2,
     });
-    const g05 = cells('G05', { M_Tot_Married: 40, F_Tot_Married: 42 });
+    const g05 = cells('G05', { M_25_34_yr_Married: 30, M_35_44_yr_Married: 10, F_25_34_yr_Married: 42 });
     const t = structureTargetsFrom({ salCode: 'SAL1', tables: new Map([['G35', g35], ['G29', g29], ['G05', g05]]) }, { smallSuburb: false, totals: new Map([['G01', 300], ['G35', 90]]) });
     expect(Array.from(t.familiesByType!)).toEqual([30, 40, 8, 2]);
     expect(t.under15Share![1]).toBeCloseTo(0.75);
     expect(t.under15Share![2]).toBeCloseTo(0.5);
     // 80 families in 70 family households: 10 households of two families (of 4 or more persons).
     expect(Array.from(t.familyHouseholdsByFamilies!)).toEqual([60, 10, 0]);
-    expect(Array.from(t.registeredPartnersBySex!)).toEqual([38, 39]);
+    // G05's married by sex × age group, less the 5% living apart from their spouse (rounded down).
+    const cap = t.registeredPartnerCap!;
+    const at = (sex: number, lo: number) => cap.bySexRange[sex * cap.ranges.length + cap.ranges.findIndex(([a]) => a === lo)];
+    expect([at(0, 25), at(0, 35), at(1, 25), at(1, 15)]).toEqual([28, 9, 39, 0]);
   });
 });

@@ -1,4 +1,4 @@
-import { PERSON_INCOME_RANGES } from '../../tables.ts';
+import { PERSON_INCOME_RANGES } from '../../income-ranges.ts';
 import { categoryIndex, variableByCode } from '../../variables.ts';
 import { cats, catRange, catsBut, type TableVocabulary, type Where } from '../vocabulary.ts';
 
