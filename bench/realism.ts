@@ -163,11 +163,24 @@ function printTables(all: GroupFigures, byBand: Readonly<Record<(typeof SIZE_BAN
   row(`Indigenous persons speaking an Indigenous language, remote (${all.synthetic.indigenousLanguage.denominator} synthetic)`, (s) => lang(s.indigenousLanguage));
   out.push('');
   out.push('share of the independence error removed against the truth (1 − Σ|x − truth| / Σ|independence(x) − truth|), synthetic / oracle');
-  header('cross-tab', ['all cells', ...bandHeads, 'stated categories', ...bandHeads.map((b) => `stated ${b}`)]);
+  header('cross-tab', ['all cells', ...bandHeads, 'stated categories', ...bandHeads.map((b) => `stated ${b}`), 'pooled', 'pooled, stated', ...bandHeads.map((b) => `pooled ${b}`)]);
   const share = (e: ErrorRemoved) => `${pct(e.synthetic, 0)} / ${pct(e.oracle, 0)}`;
   for (const spec of VALIDATION_TABLES) {
     const of = (g: GroupFigures) => g.errorRemoved[spec.id]!;
-    line([spec.id, share(of(all).cells), ...SIZE_BANDS.map((b) => share(of(byBand[b]).cells)), share(of(all).stated), ...SIZE_BANDS.map((b) => share(of(byBand[b]).stated))]);
+    const pooled = (g: GroupFigures, stated = false) => {
+      const x = stated ? of(g).pooledStated : of(g).pooled;
+      return x ? share(x) : '—';
+    };
+    line([
+      spec.id,
+      share(of(all).cells),
+      ...SIZE_BANDS.map((b) => share(of(byBand[b]).cells)),
+      share(of(all).stated),
+      ...SIZE_BANDS.map((b) => share(of(byBand[b]).stated)),
+      pooled(all),
+      pooled(all, true),
+      ...SIZE_BANDS.map((b) => pooled(byBand[b])),
+    ]);
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -27,7 +27,7 @@ const HOUSEHOLD_MIX: Readonly<Record<Archetype, Weights>> = {
 // (mean, sd) of the reference person's age for lone persons, couples without and with children.
 const AGE_LONE: Readonly<Record<Archetype, readonly [number, number]>> = { I: [33, 10], M: [56, 18], F: [46, 16], R: [70, 10], T: [60, 17], X: [45, 15] };
 const AGE_COUPLE: Readonly<Record<Archetype, readonly [number, number]>> = { I: [33, 9], M: [56, 15], F: [42, 14], R: [67, 9], T: [58, 15], X: [45, 15] };
-const AGE_PARENT: Readonly<Record<Archetype, readonly [number, number]>> = { I: [39, 7], M: [42, 7], F: [38, 6], R: [45, 8], T: [41, 8], X: [35, 8] };
+const AGE_PARENT: Readonly<Record<Archetype, readonly [number, number]>> = { I: [40, 7], M: [43, 7], F: [39, 7], R: [45, 8], T: [42, 8], X: [36, 8] };
 const OVERSEAS: Readonly<Record<Archetype, number>> = { I: 0.45, M: 0.3, F: 0.35, R: 0.18, T: 0.1, X: 0.06 };
 const INDIGENOUS: Readonly<Record<Archetype, number>> = { I: 0.012, M: 0.015, F: 0.03, R: 0.03, T: 0.07, X: 0.45 };
 // Country-of-birth regions (BPLP 1‥9) for people born overseas.
@@ -244,7 +244,9 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     if (adult) {
       const qual = heap <= 2 ? 1.35 : heap <= 4 ? 1.05 : 0.85;
       const base = lfsp === 0 ? 1500 * qual : lfsp === 1 ? 650 * qual : lfsp <= 3 ? 1100 * qual : lfsp <= 5 ? 380 : age >= 65 ? 520 : 300;
-      income = base * Math.exp(0.45 * rng.normal());
+      // Junior and apprentice wages: pay rises through the late teens.
+      const juniorRate = age < 21 ? 0.4 + 0.1 * (age - 15) : 1;
+      income = base * (employed ? juniorRate : 1) * Math.exp(0.45 * rng.normal());
       if (!employed && yes(0.08)) income = yes(0.1) ? -50 : 0;
       if (yes(0.05)) income = Number.NaN;
       incp = Number.isNaN(income) ? 15 : income <= 0 ? 0 : bandIndex(income, INCP_FROM) + 1;
@@ -266,7 +268,9 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     if (adult) {
       if (role === 'partnerReg') mstp = 4;
       else if (role === 'partnerDf') mstp = rng.pick([0.75, 0.01, 0.18, 0.06]);
-      else if (age < 30) mstp = yes(0.95) ? 0 : 2;
+      else if (age < 18) mstp = 0;
+      else if (age < 25) mstp = yes(0.99) ? 0 : rng.pick([0, 0.02, 0.5, 0.48]);
+      else if (age < 30) mstp = yes(0.95) ? 0 : rng.pick([0, 0.02, 0.55, 0.43]);
       else if (age >= 75) mstp = rng.pick([0.08, 0.62, 0.15, 0.03, 0.12]);
       else mstp = rng.pick([0.45, 0.05, 0.28, 0.12, 0.1]);
     }
@@ -304,13 +308,18 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     return { index, age, sex, role, income: adult ? income : 0, lfsp };
   };
 
-  /** Children of a parent aged `parentAge`: ages leave at least 18 years between them. */
+  /**
+   * Children of a parent aged `parentAge`. The parent's age at the eldest's birth is about 28
+   * (ABS Births 2021: first-time mothers' median age 29.5; the younger partner is passed here),
+   * never under 18; the next are born two to four years apart. Children over 34 have left home.
+   */
   const children = (parentAge: number, count: number, dwelling: number, family: number): Member[] => {
     const out: Member[] = [];
-    const oldest = Math.min(parentAge - 18, 34);
-    for (let k = 0; k < count && oldest >= 0; k++) {
-      const age = clamp(Math.round(oldest - rng.next() * Math.min(oldest, 16) - k * 2 * rng.next()), 0, oldest);
+    const gap = clamp(Math.round(28 + 5 * rng.normal()), 18, 45);
+    let age = Math.min(parentAge - gap, 34);
+    for (let k = 0; k < count && age >= 0; k++) {
       out.push(person(age, rng.int(2), 'child', dwelling, family));
+      age -= 2 + rng.int(3);
     }
     return out;
   };
@@ -422,7 +431,7 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
         if (yes(0.6)) second = couple(Math.min(100, fam[0]!.age + 26 + rng.int(8)), dwelling, f2);
         else {
           const age = Math.round(clamp(22 + 3 * rng.normal(), 18, 35));
-          second = [person(age, 1, 'loneParent', dwelling, f2), person(rng.int(4), rng.int(2), 'child', dwelling, f2)];
+          second = [person(age, 1, 'loneParent', dwelling, f2), person(rng.int(Math.min(4, age - 17)), rng.int(2), 'child', dwelling, f2)];
         }
         members.push(...second);
         familyKinds.push([second, second[0]!.role === 'loneParent' ? 'oneParent' : 'coupleNoKids']);
@@ -452,6 +461,16 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     let tend = yes(0.04) ? 4 : yes(0.02) ? 3 : -1;
     if (tend < 0) {
       const w = young ? [0.05, 0.33, 0.62] : ref.age < 55 ? [0.17, 0.5, 0.33] : ref.age < 70 ? [0.52, 0.24, 0.24] : [0.75, 0.07, 0.18];
+      // Tenure follows income: mortgages need one, renters' incomes are lower (2021 Census:
+      // median weekly household income of mortgagors about twice that of renters).
+      const weekly = sumIncome(members).sum;
+      if (weekly < 800) {
+        w[1]! *= 0.35;
+        w[2]! *= 1.5;
+      } else if (weekly >= 2500) {
+        w[1]! *= 1.7;
+        w[2]! *= 0.6;
+      }
       if (a === 'I') w[2]! *= 1.8;
       if (a === 'X') w[2]! *= 2.2;
       if (strd >= 3 && strd <= 7) w[2]! *= 1.6;

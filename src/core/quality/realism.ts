@@ -713,10 +713,42 @@ export interface SourceTally {
   indigenousLanguage: Rate;
 }
 
-/** Recovery errors of one table: over all cells, and over stated categories only (restrictCrossTab). */
+/**
+ * One cross-tab summed over suburbs, per source: what a researcher tabulating a whole LGA or
+ * state sees. Summed, the truth's own sampling noise mostly cancels, so the figure shows the
+ * joint structure kept rather than one draw's noise. `independence` sums each suburb's own
+ * independence baseline (not the pooled margins' product, which would add between-suburb
+ * association the synthesizer gets from its per-suburb tables).
+ */
+export interface PooledTables {
+  synthetic: Float64Array;
+  truth: Float64Array;
+  independence: Float64Array;
+  oracle?: Float64Array;
+  oracleIndependence?: Float64Array;
+}
+
+/** Recovery errors of one table: over all cells, and over stated categories only (restrictCrossTab); per suburb and pooled. */
 export interface TableRecoveryTally {
   cells: RecoveryTally;
   stated: RecoveryTally;
+  pooled?: PooledTables;
+  pooledStated?: PooledTables;
+}
+
+function addPooled(into: PooledTables | undefined, from: RecoveryInput | PooledTables): PooledTables {
+  const add = (a: Float64Array | undefined, b: ArrayLike<number>) => {
+    const out = a ?? new Float64Array(b.length);
+    for (let i = 0; i < b.length; i++) out[i]! += b[i]!;
+    return out;
+  };
+  const out: PooledTables = into ?? { synthetic: new Float64Array(from.truth.length), truth: new Float64Array(from.truth.length), independence: new Float64Array(from.truth.length) };
+  add(out.synthetic, from.synthetic);
+  add(out.truth, from.truth);
+  add(out.independence, from.independence);
+  if (from.oracle) out.oracle = add(out.oracle, from.oracle);
+  if (from.oracleIndependence) out.oracleIndependence = add(out.oracleIndependence, from.oracleIndependence);
+  return out;
 }
 
 export interface GroupTally {
@@ -782,18 +814,21 @@ function recoveryTally(s: SuburbRealism, r: Resolved): Record<string, TableRecov
     const truth = tabulate(s.truth, spec);
     const synthetic = tabulate(s.synthetic, spec);
     const oracle = s.oracle ? tabulate(s.oracle, spec) : undefined;
-    const score = (lay: CrossTabLayout, syn: Float64Array, tru: Float64Array, ora: Float64Array | undefined) =>
-      recoveryErrors({
-        synthetic: syn,
-        truth: tru,
-        independence: independenceTable(syn, lay.sizes),
-        ...(ora ? { oracle: ora, oracleIndependence: independenceTable(ora, lay.sizes) } : {}),
-      });
+    const input = (lay: CrossTabLayout, syn: Float64Array, tru: Float64Array, ora: Float64Array | undefined): RecoveryInput => ({
+      synthetic: syn,
+      truth: tru,
+      independence: independenceTable(syn, lay.sizes),
+      ...(ora ? { oracle: ora, oracleIndependence: independenceTable(ora, lay.sizes) } : {}),
+    });
     const stated = (x: Float64Array) => restrictCrossTab(x, layout).table;
     const statedLayout = restrictCrossTab(truth, layout).layout;
+    const all = input(layout, synthetic, truth, oracle);
+    const statedOnly = input(statedLayout, stated(synthetic), stated(truth), oracle && stated(oracle));
     out[spec.id] = {
-      cells: score(layout, synthetic, truth, oracle),
-      stated: score(statedLayout, stated(synthetic), stated(truth), oracle && stated(oracle)),
+      cells: recoveryErrors(all),
+      stated: recoveryErrors(statedOnly),
+      pooled: addPooled(undefined, all),
+      pooledStated: addPooled(undefined, statedOnly),
     };
   }
   return out;
@@ -819,6 +854,8 @@ function addGroupTally(into: GroupTally, from: GroupTally, r: Resolved): void {
     const to = (into.recovery[id] ??= { cells: emptyRecovery(), stated: emptyRecovery() });
     addRecovery(to.cells, t.cells);
     addRecovery(to.stated, t.stated);
+    if (t.pooled) to.pooled = addPooled(to.pooled, t.pooled);
+    if (t.pooledStated) to.pooledStated = addPooled(to.pooledStated, t.pooledStated);
   }
 }
 
@@ -861,6 +898,9 @@ export interface TableErrorRemoved {
   cells: ErrorRemoved;
   /** Over stated categories only (restrictCrossTab): no credit for structurally known "Not applicable" cells. */
   stated: ErrorRemoved;
+  /** The cross-tab summed over the suburbs first (PooledTables), all cells and stated categories. */
+  pooled?: ErrorRemoved;
+  pooledStated?: ErrorRemoved;
 }
 
 export interface GroupFigures {
@@ -897,7 +937,17 @@ export function groupFigures(t: GroupTally, pairs: readonly PairSpec[] = REALISM
     synthetic: sourceFigures(t.synthetic, pairs),
     truth: sourceFigures(t.truth, pairs),
     ...(t.oracle ? { oracle: sourceFigures(t.oracle, pairs) } : {}),
-    errorRemoved: Object.fromEntries(Object.entries(t.recovery).map(([id, x]) => [id, { cells: errorRemovedOf(x.cells), stated: errorRemovedOf(x.stated) }])),
+    errorRemoved: Object.fromEntries(
+      Object.entries(t.recovery).map(([id, x]) => [
+        id,
+        {
+          cells: errorRemovedOf(x.cells),
+          stated: errorRemovedOf(x.stated),
+          ...(x.pooled ? { pooled: shareOfErrorRemoved(x.pooled) } : {}),
+          ...(x.pooledStated ? { pooledStated: shareOfErrorRemoved(x.pooledStated) } : {}),
+        },
+      ]),
+    ),
   };
 }
 

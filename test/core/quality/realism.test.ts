@@ -370,6 +370,18 @@ describe('summary over suburbs', () => {
     expect(summary.byBand['<500'].oracle).toBeUndefined();
   });
 
+  it('pools the cross-tabs before scoring them: suburbs swapped between synthetic and truth score 1 pooled, less per suburb', () => {
+    const a = population(teens(3, 4));
+    const b = population(teens(1, 3));
+    const summary = summarizeRealism([
+      { synthetic: a, truth: b },
+      { synthetic: b, truth: a },
+    ]);
+    const occ = summary.all.errorRemoved.V_OCC_IND!;
+    expect(occ.pooled!.synthetic).toBe(1);
+    expect(occ.cells.synthetic!).toBeLessThan(1);
+  });
+
   it('scores the synthetic records that are the truth as removing all of the error of independence', () => {
     const pop = population(teens(3, 4));
     const summary = summarizeRealism([{ synthetic: pop, truth: pop, oracle: pop }]);

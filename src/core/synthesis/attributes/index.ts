@@ -227,12 +227,15 @@ export function assignAttributesWithDiagnostics(
   const heap = persons.columns.HEAP!;
   // HEAP lists the highest levels first: postgraduate, graduate diploma, bachelor.
   const bachelorOrAbove = categoryIndex('HEAP', 'Bachelor Degree Level');
+  // Median weekly incomes (2021 Census): about $1,500 with a degree, $1,100 with a diploma or
+  // certificate, $600 with school only: log-ratios of about 0.9 and 0.45.
+  const certificate = categoryIndex('HEAP', 'Certificate Level');
   // School students work a few hours a week at most: within G17's 15–19 band the high incomes
   // go to those who have left school.
   const incomeSignal = (i: number): number =>
     0.6 * latent[i]! +
     (lfsp[i] === fullTime ? 1.6 : employed[i] ? 0.9 : 0) +
-    (heap[i]! <= bachelorOrAbove ? 0.9 : 0) -
+    (heap[i]! <= bachelorOrAbove ? 0.9 : heap[i]! <= certificate ? 0.45 : 0) -
     (typp[i] === secondary ? 1.5 : 0);
   const incpFitted = fit(persons, 'G17', ['INCP'], { eligible: adult, ranked: true, score: noisy(incomeSignal, 0.5) });
   if (!incpFitted) drawUniform(persons, 'INCP', adult, rng, fromPriorOnly);
@@ -272,7 +275,8 @@ export function assignAttributesWithDiagnostics(
   if (swapTargets.length > 0) {
     // Swap strata: G17's age band × sex, times employed / not employed and at school or not,
     // so G17 stays exact and income keeps its link with work and age while households get
-    // room to move.
+    // room to move. (Adding degree / no degree made income × qualification worse: the ranked
+    // deal links them more tightly than the census does, and the swaps loosen that.)
     const g17 = targets.tables.get('G17');
     const lfspCats = 4;
     const swapClass = (i: number): number => employed[i]! * 2 + (typp[i] === secondary ? 1 : 0);
@@ -315,7 +319,7 @@ export function assignAttributesWithDiagnostics(
     if (age[i]! > oldest[d]!) oldest[d] = age[i]!;
   }
   const flat = Uint8Array.from(strd, (k) => (k >= 3 && k <= 7 ? 1 : 0));
-  if (!fit(dwellings, 'G37', ['TEND', 'LLDD'], { prior: priors.tendPrior(oldest, flat) })) {
+  if (!fit(dwellings, 'G37', ['TEND', 'LLDD'], { prior: priors.tendPrior(oldest, flat, householdDollars) })) {
     drawUniform(dwellings, 'TEND', undefined, rng, fromPriorOnly);
     drawUniform(dwellings, 'LLDD', undefined, rng, fromPriorOnly);
   }

@@ -283,13 +283,28 @@ const TEND_BY_AGE: readonly (readonly number[])[] = [
   [75, 7, 18, 2, 4],
 ];
 const TEND_FLAT_FACTOR = [0.8, 0.7, 1.6, 1, 1];
-export function tendPrior(oldest: Int32Array, flat: Uint8Array): ClassPrior {
+/**
+ * TEND by weekly household income (under $800, $800–2,499, $2,500 or more): mortgages go with
+ * higher incomes, renting with lower (2021 Census: mortgagor households' median weekly income is
+ * about twice renters'). Outright owners are mostly older and on modest incomes; age covers them.
+ */
+const TEND_INCOME_FACTOR: readonly (readonly number[])[] = [
+  [1, 0.35, 1.5, 1, 1],
+  [1, 1, 1, 1, 1],
+  [1, 1.7, 0.6, 1, 1],
+];
+const incomeClassOf = (weekly: number): number => (weekly < 800 ? 0 : weekly < 2500 ? 1 : 2);
+
+export function tendPrior(oldest: Int32Array, flat: Uint8Array, weeklyIncome: ArrayLike<number>): ClassPrior {
+  const incomes = TEND_INCOME_FACTOR.length;
   const cls = new Uint8Array(oldest.length);
   for (let d = 0; d < cls.length; d++) {
     const a = oldest[d]!;
-    cls[d] = (a < 35 ? 0 : a < 55 ? 1 : a < 70 ? 2 : 3) * 2 + (flat[d] ? 1 : 0);
+    cls[d] = ((a < 35 ? 0 : a < 55 ? 1 : a < 70 ? 2 : 3) * 2 + (flat[d] ? 1 : 0)) * incomes + incomeClassOf(weeklyIncome[d]!);
   }
-  const rows = TEND_BY_AGE.flatMap((row) => [row, row.map((w, k) => w * TEND_FLAT_FACTOR[k]!)]);
+  const rows = TEND_BY_AGE.flatMap((row) =>
+    [row, row.map((w, k) => w * TEND_FLAT_FACTOR[k]!)].flatMap((byAge) => TEND_INCOME_FACTOR.map((factor) => byAge.map((w, k) => w * factor[k]!))),
+  );
   return matrixPrior(cls, rows);
 }
 
