@@ -29,20 +29,13 @@ import { loadConfig } from '../src/config.ts';
 import { formatInputError } from '../src/core/census/inputs.ts';
 import { VALIDATION_TABLES } from '../src/core/census/tables.ts';
 import { tabulate } from '../src/core/census/tabulate.ts';
-import { SIZE_BANDS } from '../src/core/quality/metrics.ts';
-import {
-  createRealismAccumulator,
-  IMPLAUSIBLE_CHECKS,
-  REALISM_PAIRS,
-  type ErrorRemoved,
-  type GroupFigures,
-  type RateFigure,
-  type SourceFigures,
-} from '../src/core/quality/realism.ts';
+import { createRealismAccumulator } from '../src/core/quality/realism.ts';
+import { renderRealism } from '../src/core/quality/realism-render.ts';
 import { createRng } from '../src/core/synthesis/rng.ts';
 import { synthesizeSuburb } from '../src/core/synthesis/synthesize.ts';
 import { buildDemoGeography } from '../src/demo/geography.ts';
 import { drawSuburbPopulation } from '../src/demo/truth-model.ts';
+import { drawOracle } from '../src/demo/generate.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -57,8 +50,6 @@ if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`--seed must be a n
 const limit = args.suburbs !== undefined ? Number(args.suburbs) : undefined;
 if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) throw new Error(`--suburbs must be a positive integer, got ${args.suburbs}`);
 
-/** The generator's truth stream is fork(1000 + index) (src/demo/generate.ts); the oracle's is this far away. */
-const ORACLE_STREAM = 7_000_000;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
@@ -100,7 +91,7 @@ try {
       const file = truthFiles.value.get(spec.id)?.get(suburb.salCode);
       if (!file || file.some((x, i) => x !== mine[i])) throw new Error(`${suburb.salCode}: redrawn truth differs from the inputs' ${spec.id}`);
     }
-    const oracle = drawSuburbPopulation(suburb, base.fork(ORACLE_STREAM + suburb.index));
+    const oracle = drawOracle(base, suburb);
     // The build's synthesis (src/build/suburb-job.ts), kept in fine categories.
     const { population: synthetic } = synthesizeSuburb(
       {
@@ -123,64 +114,9 @@ try {
   if (args.json) {
     process.stdout.write(`${JSON.stringify({ seed, suburbs: demo.length, seconds: Number(seconds()), ...summary }, (_k, v) => (v === undefined ? null : v), 1)}\n`);
   } else {
-    printTables(summary.all, summary.byBand);
+    const header = `realism of the demo build (seed ${seed}): ${summary.all.suburbs} suburbs, ${summary.all.persons.toLocaleString('en-AU')} synthetic persons, ${seconds()} s`;
+    process.stdout.write(`${[header, ...renderRealism(summary)].join('\n')}\n`);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
-}
-
-function printTables(all: GroupFigures, byBand: Readonly<Record<(typeof SIZE_BANDS)[number], GroupFigures>>): void {
-  const out: string[] = [];
-  const line = (cells: readonly string[]) => out.push(`| ${cells.join(' | ')} |`);
-  const header = (first: string, rest: readonly string[]) => {
-    line([first, ...rest]);
-    line(['---', ...rest.map(() => '---:')]);
-  };
-  const pct = (x: number | undefined, digits = 2) => (x === undefined ? '—' : `${(100 * x).toFixed(digits)}%`);
-  const num = (x: number | undefined, digits = 2) => (x === undefined ? '—' : x.toFixed(digits));
-  const bandHeads = SIZE_BANDS.map((b) => `${b} (${byBand[b].suburbs})`);
-  /** One figure: all suburbs synthetic / truth / oracle, then synthetic / truth per band. */
-  const row = (label: string, of: (s: SourceFigures) => string) =>
-    line([label, of(all.synthetic), of(all.truth), all.oracle ? of(all.oracle) : '—', ...SIZE_BANDS.map((b) => `${of(byBand[b].synthetic)} / ${of(byBand[b].truth)}`)]);
-
-  out.push(`realism of the demo build (seed ${seed}): ${all.suburbs} suburbs, ${all.persons.toLocaleString('en-AU')} synthetic persons, ${seconds()} s`);
-  out.push('synthetic = the build\'s synthesis; truth = the hidden truth; oracle = a second draw of the truth model; per band: synthetic / truth\n');
-  header('implausible combination (numerator/denominator, synthetic)', ['synthetic', 'truth', 'oracle', ...bandHeads]);
-  for (const check of IMPLAUSIBLE_CHECKS) {
-    const r = (s: SourceFigures) => s.implausible[check.name]!;
-    const syn = r(all.synthetic);
-    row(`${check.name} (${syn.numerator}/${syn.denominator})`, (s) => pct(r(s).rate));
-  }
-  out.push('');
-  header('figure', ['synthetic', 'truth', 'oracle', ...bandHeads]);
-  row('couples: mean man − woman age gap (years)', (s) => num(s.couples.meanAgeGap));
-  row('couples: same-sex share', (s) => pct(s.couples.sameSexShare));
-  row("mothers: min age at eldest child's birth", (s) => num(s.mothers.min, 0));
-  row("mothers: p5 age at eldest child's birth", (s) => num(s.mothers.p5, 1));
-  row("mothers: median age at eldest child's birth", (s) => num(s.mothers.median, 1));
-  for (const pair of REALISM_PAIRS) row(`Cramér's V ${pair.name}`, (s) => num(s.cramersV[pair.name], 3));
-  const lang = (r: RateFigure) => pct(r.rate, 1);
-  row(`Indigenous persons speaking an Indigenous language, remote (${all.synthetic.indigenousLanguage.denominator} synthetic)`, (s) => lang(s.indigenousLanguage));
-  out.push('');
-  out.push('share of the independence error removed against the truth (1 − Σ|x − truth| / Σ|independence(x) − truth|), synthetic / oracle');
-  header('cross-tab', ['all cells', ...bandHeads, 'stated categories', ...bandHeads.map((b) => `stated ${b}`), 'pooled', 'pooled, stated', ...bandHeads.map((b) => `pooled ${b}`)]);
-  const share = (e: ErrorRemoved) => `${pct(e.synthetic, 0)} / ${pct(e.oracle, 0)}`;
-  for (const spec of VALIDATION_TABLES) {
-    const of = (g: GroupFigures) => g.errorRemoved[spec.id]!;
-    const pooled = (g: GroupFigures, stated = false) => {
-      const x = stated ? of(g).pooledStated : of(g).pooled;
-      return x ? share(x) : '—';
-    };
-    line([
-      spec.id,
-      share(of(all).cells),
-      ...SIZE_BANDS.map((b) => share(of(byBand[b]).cells)),
-      share(of(all).stated),
-      ...SIZE_BANDS.map((b) => share(of(byBand[b]).stated)),
-      pooled(all),
-      pooled(all, true),
-      ...SIZE_BANDS.map((b) => pooled(byBand[b])),
-    ]);
-  }
-  process.stdout.write(`${out.join('\n')}\n`);
 }

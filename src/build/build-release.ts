@@ -6,7 +6,9 @@ import { formatInputError } from '../core/census/inputs.ts';
 import { VALIDATION_TABLES } from '../core/census/tables.ts';
 import { variablesOf } from '../core/census/variables.ts';
 import { DATASET_TYPES } from '../core/dataset.ts';
-import { loadCensusInputs, loadTruth } from '../adapters/abs/load-inputs.ts';
+import { loadCensusInputs, loadRealismReference, loadTruth } from '../adapters/abs/load-inputs.ts';
+import { sizeBand } from '../core/quality/metrics.ts';
+import { createRealismAccumulator, withReference } from '../core/quality/realism.ts';
 import { createPoolReleaseWriter } from '../adapters/pools/writer.ts';
 import { sumTablesByParent } from './parent-targets.ts';
 import { renderReport, summariseReport, type BuildReport, type SuburbFit } from './report.ts';
@@ -99,6 +101,9 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
   const truthLoaded = await loadTruth(options.inputsDir);
   if (!truthLoaded.ok) throw new BuildInputError(formatInputError(truthLoaded.error));
   const truth = truthLoaded.value;
+  const referenceLoaded = await loadRealismReference(options.inputsDir);
+  if (!referenceLoaded.ok) throw new BuildInputError(formatInputError(referenceLoaded.error));
+  const realism = createRealismAccumulator();
 
   const parents = sumTablesByParent(inputs.suburbs, inputs.tables);
   const dir = join(options.poolsDir, options.version);
@@ -133,6 +138,7 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
       const suburb = suburbs[outcome.index]!;
       const { population, small } = outcome;
       if (totalMissed(inputs, suburb.salCode, population.persons.count, population.dwellings.count)) totalsMismatched.push(suburb.suburbId);
+      realism.addTally(outcome.realism, sizeBand(outcome.realism.persons));
       fits.push({
         salCode: suburb.salCode,
         suburbId: suburb.suburbId,
@@ -166,7 +172,9 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
       progress('synthesize', outcome.index + 1, suburbs.length);
     });
 
-    const report = summariseReport(options.version, fits, totalsMismatched);
+    const reference = referenceLoaded.value;
+    const realismSummary = reference ? withReference(realism.summary(), reference) : realism.summary();
+    const report = summariseReport(options.version, fits, totalsMismatched, realismSummary);
     const seconds = (performance.now() - started) / 1000;
     const summaryText = renderReport(report, seconds);
     progress('write', 0, 1);

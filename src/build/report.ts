@@ -1,6 +1,8 @@
 import { quantile, sizeBand, SIZE_BANDS, srmse, totalAbsoluteError, type SizeBand } from '../core/quality/metrics.ts';
 import { INPUT_TABLES } from '../core/census/tables.ts';
 import { GCP_PART_HEADERS } from '../core/census/gcp/layout.generated.ts';
+import type { RealismSummary } from '../core/quality/realism.ts';
+import { renderRealism } from '../core/quality/realism-render.ts';
 
 /** Which real DataPack columns a build reads, per input table. */
 export interface TableColumnsRead {
@@ -101,6 +103,13 @@ export interface BuildReport {
   readonly totalsMismatched: readonly string[];
   /** Which real DataPack columns were read, per input table. */
   readonly columnsRead: readonly TableColumnsRead[];
+  /**
+   * Realism beyond table fit (docs/synthesis.md): implausible combinations, couples, mothers,
+   * Cramér's V of pairs no table links, and for demo inputs each validation cross-tab's share of
+   * the independence error removed; with the truth's and an oracle's figures when the demo
+   * inputs carry them.
+   */
+  readonly realism: RealismSummary;
   readonly perSuburb: readonly SuburbFit[];
 }
 
@@ -129,7 +138,7 @@ function perTable(fits: readonly SuburbFit[], kind: 'input' | 'truth') {
   }));
 }
 
-export function summariseReport(version: string, fits: readonly SuburbFit[], totalsMismatched: readonly string[]): BuildReport {
+export function summariseReport(version: string, fits: readonly SuburbFit[], totalsMismatched: readonly string[], realism: RealismSummary): BuildReport {
   const hasTruth = fits.some((fit) => fit.truth.length > 0);
   const violationsByRule: Record<string, number> = {};
   for (const fit of fits) {
@@ -150,6 +159,7 @@ export function summariseReport(version: string, fits: readonly SuburbFit[], tot
     tables: [...perTable(fits, 'input'), ...(hasTruth ? perTable(fits, 'truth') : [])],
     totalsMismatched,
     columnsRead: columnsRead(),
+    realism,
     perSuburb: fits,
   };
 }
@@ -181,5 +191,6 @@ export function renderReport(report: BuildReport, seconds: number): string {
     `DataPack columns read: ${read.reduce((n, t) => n + count(t), 0)} of ${read.reduce((n, t) => n + t.columns, 0)} in ${read.length} tables (fitted + totals; the rest of the part files is skipped):`,
   );
   for (const t of read) lines.push(`  ${columnsReadLine(t)}`);
+  lines.push('', `realism (${report.realism.all.suburbs} suburbs, in fine categories before small suburbs are coarsened):`, ...renderRealism(report.realism));
   return `${lines.join('\n')}\n`;
 }

@@ -6,6 +6,7 @@ import { coarsenPopulation } from '../core/synthesis/coarsen.ts';
 import { checkCoherence } from '../core/synthesis/coherence.ts';
 import { checkStructuralRules } from '../core/synthesis/rules.ts';
 import { synthesizeSuburb } from '../core/synthesis/synthesize.ts';
+import { suburbRealismTally, type GroupTally } from '../core/quality/realism.ts';
 import { compareTable, type TableFit } from './report.ts';
 
 /** Everything one suburb's synthesis needs; plain data, so it can cross to a worker thread. */
@@ -34,6 +35,8 @@ export interface SuburbOutcome {
   readonly truth: readonly TableFit[];
   readonly violationsByRule: Readonly<Record<string, number>>;
   readonly diagnostics: Readonly<Record<string, number>>;
+  /** Implausible combinations, couples, Cramér's V and (demo inputs) error removed vs the truth, in fine categories. */
+  readonly realism: GroupTally;
 }
 
 /** Synthesizes one suburb, checks every rule, scores it against its tables, and coarsens it when small. */
@@ -64,6 +67,8 @@ export function runSuburbJob(job: SuburbJob): SuburbOutcome {
     return target ? [compareTable(table.id, tabulate(population, table), target)] : [];
   });
 
+  const realism = suburbRealismTally({ synthetic: population, truthTables });
+
   const served = job.small ? coarsenPopulation(population) : { population, coarsened: [] as string[] };
   return {
     index: job.index,
@@ -74,6 +79,7 @@ export function runSuburbJob(job: SuburbJob): SuburbOutcome {
     truth,
     violationsByRule,
     diagnostics: numericDiagnostics(diagnostics),
+    realism,
   };
 }
 

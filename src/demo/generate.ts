@@ -18,6 +18,7 @@ import {
   SAL_LGA_HEADER,
   SAL_POA_CORRESPONDENCE,
   SAL_POA_HEADER,
+  REALISM_REFERENCE_FILE,
   TRUTH_DIR,
   truthFile,
 } from '../adapters/abs/file-names.ts';
@@ -27,6 +28,7 @@ import { realRemotenessAreas } from './asgs-reference.ts';
 import { buildDemoGeography, type DemoSuburb } from './geography.ts';
 import { areaHash, cellDefinitionHash, perturbCount } from './perturb.ts';
 import { drawSuburbPopulation } from './truth-model.ts';
+import { createRealismAccumulator } from '../core/quality/realism.ts';
 
 export interface DemoInputOptions {
   readonly outDir: string;
@@ -115,7 +117,9 @@ The files have the layout of the real ABS inputs, so the loaders that read real 
           adjustments; 1s and 2s often zeroed; totals perturbed separately, so tables do not
           add up). G02's medians and averages are computed from the truth.
   truth/  the hidden truth's two- and three-way cross-tabulations (not perturbed), for
-          validating a synthesizer on questions it was never given
+          validating a synthesizer on questions it was never given, and realism.json: the
+          truth's own realism figures and an oracle's (a second draw of the truth model),
+          the reference columns of the build report's realism section
 
 ${suburbs} suburbs, ${persons} persons in the hidden truth.
 `;
@@ -142,11 +146,14 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
   files += dataPack.fileCount + truth.length;
 
   const base = createRng(opts.seed);
+  const realism = createRealismAccumulator();
   let persons = 0;
   const total = geography.suburbs.length;
   for (const suburb of geography.suburbs) {
     const pop = drawTruth(base, suburb);
     persons += pop.persons.count;
+    // The build report's reference: the truth's own realism, and an oracle's (another draw).
+    realism.add({ synthetic: pop, truth: pop, oracle: drawOracle(base, suburb) });
     const area = areaHash(suburb.salCode, opts.seed);
     dataPack.write(suburb.salCode, pop, area);
     for (const v of truth) {
@@ -159,6 +166,8 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
   }
   dataPack.close();
   for (const v of truth) v.file.close();
+  writeFileSync(join(truthDir, REALISM_REFERENCE_FILE), `${JSON.stringify(realism.summary())}\n`);
+  files += 1;
   writeFileSync(join(opts.outDir, 'README.txt'), README(opts.scale, opts.seed, total, persons));
   files += 1;
   return { suburbs: total, persons, files };
@@ -166,6 +175,11 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
 
 /** The hidden truth of one suburb: the same draw for the input files and for the floor below. */
 const drawTruth = (base: Rng, suburb: DemoSuburb) => drawSuburbPopulation(suburb, base.fork(1000 + suburb.index));
+
+/** The oracle's stream: far from the truth's (fork(1000 + index)). */
+export const ORACLE_STREAM = 7_000_000;
+/** A second, independent draw of the truth model for the suburb: as close as any synthesizer can come to the truth. */
+export const drawOracle = (base: Rng, suburb: DemoSuburb) => drawSuburbPopulation(suburb, base.fork(ORACLE_STREAM + suburb.index));
 
 export interface TruthInputTables {
   readonly salCode: string;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { columnsRead, columnsReadLine, renderReport, summariseReport } from '../../src/build/report.ts';
 import { GCP_PART_HEADERS } from '../../src/core/census/gcp/layout.generated.ts';
-import { INPUT_TABLES } from '../../src/core/census/tables.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../../src/core/census/tables.ts';
+import { tabulate } from '../../src/core/census/tabulate.ts';
+import { summarizeRealism, withReference } from '../../src/core/quality/realism.ts';
+import { createRng } from '../../src/core/synthesis/rng.ts';
+import { buildDemoGeography } from '../../src/demo/geography.ts';
+import { drawSuburbPopulation } from '../../src/demo/truth-model.ts';
 
 describe('the build report', () => {
   it('says which real DataPack columns each input table reads, out of how many its part files have', () => {
@@ -10,8 +15,9 @@ describe('the build report', () => {
     const g46 = read.find((t) => t.tableId === 'G46')!;
     expect(g46.parts).toEqual(['G46A', 'G46B']);
     expect(g46.columns).toBe(360);
-    expect(g46.fitted).toHaveLength(16);
-    expect(g46.readOnly).toHaveLength(20);
+    // Read whole, by age × sex (gcpTable): 9 age groups × 2 sexes × 8 statuses, the rest totals.
+    expect(g46.fitted).toHaveLength(144);
+    expect(g46.readOnly).toHaveLength(216);
     expect(g46.readOnly).toContain('P_Tot_Tot');
     for (const t of read) {
       const real = new Set(t.parts.flatMap((p) => GCP_PART_HEADERS[p]!));
@@ -22,7 +28,7 @@ describe('the build report', () => {
   });
 
   it('carries the columns read in the JSON report as data, and prints one short line per table', () => {
-    const report = summariseReport('v-test', [], []);
+    const report = summariseReport('v-test', [], [], summarizeRealism([]));
     const json = JSON.parse(JSON.stringify(report)) as typeof report;
     expect(json.columnsRead).toEqual(columnsRead());
     expect(json.columnsRead.find((t) => t.tableId === 'G17')).toMatchObject({ parts: ['G17A', 'G17B', 'G17C'], columns: 510 });
@@ -32,7 +38,35 @@ describe('the build report', () => {
     const totals = read.reduce((n, t) => n + t.readOnly.length, 0);
     const columns = read.reduce((n, t) => n + t.columns, 0);
     expect(text).toContain(`DataPack columns read: ${fitted + totals} of ${columns} in ${read.length} tables`);
-    expect(text).toContain('\n  G46: 36 of 360 columns read (G46A, G46B): 16 fitted, 20 totals\n');
+    expect(text).toContain('\n  G46: 360 of 360 columns read (G46A, G46B): 144 fitted, 216 totals\n');
     for (const t of read) expect(text).toContain(columnsReadLine(t));
+  });
+
+  it('has a realism section: the records alone for real inputs, against the truth and an oracle for demo inputs', () => {
+    const suburb = buildDemoGeography('demo', 3, 4).suburbs[1]!;
+    const truth = drawSuburbPopulation(suburb, createRng(3).fork(1));
+    const synthetic = drawSuburbPopulation(suburb, createRng(3).fork(2));
+    const oracle = drawSuburbPopulation(suburb, createRng(3).fork(3));
+
+    const real = summariseReport('v-real', [], [], summarizeRealism([{ synthetic }]));
+    expect(real.realism.all.truth).toBeUndefined();
+    expect(Object.keys(real.realism.all.errorRemoved)).toEqual([]);
+    const realText = renderReport(real, 1);
+    expect(realText).toMatch(/\| partner-15-17 \(\d+\/\d+\) \| [\d.]+% \| — \| — \|/);
+    expect(realText).not.toContain('share of the independence error removed');
+
+    // A demo build knows the truth's cross-tabs; the generator's reference adds the truth's and an oracle's own figures.
+    const truthTables = new Map(VALIDATION_TABLES.map((t) => [t.id, tabulate(truth, t)]));
+    const build = summarizeRealism([{ synthetic, truthTables }]);
+    const reference = summarizeRealism([{ synthetic: truth, truth, oracle }]);
+    const demo = summariseReport('v-demo', [], [], withReference(build, reference));
+    const lfs = demo.realism.all.errorRemoved['V_AGE_SEX_LFS']!;
+    expect(lfs.cells.synthetic).toBe(build.all.errorRemoved['V_AGE_SEX_LFS']!.cells.synthetic);
+    expect(lfs.cells.oracle).toBe(reference.all.errorRemoved['V_AGE_SEX_LFS']!.cells.oracle);
+    expect(lfs.cells.oracle).toBeDefined();
+    expect(demo.realism.all.truth).toEqual(reference.all.synthetic);
+    const text = renderReport(demo, 1);
+    expect(text).toContain('share of the independence error removed');
+    expect(text).toMatch(/\| V_AGE_SEX_LFS \| -?\d+% \/ -?\d+% \|/);
   });
 });

@@ -15,6 +15,8 @@ export const dataPackFile = (part: string): string => `2021Census_${part}_AUST_S
 /** Where the demo generator puts the hidden truth's validation tabulations. */
 export const TRUTH_DIR = 'truth';
 export const truthFile = (tableId: string): string => `${tableId}_SAL.csv`;
+/** The truth's and an oracle's realism figures (demo inputs only), beside the truth tables. */
+export const REALISM_REFERENCE_FILE = 'realism.json';
 
 export const SAL_KEY = 'SAL_CODE_2021';
 

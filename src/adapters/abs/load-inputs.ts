@@ -5,9 +5,11 @@ import { err, ok, type Result } from '../../core/result.ts';
 import { loadGeography, isNonSpatialSal, salKey } from './asgs.ts';
 import { readCsvRows } from './csv.ts';
 import { loadDataPackTable, type TableLoadOptions } from './datapack.ts';
-import { SAL_KEY, TRUTH_DIR, truthFile } from './file-names.ts';
+import { REALISM_REFERENCE_FILE, SAL_KEY, TRUTH_DIR, truthFile } from './file-names.ts';
 import { indexFiles } from './file-index.ts';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { RealismSummary } from '../../core/quality/realism.ts';
 
 /**
  * Everything the synthesizer needs from an input directory: the ASGS files (anywhere under
@@ -43,10 +45,12 @@ export async function loadCensusInputs(
 
 /**
  * The demo's hidden truth: VALIDATION_TABLES tabulations under <dir>/truth/, with our own
- * header names. Real ABS inputs have none (the result is then an error naming the file).
+ * header names. Real ABS inputs have no truth/ directory: the result is then empty. A truth/
+ * directory missing one of its files is an error naming the file.
  */
 export async function loadTruth(dir: string): Promise<Result<ReadonlyMap<string, ReadonlyMap<string, Float64Array>>, InputError>> {
   const out = new Map<string, Map<string, Float64Array>>();
+  if (!existsSync(join(dir, TRUTH_DIR))) return ok(out);
   for (const spec of VALIDATION_TABLES) {
     const name = truthFile(spec.id);
     const path = join(dir, TRUTH_DIR, name);
@@ -85,4 +89,21 @@ export async function loadTruth(dir: string): Promise<Result<ReadonlyMap<string,
     out.set(spec.id, bySal);
   }
   return ok(out);
+}
+
+/**
+ * The hidden truth's own realism figures and an oracle's (a second draw of the truth model),
+ * written by the demo generator (<dir>/truth/realism.json): the build report's reference
+ * columns. Undefined for real inputs.
+ */
+export async function loadRealismReference(dir: string): Promise<Result<RealismSummary | undefined, InputError>> {
+  const path = join(dir, TRUTH_DIR, REALISM_REFERENCE_FILE);
+  if (!existsSync(path)) return ok(undefined);
+  try {
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as RealismSummary;
+    if (!parsed?.all?.synthetic || !parsed.byBand) return err({ file: REALISM_REFERENCE_FILE, message: 'not a realism summary (no "all" or "byBand")' });
+    return ok(parsed);
+  } catch (error) {
+    return err({ file: REALISM_REFERENCE_FILE, message: `unreadable: ${(error as Error).message}` });
+  }
 }

@@ -686,10 +686,16 @@ export function shareOfErrorRemoved(x: RecoveryInput): ErrorRemoved {
 
 // ------------------------------------------------------------------ summary over suburbs
 
-/** One suburb's records: the synthesizer's, the truth's, and optionally an independent second draw of the truth model. */
+/**
+ * One suburb's records: the synthesizer's, and where known the truth's (records, or only its
+ * validation cross-tabs, as a build of demo inputs has them) and an independent second draw of
+ * the truth model. A real-data build has none of the truth: its rates and Cramér's V stand alone.
+ */
 export interface SuburbRealism {
   readonly synthetic: Population;
-  readonly truth: Population;
+  readonly truth?: Population;
+  /** The truth's validation cross-tabs (table id → cells), when its records are not at hand. */
+  readonly truthTables?: ReadonlyMap<string, ArrayLike<number>>;
   readonly oracle?: Population;
   /** Persons that place the suburb in a size band (default: the synthetic persons, which equal the published total). */
   readonly persons?: number;
@@ -755,7 +761,7 @@ export interface GroupTally {
   suburbs: number;
   persons: number;
   synthetic: SourceTally;
-  truth: SourceTally;
+  truth?: SourceTally;
   oracle?: SourceTally;
   recovery: Record<string, TableRecoveryTally>;
 }
@@ -811,7 +817,9 @@ const emptyRecovery = (): RecoveryTally => ({ synthetic: emptyCellErrors(), inde
 function recoveryTally(s: SuburbRealism, r: Resolved): Record<string, TableRecoveryTally> {
   const out: Record<string, TableRecoveryTally> = {};
   for (const { spec, layout } of r.tables) {
-    const truth = tabulate(s.truth, spec);
+    const known = s.truthTables?.get(spec.id);
+    if (!s.truth && !known) continue;
+    const truth = s.truth ? tabulate(s.truth, spec) : Float64Array.from(known!);
     const synthetic = tabulate(s.synthetic, spec);
     const oracle = s.oracle ? tabulate(s.oracle, spec) : undefined;
     const input = (lay: CrossTabLayout, syn: Float64Array, tru: Float64Array, ora: Float64Array | undefined): RecoveryInput => ({
@@ -839,7 +847,6 @@ function emptyGroupTally(r: Resolved): GroupTally {
     suburbs: 0,
     persons: 0,
     synthetic: emptySourceTally(r),
-    truth: emptySourceTally(r),
     recovery: Object.fromEntries(r.tables.map(({ spec }) => [spec.id, { cells: emptyRecovery(), stated: emptyRecovery() }])),
   };
 }
@@ -848,7 +855,7 @@ function addGroupTally(into: GroupTally, from: GroupTally, r: Resolved): void {
   into.suburbs += from.suburbs;
   into.persons += from.persons;
   addSourceTally(into.synthetic, from.synthetic);
-  addSourceTally(into.truth, from.truth);
+  if (from.truth) addSourceTally((into.truth ??= emptySourceTally(r)), from.truth);
   if (from.oracle) addSourceTally((into.oracle ??= emptySourceTally(r)), from.oracle);
   for (const [id, t] of Object.entries(from.recovery)) {
     const to = (into.recovery[id] ??= { cells: emptyRecovery(), stated: emptyRecovery() });
@@ -869,7 +876,7 @@ function suburbTally(s: SuburbRealism, r: Resolved): GroupTally {
     suburbs: 1,
     persons: s.persons ?? s.synthetic.persons.count,
     synthetic: sourceTally(s.synthetic, r),
-    truth: sourceTally(s.truth, r),
+    ...(s.truth ? { truth: sourceTally(s.truth, r) } : {}),
     ...(s.oracle ? { oracle: sourceTally(s.oracle, r) } : {}),
     recovery: recoveryTally(s, r),
   };
@@ -907,7 +914,7 @@ export interface GroupFigures {
   suburbs: number;
   persons: number;
   synthetic: SourceFigures;
-  truth: SourceFigures;
+  truth?: SourceFigures;
   oracle?: SourceFigures;
   errorRemoved: Record<string, TableErrorRemoved>;
 }
@@ -935,10 +942,11 @@ export function groupFigures(t: GroupTally, pairs: readonly PairSpec[] = REALISM
     suburbs: t.suburbs,
     persons: t.persons,
     synthetic: sourceFigures(t.synthetic, pairs),
-    truth: sourceFigures(t.truth, pairs),
+    ...(t.truth ? { truth: sourceFigures(t.truth, pairs) } : {}),
     ...(t.oracle ? { oracle: sourceFigures(t.oracle, pairs) } : {}),
     errorRemoved: Object.fromEntries(
-      Object.entries(t.recovery).map(([id, x]) => [
+      // Only the cross-tabs some suburb had a truth for (none in a build of real inputs).
+      Object.entries(t.recovery).filter(([, x]) => x.pooled !== undefined).map(([id, x]) => [
         id,
         {
           cells: errorRemovedOf(x.cells),
@@ -989,4 +997,40 @@ export function summarizeRealism(suburbs: Iterable<SuburbRealism>, options: Real
   const acc = createRealismAccumulator(options);
   for (const s of suburbs) acc.add(s);
   return acc.summary();
+}
+
+/**
+ * A build's realism (synthetic records, scored against the truth's cross-tabs where it has
+ * them) completed with a reference computed where the truth's records were at hand (the demo
+ * generator: its `synthetic` is the truth itself, its `oracle` a second draw of the truth
+ * model): the truth's and the oracle's rates and Cramér's V, and the oracle's share of error
+ * removed, next to the build's own.
+ */
+export function withReference(build: RealismSummary, reference: RealismSummary): RealismSummary {
+  const merge = (own: GroupFigures, ref: GroupFigures | undefined): GroupFigures => {
+    if (!ref) return own;
+    const oracleOf = (mine: ErrorRemoved | undefined, theirs: ErrorRemoved | undefined): ErrorRemoved | undefined =>
+      mine ? { ...mine, ...(theirs ? { oracle: theirs.oracle, oracleSrmse: theirs.oracleSrmse } : {}) } : undefined;
+    const errorRemoved = Object.fromEntries(
+      Object.entries(own.errorRemoved).map(([id, mine]) => {
+        const theirs = ref.errorRemoved[id];
+        const pooled = oracleOf(mine.pooled, theirs?.pooled);
+        const pooledStated = oracleOf(mine.pooledStated, theirs?.pooledStated);
+        return [
+          id,
+          {
+            cells: oracleOf(mine.cells, theirs?.cells)!,
+            stated: oracleOf(mine.stated, theirs?.stated)!,
+            ...(pooled ? { pooled } : {}),
+            ...(pooledStated ? { pooledStated } : {}),
+          },
+        ];
+      }),
+    );
+    return { ...own, truth: ref.synthetic, ...(ref.oracle ? { oracle: ref.oracle } : {}), errorRemoved };
+  };
+  return {
+    all: merge(build.all, reference.all),
+    byBand: Object.fromEntries(SIZE_BANDS.map((b) => [b, merge(build.byBand[b], reference.byBand[b])])) as Record<SizeBand, GroupFigures>,
+  };
 }

@@ -364,7 +364,7 @@ describe('summary over suburbs', () => {
     expect(summary.byBand['>=5000'].synthetic.implausible['partner-15-17']!.rate).toBe(0);
     expect(summary.byBand['500-5000'].suburbs).toBe(0);
     expect(summary.all.synthetic.couples.meanAgeGap).toBe(8);
-    expect(summary.all.truth.implausible['lone-person-15-17']).toEqual({ numerator: 3, denominator: 4, rate: 0.75 });
+    expect(summary.all.truth!.implausible['lone-person-15-17']).toEqual({ numerator: 3, denominator: 4, rate: 0.75 });
     // The oracle is pooled over the suburbs that have one.
     expect(summary.all.oracle!.implausible['lone-person-15-17']).toEqual({ numerator: 3, denominator: 3, rate: 1 });
     expect(summary.byBand['<500'].oracle).toBeUndefined();
