@@ -14,6 +14,8 @@ export interface CatalogVariable {
   readonly description: string;
   readonly categories: readonly string[];
   readonly coarseCategories?: readonly string[];
+  /** Fine category index → coarse category index (releases before 2026-11 lack it: the code's catalogue stands in). */
+  readonly coarseOfFine?: readonly number[];
   /** The ENUM column's labels in order (columnLabels): what enum_code() indexes. */
   readonly labels: readonly string[];
 }

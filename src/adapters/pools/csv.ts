@@ -8,6 +8,7 @@
  */
 import { open, rm } from 'node:fs/promises';
 import { putPaddedId } from './ascii.ts';
+import { NULL_CODE } from './coded.ts';
 
 /** An id column: a prefix letter and the row number zero-padded to `digits` (a negative row is NULL). */
 export interface CsvIdColumn {
@@ -26,7 +27,7 @@ export interface CsvCodedColumn {
 
 export type CsvColumn = CsvIdColumn | CsvCodedColumn;
 
-/** A batch of rows, column-major, one array per column in file order: ids as row numbers (−1 = NULL), coded columns as label indices. */
+/** A batch of rows, column-major, one array per column in file order: ids as row numbers (−1 = NULL), coded columns as label indices (NULL_CODE = NULL). */
 export interface CsvBatch {
   readonly rowCount: number;
   readonly columns: readonly ArrayLike<number>[];
@@ -67,11 +68,18 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
   const columns = opts.columns;
   const width = columns.length;
   // Each coded cell is one pre-encoded piece: its separator (none for a first column) and its quoted label.
-  const pieces = columns.map((c, k) => (c.kind === 'coded' ? c.labels.map((l) => new Uint8Array(Buffer.from(`${k === 0 ? '' : ','}${csvField(l)}`, 'utf8'))) : []));
+  // NULL_CODE (an empty cell) is the separator alone, in columns with fewer labels than that
+  // (variables; a geography column may have more, and no NULLs).
+  const pieces = columns.map((c, k) => {
+    if (c.kind !== 'coded') return [];
+    const out = c.labels.map((l) => new Uint8Array(Buffer.from(`${k === 0 ? '' : ','}${csvField(l)}`, 'utf8')));
+    if (c.labels.length <= NULL_CODE) out[NULL_CODE] = new Uint8Array(Buffer.from(k === 0 ? '' : ',', 'utf8'));
+    return out;
+  });
   const isId = Uint8Array.from(columns, (c) => (c.kind === 'id' ? 1 : 0));
   const prefixes = columns.map((c) => new Uint8Array(Buffer.from(c.kind === 'id' ? c.prefix : '', 'utf8')));
   const padTo = Int32Array.from(columns, (c) => (c.kind === 'id' ? c.digits : 0));
-  const widest = columns.reduce((sum, c, k) => sum + (c.kind === 'coded' ? Math.max(1, ...pieces[k]!.map((p) => p.length)) : 1 + prefixes[k]!.length + Math.max(c.digits, 16)), 1);
+  const widest = columns.reduce((sum, c, k) => sum + (c.kind === 'coded' ? Math.max(1, ...c.labels.map((_, j) => pieces[k]![j]!.length)) : 1 + prefixes[k]!.length + Math.max(c.digits, 16)), 1);
   const size = Math.max(BUFFER, 2 * widest);
   const digits = new Uint8Array(16);
   let pending: Promise<void> = Promise.resolve();

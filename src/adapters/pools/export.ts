@@ -21,6 +21,7 @@ import { ID_COLUMNS } from './records-sql.ts';
 import { quoteLiteral } from './sql.ts';
 import { writeCsv, type CsvColumn } from './csv.ts';
 import { writeXlsx, type XlsxColumn } from './xlsx.ts';
+import { coarseColumnName, fileValue, NULL_CODE, variableFileColumns, type VariableFileColumn } from './variable-columns.ts';
 
 /**
  * DuckDB's C API as @duckdb/node-api itself loads it (resolved from node-api's own location, so
@@ -42,17 +43,33 @@ export interface ExportPart {
   readonly suburbOrdinals: readonly number[];
 }
 
-/** The dictionary shipped with every file: variable code → description and labels, ABS order. */
-export function dictionaryOf(catalog: Catalog, dataset: DatasetType) {
+/**
+ * The dictionary shipped with every file: variable code → description and labels, ABS order.
+ * Given the file's columns, it also says which are coarse: a variable with a CODE_coarse
+ * companion names it and the suburbs whose records are empty in CODE (variable-columns.ts).
+ */
+export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns?: readonly VariableFileColumn[]) {
   return {
     version: catalog.version,
     dataset_type: dataset,
-    variables: catalog.variables[dataset].map((v) => ({
-      code: v.code,
-      description: v.description,
-      categories: v.categories,
-      ...(v.coarseCategories ? { coarse_categories: v.coarseCategories } : {}),
-    })),
+    variables: catalog.variables[dataset].map((v) => {
+      const companion = fileColumns?.find((c) => c.name === coarseColumnName(v.code));
+      const fine = fileColumns?.find((c) => c.name === v.code);
+      const emptyIn = fine?.nullFor ? catalog.suburbs.flatMap((s, o) => (fine.nullFor![o] ? [s.suburbId] : [])) : [];
+      return {
+        code: v.code,
+        description: v.description,
+        categories: v.categories,
+        ...(v.coarseCategories ? { coarse_categories: v.coarseCategories } : {}),
+        ...(companion
+          ? {
+              coarse_column: companion.name,
+              coarse_note: `${v.code} is empty for records of small suburbs, whose records carry only coarse categories; ${companion.name} holds the coarse category of every record.`,
+              empty_in_suburbs: emptyIn,
+            }
+          : {}),
+      };
+    }),
   };
 }
 
@@ -215,7 +232,7 @@ function idColumn(name: string, prefix: string, source: ColumnArray | undefined)
   };
 }
 
-function gatherPlan(dataset: DatasetType, catalog: Catalog, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }): Gather {
+function gatherPlan(dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }, fileColumns: readonly VariableFileColumn[]): Gather {
   const out: GatherColumn[] = idSourcesOf(dataset, columns).map(({ dataset: d, column }, k) => idColumn(ID_COLUMNS[dataset][k]!, ID_PREFIX[d], column));
   const geoColumns = geo.columns.map((g): GatherColumn => {
     const type = duckdb.create_enum_type(g.labels);
@@ -232,20 +249,31 @@ function gatherPlan(dataset: DatasetType, catalog: Catalog, columns: DatasetColu
     };
   });
   out.push(geoColumns[0]!);
-  catalog.variables[dataset].forEach((v, k) => {
-    const type = duckdb.create_enum_type(v.labels);
+  const ordinal = columns.links['suburb_ordinal']!;
+  for (const column of fileColumns) {
+    const type = duckdb.create_enum_type(column.labels);
     const buffer = codeBuffer(type);
-    const source = columns.variables[k]!;
+    const validity = new Uint8Array(CHUNK / 8);
+    const source = columns.variables[column.variable]!;
     out.push({
-      name: v.code,
+      name: column.name,
       type,
       fill: (rows) => {
         const o = buffer.subarray(0, rows.length);
-        for (let i = 0; i < rows.length; i++) o[i] = source[rows[i]!]!;
-        return { data: o, validity: undefined };
+        let nulls = 0;
+        for (let i = 0; i < rows.length; i++) {
+          const v = fileValue(column, source[rows[i]!]!, ordinal[rows[i]!]!);
+          if (v === NULL_CODE) nulls++;
+          o[i] = v === NULL_CODE ? 0 : v;
+        }
+        if (nulls === 0) return { data: o, validity: undefined };
+        const mask = validity.subarray(0, Math.ceil(rows.length / 64) * 8);
+        mask.fill(0);
+        for (let i = 0; i < rows.length; i++) if (fileValue(column, source[rows[i]!]!, ordinal[rows[i]!]!) !== NULL_CODE) mask[i >> 3]! |= 1 << (i & 7);
+        return { data: o, validity: mask };
       },
     });
-  });
+  }
   out.push(...geoColumns.slice(1));
   return { columns: out, rows: parts.reduce((n, p) => n + p.rows.length, 0), parts, ordinal: columns.links['suburb_ordinal']!, localOf: geo.localOf };
 }
@@ -338,19 +366,20 @@ export function registerGatherFunction(connection: DuckDBConnection): void {
 export async function exportRows(connection: DuckDBConnection, catalog: Catalog, dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], request: ExportRequest): Promise<ExportResult> {
   const { format, destPath } = request;
   const hierarchical = request.includeGeography === 'hierarchical';
-  const dictionary = dictionaryOf(catalog, dataset);
+  const fileColumns = variableFileColumns(catalog, dataset, parts.flatMap((p) => p.suburbOrdinals));
+  const dictionary = dictionaryOf(catalog, dataset, fileColumns);
   const rows = parts.reduce((n, p) => n + p.rows.length, 0);
   const geo = geographyColumns(catalog, parts, hierarchical);
 
   if (format === 'xlsx') {
-    await exportXlsx(catalog, dataset, columns, parts, geo, request);
+    await exportXlsx(catalog, dataset, columns, parts, geo, fileColumns, request);
   } else if (format === 'csv') {
-    await exportCsv(catalog, dataset, columns, parts, geo, request);
+    await exportCsv(dataset, columns, parts, geo, fileColumns, request);
     // csv has no place for it: the dictionary (and the query metadata) is a separate file.
     await writeFile(dictionaryPathOf(destPath), JSON.stringify({ ...dictionary, metadata: request.metadata }, null, 2) + '\n');
   } else {
     const id = `g${++gatherCount}`;
-    gathers.set(id, gatherPlan(dataset, catalog, columns, parts, geo));
+    gathers.set(id, gatherPlan(dataset, columns, parts, geo, fileColumns));
     try {
       const kv = { ...request.metadata, dictionary: JSON.stringify(dictionary) };
       const kvSql = `{${Object.entries(kv).map(([k, v]) => `${quoteLiteral(k)}: ${quoteLiteral(v)}`).join(', ')}}`;
@@ -376,13 +405,19 @@ function idSourcesOf(dataset: DatasetType, columns: DatasetColumns): { dataset: 
  * (−1 = none), suburb_code, variables and hierarchical geography as label indices. The arrays
  * are reused batch after batch: a writer is done with a batch before it asks for the next.
  */
-function* codedBatches(dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }): Generator<{ rowCount: number; columns: ArrayLike<number>[] }> {
+function* codedBatches(
+  dataset: DatasetType,
+  columns: DatasetColumns,
+  parts: readonly ExportPart[],
+  geo: { localOf: Int32Array; columns: GeoColumn[] },
+  fileColumns: readonly VariableFileColumn[],
+): Generator<{ rowCount: number; columns: ArrayLike<number>[] }> {
   const idSources = idSourcesOf(dataset, columns);
   const ordinal = columns.links['suburb_ordinal']!;
   const ids = idSources.map(({ column }) => (column === undefined ? undefined : new Int32Array(CHUNK)));
   const local = new Uint32Array(CHUNK);
   const geoValues = geo.columns.map(() => new Uint32Array(CHUNK));
-  const vars = columns.variables.map(() => new Uint8Array(CHUNK));
+  const vars = fileColumns.map(() => new Uint8Array(CHUNK));
   for (const rows of rowChunks(parts)) {
     const m = rows.length;
     const idColumns = idSources.map(({ column }, k) => {
@@ -396,50 +431,71 @@ function* codedBatches(dataset: DatasetType, columns: DatasetColumns, parts: rea
       const out = geoValues[k]!;
       for (let i = 0; i < m; i++) out[i] = g.valueOf[local[i]!]!;
     });
-    columns.variables.forEach((source, k) => {
+    fileColumns.forEach((column, k) => {
       const out = vars[k]!;
-      for (let i = 0; i < m; i++) out[i] = source[rows[i]!]!;
+      const source = columns.variables[column.variable]!;
+      for (let i = 0; i < m; i++) out[i] = fileValue(column, source[rows[i]!]!, ordinal[rows[i]!]!);
     });
     yield { rowCount: m, columns: [...idColumns, geoValues[0]!, ...vars, ...geoValues.slice(1)] };
   }
 }
 
 /** The file columns after the ids: suburb_code, the variables, then hierarchical geography; labels per column. */
-function codedColumns(catalog: Catalog, dataset: DatasetType, geo: { columns: GeoColumn[] }): { name: string; labels: readonly string[] }[] {
+function codedColumns(geo: { columns: GeoColumn[] }, fileColumns: readonly VariableFileColumn[]): { name: string; labels: readonly string[] }[] {
   const [codeColumn, ...hierarchy] = geo.columns;
   return [
     { name: 'suburb_code', labels: codeColumn!.labels },
-    ...catalog.variables[dataset].map((v) => ({ name: v.code, labels: v.labels })),
+    ...fileColumns.map((c) => ({ name: c.name, labels: c.labels })),
     ...hierarchy.map((g) => ({ name: g.name, labels: g.labels })),
   ];
 }
 
-async function exportCsv(catalog: Catalog, dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }, request: ExportRequest): Promise<void> {
+async function exportCsv(
+  dataset: DatasetType,
+  columns: DatasetColumns,
+  parts: readonly ExportPart[],
+  geo: { localOf: Int32Array; columns: GeoColumn[] },
+  fileColumns: readonly VariableFileColumn[],
+  request: ExportRequest,
+): Promise<void> {
   const idSources = idSourcesOf(dataset, columns);
   const csvColumns: CsvColumn[] = [
     ...ID_COLUMNS[dataset].map((name, k) => ({ name, kind: 'id' as const, prefix: ID_PREFIX[idSources[k]!.dataset], digits: ID_DIGITS })),
-    ...codedColumns(catalog, dataset, geo).map((c) => ({ ...c, kind: 'coded' as const })),
+    ...codedColumns(geo, fileColumns).map((c) => ({ ...c, kind: 'coded' as const })),
   ];
-  await writeCsv({ destPath: request.destPath, columns: csvColumns, batches: codedBatches(dataset, columns, parts, geo) });
+  await writeCsv({ destPath: request.destPath, columns: csvColumns, batches: codedBatches(dataset, columns, parts, geo, fileColumns) });
 }
 
-async function exportXlsx(catalog: Catalog, dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }, request: ExportRequest): Promise<void> {
+async function exportXlsx(
+  catalog: Catalog,
+  dataset: DatasetType,
+  columns: DatasetColumns,
+  parts: readonly ExportPart[],
+  geo: { localOf: Int32Array; columns: GeoColumn[] },
+  fileColumns: readonly VariableFileColumn[],
+  request: ExportRequest,
+): Promise<void> {
   const variables = catalog.variables[dataset];
   const idSources = idSourcesOf(dataset, columns);
   const xlsxColumns: XlsxColumn[] = [
     ...ID_COLUMNS[dataset].map((name, k) => ({ name, kind: 'id' as const, prefix: ID_PREFIX[idSources[k]!.dataset], digits: ID_DIGITS })),
-    ...codedColumns(catalog, dataset, geo).map((c) => ({ ...c, kind: 'coded' as const })),
+    ...codedColumns(geo, fileColumns).map((c) => ({ ...c, kind: 'coded' as const })),
   ];
   const dictionaryRows: (string | number)[][] = [['code', 'description', 'category_index', 'label']];
   for (const v of variables) {
     v.categories.forEach((label, i) => dictionaryRows.push([v.code, v.description, i + 1, label]));
-    v.coarseCategories?.forEach((label, i) => dictionaryRows.push([v.code, `${v.description} (coarse, small suburbs)`, i + 1, label]));
+    const companion = fileColumns.find((c) => c.name === coarseColumnName(v.code));
+    if (companion) {
+      companion.labels.forEach((label, i) =>
+        dictionaryRows.push([companion.name, `${v.description} (coarse categories, every record; ${v.code} is empty for small suburbs)`, i + 1, label]),
+      );
+    }
   }
   await writeXlsx({
     destPath: request.destPath,
     sheetName: dataset,
     columns: xlsxColumns,
-    batches: codedBatches(dataset, columns, parts, geo),
+    batches: codedBatches(dataset, columns, parts, geo, fileColumns),
     extraSheets: [
       { name: 'dictionary', rows: dictionaryRows },
       { name: 'metadata', rows: [['key', 'value'], ...Object.entries(request.metadata).map(([k, v]) => [k, v])] },

@@ -296,6 +296,6 @@ const catalogVariable = (v: VariableDef): CatalogVariable => ({
   code: v.code,
   description: v.description,
   categories: [...v.categories],
-  ...(v.coarse ? { coarseCategories: [...v.coarse.categories] } : {}),
+  ...(v.coarse ? { coarseCategories: [...v.coarse.categories], coarseOfFine: [...v.coarse.fromFine] } : {}),
   labels: [...columnLabels(v)],
 });

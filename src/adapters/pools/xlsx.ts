@@ -6,6 +6,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { putPaddedId } from './ascii.ts';
+import { NULL_CODE } from './coded.ts';
 import { ZipWriter } from './zip.ts';
 
 /** One column of the data sheet. */
@@ -19,7 +20,7 @@ export type XlsxColumn =
   /** Values arrive as row numbers (negative = empty cell), written as inline strings "<prefix><row zero-padded to digits>". */
   | { readonly name: string; readonly kind: 'id'; readonly prefix: string; readonly digits: number };
 
-/** A batch of rows, column-major: coded and id columns as numbers, others as strings (null = empty cell). */
+/** A batch of rows, column-major: coded and id columns as numbers (coded NULL_CODE, id −1 = empty cell), others as strings (null = empty cell). */
 export interface XlsxBatch {
   readonly rowCount: number;
   readonly columns: readonly (ArrayLike<number> | readonly (string | null)[])[];
@@ -143,6 +144,8 @@ async function writeWorkbook(zip: ZipWriter, opts: XlsxOptions): Promise<number>
   const heads = columns.map((_, c) => enc(`<c r="${columnLetters(c)}`));
   const codedTails = columns.map((col) => (col.kind === 'coded' ? col.labels.map((l) => enc(`" t="s"><v>${sst.add(l)}</v></c>`)) : []));
   const KIND = { coded: 0, shared: 1, inline: 2, id: 3 } as const;
+  // Coded columns with fewer labels than NULL_CODE write it as an empty cell (a geography column may have more).
+  const nullable = columns.map((col) => col.kind === 'coded' && col.labels.length <= NULL_CODE);
   const kinds = Uint8Array.from(columns, (c) => KIND[c.kind]);
   const idPrefixes = columns.map((c) => enc(c.kind === 'id' ? escapeXml(c.prefix) : ''));
   const idDigits = Int32Array.from(columns, (c) => (c.kind === 'id' ? c.digits : 0));
@@ -170,6 +173,7 @@ async function writeWorkbook(zip: ZipWriter, opts: XlsxOptions): Promise<number>
   sst.uses += nColumns;
   pos = copy(out, rowClose, pos);
   let rowCount = 0;
+  let nullCells = 0;
   for await (const batch of opts.batches) {
     const values = batch.columns;
     for (let i = 0; i < batch.rowCount; i++) {
@@ -195,6 +199,10 @@ async function writeWorkbook(zip: ZipWriter, opts: XlsxOptions): Promise<number>
         if (kind === 0 || kind === 3) {
           const v = (values[c] as ArrayLike<number>)[i]!;
           if (kind === 3 && v < 0) continue;
+          if (kind === 0 && v === NULL_CODE && nullable[c]) {
+            nullCells++;
+            continue;
+          }
           const head = heads[c]!;
           for (let b = 0; b < head.length; b++) out[pos++] = head[b]!;
           for (let d = 12 - digitCount; d < 12; d++) out[pos++] = digits[d]!;
@@ -240,7 +248,8 @@ async function writeWorkbook(zip: ZipWriter, opts: XlsxOptions): Promise<number>
       }
       for (let b = 0; b < rowClose.length; b++) out[pos++] = rowClose[b]!;
     }
-    sst.uses += batch.rowCount * columns.filter((c) => c.kind === 'coded').length;
+    sst.uses += batch.rowCount * columns.filter((c) => c.kind === 'coded').length - nullCells;
+    nullCells = 0;
   }
   pos = copy(out, enc('</sheetData></worksheet>'), pos);
   if (pos > 0) await zip.data(out.subarray(0, pos));

@@ -40,6 +40,21 @@ function coarsenByRuns(fine: readonly string[], runs: readonly (readonly [string
   return { categories: runs.map(([name]) => name), fromFine };
 }
 
+const HIED_CATS = [
+  'Negative/Nil income',
+  '$1-$299',
+  '$300-$499',
+  '$500-$649',
+  '$650-$799',
+  '$800-$999',
+  '$1,000-$1,249',
+  '$1,250-$1,749',
+  '$1,750-$2,499',
+  '$2,500 or more',
+  'Partial income stated',
+  'All incomes not stated',
+];
+
 // ---------------------------------------------------------------- persons
 const AGE5P_CATS = [
   ...Array.from({ length: 20 }, (_, i) => `${i * 5}-${i * 5 + 4} years`),
@@ -387,9 +402,12 @@ export const VARIABLES: readonly VariableDef[] = [
     dataset: 'persons',
     description: 'Age in five-year groups',
     categories: AGE5P_CATS,
+    // Ten-year groups from 15, as the census's own (G01): a boundary at 15 because every 15+
+    // variable (labour force, income, marital status) tells 14 from 15 whatever the age group.
     coarse: coarsenByRuns(AGE5P_CATS, [
-      ...Array.from({ length: 9 }, (_, i) => [`${i * 10}-${i * 10 + 9} years`, i * 2] as const),
-      ['90 years and over', 18],
+      ['0-14 years', 0],
+      ...Array.from({ length: 7 }, (_, i) => [`${15 + i * 10}-${24 + i * 10} years`, 3 + i * 2] as const),
+      ['85 years and over', 17],
     ]),
   },
   { code: 'SEXP', dataset: 'persons', description: 'Sex', categories: ['Male', 'Female'] },
@@ -398,15 +416,8 @@ export const VARIABLES: readonly VariableDef[] = [
     dataset: 'persons',
     description: 'Relationship in household',
     categories: RLHP_CATS,
-    coarse: coarsen(RLHP_CATS, [
-      ['Husband, wife or partner', [RLHP_CATS[0]!, RLHP_CATS[1]!]],
-      ['Lone parent', ['Lone parent']],
-      ['Child', [RLHP_CATS[3]!, RLHP_CATS[4]!, RLHP_CATS[5]!]],
-      ['Other related individual', ['Other related individual']],
-      ['Non-family member', [RLHP_CATS[7]!, RLHP_CATS[8]!, RLHP_CATS[9]!]],
-      ['Visitor (from within Australia)', ['Visitor (from within Australia)']],
-      [NA, [NA]],
-    ]),
+    // Not coarsened: age (0-14), attendance, marital status and the household's type give every
+    // category back (docs/synthesis.md, "Coarsening").
   },
   {
     code: 'MSTP',
@@ -497,6 +508,13 @@ export const VARIABLES: readonly VariableDef[] = [
     dataset: 'persons',
     description: 'Highest year of school completed',
     categories: HSCP_CATS,
+    // Coarsened with HEAP, whose coarse "Secondary Education or below" Year 9 or 10 would split.
+    coarse: coarsenByRuns(HSCP_CATS, [
+      ['Year 12 or equivalent', 0],
+      ['Year 11 or below', 1],
+      [NS, 6],
+      [NA, 7],
+    ]),
   },
   {
     code: 'HEAP',
@@ -571,11 +589,10 @@ export const VARIABLES: readonly VariableDef[] = [
     dataset: 'persons',
     description: 'Hours worked (all jobs, week before Census night)',
     categories: HRSP_CATS,
+    // Coarsened with LFSP: any split of the hours would give coarse LFSP's "Employed" back as
+    // full-time (35 hours and over), part-time or away from work (none).
     coarse: coarsenByRuns(HRSP_CATS, [
-      ['None', 0],
-      ['1-34 hours', 1],
-      ['35 hours and over', 4],
-      [NS, 8],
+      ['Employed, hours withheld', 0],
       [NA, 9],
     ]),
   },
@@ -748,13 +765,8 @@ export const VARIABLES: readonly VariableDef[] = [
     code: 'HCFMD',
     dataset: 'dwellings',
     description: 'Family household composition (primary family type)',
+    // Not coarsened: the families file's FMCF and the household's size give the fine type back.
     categories: HCFMD_CATS,
-    coarse: coarsenByRuns(HCFMD_CATS, [
-      ['One family household', 0],
-      ['Multiple family household', 4],
-      ['Lone person household', 8],
-      ['Group household', 9],
-    ]),
   },
   {
     code: 'HIND',
@@ -767,20 +779,14 @@ export const VARIABLES: readonly VariableDef[] = [
     code: 'HIED',
     dataset: 'dwellings',
     description: 'Equivalised total household income (weekly) ranges',
-    categories: [
-      'Negative/Nil income',
-      '$1-$299',
-      '$300-$499',
-      '$500-$649',
-      '$650-$799',
-      '$800-$999',
-      '$1,000-$1,249',
-      '$1,250-$1,749',
-      '$1,750-$2,499',
-      '$2,500 or more',
-      'Partial income stated',
-      'All incomes not stated',
-    ],
+    categories: HIED_CATS,
+    // Coarsened with HIND: with the household's size, equivalised bands would split HIND's
+    // coarse bands again, so a small suburb's HIED says only whether incomes were stated.
+    coarse: coarsenByRuns(HIED_CATS, [
+      ['Incomes stated', 0],
+      ['Partial income stated', 10],
+      ['All incomes not stated', 11],
+    ]),
   },
   {
     code: 'RNTRD',

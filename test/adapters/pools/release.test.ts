@@ -103,7 +103,8 @@ describe('export', () => {
     expect(result.bytes).toBeGreaterThan(0);
     const rows = await rowsOf(`SELECT * FROM read_parquet('${destPath}')`);
     expect(rows).toHaveLength(100);
-    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    // Wandiligong is small: AGE5P and INCP come with coarse companions, fine for no record of it.
+    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
     // Part order, then row order; ids are the sampled rows.
     expect(rows.map((r) => r['person_id'])).toEqual([...p[0]!.rows, ...p[1]!.rows].map((i) => `P${String(i).padStart(9, '0')}`));
     for (const [k, part] of [rows.slice(0, 50), rows.slice(50)].entries()) {
@@ -111,8 +112,14 @@ describe('export', () => {
       for (const r of part) {
         const s = bySal.get(r['suburb_code'] as string)!;
         expect([r['suburb'], r['postcode'], r['lga'], r['gccsa'], r['state']]).toEqual([s.suburbId, s.postcode, s.lga, s.gccsa, s.state]);
-        if (k === 1) expect(FIXTURE_VARIABLES.persons[0]!.coarse!.categories).toContain(r['AGE5P']);
-        else expect(FIXTURE_VARIABLES.persons[0]!.categories).toContain(r['AGE5P']);
+        const age = FIXTURE_VARIABLES.persons[0]!;
+        // Never a fine and a coarse label in one column: the small suburb's fine AGE5P is empty.
+        if (k === 1) expect(r['AGE5P']).toBeNull();
+        else {
+          expect(age.categories).toContain(r['AGE5P']);
+          expect(r['AGE5P_coarse']).toBe(age.coarse!.categories[age.coarse!.fromFine[age.categories.indexOf(r['AGE5P'] as string)]!]);
+        }
+        expect(age.coarse!.categories).toContain(r['AGE5P_coarse']);
       }
     }
     const kv = await rowsOf(`SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata('${destPath}')`);
@@ -121,6 +128,18 @@ describe('export', () => {
     const dictionary = JSON.parse(meta['dictionary'] as string);
     expect(dictionary.variables.map((v: { code: string }) => v.code)).toEqual(['AGE5P', 'SEXP', 'INCP']);
     expect(dictionary.variables[0].coarse_categories).toEqual(['0-14 years', '15-64 years', '65 years and over']);
+    expect(dictionary.variables[0]).toMatchObject({ coarse_column: 'AGE5P_coarse', empty_in_suburbs: ['Wandiligong'] });
+    expect(dictionary.variables[1].coarse_column).toBeUndefined();
+  });
+
+  it('keeps fine columns alone when no suburb of the file is coarsened', async () => {
+    const destPath = join(tmp, 'fine.parquet');
+    const sel = resolved('postcode', '3121');
+    await release.export({ dataset: 'persons', parts: [{ selection: sel, rows: release.sample(sel, 'persons', 40, 4n) }], format: 'csv', includeGeography: 'none', metadata, destPath });
+    const rows = await rowsOf(`SELECT * FROM read_csv('${destPath}', header = true, all_varchar = true)`);
+    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP']);
+    const dictionary = JSON.parse(await readFile(dictionaryPathOf(destPath), 'utf8'));
+    expect(dictionary.variables[0].coarse_column).toBeUndefined();
   });
 
   it('exports exactly the records stored in pools.duckdb (column files and tables agree)', async () => {
@@ -130,9 +149,13 @@ describe('export', () => {
     await duck.run(`ATTACH '${join(releaseDir, 'pools.duckdb')}' AS stored (READ_ONLY)`);
     try {
       const cols = ['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP'];
+      const inFile = Object.keys((await rowsOf(`SELECT * FROM read_parquet('${destPath}') LIMIT 1`))[0]!);
+      expect(inFile).toContain('AGE5P_coarse'); // the sample reaches Wandiligong
+      // The pool stores a small suburb's coarse label in the variable's own column; the file, in the companion.
+      const value = (c: string) => (inFile.includes(`${c}_coarse`) ? `coalesce(f.${c}::VARCHAR, f.${c}_coarse::VARCHAR)` : `f.${c}::VARCHAR`);
       const differ = await rowsOf(
         `SELECT count(*)::INTEGER AS n FROM read_parquet('${destPath}') f LEFT JOIN stored.persons p USING (person_id) WHERE ` +
-          cols.map((c) => `f.${c}::VARCHAR IS DISTINCT FROM p.${c}::VARCHAR`).join(' OR '),
+          cols.map((c) => `${value(c)} IS DISTINCT FROM p.${c}::VARCHAR`).join(' OR '),
       );
       expect(differ[0]!['n']).toBe(0);
     } finally {
@@ -176,11 +199,12 @@ describe('export', () => {
     const sheets = await readXlsxFile(destPath);
     expect(sheets.map((s) => s.sheet)).toEqual(['persons', 'dictionary', 'metadata']);
     const data = sheets[0]!.data;
-    expect(data[0]).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    expect(data[0]).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
     // read-excel-file parses "3121" as text (it is a shared string), so rows compare exactly.
     expect(data.slice(1)).toEqual(expected);
     expect(sheets[2]!.data).toContainEqual(['seed', '12345']);
     expect(sheets[1]!.data).toContainEqual(['INCP', 'Total personal income (weekly)', 3, '$1-$399']);
+    expect(sheets[1]!.data).toContainEqual(['INCP_coarse', 'Total personal income (weekly) (coarse categories, every record; INCP is empty for small suburbs)', 1, 'Under $400']);
 
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(destPath);

@@ -39,12 +39,16 @@ describe('variables catalogue', () => {
     }
   });
 
-  it('AGE5P coarsens to ten-year groups', () => {
+  it('AGE5P coarsens to the census\'s ten-year groups from 15 (0-14, 15-24, …, 85 and over)', () => {
     const age = variableByCode('AGE5P');
     expect(age.categories[0]).toBe('0-4 years');
     expect(age.categories.at(-1)).toBe('100 years and over');
-    expect(age.coarse!.categories[age.coarse!.fromFine[3]!]).toBe('10-19 years');
-    expect(age.coarse!.categories[age.coarse!.fromFine[20]!]).toBe('90 years and over');
+    const coarseOf = (fine: string) => age.coarse!.categories[age.coarse!.fromFine[age.categories.indexOf(fine)]!];
+    expect(coarseOf('10-14 years')).toBe('0-14 years');
+    expect(coarseOf('15-19 years')).toBe('15-24 years');
+    expect(coarseOf('80-84 years')).toBe('75-84 years');
+    expect(coarseOf('100 years and over')).toBe('85 years and over');
+    expect(age.coarse!.categories).toHaveLength(9);
   });
 
   it('columnLabels lists fine labels then the coarse ones not already present', () => {

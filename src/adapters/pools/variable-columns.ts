@@ -1,0 +1,77 @@
+/**
+ * The variable columns of a downloaded file. A pool column holds a suburb's fine categories,
+ * or its coarse ones where the suburb is small (docs/synthesis.md, "Coarsening"). A file never
+ * mixes the two in one column: when any suburb of the file is coarsened for a variable, the
+ * variable comes as two columns,
+ *   CODE         its fine categories, empty (NULL) for every record of a coarsened suburb;
+ *   CODE_coarse  its coarse categories, for every record of the file;
+ * so a tabulation over the whole file uses CODE_coarse, and one over the suburbs that are not
+ * small uses CODE. A file without a coarsened suburb has CODE alone, as before.
+ */
+import type { DatasetType } from '../../core/dataset.ts';
+import { VARIABLES } from '../../core/census/variables.ts';
+import type { Catalog, CatalogVariable } from './catalog.ts';
+import { NULL_CODE } from './coded.ts';
+
+export { NULL_CODE };
+
+export const coarseColumnName = (code: string): string => `${code}_coarse`;
+
+export interface VariableFileColumn {
+  readonly name: string;
+  readonly labels: readonly string[];
+  /** Which catalog variable (index into catalog.variables[dataset]) the values come from. */
+  readonly variable: number;
+  /** Pool ENUM index → label index in this column (NULL_CODE: none). */
+  readonly map: Uint8Array;
+  /** By catalog suburb ordinal: 1 where the column is NULL for all the suburb's records. */
+  readonly nullFor?: Uint8Array;
+}
+
+/** The file's variable columns, given the catalog ordinals of the suburbs it draws from. */
+export function variableFileColumns(catalog: Catalog, dataset: DatasetType, suburbOrdinals: Iterable<number>): VariableFileColumn[] {
+  const ordinals = [...new Set(suburbOrdinals)];
+  return catalog.variables[dataset].flatMap((v, k): VariableFileColumn[] => {
+    const coarsenedIn = v.coarseCategories ? ordinals.filter((o) => catalog.suburbs[o]?.coarsened.includes(v.code)) : [];
+    if (coarsenedIn.length === 0) return [{ name: v.code, labels: v.labels, variable: k, map: identity(v.labels.length) }];
+    const nullFor = new Uint8Array(catalog.suburbs.length);
+    for (const o of coarsenedIn) nullFor[o] = 1;
+    const fine = Uint8Array.from(v.labels, (_, i) => (i < v.categories.length ? i : NULL_CODE));
+    return [
+      { name: v.code, labels: v.categories, variable: k, map: fine, nullFor },
+      { name: coarseColumnName(v.code), labels: v.coarseCategories!, variable: k, map: coarseMap(v) },
+    ];
+  });
+}
+
+/**
+ * Pool ENUM index → coarse label index: a fine label through the release's fine → coarse map
+ * (older releases: this code's catalogue, if its categories are the release's), a coarse label
+ * to itself.
+ */
+function coarseMap(v: CatalogVariable): Uint8Array {
+  const coarse = v.coarseCategories!;
+  let ofFine = v.coarseOfFine;
+  if (!ofFine) {
+    const def = VARIABLES.find((d) => d.code === v.code);
+    if (!def?.coarse || def.categories.join('\n') !== v.categories.join('\n') || def.coarse.categories.join('\n') !== coarse.join('\n')) {
+      throw new Error(`${v.code}: the release has no fine-to-coarse map and its categories differ from this build of spq`);
+    }
+    ofFine = def.coarse.fromFine;
+  }
+  return Uint8Array.from(v.labels, (label, i) => {
+    if (i < v.categories.length) return ofFine[i]!;
+    const j = coarse.indexOf(label);
+    if (j < 0) throw new Error(`${v.code}: label "${label}" is neither a fine nor a coarse category`);
+    return j;
+  });
+}
+
+function identity(n: number): Uint8Array {
+  return Uint8Array.from({ length: n }, (_, i) => i);
+}
+
+/** One record's value in a file column: its pool ENUM index mapped, or NULL_CODE. */
+export function fileValue(column: VariableFileColumn, poolValue: number, suburbOrdinal: number): number {
+  return column.nullFor?.[suburbOrdinal] ? NULL_CODE : column.map[poolValue]!;
+}
