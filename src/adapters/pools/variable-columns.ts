@@ -33,30 +33,31 @@ export function variableFileColumns(catalog: Catalog, dataset: DatasetType, subu
   const ordinals = [...new Set(suburbOrdinals)];
   return catalog.variables[dataset].flatMap((v, k): VariableFileColumn[] => {
     const coarsenedIn = v.coarseCategories ? ordinals.filter((o) => catalog.suburbs[o]?.coarsened.includes(v.code)) : [];
-    if (coarsenedIn.length === 0) return [{ name: v.code, labels: v.labels, variable: k, map: identity(v.labels.length) }];
+    const toCoarse = coarsenedIn.length > 0 ? coarseMap(v) : undefined;
+    // A release older than the fine-to-coarse map, whose categories this code no longer knows,
+    // is served as it was built: coarse labels in the variable's own column (rebuild it to split them).
+    if (!toCoarse) return [{ name: v.code, labels: v.labels, variable: k, map: identity(v.labels.length) }];
     const nullFor = new Uint8Array(catalog.suburbs.length);
     for (const o of coarsenedIn) nullFor[o] = 1;
     const fine = Uint8Array.from(v.labels, (_, i) => (i < v.categories.length ? i : NULL_CODE));
     return [
       { name: v.code, labels: v.categories, variable: k, map: fine, nullFor },
-      { name: coarseColumnName(v.code), labels: v.coarseCategories!, variable: k, map: coarseMap(v) },
+      { name: coarseColumnName(v.code), labels: v.coarseCategories!, variable: k, map: toCoarse },
     ];
   });
 }
 
 /**
  * Pool ENUM index → coarse label index: a fine label through the release's fine → coarse map
- * (older releases: this code's catalogue, if its categories are the release's), a coarse label
- * to itself.
+ * (older releases: this code's catalogue, if its categories are the release's; else undefined),
+ * a coarse label to itself.
  */
-function coarseMap(v: CatalogVariable): Uint8Array {
+function coarseMap(v: CatalogVariable): Uint8Array | undefined {
   const coarse = v.coarseCategories!;
   let ofFine = v.coarseOfFine;
   if (!ofFine) {
     const def = VARIABLES.find((d) => d.code === v.code);
-    if (!def?.coarse || def.categories.join('\n') !== v.categories.join('\n') || def.coarse.categories.join('\n') !== coarse.join('\n')) {
-      throw new Error(`${v.code}: the release has no fine-to-coarse map and its categories differ from this build of spq`);
-    }
+    if (!def?.coarse || def.categories.join('\n') !== v.categories.join('\n') || def.coarse.categories.join('\n') !== coarse.join('\n')) return undefined;
     ofFine = def.coarse.fromFine;
   }
   return Uint8Array.from(v.labels, (label, i) => {

@@ -40,9 +40,11 @@ describe('variableFileColumns: no column mixes fine and coarse categories', () =
     for (let v = 0; v < age.labels.length; v++) expect(fileValue(coarse!, v, 0)).toBeLessThan(age.coarseCategories!.length);
   });
 
-  it('refuses a release without a fine-to-coarse map whose categories are not this code\'s', () => {
+  it('serves a release without a fine-to-coarse map, whose categories this code does not know, as it was built', () => {
     const { coarseOfFine: _, ...old } = age;
     const legacy = { ...catalog, variables: { persons: [old], families: [], dwellings: [] } } as unknown as Catalog;
-    expect(() => variableFileColumns(legacy, 'persons', [1])).toThrow(/no fine-to-coarse map/);
+    const columns = variableFileColumns(legacy, 'persons', [1]);
+    expect(columns.map((c) => c.name)).toEqual(['AGE5P']);
+    expect(columns[0]!.labels).toEqual(age.labels);
   });
 });
