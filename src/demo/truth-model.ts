@@ -41,7 +41,8 @@ const REGIONS: Readonly<Record<Archetype, Weights>> = {
 };
 // Language group (LANP 0‥9) by birth region (index = BPLP category).
 const LANGUAGE_BY_REGION: readonly Weights[] = [
-  [0.95, 0.002, 0.01, 0.005, 0.01, 0.005, 0.005, 0.008, 0.003, 0.002],
+  // Australian-born non-Indigenous persons speak an Indigenous language very rarely (2021: ~0.05%).
+  [0.95, 0.002, 0.01, 0.005, 0.01, 0.005, 0.005, 0.008, 0.0005, 0.002],
   [0.75, 0, 0, 0, 0, 0.03, 0.02, 0, 0, 0.2],
   [0.82, 0.14, 0, 0, 0, 0, 0, 0, 0, 0.04],
   [0.3, 0, 0.45, 0.23, 0, 0, 0, 0, 0, 0.02],
@@ -156,7 +157,29 @@ interface Member {
   /** Weekly dollars; NaN when not stated; 0 for children under 15. */
   readonly income: number;
   readonly lfsp: number;
+  readonly origin: Origin;
 }
+
+/** What a family hands on: Indigenous status, birthplace region, language and religion (category indices). */
+interface Origin {
+  readonly indigenous: number;
+  readonly region: number;
+  readonly lanp: number;
+  readonly relp: number;
+}
+
+/**
+ * How a person's origin follows a relative's: a child's from the parent's (language and
+ * religion about 85% of the time; born overseas with a migrant parent more often the older the
+ * child), a partner's from the other partner's (about two couples in three share birthplace,
+ * language and religion: ABS marriages 2021, both partners born in the same country ~70%).
+ */
+interface Inherit {
+  readonly from: Origin;
+  readonly as: 'child' | 'partner';
+}
+const CHILD_KEEPS = 0.85;
+const PARTNERS_ALIKE = 0.68;
 
 /** Draws one suburb's linked truth population of about `suburb.persons` usual residents. */
 export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
@@ -173,19 +196,29 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
   const normalAge = ([m, sd]: readonly [number, number], lo: number) => Math.round(clamp(m + sd * rng.normal(), lo, 100));
   const yes = (p: number) => rng.next() < p;
 
-  const person = (age: number, sex: number, role: Role, dwelling: number, family: number): Member => {
+  const person = (age: number, sex: number, role: Role, dwelling: number, family: number, inherit?: Inherit): Member => {
     const adult = age >= 15;
-    const indigenous = yes(INDIGENOUS[a]) ? 1 + rng.pick([0.9, 0.05, 0.05]) : yes(0.015) ? 4 : 0;
-    const overseas = indigenous === 0 && age > 0 && yes(OVERSEAS[a] * (age < 15 ? 0.35 : 1));
-    const region = overseas ? rng.pick(REGIONS[a]) : yes(0.01) ? 10 : 0;
+    const alike = inherit ? yes(inherit.as === 'child' ? CHILD_KEEPS : PARTNERS_ALIKE) : false;
+    const parent = inherit?.as === 'child' ? inherit.from : undefined;
+    let indigenous = yes(INDIGENOUS[a]) ? 1 + rng.pick([0.9, 0.05, 0.05]) : yes(0.015) ? 4 : 0;
+    // Indigenous status passes to children (ABS: almost all children of an Indigenous parent are counted Indigenous).
+    if (parent) indigenous = parent.indigenous > 0 && parent.indigenous < 4 ? (yes(0.92) ? parent.indigenous : 0) : indigenous > 0 && indigenous < 4 && yes(0.7) ? 0 : indigenous;
+    // A migrant parent's child is born overseas more often the older the child; otherwise in Australia.
+    const migrantParent = parent !== undefined && parent.region > 0 && parent.region < 10;
+    const overseas = indigenous === 0 && age > 0 && (migrantParent ? yes(Math.min(0.8, 0.1 + age * 0.03)) : !parent && yes(OVERSEAS[a] * (age < 15 ? 0.35 : 1)));
+    let region = overseas ? (migrantParent ? parent!.region : rng.pick(REGIONS[a])) : yes(0.01) ? 10 : 0;
+    if (inherit?.as === 'partner' && alike && indigenous === 0) region = inherit.from.region;
     const langRow = region === 10 ? LANGUAGE_BY_REGION[0]! : LANGUAGE_BY_REGION[region]!;
     let lanp = yes(0.015) ? 10 : rng.pick(langRow);
     if (indigenous > 0 && indigenous < 4 && a === 'X' && yes(0.45)) lanp = 8;
+    else if (indigenous > 0 && indigenous < 4 && yes(0.02)) lanp = 8; // outside remote areas, about 2%
+    if (inherit && alike && inherit.from.lanp !== 10) lanp = inherit.from.lanp;
     const englp = age < 5 || lanp === 0 ? 5 : yes(0.04) ? 4 : rng.pick([0.5, 0.27, 0.17, 0.06]);
-    const citp = region === 10 || yes(0.01) ? 2 : overseas ? (yes(0.55) ? 0 : 1) : 0;
+    const citp = region === 10 || yes(0.01) ? 2 : region > 0 ? (yes(0.55) ? 0 : 1) : 0;
     const relRow = RELIGION_BY_REGION[region === 10 ? 0 : region]!;
     const christianLift = age >= 60 ? 1.5 : 1;
-    const relp = yes(0.07) ? 7 : rng.pick(relRow.map((w, i) => (i === 1 ? w * christianLift : w)));
+    let relp = yes(0.07) ? 7 : rng.pick(relRow.map((w, i) => (i === 1 ? w * christianLift : w)));
+    if (inherit && alike && inherit.from.relp !== 7) relp = inherit.from.relp;
 
     // Education: attending, school level, qualification.
     let typp = 7;
@@ -305,7 +338,7 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     ages.push(age);
     personDwelling.push(dwelling);
     personFamily.push(family);
-    return { index, age, sex, role, income: adult ? income : 0, lfsp };
+    return { index, age, sex, role, income: adult ? income : 0, lfsp, origin: { indigenous, region, lanp, relp } };
   };
 
   /**
@@ -313,12 +346,12 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
    * (ABS Births 2021: first-time mothers' median age 29.5; the younger partner is passed here),
    * never under 18; the next are born two to four years apart. Children over 34 have left home.
    */
-  const children = (parentAge: number, count: number, dwelling: number, family: number): Member[] => {
+  const children = (parent: Member, parentAge: number, count: number, dwelling: number, family: number): Member[] => {
     const out: Member[] = [];
     const gap = clamp(Math.round(28 + 5 * rng.normal()), 18, 45);
     let age = Math.min(parentAge - gap, 34);
     for (let k = 0; k < count && age >= 0; k++) {
-      out.push(person(age, rng.int(2), 'child', dwelling, family));
+      out.push(person(age, rng.int(2), 'child', dwelling, family, { from: parent.origin, as: 'child' }));
       age -= 2 + rng.int(3);
     }
     return out;
@@ -350,7 +383,8 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     const sexB = sameSex ? sexA : 1 - sexA;
     const role: Role = yes(ageRef < 35 ? 0.45 : 0.8) ? 'partnerReg' : 'partnerDf';
     const ageB = Math.round(clamp(ageRef + (sexA === 0 ? -2 : 2) + 3 * rng.normal(), 18, 100));
-    return [person(ageRef, sexA, role, dwelling, family), person(ageB, sexB, role, dwelling, family)];
+    const first = person(ageRef, sexA, role, dwelling, family);
+    return [first, person(ageB, sexB, role, dwelling, family, { from: first.origin, as: 'partner' })];
   };
 
   const addFamily = (members: Member[], kind: 'coupleNoKids' | 'coupleKids' | 'oneParent' | 'other', dwelling: number, familiesInHousehold: number) => {
@@ -408,14 +442,16 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
         kind = 'coupleNoKids';
       } else if (type === 2 || type === 6) {
         fam = couple(normalAge(AGE_PARENT[a], 22), dwelling, f);
-        fam.push(...children(Math.min(fam[0]!.age, fam[1]!.age), childCount(), dwelling, f));
+        // The children's origin follows the mother's where there is one (the first partner otherwise).
+        const mother = fam.find((m) => m.sex === 1) ?? fam[0]!;
+        fam.push(...children(mother, Math.min(fam[0]!.age, fam[1]!.age), childCount(), dwelling, f));
         kind = fam.length > 2 ? 'coupleKids' : 'coupleNoKids';
       } else if (type === 3) {
         const age = normalAge(AGE_PARENT[a], 20);
         fam = [person(age, yes(0.8) ? 1 : 0, 'loneParent', dwelling, f)];
-        fam.push(...children(age, childCount(), dwelling, f));
+        fam.push(...children(fam[0]!, age, childCount(), dwelling, f));
         kind = 'oneParent';
-        if (fam.length < 2) fam.push(person(Math.max(0, age - 20), rng.int(2), 'child', dwelling, f));
+        if (fam.length < 2) fam.push(person(Math.max(0, age - 20), rng.int(2), 'child', dwelling, f, { from: fam[0]!.origin, as: 'child' }));
       } else {
         const age = normalAge([38, 15], 18);
         fam = [person(age, rng.int(2), 'relative', dwelling, f), person(Math.round(clamp(age + 4 * rng.normal(), 18, 100)), rng.int(2), 'relative', dwelling, f)];
@@ -431,7 +467,8 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
         if (yes(0.6)) second = couple(Math.min(100, fam[0]!.age + 26 + rng.int(8)), dwelling, f2);
         else {
           const age = Math.round(clamp(22 + 3 * rng.normal(), 18, 35));
-          second = [person(age, 1, 'loneParent', dwelling, f2), person(rng.int(Math.min(4, age - 17)), rng.int(2), 'child', dwelling, f2)];
+          const parent = person(age, 1, 'loneParent', dwelling, f2);
+          second = [parent, person(rng.int(Math.min(4, age - 17)), rng.int(2), 'child', dwelling, f2, { from: parent.origin, as: 'child' })];
         }
         members.push(...second);
         familyKinds.push([second, second[0]!.role === 'loneParent' ? 'oneParent' : 'coupleNoKids']);

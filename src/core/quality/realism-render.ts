@@ -4,7 +4,7 @@
  * real census data), their columns show "—".
  */
 import { SIZE_BANDS } from './metrics.ts';
-import { IMPLAUSIBLE_CHECKS, REALISM_PAIRS, type ErrorRemoved, type GroupFigures, type RateFigure, type RealismSummary, type SourceFigures } from './realism.ts';
+import { FAMILY_LIKENESS, IMPLAUSIBLE_CHECKS, REALISM_PAIRS, type ErrorRemoved, type GroupFigures, type RateFigure, type RealismSummary, type SourceFigures } from './realism.ts';
 
 const pct = (x: number | undefined, digits = 2) => (x === undefined ? '—' : `${(100 * x).toFixed(digits)}%`);
 const num = (x: number | undefined, digits = 2) => (x === undefined ? '—' : x.toFixed(digits));
@@ -44,6 +44,7 @@ export function renderRealism(summary: RealismSummary): string[] {
   row("mothers: min age at eldest child's birth", (s) => num(s.mothers.min, 0));
   row("mothers: p5 age at eldest child's birth", (s) => num(s.mothers.p5, 1));
   row("mothers: median age at eldest child's birth", (s) => num(s.mothers.median, 1));
+  for (const check of FAMILY_LIKENESS) row(check.name, (s) => pct(s.likeness?.[check.name]?.rate, 1));
   for (const pair of REALISM_PAIRS) row(`Cramér's V ${pair.name}`, (s) => num(s.cramersV[pair.name], 3));
   const lang = (r: RateFigure) => pct(r.rate, 1);
   row(`Indigenous persons speaking an Indigenous language, remote (${all.synthetic.indigenousLanguage.denominator} synthetic)`, (s) => lang(s.indigenousLanguage));

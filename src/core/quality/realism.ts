@@ -56,6 +56,7 @@ function columnsOf(pop: Population, level: Level, codes: readonly string[]): Col
 const indices = (code: string, labels: readonly string[]): ReadonlySet<number> => new Set(labels.map((l) => categoryIndex(code, l)));
 
 const isPartner = (r: number) => r === RLHP.registered || r === RLHP.deFacto;
+const INDIGENOUS = indices('INGP', ['Aboriginal', 'Torres Strait Islander', 'Both Aboriginal and Torres Strait Islander']);
 const isChild = (r: number) => r === RLHP.under15 || r === RLHP.student || r === RLHP.nonDependent;
 const FEMALE = categoryIndex('SEXP', 'Female');
 const MALE = categoryIndex('SEXP', 'Male');
@@ -167,6 +168,92 @@ export function forEachMother(pop: Population, visit: (ageAtEldestBirth: number)
     if (isPartner(r) || r === RLHP.loneParent) visit(age[p]! - eldest[f]!);
   }
 }
+
+/**
+ * Visits every child (child under 15, dependent student, non-dependent child) with the parent
+ * whose origin a child's most often follows: the mother (female partner or lone parent), else
+ * the family's first parent.
+ */
+export function forEachChildAndParent(pop: Population, visit: (child: number, parent: number) => void): void {
+  const { RLHP: rlhp, SEXP: sexp } = columnsOf(pop, 'persons', ['RLHP', 'SEXP']);
+  const { family, count } = pop.persons;
+  const parent = new Int32Array(pop.families.count).fill(-1);
+  for (let p = 0; p < count; p++) {
+    const f = family[p]!;
+    const r = rlhp![p]!;
+    if (f < 0 || !(isPartner(r) || r === RLHP.loneParent)) continue;
+    if (parent[f]! < 0 || (sexp![p] === FEMALE && sexp![parent[f]!] !== FEMALE)) parent[f] = p;
+  }
+  for (let p = 0; p < count; p++) {
+    const f = family[p]!;
+    if (f >= 0 && parent[f]! >= 0 && isChild(rlhp![p]!)) visit(p, parent[f]!);
+  }
+}
+
+/** Visits both partners of every family with exactly two. */
+export function forEachCouple(pop: Population, visit: (a: number, b: number) => void): void {
+  const { RLHP: rlhp } = columnsOf(pop, 'persons', ['RLHP']);
+  const F = pop.families.count;
+  const first = new Int32Array(F).fill(-1);
+  const second = new Int32Array(F).fill(-1);
+  const partners = new Int32Array(F);
+  for (let p = 0; p < pop.persons.count; p++) {
+    const f = pop.persons.family[p]!;
+    if (f < 0 || !isPartner(rlhp![p]!)) continue;
+    if (partners[f] === 0) first[f] = p;
+    else if (partners[f] === 1) second[f] = p;
+    partners[f]!++;
+  }
+  for (let f = 0; f < F; f++) if (partners[f] === 2) visit(first[f]!, second[f]!);
+}
+
+const STATED = (code: string): Uint8Array => Uint8Array.from(variableByCode(code).categories, (label) => (isInformative(label) ? 1 : 0));
+
+/** Children alike their parent, or partners alike each other, in `code` (both stated). */
+function likenessCheck(name: string, description: string, code: string, pairs: 'children' | 'couples'): ImplausibleCheck {
+  let statedOnce: Uint8Array | undefined;
+  return {
+    name,
+    level: 'persons',
+    description,
+    count(pop, into) {
+      const stated = (statedOnce ??= STATED(code));
+      const { [code]: v } = columnsOf(pop, 'persons', [code]);
+      const visit = (a: number, b: number) => {
+        if (!stated[v![a]!] || !stated[v![b]!]) return;
+        into.denominator++;
+        if (v![a] === v![b]) into.numerator++;
+      };
+      if (pairs === 'children') forEachChildAndParent(pop, visit);
+      else forEachCouple(pop, visit);
+    },
+  };
+}
+
+/**
+ * How families hold together: children share their parent's religion, language and Indigenous
+ * status, partners each other's birthplace and religion, mostly but not always (2021 Census:
+ * about two couples in three were born in the same country).
+ */
+export const FAMILY_LIKENESS: readonly ImplausibleCheck[] = [
+  likenessCheck('child-same-religion', "children whose religion (RELP) is their mother's (else the parent's), both stated", 'RELP', 'children'),
+  likenessCheck('child-same-language', "children who speak their mother's (else the parent's) language at home (LANP), both stated", 'LANP', 'children'),
+  {
+    name: 'child-of-indigenous-indigenous',
+    level: 'persons',
+    description: 'children of an Aboriginal and/or Torres Strait Islander mother (else parent) who are Indigenous too',
+    count(pop, into) {
+      const { INGP: ingp } = columnsOf(pop, 'persons', ['INGP']);
+      forEachChildAndParent(pop, (child, parent) => {
+        if (!INDIGENOUS.has(ingp![parent]!)) return;
+        into.denominator++;
+        if (INDIGENOUS.has(ingp![child]!)) into.numerator++;
+      });
+    },
+  },
+  likenessCheck('couple-same-birthplace', 'couples both born in the same region (BPLP), both stated', 'BPLP', 'couples'),
+  likenessCheck('couple-same-religion', 'couples of the same religion (RELP), both stated', 'RELP', 'couples'),
+];
 
 /** The implausible combinations issue 10 names, and a few more a researcher would flag. */
 export const IMPLAUSIBLE_CHECKS: readonly ImplausibleCheck[] = [
@@ -477,7 +564,6 @@ export const REALISM_PAIRS: readonly PairSpec[] = [
   { name: 'INGP×LANP remote', a: 'INGP', b: 'LANP', keep: inRemoteArea },
 ];
 
-const INDIGENOUS = indices('INGP', ['Aboriginal', 'Torres Strait Islander', 'Both Aboriginal and Torres Strait Islander']);
 const INDIGENOUS_LANGUAGE = categoryIndex('LANP', 'Australian Indigenous languages');
 const LANP_NOT_STATED = categoryIndex('LANP', 'Not stated');
 
@@ -713,6 +799,7 @@ export interface RealismOptions {
 /** Counts of one source (synthetic, truth or oracle) pooled over suburbs. */
 export interface SourceTally {
   implausible: Record<string, Rate>;
+  likeness: Record<string, Rate>;
   couples: CoupleTally;
   mothers: MotherTally;
   pairs: Record<string, Float64Array>;
@@ -785,6 +872,7 @@ const pairCells = (pair: PairSpec) => variableByCode(pair.a).categories.length *
 function emptySourceTally(r: Resolved): SourceTally {
   return {
     implausible: Object.fromEntries(r.checks.map((c) => [c.name, emptyRate()])),
+    likeness: Object.fromEntries(FAMILY_LIKENESS.map((c) => [c.name, emptyRate()])),
     couples: emptyCoupleTally(),
     mothers: emptyMotherTally(),
     pairs: Object.fromEntries(r.pairs.map((pair) => [pair.name, new Float64Array(pairCells(pair))])),
@@ -796,6 +884,7 @@ function emptySourceTally(r: Resolved): SourceTally {
 function sourceTally(pop: Population, r: Resolved): SourceTally {
   const t = emptySourceTally(r);
   for (const check of r.checks) check.count(pop, t.implausible[check.name]!);
+  for (const check of FAMILY_LIKENESS) check.count(pop, t.likeness[check.name]!);
   countCouples(pop, t.couples);
   countMothers(pop, t.mothers);
   for (const pair of r.pairs) addPairCounts(t.pairs[pair.name]!, pop, pair.a, pair.b, pair.keep);
@@ -805,6 +894,7 @@ function sourceTally(pop: Population, r: Resolved): SourceTally {
 
 function addSourceTally(into: SourceTally, from: SourceTally): void {
   for (const [name, rate] of Object.entries(from.implausible)) addRate((into.implausible[name] ??= emptyRate()), rate);
+  for (const [name, rate] of Object.entries(from.likeness ?? {})) addRate(((into.likeness ??= {})[name] ??= emptyRate()), rate);
   addCouples(into.couples, from.couples);
   addHistogram(into.mothers, from.mothers);
   for (const [name, table] of Object.entries(from.pairs)) addHistogram((into.pairs[name] ??= new Float64Array(table.length)), table);
@@ -892,6 +982,8 @@ const rateFigure = (r: Rate): RateFigure => ({ numerator: r.numerator, denominat
 /** One source's figures over a set of suburbs. */
 export interface SourceFigures {
   implausible: Record<string, RateFigure>;
+  /** FAMILY_LIKENESS: children like their parent, partners like each other. */
+  likeness: Record<string, RateFigure>;
   couples: CoupleFigures;
   /** Mothers' age at the eldest child's birth. */
   mothers: MotherFigures;
@@ -928,6 +1020,7 @@ export interface RealismSummary {
 export function sourceFigures(t: SourceTally, pairs: readonly PairSpec[] = REALISM_PAIRS): SourceFigures {
   return {
     implausible: Object.fromEntries(Object.entries(t.implausible).map(([name, r]) => [name, rateFigure(r)])),
+    likeness: Object.fromEntries(Object.entries(t.likeness ?? {}).map(([name, r]) => [name, rateFigure(r)])),
     couples: coupleFigures(t.couples),
     mothers: motherFigures(t.mothers),
     cramersV: Object.fromEntries(

@@ -14,6 +14,7 @@ import { tableById } from '../../census/tables.ts';
 import { categoryIndex, variableByCode, variablesOf } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
 import { deriveLfsf } from './family.ts';
+import { inheritCulture, type InheritReport } from './inherit.ts';
 import { fitTable, type ClassPrior } from './fit.ts';
 import {
   classifyAll,
@@ -45,6 +46,8 @@ export interface AttributeDiagnostics {
   /** Variables with no table for this suburb, drawn from their prior alone. */
   readonly fromPriorOnly: string[];
   readonly incomeSwaps?: SwapReport;
+  /** Family resemblance of the origin bundles before and after their swaps. */
+  readonly culture?: InheritReport;
 }
 
 /** Swap proposals per person aged 15+ (docs/synthesis-attributes.md: error vs time). */
@@ -249,6 +252,8 @@ export function assignAttributesWithDiagnostics(
   fitOrDraw(persons, 'G01', 'LANP', priors.lanpPrior(bplp, persons.columns.INGP!, (options.dwellingLocation ?? 0) >= 3));
   draw(persons, 'ENGLP', priors.englpPrior(persons.columns.LANP!));
   fitOrDraw(persons, 'G14', 'RELP', priors.relpPrior(bplp));
+  // Families hold together: origin bundles move between persons of the same sex and age group.
+  const culture = inheritCulture({ age, family: structure.persons.family, columns: persons.columns }, rng);
   fitOrDraw(persons, 'G18', 'ASSNP', priors.matrixPrior(band, priors.ASSNP_BY_AGE));
   draw(persons, 'LTHP', priors.matrixPrior(band, priors.LTHP_BY_AGE));
   draw(persons, 'UAI5P', priors.matrixPrior(band, priors.UAI5P_BY_AGE), adult);
@@ -350,7 +355,7 @@ export function assignAttributesWithDiagnostics(
     families: { ...structure.families, variables: familyLevel.columns },
     dwellings: { ...structure.dwellings, variables: dwellings.columns },
   };
-  return { population, diagnostics: { forced, fromPriorOnly, ...(incomeSwaps ? { incomeSwaps } : {}) } };
+  return { population, diagnostics: { forced, fromPriorOnly, culture, ...(incomeSwaps ? { incomeSwaps } : {}) } };
 }
 
 /** Last resort for a variable whose table is missing: informative categories at random (eligible units), else the fallback. */

@@ -207,7 +207,9 @@ export function lanpPrior(bplp: Uint8Array, ingp: Uint8Array, remote: boolean): 
   }
   const indigenousLanguage = categoryIndex('LANP', 'Australian Indigenous languages');
   const other = (englishOnly: number, ns: number) => [englishOnly, ...LANP_OTHER_SHARES.slice(1, 10).map((s, k) => (k + 1 === indigenousLanguage ? 0.02 : s / 4)), ns];
-  const indigenousRow = LANP_OTHER_SHARES.map((_, k) => (k === 0 ? (remote ? 45 : 94) : k === indigenousLanguage ? (remote ? 50 : 0.8) : k === 10 ? 3 : 0.05));
+  // Outside remote areas about 2% of Indigenous persons speak an Indigenous language at home and
+  // a few per cent another language (2021 Census), about as often as other Australian-born.
+  const indigenousRow = LANP_OTHER_SHARES.map((_, k) => (k === 0 ? (remote ? 45 : 92) : k === indigenousLanguage ? (remote ? 50 : 2) : k === 10 ? 3 : remote ? 0.05 : 0.3));
   return matrixPrior(cls, [other(92, 2), other(40, 3), indigenousRow]);
 }
 
