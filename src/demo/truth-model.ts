@@ -166,6 +166,8 @@ interface Origin {
   readonly region: number;
   readonly lanp: number;
   readonly relp: number;
+  /** HEAP, which partners share more often than chance. */
+  readonly heap: number;
 }
 
 /**
@@ -180,6 +182,7 @@ interface Inherit {
 }
 const CHILD_KEEPS = 0.85;
 const PARTNERS_ALIKE = 0.68;
+const PARTNERS_SAME_EDUCATION = 0.35;
 
 /** Draws one suburb's linked truth population of about `suburb.persons` usual residents. */
 export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
@@ -233,6 +236,8 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
       if (age < 20) heap = rng.pick([0, 0, 0, 0.002, 0.06, 0.85, 0.08, 0.003, 0.005, 0.03]);
       else if (age < 25) heap = rng.pick([0.01, 0.01, 0.2, 0.09, 0.2, 0.44, 0.02, 0.003, 0.01, 0.03]);
       else heap = rng.pick(ATTAINMENT[a]!.map((w, i) => (age > 70 && (i === 6 || i === 5) ? w * 1.8 : w)));
+      // Partners marry within their education more often than chance (assortative mating).
+      if (inherit?.as === 'partner' && age >= 25 && inherit.from.heap <= 8 && yes(PARTNERS_SAME_EDUCATION)) heap = inherit.from.heap;
     }
     let hscp = 7;
     if (adult && typp !== 2) {
@@ -338,7 +343,7 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     ages.push(age);
     personDwelling.push(dwelling);
     personFamily.push(family);
-    return { index, age, sex, role, income: adult ? income : 0, lfsp, origin: { indigenous, region, lanp, relp } };
+    return { index, age, sex, role, income: adult ? income : 0, lfsp, origin: { indigenous, region, lanp, relp, heap } };
   };
 
   /**

@@ -209,8 +209,9 @@ export function forEachCouple(pop: Population, visit: (a: number, b: number) => 
 
 const STATED = (code: string): Uint8Array => Uint8Array.from(variableByCode(code).categories, (label) => (isInformative(label) ? 1 : 0));
 
-/** Children alike their parent, or partners alike each other, in `code` (both stated). */
-function likenessCheck(name: string, description: string, code: string, pairs: 'children' | 'couples'): ImplausibleCheck {
+/** Children alike their parent, or partners alike each other, in `code` (both stated; `coarse`: in its coarse categories). */
+function likenessCheck(name: string, description: string, code: string, pairs: 'children' | 'couples', coarse = false): ImplausibleCheck {
+  const group = coarse ? variableByCode(code).coarse!.fromFine : undefined;
   let statedOnce: Uint8Array | undefined;
   return {
     name,
@@ -222,7 +223,7 @@ function likenessCheck(name: string, description: string, code: string, pairs: '
       const visit = (a: number, b: number) => {
         if (!stated[v![a]!] || !stated[v![b]!]) return;
         into.denominator++;
-        if (v![a] === v![b]) into.numerator++;
+        if (group ? group[v![a]!] === group[v![b]!] : v![a] === v![b]) into.numerator++;
       };
       if (pairs === 'children') forEachChildAndParent(pop, visit);
       else forEachCouple(pop, visit);
@@ -253,6 +254,7 @@ export const FAMILY_LIKENESS: readonly ImplausibleCheck[] = [
   },
   likenessCheck('couple-same-birthplace', 'couples both born in the same region (BPLP), both stated', 'BPLP', 'couples'),
   likenessCheck('couple-same-religion', 'couples of the same religion (RELP), both stated', 'RELP', 'couples'),
+  likenessCheck('couple-same-education', 'couples at the same level of education (HEAP coarse: degree, diploma or certificate, school), both stated', 'HEAP', 'couples', true),
 ];
 
 /** The implausible combinations issue 10 names, and a few more a researcher would flag. */

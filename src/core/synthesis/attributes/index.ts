@@ -14,7 +14,7 @@ import { tableById } from '../../census/tables.ts';
 import { categoryIndex, variableByCode, variablesOf } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
 import { deriveLfsf } from './family.ts';
-import { inheritCulture, type InheritReport } from './inherit.ts';
+import { inheritCulture, matchPartnersOnEducation, type InheritReport } from './inherit.ts';
 import { fitTable, type ClassPrior } from './fit.ts';
 import {
   classifyAll,
@@ -48,6 +48,8 @@ export interface AttributeDiagnostics {
   readonly incomeSwaps?: SwapReport;
   /** Family resemblance of the origin bundles before and after their swaps. */
   readonly culture?: InheritReport;
+  /** Couples sharing a level of education before and after the work bundles' swaps. */
+  readonly education?: InheritReport;
 }
 
 /** Swap proposals per person aged 15+ (docs/synthesis-attributes.md: error vs time). */
@@ -212,6 +214,7 @@ export function assignAttributesWithDiagnostics(
   fitOrDraw(persons, 'G15', 'TYPP', typpPrior, { resolve: byPrior(typpPrior, rng) });
   // G16 counts persons 15+ who no longer attend school: secondary students have no HSCP yet.
   const secondary = categoryIndex('TYPP', 'Secondary');
+  const notAttending = categoryIndex('TYPP', 'Not applicable');
   const typp = persons.columns.TYPP!;
   const leftSchool = Uint8Array.from(age, (a, i) => (a >= 15 && typp[i] !== secondary ? 1 : 0));
   fitOrDraw(persons, 'G16', 'HSCP', priors.matrixPrior(band, priors.HSCP_BY_AGE), {
@@ -242,6 +245,11 @@ export function assignAttributesWithDiagnostics(
     (typp[i] === secondary ? 1.5 : 0);
   const incpFitted = fit(persons, 'G17', ['INCP'], { eligible: adult, ranked: true, score: noisy(incomeSignal, 0.5) });
   if (!incpFitted) drawUniform(persons, 'INCP', adult, rng, fromPriorOnly);
+  // Partners matched on education: whole work bundles move between persons of one sex, age
+  // group and attendance, so every table stays as dealt.
+  const attending = Uint8Array.from(typp, (t) => (t === secondary ? 1 : t === notAttending ? 0 : 2));
+  const education = matchPartnersOnEducation({ age, family: structure.persons.family, columns: persons.columns }, attending, rng);
+  for (let i = 0; i < P; i++) employed[i] = employedStatuses.has(lfsp[i]!) ? 1 : 0;
 
   const mdcp = persons.columns.MDCP;
   fitOrDraw(persons, 'G05', 'MSTP', priors.mstpPrior(age, mdcp), { eligible: adult });
@@ -355,7 +363,7 @@ export function assignAttributesWithDiagnostics(
     families: { ...structure.families, variables: familyLevel.columns },
     dwellings: { ...structure.dwellings, variables: dwellings.columns },
   };
-  return { population, diagnostics: { forced, fromPriorOnly, culture, ...(incomeSwaps ? { incomeSwaps } : {}) } };
+  return { population, diagnostics: { forced, fromPriorOnly, culture, education, ...(incomeSwaps ? { incomeSwaps } : {}) } };
 }
 
 /** Last resort for a variable whose table is missing: informative categories at random (eligible units), else the fallback. */

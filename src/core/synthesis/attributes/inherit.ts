@@ -27,6 +27,8 @@ export interface ResemblanceTrait {
   readonly partner: number;
   /** For children: a category that also counts as resembling whatever the parent has (born in Australia). */
   readonly childAlsoMatches?: number;
+  /** Compare groups of categories (a coarse level) instead of categories. */
+  readonly groupOf?: ArrayLike<number>;
 }
 
 export interface InheritInput {
@@ -83,7 +85,8 @@ export function inheritWithinFamilies(input: InheritInput, rng: Rng): InheritRep
       const va = col[a]!;
       if (!t.stated[vy] || !t.stated[va]) continue;
       const w = child ? t.child : t.partner;
-      if (vy === va || (child && t.childAlsoMatches === vy)) score += w;
+      const same = t.groupOf ? t.groupOf[vy] === t.groupOf[va] : vy === va;
+      if (same || (child && t.childAlsoMatches === vy)) score += w;
     }
     return score;
   };
@@ -159,16 +162,17 @@ const stated = (code: string) => Uint8Array.from({ length: 256 }, (_, k) => {
   return label !== undefined && !isUninformative(label) ? 1 : 0;
 });
 
+export interface PersonsForInheritance {
+  readonly age: Uint8Array;
+  readonly family: Int32Array;
+  readonly columns: Record<string, Uint8Array>;
+}
+
 /**
- * Swaps the persons' cultural bundles (CULTURE_BUNDLE columns, changed in place) so that
- * families resemble each other (inheritWithinFamilies). `follows` decides each link with
- * CHILD_FOLLOWS / PARTNERS_ALIKE.
+ * The links a family's resemblance is made of: each child to its mother (else its parent) with
+ * probability `childFollows`, each second partner to the first with `partnersAlike`.
  */
-export function inheritCulture(
-  persons: { readonly age: Uint8Array; readonly family: Int32Array; readonly columns: Record<string, Uint8Array> },
-  rng: Rng,
-  proposals = 16,
-): InheritReport {
+export function familyLinks(persons: PersonsForInheritance, rng: Rng, childFollows: number, partnersAlike: number): { anchor: Int32Array; asChild: Uint8Array } {
   const { age, family, columns } = persons;
   const n = age.length;
   const sexp = columns.SEXP!;
@@ -192,17 +196,32 @@ export function inheritCulture(
   for (let p = 0; p < n; p++) {
     const f = family[p]!;
     if (f < 0) continue;
-    if (childRoles.has(rlhp[p]!) && mother[f]! >= 0 && rng.next() < CHILD_FOLLOWS) {
+    if (childRoles.has(rlhp[p]!) && mother[f]! >= 0 && rng.next() < childFollows) {
       anchor[p] = mother[f]!;
       asChild[p] = 1;
-    } else if (partner.has(rlhp[p]!) && firstPartner[f]! >= 0 && firstPartner[f] !== p && rng.next() < PARTNERS_ALIKE) anchor[p] = firstPartner[f]!;
+    } else if (partner.has(rlhp[p]!) && firstPartner[f]! >= 0 && firstPartner[f] !== p && rng.next() < partnersAlike) anchor[p] = firstPartner[f]!;
   }
-  const groups = AGE_GROUP_STARTS.length;
-  const stratum = Int32Array.from(age, (a, p) => {
+  return { anchor, asChild };
+}
+
+/** Sex × age group (groups starting at `starts`) of every person. */
+function sexAgeStrata(age: Uint8Array, sexp: Uint8Array, starts: readonly number[]): Int32Array {
+  return Int32Array.from(age, (a, p) => {
     let g = 0;
-    while (g + 1 < groups && a >= AGE_GROUP_STARTS[g + 1]!) g++;
-    return sexp[p]! * groups + g;
+    while (g + 1 < starts.length && a >= starts[g + 1]!) g++;
+    return sexp[p]! * starts.length + g;
   });
+}
+
+/**
+ * Swaps the persons' cultural bundles (CULTURE_BUNDLE columns, changed in place) so that
+ * families resemble each other (inheritWithinFamilies), each link kept with CHILD_FOLLOWS /
+ * PARTNERS_ALIKE.
+ */
+export function inheritCulture(persons: PersonsForInheritance, rng: Rng, proposals = 16): InheritReport {
+  const { anchor, asChild } = familyLinks(persons, rng, CHILD_FOLLOWS, PARTNERS_ALIKE);
+  const { age, columns } = persons;
+  const stratum = sexAgeStrata(age, columns.SEXP!, AGE_GROUP_STARTS);
   const bundle = CULTURE_BUNDLE.map((code) => columns[code]!);
   const at = (code: (typeof CULTURE_BUNDLE)[number]) => CULTURE_BUNDLE.indexOf(code);
   return inheritWithinFamilies(
@@ -215,7 +234,44 @@ export function inheritCulture(
         { column: at('RELP'), stated: stated('RELP'), child: 1, partner: 1 },
       ],
       stratum,
-      strata: 2 * groups,
+      strata: 2 * AGE_GROUP_STARTS.length,
+      anchor,
+      asChild,
+      proposals,
+    },
+    rng,
+  );
+}
+
+// ------------------------------------------------------------------ partners' education
+
+/** What moves with a person's education: schooling, qualification, work and income. */
+export const WORK_BUNDLE = ['HSCP', 'HEAP', 'LFSP', 'HRSP', 'OCCP', 'INDP', 'MTWP', 'INCP'] as const;
+/** G46's age groups, which every table of the bundle's variables (G16, G17, G49, G54, G60) nests in. */
+const WORK_AGE_STARTS = [0, 15, 20, 25, 35, 45, 55, 65, 75, 85];
+/** Couples matched on education on purpose (2021 Census: about three in five couples share a broad level). */
+export const PARTNERS_MATCHED_ON_EDUCATION = 0.35;
+
+/**
+ * Partners matched on education (assortative mating): work bundles (WORK_BUNDLE, changed in
+ * place) swapped between persons of one sex, G46 age group and school attendance, so that
+ * more second partners share the first's level (HEAP coarse: degree, diploma or certificate,
+ * school). Every table of those variables is by age group × sex, so each stays exact. Runs
+ * before household incomes are fitted (the income swaps that follow still see the same G17).
+ */
+export function matchPartnersOnEducation(persons: PersonsForInheritance, attending: Uint8Array, rng: Rng, proposals = 16): InheritReport {
+  const { anchor, asChild } = familyLinks(persons, rng, 0, PARTNERS_MATCHED_ON_EDUCATION);
+  const { age, columns } = persons;
+  const bySexAge = sexAgeStrata(age, columns.SEXP!, WORK_AGE_STARTS);
+  const classes = 1 + attending.reduce((m, a) => Math.max(m, a), 0);
+  const stratum = Int32Array.from(bySexAge, (s, p) => s * classes + attending[p]!);
+  const heap = variableByCode('HEAP');
+  return inheritWithinFamilies(
+    {
+      bundle: WORK_BUNDLE.map((code) => columns[code]!),
+      traits: [{ column: WORK_BUNDLE.indexOf('HEAP'), stated: stated('HEAP'), child: 0, partner: 1, groupOf: heap.coarse!.fromFine }],
+      stratum,
+      strata: 2 * WORK_AGE_STARTS.length * classes,
       anchor,
       asChild,
       proposals,

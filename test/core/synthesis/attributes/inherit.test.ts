@@ -53,6 +53,22 @@ describe('inheritWithinFamilies', () => {
     expect(inheritWithinFamilies(input, createRng(2)).scoreBefore).toBe(1);
   });
 
+  it('compares groups of categories when a trait has them (partners at one level of education)', () => {
+    // Levels 0 and 1 are one group (a degree), 2 another. Partner 1 holds 2; a stranger of its stratum holds 1.
+    const heap = Uint8Array.of(0, 2, 1);
+    const input: InheritInput = {
+      bundle: [heap],
+      traits: [{ column: 0, stated: allStated, child: 0, partner: 1, groupOf: [0, 0, 1] }],
+      stratum: Int32Array.of(0, 1, 1),
+      strata: 2,
+      anchor: Int32Array.of(-1, 0, -1),
+      asChild: Uint8Array.of(0, 0, 0),
+      proposals: 20,
+    };
+    expect(inheritWithinFamilies(input, createRng(3))).toMatchObject({ scoreBefore: 0, scoreAfter: 1 });
+    expect([...heap]).toEqual([0, 1, 2]);
+  });
+
   it('keeps every stratum\'s bundles (so every table) and never lowers the resemblance (property)', () => {
     fc.assert(
       fc.property(
