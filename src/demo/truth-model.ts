@@ -280,7 +280,7 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     let income = 0;
     let incp = 16;
     if (adult) {
-      const qual = heap <= 2 ? 1.35 : heap <= 4 ? 1.05 : 0.85;
+      const qual = heap <= 2 ? 1.35 : heap <= 4 ? 1.05 : heap === 6 || heap === 7 ? 0.75 : 0.85;
       const base = lfsp === 0 ? 1500 * qual : lfsp === 1 ? 650 * qual : lfsp <= 3 ? 1100 * qual : lfsp <= 5 ? 380 : age >= 65 ? 520 : 300;
       // Junior and apprentice wages: pay rises through the late teens.
       const juniorRate = age < 21 ? 0.4 + 0.1 * (age - 15) : 1;

@@ -233,13 +233,16 @@ export function assignAttributesWithDiagnostics(
   const heap = persons.columns.HEAP!;
   // HEAP lists the highest levels first: postgraduate, graduate diploma, bachelor.
   const bachelorOrAbove = categoryIndex('HEAP', 'Bachelor Degree Level');
-  // Median weekly incomes (2021 Census): about $1,500 with a degree, $1,100 with a diploma or
-  // certificate, $600 with school only: log-ratios of about 0.9 and 0.45.
+  // Income by work and qualification, as a score for G17's ranked deal (within each age band ×
+  // sex): full-time work first, then other work; a degree and, less, a diploma or certificate
+  // raise it (2021 Census: median incomes about $1,500 a week with a degree, $1,100 with a
+  // certificate, $600 with school only). The weights are stronger than those log ratios because
+  // the household income swaps below loosen the link again (docs/synthesis.md).
   const certificate = categoryIndex('HEAP', 'Certificate Level');
   // School students work a few hours a week at most: within G17's 15–19 band the high incomes
   // go to those who have left school.
   const incomeSignal = (i: number): number =>
-    0.6 * latent[i]! +
+    0.3 * latent[i]! +
     (lfsp[i] === fullTime ? 1.6 : employed[i] ? 0.9 : 0) +
     (heap[i]! <= bachelorOrAbove ? 0.9 : heap[i]! <= certificate ? 0.45 : 0) -
     (typp[i] === secondary ? 1.5 : 0);
