@@ -1,0 +1,51 @@
+/**
+ * The dwelling phase: STRD (G36, by household size), BEDRD (G41 by structure, ranked by size),
+ * TEND and LLDD (G37 by structure, by the oldest member's age, flat or not, and household
+ * income), RNTRD (G40 by landlord) and MRERD (G38 by structure) ranked by household income,
+ * VEHRD (G34, ranked by adults), and DLOD (the suburb's remoteness area).
+ */
+import { categoryIndex, variablesOf } from '../../census/variables.ts';
+import type { AttributeContext, Level } from './context.ts';
+import { fallbackOf } from './context.ts';
+import type { IncomeTally } from './income.ts';
+import * as priors from './priors.ts';
+
+export function assignDwellings(ctx: AttributeContext, dwellings: Level, personAge: Uint8Array, personDwelling: ArrayLike<number>, tally: IncomeTally): void {
+  const D = dwellings.count;
+  const nprd = dwellings.columns.NPRD!;
+  const householdDollars = tally.sum;
+  const scoreOf = (signal: (d: number) => number, noise: number) => ctx.noisy(D, signal, noise);
+  ctx.fitOrDraw(dwellings, 'G36', 'STRD', priors.matrixPrior(nprd, priors.STRD_BY_SIZE));
+  const strd = dwellings.columns.STRD!;
+  const house = categoryIndex('STRD', 'Separate house');
+  ctx.fitOrUniform(dwellings, 'G41', 'BEDRD', { ranked: true, score: scoreOf((d) => nprd[d]! + (strd[d] === house ? 1.5 : 0), 1) });
+  const oldest = new Int32Array(D);
+  for (let i = 0; i < personAge.length; i++) {
+    const d = personDwelling[i]!;
+    if (personAge[i]! > oldest[d]!) oldest[d] = personAge[i]!;
+  }
+  const flat = Uint8Array.from(strd, (k) => (k >= 3 && k <= 7 ? 1 : 0));
+  if (!ctx.fit(dwellings, 'G37', ['TEND', 'LLDD'], { prior: priors.tendPrior(oldest, flat, householdDollars) })) {
+    ctx.drawUniform(dwellings, 'TEND');
+    ctx.drawUniform(dwellings, 'LLDD');
+  }
+  const tend = dwellings.columns.TEND!;
+  const lldd = (dwellings.columns.LLDD = dwellings.columns.LLDD!.slice());
+  const rented = categoryIndex('TEND', 'Rented');
+  const lldNa = fallbackOf('LLDD');
+  const lldNs = categoryIndex('LLDD', 'Landlord type not stated');
+  // Landlords belong to renters only: the tenure cells of owners do not name one.
+  for (let d = 0; d < D; d++) {
+    if (tend[d] !== rented) lldd[d] = lldNa;
+    else if (lldd[d] === lldNa) lldd[d] = lldNs;
+  }
+  const renter = Uint8Array.from(tend, (t) => (t === rented ? 1 : 0));
+  const mortgagor = Uint8Array.from(tend, (t) => (t === categoryIndex('TEND', 'Owned with a mortgage') ? 1 : 0));
+  const byIncome = (): Float64Array => scoreOf((d) => Math.log1p(Math.max(0, householdDollars[d]!)), 0.5);
+  ctx.fitOrUniform(dwellings, 'G40', 'RNTRD', { eligible: renter, ranked: true, score: byIncome() });
+  ctx.fitOrUniform(dwellings, 'G38', 'MRERD', { eligible: mortgagor, ranked: true, score: byIncome() });
+  const adults = tally.adults;
+  ctx.fitOrUniform(dwellings, 'G34', 'VEHRD', { ranked: true, score: scoreOf((d) => adults[d]! + (strd[d] === house ? 0.7 : 0), 0.8) });
+  dwellings.columns.DLOD = new Uint8Array(D).fill(ctx.options.dwellingLocation ?? 0);
+  for (const v of variablesOf('dwellings')) if (!dwellings.columns[v.code]) ctx.drawUniform(dwellings, v.code);
+}
