@@ -196,7 +196,12 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
   const personFamily: number[] = [];
   const familyDwelling: number[] = [];
 
-  const normalAge = ([m, sd]: readonly [number, number], lo: number) => Math.round(clamp(m + sd * rng.normal(), lo, 100));
+  // A normal age truncated (redrawn, not clamped) at `lo`: clamping piled partners up at 19.
+  const normalAge = ([m, sd]: readonly [number, number], lo: number) => {
+    let x = m + sd * rng.normal();
+    for (let tries = 0; tries < 20 && x < lo - 0.5; tries++) x = m + sd * rng.normal();
+    return Math.round(clamp(x, lo, 100));
+  };
   const yes = (p: number) => rng.next() < p;
 
   const person = (age: number, sex: number, role: Role, dwelling: number, family: number, inherit?: Inherit): Member => {

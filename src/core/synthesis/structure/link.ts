@@ -60,7 +60,9 @@ function deFactoPrior(age: number): number {
 
 /** Share of children aged 15–24 who are dependent students when no table gives it. */
 function studentPrior(age: number): number {
-  return age < 18 ? 0.95 : age < 20 ? 0.75 : age < 22 ? 0.5 : 0.3;
+  // Of children living with a parent, the share who study full time: nearly all at 15–17, about
+  // three in four at 18–19, about half at 20–24 (2021 Census, dependent students by age).
+  return age < 18 ? 0.95 : age < 20 ? 0.75 : age < 22 ? 0.55 : 0.42;
 }
 
 /** Share of couples who are same-sex (2021 Census: about 1.4% of couples living together). */
@@ -453,7 +455,7 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
     union[b] = ok ? 1 : 2;
   }
 
-  // Children 15–24 by sex × band: the youngest share (from the role table) are dependent students.
+  // Children 15–24 by sex × band: the role table's share of them are dependent students.
   const studentShare = (sex: number, a: number): number => {
     if (!t.roles) return studentPrior(a);
     const cols = t.roles.byRoleSexBand.length / 9;
@@ -482,10 +484,17 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
     }
   }
   for (const list of teenGroups.values()) {
-    list.sort((x, y) => (age[x] as number) - (age[y] as number));
     const share = list.reduce((s, p) => s + studentShare(drawn.sex[p] as number, age[p] as number), 0) / list.length;
     const students = Math.round(share * list.length);
-    list.forEach((p, i) => { finalRole[p] = i < students ? TargetRole.DependentStudent : TargetRole.NonDependentChild; });
+    // Who in the band is the student: drawn by the odds of being one at each age (nearly all
+    // 15–17-year-olds living with a parent, fewer each year after), not simply the youngest,
+    // which put every 20–24-year-old child among the non-dependent.
+    const keys = list.map((p) => {
+      const chance = studentPrior(age[p] as number);
+      return weightedKey(rng, chance / (1 - chance));
+    });
+    const order = list.map((_, i) => i).sort((x, y) => (keys[y] as number) - (keys[x] as number));
+    order.forEach((i, rank) => { finalRole[list[i] as number] = rank < students ? TargetRole.DependentStudent : TargetRole.NonDependentChild; });
   }
 
   // Counting sort by (household, role): a dwelling's persons are contiguous, parents first.

@@ -23,11 +23,17 @@ export interface DrawnPersons {
 export function roleAgeWeight(role: number, a: number): number {
   const ramp = (from: number, to: number, floor: number) => (a >= to ? 1 : a < from ? floor : floor + ((1 - floor) * (a - from + 1)) / (to - from + 1));
   switch (role) {
-    case Role.Partner: return a < 15 ? 0 : a < 18 ? 0.002 : ramp(18, 26, 0.03);
+    // Partnering rises through the twenties into the early thirties (2021 Census: about half of
+    // 25–29-year-olds and two thirds of 30–34-year-olds live with a partner).
+    case Role.Partner: return a < 15 ? 0 : a < 18 ? 0.002 : ramp(18, 34, 0.03);
     case Role.LoneParent: return a < 15 ? 0 : a < 18 ? 0.01 : ramp(18, 25, 0.1);
     case Role.LonePerson: return a < 15 ? 0 : a < 18 ? 0.003 : ramp(18, 25, 0.05);
-    case Role.GroupMember: return a < 15 ? 0 : a < 18 ? 0.01 : ramp(18, 20, 0.3);
+    // Group households are a young adult's: most common at 20–28, fewer each year after.
+    case Role.GroupMember: return a < 15 ? 0 : a < 18 ? 0.01 : a <= 28 ? ramp(18, 20, 0.3) : Math.max(0.2, 0.85 ** (a - 28));
     case Role.Unrelated: return a < 18 ? 0.3 : 1;
+    // Adult children leave home through their late twenties (2021 Census: about two and a half
+    // times as many 25–29- as 30–34-year-olds live with a parent).
+    case Role.Child: return a <= 24 ? 1 : 0.85 ** (a - 24);
     default: return 1;
   }
 }
@@ -139,11 +145,13 @@ export function drawPersons(
       let n = 0;
       for (let a = 0; a < AGES; a++) if (bandOf[a] === b) for (let k = 0; k < (ageSex[s * AGES + a] as number); k++) columnAges[n++] = a;
       rng.shuffle(columnAges, n);
-      // Roles take their ages from the column by their age weights (Efraimidis–Spirakis keys),
-      // adults first, children last, so that within a band partners and lone persons are the
-      // older ones and children the younger (a 15–24 band is mostly students at 15–17).
+      // Roles take their ages from the column by their age weights (Efraimidis–Spirakis keys).
+      // Up to 24, adults first and children last, so that partners and lone persons are the older
+      // ones and children the younger (a 15–24 band is mostly students at 15–17); from 25,
+      // children first, so that the adult children still at home are the younger ones.
       const pool = Array.from(columnAges.subarray(0, n));
-      const order = [...ADULT_ROLES, Role.Unrelated, Role.OtherRelated, Role.Child];
+      const adultsFirst = [...ADULT_ROLES, Role.Unrelated, Role.OtherRelated, Role.Child];
+      const order = (bands[b] as readonly [number, number])[0] >= 25 ? [Role.Child, ...adultsFirst.slice(0, -1)] : adultsFirst;
       for (const r of order) {
         const count = rounded.cells[r * cols + s * nb + b] as number;
         const chosen = takeByWeight(pool, count, (a) => roleAgeWeight(r, a), rng);
