@@ -371,10 +371,11 @@ export async function exportRows(connection: DuckDBConnection, catalog: Catalog,
   const rows = parts.reduce((n, p) => n + p.rows.length, 0);
   const geo = geographyColumns(catalog, parts, hierarchical);
 
+  const shape: FileShape = { dataset, columns, parts, geo, fileColumns };
   if (format === 'xlsx') {
-    await exportXlsx(catalog, dataset, columns, parts, geo, fileColumns, request);
+    await exportXlsx(catalog, shape, request);
   } else if (format === 'csv') {
-    await exportCsv(dataset, columns, parts, geo, fileColumns, request);
+    await exportCsv(shape, request);
     // csv has no place for it: the dictionary (and the query metadata) is a separate file.
     await writeFile(dictionaryPathOf(destPath), JSON.stringify({ ...dictionary, metadata: request.metadata }, null, 2) + '\n');
   } else {
@@ -450,37 +451,35 @@ function codedColumns(geo: { columns: GeoColumn[] }, fileColumns: readonly Varia
   ];
 }
 
-async function exportCsv(
-  dataset: DatasetType,
-  columns: DatasetColumns,
-  parts: readonly ExportPart[],
-  geo: { localOf: Int32Array; columns: GeoColumn[] },
-  fileColumns: readonly VariableFileColumn[],
-  request: ExportRequest,
-): Promise<void> {
-  const idSources = idSourcesOf(dataset, columns);
-  const csvColumns: CsvColumn[] = [
-    ...ID_COLUMNS[dataset].map((name, k) => ({ name, kind: 'id' as const, prefix: ID_PREFIX[idSources[k]!.dataset], digits: ID_DIGITS })),
-    ...codedColumns(geo, fileColumns).map((c) => ({ ...c, kind: 'coded' as const })),
-  ];
-  await writeCsv({ destPath: request.destPath, columns: csvColumns, batches: codedBatches(dataset, columns, parts, geo, fileColumns) });
+/** What a file is made of: its dataset's columns, the rows in parts, its geography and variable columns. */
+interface FileShape {
+  readonly dataset: DatasetType;
+  readonly columns: DatasetColumns;
+  readonly parts: readonly ExportPart[];
+  readonly geo: { localOf: Int32Array; columns: GeoColumn[] };
+  readonly fileColumns: readonly VariableFileColumn[];
 }
 
-async function exportXlsx(
-  catalog: Catalog,
-  dataset: DatasetType,
-  columns: DatasetColumns,
-  parts: readonly ExportPart[],
-  geo: { localOf: Int32Array; columns: GeoColumn[] },
-  fileColumns: readonly VariableFileColumn[],
-  request: ExportRequest,
-): Promise<void> {
-  const variables = catalog.variables[dataset];
-  const idSources = idSourcesOf(dataset, columns);
-  const xlsxColumns: XlsxColumn[] = [
-    ...ID_COLUMNS[dataset].map((name, k) => ({ name, kind: 'id' as const, prefix: ID_PREFIX[idSources[k]!.dataset], digits: ID_DIGITS })),
-    ...codedColumns(geo, fileColumns).map((c) => ({ ...c, kind: 'coded' as const })),
+/** The ids, then the coded columns (suburb_code, variables, hierarchy), as both streaming writers take them. */
+function streamedColumns(shape: FileShape) {
+  const idSources = idSourcesOf(shape.dataset, shape.columns);
+  return [
+    ...ID_COLUMNS[shape.dataset].map((name, k) => ({ name, kind: 'id' as const, prefix: ID_PREFIX[idSources[k]!.dataset], digits: ID_DIGITS })),
+    ...codedColumns(shape.geo, shape.fileColumns).map((c) => ({ ...c, kind: 'coded' as const })),
   ];
+}
+
+const batchesOf = (shape: FileShape) => codedBatches(shape.dataset, shape.columns, shape.parts, shape.geo, shape.fileColumns);
+
+async function exportCsv(shape: FileShape, request: ExportRequest): Promise<void> {
+  const csvColumns: CsvColumn[] = streamedColumns(shape);
+  await writeCsv({ destPath: request.destPath, columns: csvColumns, batches: batchesOf(shape) });
+}
+
+async function exportXlsx(catalog: Catalog, shape: FileShape, request: ExportRequest): Promise<void> {
+  const variables = catalog.variables[shape.dataset];
+  const xlsxColumns: XlsxColumn[] = streamedColumns(shape);
+  const fileColumns = shape.fileColumns;
   const dictionaryRows: (string | number)[][] = [['code', 'description', 'category_index', 'label']];
   for (const v of variables) {
     v.categories.forEach((label, i) => dictionaryRows.push([v.code, v.description, i + 1, label]));
@@ -493,9 +492,9 @@ async function exportXlsx(
   }
   await writeXlsx({
     destPath: request.destPath,
-    sheetName: dataset,
+    sheetName: shape.dataset,
     columns: xlsxColumns,
-    batches: codedBatches(dataset, columns, parts, geo, fileColumns),
+    batches: batchesOf(shape),
     extraSheets: [
       { name: 'dictionary', rows: dictionaryRows },
       { name: 'metadata', rows: [['key', 'value'], ...Object.entries(request.metadata).map(([k, v]) => [k, v])] },
