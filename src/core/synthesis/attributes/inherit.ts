@@ -55,9 +55,9 @@ export interface InheritReport {
 
 /** Probability that a child follows its parent, and that a couple is alike (2021 Census: about two couples in three share a birthplace). */
 export const CHILD_FOLLOWS = 0.9;
+export const PARTNERS_ALIKE = 0.7;
 /** Draws of a swap partner per proposal in search of one holding the wanted category. */
 const TARGETED_TRIES = 24;
-export const PARTNERS_ALIKE = 0.7;
 
 export function inheritWithinFamilies(input: InheritInput, rng: Rng): InheritReport {
   const { bundle, traits, stratum, anchor, asChild } = input;

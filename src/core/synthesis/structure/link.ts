@@ -58,7 +58,10 @@ function deFactoPrior(age: number): number {
   return 0.05;
 }
 
-/** Share of children aged 15–24 who are dependent students when no table gives it. */
+/**
+ * Share of children of each age 15–24 who are dependent students: the share itself when no table
+ * gives one, and the odds by age of who in a band the table's students are.
+ */
 function studentPrior(age: number): number {
   // Of children living with a parent, the share who study full time: nearly all at 15–17, about
   // three in four at 18–19, about half at 20–24 (2021 Census, dependent students by age).
