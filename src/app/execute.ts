@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { DatasetType, OutputFormat } from '../core/dataset.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { newId } from '../core/keys.ts';
+import { sandboxCapExceeded } from '../core/pricing.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { QueryRecord } from '../ports/account-store.ts';
 import type { SampledPart } from '../ports/pool-release.ts';
@@ -15,6 +16,8 @@ export interface ExecuteMetadata extends NormalizedQuery {
   readonly version: string;
   readonly generated_at: string;
   readonly seed: string;
+  /** Extension: present (true) when a sandbox key ran the query: test data, nothing charged. */
+  readonly test_data?: true;
 }
 
 export interface ExecuteOutcome {
@@ -49,6 +52,8 @@ export interface ExecuteInput {
   readonly idempotencyKey?: string | undefined;
   /** For the operator's logs when something fails after the charge. */
   readonly requestId: string;
+  /** A sandbox (spq_test_) key: nothing is charged, n is capped, the result is marked test data. */
+  readonly sandbox?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -61,6 +66,8 @@ export const selectionSeed = (seed: bigint, index: number): bigint => (seed + Bi
 
 export const CITATION =
   'Synthetic records from spq (Synthetic Population Query service), fitted to ABS 2021 Census data; not real persons. Cite the pool release version and seed.';
+/** What a sandbox key's file says of itself, before the citation. */
+export const TEST_DATA_NOTICE = 'TEST DATA from a sandbox (spq_test_) key: capped and not charged; not for analysis.';
 
 /** The request an Idempotency-Key is bound to: the normalised query, so defaults written out or left out are the same request. */
 export function requestHash(query: NormalizedQuery): string {
@@ -110,18 +117,28 @@ export async function executeQuery(
   if (!validated.ok) return validated;
   const v = validated.value;
   const q = v.query;
+  const sandbox = input.sandbox === true;
+  const overCap = sandbox ? sandboxCapExceeded(q.n_observations) : undefined;
+  if (overCap) return err(appError('validation_error', overCap));
+  const creditCost = sandbox ? 0 : v.creditCost;
 
   const queryId = newId('qry');
   const now = deps.clock.now();
   const expires = new Date(now.getTime() + deps.config.downloadTtlDays * DAY_MS);
   const seed = randomBytes(8).readBigUInt64BE();
-  const metadata: ExecuteMetadata = { ...q, version: deps.pools.version, generated_at: now.toISOString(), seed: seed.toString() };
+  const metadata: ExecuteMetadata = {
+    ...q,
+    version: deps.pools.version,
+    generated_at: now.toISOString(),
+    seed: seed.toString(),
+    ...(sandbox ? { test_data: true as const } : {}),
+  };
   const fileKey = resultFileKey(queryId, q.output_format);
 
   const chargeRequest = {
     accountId: input.accountId,
     queryId,
-    credits: v.creditCost,
+    credits: creditCost,
     now,
     query: {
       executedAt: now,
@@ -178,7 +195,8 @@ export async function executeQuery(
         geography_selections: JSON.stringify(q.geography_selections),
         n_observations: String(q.n_observations),
         include_geography: q.include_geography,
-        citation: CITATION,
+        citation: sandbox ? `${TEST_DATA_NOTICE} ${CITATION}` : CITATION,
+        ...(sandbox ? { test_data: 'true' } : {}),
       },
       destPath: tmpPath,
     });
@@ -189,7 +207,7 @@ export async function executeQuery(
     const outcome: ExecuteOutcome = {
       query_id: queryId,
       status: 'completed',
-      credit_cost: v.creditCost,
+      credit_cost: creditCost,
       credits_remaining: charged.value.creditsRemaining,
       download_url: downloadUrl,
       download_expires: expires.toISOString(),
@@ -197,7 +215,7 @@ export async function executeQuery(
       ...(await dictionaryLink(deps, queryId, q.dataset_type, q.output_format, expires)),
     };
     // Only here is a charge final (a replay charged nothing new; a failure above is refunded).
-    deps.executeObserver?.executeCompleted({ credits: v.creditCost, rows: exported.rows, bytes: exported.bytes, dataset: q.dataset_type, format: q.output_format });
+    deps.executeObserver?.executeCompleted({ credits: creditCost, rows: exported.rows, bytes: exported.bytes, dataset: q.dataset_type, format: q.output_format });
     return ok(outcome);
   } catch (error) {
     log.error({ err: error, queryId, requestId: input.requestId }, 'execute failed after the charge; refunding');

@@ -1,5 +1,6 @@
-import type { AppError } from '../core/errors.ts';
-import { ok, type Result } from '../core/result.ts';
+import { appError, type AppError } from '../core/errors.ts';
+import { sandboxCapExceeded } from '../core/pricing.ts';
+import { err, ok, type Result } from '../core/result.ts';
 import type { UseCaseDeps } from './deps.ts';
 import { validateQuery, type GeographyMatch, type QueryInput } from './query-validation.ts';
 
@@ -15,13 +16,21 @@ export interface PreviewOutcome {
 /** Checks and prices a query; spends nothing, generates nothing (decisions.md, "Preview"). */
 export async function previewQuery(
   deps: Pick<UseCaseDeps, 'pools' | 'accounts' | 'config' | 'clock'>,
-  account: { readonly accountId: string; readonly creditsRemaining?: number },
+  account: { readonly accountId: string; readonly creditsRemaining?: number; readonly sandbox?: boolean },
   input: QueryInput,
 ): Promise<Result<PreviewOutcome, AppError>> {
   const validated = validateQuery(deps.pools, deps.config, input);
   if (!validated.ok) return validated;
   const v = validated.value;
+  if (account.sandbox) {
+    const overCap = sandboxCapExceeded(v.query.n_observations);
+    if (overCap) return err(appError('validation_error', overCap));
+  }
+  const creditCost = account.sandbox ? 0 : v.creditCost;
   const warnings: string[] = [];
+  if (account.sandbox) {
+    warnings.push(`Sandbox (spq_test_) key: nothing is charged (a live key would pay ${v.creditCost} credits) and the file is marked as test data.`);
+  }
   for (const m of v.matches) {
     if (m.small_suburb_flag) {
       warnings.push(
@@ -30,15 +39,15 @@ export async function previewQuery(
     }
   }
   const available = account.creditsRemaining ?? (await deps.accounts.credits(account.accountId, deps.clock.now())).creditsRemaining;
-  if (available < v.creditCost) {
+  if (available < creditCost) {
     warnings.push(
-      `This query needs ${v.creditCost} credits and the account has ${available} available; execute will be refused (402) until credits are added.`,
+      `This query needs ${creditCost} credits and the account has ${available} available; execute will be refused (402) until credits are added.`,
     );
   }
   return ok({
     valid: true,
     n_observations: v.query.n_observations,
-    credit_cost: v.creditCost,
+    credit_cost: creditCost,
     pool_available: v.poolAvailable,
     geography_matches: v.matches,
     warnings,

@@ -58,6 +58,9 @@ export const QueryMetadata = Type.Object(
     version: Type.String({ description: 'Version of the pool release the records come from' }),
     generated_at: Timestamp('When the file was generated'),
     seed: Type.String({ description: 'Extension: the 64-bit sampling seed (decimal), to reproduce the file' }),
+    test_data: Type.Optional(
+      Type.Literal(true, { description: 'Extension: present when a sandbox (spq_test_) key ran the query: nothing charged, at most 100 records per selection, test data' }),
+    ),
   },
   { additionalProperties: true },
 );

@@ -33,6 +33,7 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
       query: request.body,
       idempotencyKey: request.headers['idempotency-key'],
       requestId: String(request.id),
+      sandbox: principal.sandbox,
     });
     if (!outcome.ok) return sendError(reply, outcome.error);
     const v = outcome.value;

@@ -17,7 +17,7 @@ export const schema = {
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
   const principal = principalOf(request);
   // The balance read during authentication (same request) serves the insufficient-balance warning.
-  const outcome = await previewQuery(deps, { accountId: principal.accountId, creditsRemaining: principal.credits.creditsRemaining }, request.body);
+  const outcome = await previewQuery(deps, { accountId: principal.accountId, creditsRemaining: principal.credits.creditsRemaining, sandbox: principal.sandbox }, request.body);
   if (outcome.ok) return reply.code(200).send({ ...outcome.value, geography_matches: [...outcome.value.geography_matches], warnings: [...outcome.value.warnings] });
   // The preview's own 422 shape (interface-v1.md, "Invalid-query preview result").
   if (outcome.error.code === 'validation_error') return reply.code(422).send({ valid: false, detail: outcome.error.detail, geography_matches: [] });

@@ -1,0 +1,66 @@
+/**
+ * Sandbox keys (spq_test_, decisions.md "Keys"): they spend nothing, are capped small, and their
+ * results say they are test data, in the response and inside the file; over real HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_MAX_OBSERVATIONS } from '../../src/core/pricing.ts';
+import { download, parquetMetadata, readTable } from './files.ts';
+import { query, startTestServer, type TestServer } from './harness.ts';
+
+let s: TestServer;
+let sandbox: { accountId: string; key: string };
+let live: { key: string };
+
+beforeAll(async () => {
+  s = await startTestServer();
+  sandbox = await s.account({ grant: 20, kind: 'test' });
+  live = await s.addKey(sandbox.accountId, 'live');
+});
+afterAll(async () => s.close());
+
+const credits = async (key: string) => (await (await s.call('/account/credits', { key })).json()).credits_remaining as number;
+
+describe('sandbox keys', () => {
+  it('execute spends nothing, and the response and the file say test data', async () => {
+    const before = await credits(sandbox.key);
+    const body = query({ geography_selections: ['Richmond (VIC)', 'Burnley'], n_observations: SANDBOX_MAX_OBSERVATIONS });
+    const res = await s.call('/query/execute', { key: sandbox.key, body });
+    const json = await res.json();
+    expect(res.status, JSON.stringify(json)).toBe(200);
+    expect(json).toMatchObject({ credit_cost: 0, credits_remaining: before });
+    expect(json.metadata.test_data).toBe(true);
+    expect(await credits(sandbox.key)).toBe(before);
+    const file = await download(json.download_url, s.dataDir, 'sandbox.parquet');
+    const meta = await parquetMetadata(file.path);
+    expect(meta['test_data']).toBe('true');
+    expect(meta['citation']).toMatch(/^TEST DATA/);
+    expect((await readTable(file.path, 'parquet')).rows).toHaveLength(2 * SANDBOX_MAX_OBSERVATIONS);
+    // The history lists it, at no cost.
+    const history = await (await s.call('/query/history', { key: sandbox.key })).json();
+    expect(history.queries[0]).toMatchObject({ query_id: json.query_id, credit_cost: 0 });
+  });
+
+  it('is capped: more than the cap per selection is a 422 that names the cap, in preview and execute, and nothing is charged', async () => {
+    const before = await credits(sandbox.key);
+    const body = query({ geography_selections: ['Richmond (VIC)'], n_observations: SANDBOX_MAX_OBSERVATIONS + 1 });
+    const preview = await s.call('/query/preview', { key: sandbox.key, body });
+    expect(preview.status).toBe(422);
+    expect((await preview.json()).detail).toContain(`at most ${SANDBOX_MAX_OBSERVATIONS} records per selection`);
+    const res = await s.call('/query/execute', { key: sandbox.key, body });
+    expect(res.status).toBe(422);
+    expect((await res.json()).detail).toContain('use a live key');
+    expect(await credits(sandbox.key)).toBe(before);
+  });
+
+  it('preview prices a sandbox query at 0 and says what a live key would pay; a live key of the same account pays', async () => {
+    const body = query({ geography_selections: ['Richmond (VIC)'], n_observations: 50 });
+    const preview = await (await s.call('/query/preview', { key: sandbox.key, body })).json();
+    expect(preview.credit_cost).toBe(0);
+    expect(preview.warnings.join(' ')).toMatch(/Sandbox .* nothing is charged \(a live key would pay 1 credits\)/);
+    const before = await credits(live.key);
+    const res = await (await s.call('/query/execute', { key: live.key, body })).json();
+    expect(res.credit_cost).toBe(1);
+    expect(res.metadata.test_data).toBeUndefined();
+    expect(await credits(live.key)).toBe(before - 1);
+  });
+});
