@@ -5,6 +5,7 @@ import type { DatasetType, OutputFormat } from '../core/dataset.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { newId } from '../core/keys.ts';
 import { sandboxCapExceeded } from '../core/pricing.ts';
+import { withoutTaken } from '../core/sampling/index.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { QueryRecord } from '../ports/account-store.ts';
 import type { SampledPart } from '../ports/pool-release.ts';
@@ -175,10 +176,20 @@ export async function executeQuery(
   const tmpDir = join(deps.config.dataDir, 'tmp');
   const tmpPath = join(tmpDir, `${queryId}.${q.output_format}`);
   try {
-    const parts: SampledPart[] = v.selections.map((selection, i) => ({
-      selection,
-      rows: deps.pools.sample(selection, q.dataset_type, q.n_observations, selectionSeed(seed, i)),
-    }));
+    // Overlapping selections: a record is drawn once in the file (core/sampling withoutTaken).
+    const extraOf = new Map(v.overlaps.map((o) => [o.index, o.extra]));
+    const taken = extraOf.size > 0 ? new Set<number>() : undefined;
+    const parts: SampledPart[] = v.selections.map((selection, i) => {
+      const n = q.n_observations;
+      const extra = extraOf.get(i) ?? 0;
+      const partSeed = selectionSeed(seed, i);
+      const rows =
+        extra > 0 && taken
+          ? withoutTaken(deps.pools.sample(selection, q.dataset_type, Math.min(v.matches[i]!.pool_size, n + extra), partSeed), n, taken, partSeed)
+          : deps.pools.sample(selection, q.dataset_type, n, partSeed);
+      if (taken) for (const row of rows) taken.add(row);
+      return { selection, rows };
+    });
     await mkdir(tmpDir, { recursive: true });
     const exported = await deps.pools.export({
       dataset: q.dataset_type,

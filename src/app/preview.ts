@@ -31,6 +31,11 @@ export async function previewQuery(
   if (account.sandbox) {
     warnings.push(`Sandbox (spq_test_) key: nothing is charged (a live key would pay ${v.creditCost} credits) and the file is marked as test data.`);
   }
+  for (const o of v.overlaps) {
+    warnings.push(
+      `"${v.selections[o.index]!.canonical}" shares ${o.sharedSuburbs} suburb(s) with ${o.with.map((w) => `"${w}"`).join(', ')}: a record is drawn once in the file, for the first selection that draws it (the selection column says which).`,
+    );
+  }
   for (const m of v.matches) {
     if (m.small_suburb_flag) {
       warnings.push(

@@ -35,6 +35,8 @@ export interface GeographyMatch {
 export interface ValidatedQuery {
   readonly query: NormalizedQuery;
   readonly selections: readonly ResolvedSelection[];
+  /** Later selections sharing suburbs with earlier ones (a record is drawn once in a file). */
+  readonly overlaps: readonly SelectionOverlap[];
   readonly matches: readonly GeographyMatch[];
   readonly poolAvailable: number;
   readonly totalRows: number;
@@ -115,6 +117,19 @@ export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: Qu
     return err(appError('validation_error', `n_observations (${n}) exceeds the ${dataset} pool of ${name}: ${poolSizes[smallest]} records. Ask for at most ${poolSizes[smallest]}.`));
   }
 
+  const overlaps = overlapsOf(selections, dataset, n);
+  for (const o of overlaps) {
+    if (poolSizes[o.index]! - o.extra < n) {
+      const s = selections[o.index]!;
+      return err(
+        appError(
+          'validation_error',
+          `"${s.canonical}" shares ${o.sharedSuburbs} suburb(s) with ${o.with.map((w) => `"${w}"`).join(', ')}; a record is drawn once in a file, so after the records drawn for ${o.with.length > 1 ? 'those' : 'it'} its ${dataset} pool of ${poolSizes[o.index]} may hold fewer than ${n}. Ask for fewer records, or leave out one of the overlapping selections.`,
+        ),
+      );
+    }
+  }
+
   const totalRows = n * selections.length;
   if (totalRows > limits.maxRowsPerExecute) {
     return err(appError('validation_error', `This query asks for ${totalRows} records; one execute may produce at most ${limits.maxRowsPerExecute}. Split it into several queries.`));
@@ -131,9 +146,53 @@ export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: Qu
   return ok({
     query,
     selections,
+    overlaps,
     matches,
     poolAvailable: poolSizes.reduce((a, b) => a + b, 0),
     totalRows,
     creditCost: creditCost(n, selections.length, query.include_geography),
   });
+}
+
+/**
+ * A later selection sharing suburbs with earlier ones: a record is drawn once in a file (the
+ * first selection that draws it keeps it), so it draws `extra` more and drops those already
+ * taken (core/sampling withoutTaken).
+ */
+export interface SelectionOverlap {
+  /** Index of the later selection. */
+  readonly index: number;
+  /** The earlier selections it shares suburbs with (canonical spellings). */
+  readonly with: readonly string[];
+  readonly sharedSuburbs: number;
+  /** The most records the earlier selections can have drawn from its pool. */
+  readonly extra: number;
+}
+
+export function overlapsOf(selections: readonly ResolvedSelection[], dataset: DatasetType, n: number): SelectionOverlap[] {
+  // Suburb → the selections so far that hold it: O(suburbs × selections), whatever their sizes.
+  const heldBy = new Map<string, number[]>();
+  const out: SelectionOverlap[] = [];
+  selections.forEach((selection, index) => {
+    const earlier = new Set<number>();
+    let shared = 0;
+    let sharedPool = 0;
+    for (const suburb of selection.suburbs) {
+      const holders = heldBy.get(suburb.salCode);
+      if (!holders) continue;
+      for (const h of holders) earlier.add(h);
+      shared++;
+      sharedPool += suburb.pools[dataset];
+    }
+    if (shared > 0) {
+      // Each earlier selection that holds some of these suburbs may have drawn up to n from them.
+      out.push({ index, with: [...earlier].sort((a, b) => a - b).map((i) => selections[i]!.canonical), sharedSuburbs: shared, extra: Math.min(sharedPool, n * earlier.size) });
+    }
+    for (const suburb of selection.suburbs) {
+      const holders = heldBy.get(suburb.salCode);
+      if (holders) holders.push(index);
+      else heldBy.set(suburb.salCode, [index]);
+    }
+  });
+  return out;
 }

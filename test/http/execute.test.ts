@@ -54,7 +54,10 @@ describe('POST /query/execute', () => {
     expect(file.response.headers.get('content-disposition')).toContain(`spq-${json.query_id}-persons.parquet`);
     expect(Number(file.response.headers.get('content-length'))).toBe(file.bytes.length);
     const table = await readTable(file.path, 'parquet');
-    expect(table.columns).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', ...CATALOGUE_VARIABLES.persons.map((v) => v.code)]);
+    // Two selections: a `selection` column says which one each row answers.
+    expect(table.columns).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', ...CATALOGUE_VARIABLES.persons.map((v) => v.code)]);
+    expect(new Set(table.rows.slice(0, 120).map((r) => r.selection))).toEqual(new Set(['Richmond (VIC)']));
+    expect(new Set(table.rows.slice(120).map((r) => r.selection))).toEqual(new Set(['Burnley']));
     assertDistinctPerSelection(table, 'person_id', 120, 2);
     expect(new Set(table.rows.slice(0, 120).map((r) => r.suburb_code))).toEqual(new Set(['SAL22170']));
     expect(new Set(table.rows.slice(120).map((r) => r.suburb_code))).toEqual(new Set(['SAL20394']));
@@ -95,7 +98,7 @@ describe('POST /query/execute', () => {
     const table = await readTable(file.path, 'xlsx');
     // Alpine holds a small suburb: every coarsened variable comes with a coarse companion column.
     const families = CATALOGUE_VARIABLES.families;
-    expect(table.columns).toEqual(['family_id', 'dwelling_id', 'suburb_code', ...families.flatMap((v) => (v.coarse ? [v.code, `${v.code}_coarse`] : [v.code]))]);
+    expect(table.columns).toEqual(['family_id', 'dwelling_id', 'selection', 'suburb_code', ...families.flatMap((v) => (v.coarse ? [v.code, `${v.code}_coarse`] : [v.code]))]);
     assertDistinctPerSelection(table, 'family_id', 5, 2);
     for (const v of families) {
       for (const row of table.rows) {

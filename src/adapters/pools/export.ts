@@ -41,17 +41,25 @@ export interface DatasetColumns {
 export interface ExportPart {
   readonly rows: Uint32Array;
   readonly suburbOrdinals: readonly number[];
+  /** The selection the part answers, as the client wrote it (the `selection` column of a multi-selection file). */
+  readonly label?: string;
 }
+
+/** A file answering several selections says which one each row answers, in a `selection` column after the ids. */
+const hasSelectionColumn = (parts: readonly ExportPart[]): boolean => parts.length > 1;
 
 /**
  * The dictionary shipped with every file: variable code → description and labels, ABS order.
  * Given the file's columns, it also says which are coarse: a variable with a CODE_coarse
  * companion names it and the suburbs whose records are empty in CODE (variable-columns.ts).
  */
-export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns?: readonly VariableFileColumn[]) {
+export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns?: readonly VariableFileColumn[], parts?: readonly ExportPart[]) {
   return {
     version: catalog.version,
     dataset_type: dataset,
+    ...(parts && hasSelectionColumn(parts)
+      ? { selection_column: { description: 'The geography selection (as written in the request) that each record answers; a record is drawn once even where selections overlap.', values: selectionLabels(parts) } }
+      : {}),
     variables: catalog.variables[dataset].map((v) => {
       const companion = fileColumns?.find((c) => c.name === coarseColumnName(v.code));
       const fine = fileColumns?.find((c) => c.name === v.code);
@@ -124,9 +132,14 @@ function geographyColumns(catalog: Catalog, parts: readonly ExportPart[], hierar
 }
 
 /** Row chunks in file order: part by part, rows ascending within a part. */
-function* rowChunks(parts: readonly ExportPart[]): Generator<Uint32Array> {
-  for (const p of parts) for (let start = 0; start < p.rows.length; start += CHUNK) yield p.rows.subarray(start, Math.min(start + CHUNK, p.rows.length));
+function* rowChunks(parts: readonly ExportPart[]): Generator<{ readonly rows: Uint32Array; readonly part: number }> {
+  for (const [part, p] of parts.entries()) {
+    for (let start = 0; start < p.rows.length; start += CHUNK) yield { rows: p.rows.subarray(start, Math.min(start + CHUNK, p.rows.length)), part };
+  }
 }
+
+/** The `selection` column's labels: each part's selection as written (or "selection N"). */
+const selectionLabels = (parts: readonly ExportPart[]): string[] => parts.map((p, i) => p.label ?? `selection ${i + 1}`);
 
 /**
  * One output column of spq_gather: its name, DuckDB type, and its values for a chunk of rows in
@@ -135,8 +148,11 @@ function* rowChunks(parts: readonly ExportPart[]): Generator<Uint32Array> {
 interface GatherColumn {
   readonly name: string;
   readonly type: Bindings.LogicalType;
-  /** Fills the column's buffer for `rows` (`local`: each row's local suburb index); returns the bytes and, when some values are NULL, a validity mask. */
-  fill(rows: Uint32Array, local: Uint32Array): { readonly data: Uint8Array | Uint16Array | Uint32Array; readonly validity: Uint8Array | undefined };
+  /**
+   * Fills the column's buffer for `rows` of part `part` (`local`: each row's local suburb index);
+   * returns the bytes and, when some values are NULL, a validity mask.
+   */
+  fill(rows: Uint32Array, local: Uint32Array, part: number): { readonly data: Uint8Array | Uint16Array | Uint32Array; readonly validity: Uint8Array | undefined };
 }
 
 /** An export's gather: its columns, and the chunk of rows prepared ahead of DuckDB's next call. */
@@ -151,7 +167,7 @@ interface Gather {
 /** A scan of a gather (DuckDB's init data): where it is, and the next chunk when it is already filled. */
 interface Scan {
   readonly gather: Gather;
-  readonly chunks: Generator<Uint32Array>;
+  readonly chunks: ReturnType<typeof rowChunks>;
   readonly local: Uint32Array;
   next: { readonly rows: Uint32Array; readonly values: ReturnType<GatherColumn['fill']>[] } | 'done' | undefined;
   failure: unknown;
@@ -248,6 +264,19 @@ function gatherPlan(dataset: DatasetType, columns: DatasetColumns, parts: readon
       },
     };
   });
+  if (hasSelectionColumn(parts)) {
+    const type = duckdb.create_enum_type(selectionLabels(parts));
+    const buffer = codeBuffer(type);
+    out.push({
+      name: 'selection',
+      type,
+      fill: (rows, _local, part) => {
+        const o = buffer.subarray(0, rows.length);
+        o.fill(part);
+        return { data: o, validity: undefined };
+      },
+    });
+  }
   out.push(geoColumns[0]!);
   const ordinal = columns.links['suburb_ordinal']!;
   for (const column of fileColumns) {
@@ -285,10 +314,10 @@ function prepare(scan: Scan): void {
     scan.next = 'done';
     return;
   }
-  const rows = next.value;
+  const { rows, part } = next.value;
   const { ordinal, localOf } = scan.gather;
   for (let i = 0; i < rows.length; i++) scan.local[i] = localOf[ordinal[rows[i]!]!]!;
-  scan.next = { rows, values: scan.gather.columns.map((c) => c.fill(rows, scan.local)) };
+  scan.next = { rows, values: scan.gather.columns.map((c) => c.fill(rows, scan.local, part)) };
 }
 
 /** Exports in progress, by the id their COPY passes to spq_gather. */
@@ -367,7 +396,7 @@ export async function exportRows(connection: DuckDBConnection, catalog: Catalog,
   const { format, destPath } = request;
   const hierarchical = request.includeGeography === 'hierarchical';
   const fileColumns = variableFileColumns(catalog, dataset, parts.flatMap((p) => p.suburbOrdinals));
-  const dictionary = dictionaryOf(catalog, dataset, fileColumns);
+  const dictionary = dictionaryOf(catalog, dataset, fileColumns, parts);
   const rows = parts.reduce((n, p) => n + p.rows.length, 0);
   const geo = geographyColumns(catalog, parts, hierarchical);
 
@@ -419,7 +448,8 @@ function* codedBatches(
   const local = new Uint32Array(CHUNK);
   const geoValues = geo.columns.map(() => new Uint32Array(CHUNK));
   const vars = fileColumns.map(() => new Uint8Array(CHUNK));
-  for (const rows of rowChunks(parts)) {
+  const selection = hasSelectionColumn(parts) ? new Uint32Array(CHUNK) : undefined;
+  for (const { rows, part } of rowChunks(parts)) {
     const m = rows.length;
     const idColumns = idSources.map(({ column }, k) => {
       if (column === undefined) return rows;
@@ -437,14 +467,16 @@ function* codedBatches(
       const source = columns.variables[column.variable]!;
       for (let i = 0; i < m; i++) out[i] = fileValue(column, source[rows[i]!]!, ordinal[rows[i]!]!);
     });
-    yield { rowCount: m, columns: [...idColumns, geoValues[0]!, ...vars, ...geoValues.slice(1)] };
+    selection?.fill(part, 0, m);
+    yield { rowCount: m, columns: [...idColumns, ...(selection ? [selection] : []), geoValues[0]!, ...vars, ...geoValues.slice(1)] };
   }
 }
 
 /** The file columns after the ids: suburb_code, the variables, then hierarchical geography; labels per column. */
-function codedColumns(geo: { columns: GeoColumn[] }, fileColumns: readonly VariableFileColumn[]): { name: string; labels: readonly string[] }[] {
+function codedColumns(geo: { columns: GeoColumn[] }, fileColumns: readonly VariableFileColumn[], parts: readonly ExportPart[]): { name: string; labels: readonly string[] }[] {
   const [codeColumn, ...hierarchy] = geo.columns;
   return [
+    ...(hasSelectionColumn(parts) ? [{ name: 'selection', labels: selectionLabels(parts) }] : []),
     { name: 'suburb_code', labels: codeColumn!.labels },
     ...fileColumns.map((c) => ({ name: c.name, labels: c.labels })),
     ...hierarchy.map((g) => ({ name: g.name, labels: g.labels })),
@@ -465,7 +497,7 @@ function streamedColumns(shape: FileShape) {
   const idSources = idSourcesOf(shape.dataset, shape.columns);
   return [
     ...ID_COLUMNS[shape.dataset].map((name, k) => ({ name, kind: 'id' as const, prefix: ID_PREFIX[idSources[k]!.dataset], digits: ID_DIGITS })),
-    ...codedColumns(shape.geo, shape.fileColumns).map((c) => ({ ...c, kind: 'coded' as const })),
+    ...codedColumns(shape.geo, shape.fileColumns, shape.parts).map((c) => ({ ...c, kind: 'coded' as const })),
   ];
 }
 

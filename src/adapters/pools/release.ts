@@ -133,7 +133,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
       if (closed) throw new Error('pool release is closed');
       const connection = await instance.connect();
       try {
-        const parts = request.parts.map((p) => ({ rows: p.rows, suburbOrdinals: p.selection.suburbs.map((s) => ordinalOf.get(s.salCode)!) }));
+        const parts = request.parts.map((p) => ({ rows: p.rows, suburbOrdinals: p.selection.suburbs.map((s) => ordinalOf.get(s.salCode)!), label: p.selection.input }));
         return await exportRows(connection, catalog, request.dataset, columns[request.dataset], parts, request);
       } catch (error) {
         // Never leave a half-written file behind for the caller to serve by mistake.

@@ -1,1 +1,1 @@
-export { sampleRows, poolSizeOf, rngFromSeed, type RowRange } from './sample.ts';
+export { sampleRows, poolSizeOf, rngFromSeed, withoutTaken, type RowRange } from './sample.ts';

@@ -123,3 +123,28 @@ export function sampleRows(ranges: readonly RowRange[], n: number, seed: bigint)
   }
   return positions;
 }
+
+/** Seed offset of the trim below: another stream than the draw's own. */
+const TRIM_STREAM = 0x5851f42d4c957f2dn;
+
+/**
+ * Selections that overlap never give a record twice in one file: a later selection draws
+ * `n + extra` rows (extra ≥ the rows earlier selections can have taken from its pool), drops those
+ * already taken, and keeps n of the rest uniformly. By symmetry every n-subset of the pool
+ * without the taken rows is equally likely, so the sample stays uniform, and O(n + extra).
+ * Sorted ascending, like sampleRows. Throws when fewer than n remain: the caller sized `extra`.
+ */
+export function withoutTaken(candidates: Uint32Array, n: number, taken: ReadonlySet<number>, seed: bigint): Uint32Array {
+  const kept = candidates.filter((row) => !taken.has(row));
+  if (kept.length < n) throw new Error(`withoutTaken: ${kept.length} rows left for ${n}`);
+  if (kept.length > n) {
+    const rng = rngFromSeed(seed ^ TRIM_STREAM);
+    for (let i = 0; i < n; i++) {
+      const j = i + unsafeUniformIntDistribution(0, kept.length - 1 - i, rng);
+      const t = kept[i]!;
+      kept[i] = kept[j]!;
+      kept[j] = t;
+    }
+  }
+  return kept.subarray(0, n).sort();
+}

@@ -142,8 +142,11 @@ describe('export of many rows over many suburbs', () => {
     const sheets = await readXlsxFile(xlsx);
     expect(sheets[0]!.sheet).toBe('persons');
     const [header, ...rows] = sheets[0]!.data;
-    const expected = (await duck.runAndReadAll(`SELECT ${[...personColumns, ...hierarchy].map((c) => `"${c}"::VARCHAR`).join(', ')} FROM read_parquet('${parquet}')`)).getRowsJS();
-    expect(header).toEqual([...personColumns, ...hierarchy]);
+    // Two parts (Australia, then VIC): the file says which selection each row answers.
+    const fileColumns = [...personColumns.slice(0, 3), 'selection', ...personColumns.slice(3), ...hierarchy];
+    const expected = (await duck.runAndReadAll(`SELECT ${fileColumns.map((c) => `"${c}"::VARCHAR`).join(', ')} FROM read_parquet('${parquet}')`)).getRowsJS();
+    expect(header).toEqual(fileColumns);
+    expect(new Set(rows.slice(0, 5000).map((r) => r[3]))).toEqual(new Set(['Australia']));
     expect(rows.map((r) => r.map((v) => (v === null ? null : String(v))))).toEqual(expected);
   });
 

@@ -104,7 +104,9 @@ describe('export', () => {
     const rows = await rowsOf(`SELECT * FROM read_parquet('${destPath}')`);
     expect(rows).toHaveLength(100);
     // Wandiligong is small: AGE5P and INCP come with coarse companions, fine for no record of it.
-    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    expect(rows.slice(0, 50).every((r) => r['selection'] === '3121')).toBe(true);
+    expect(rows.slice(50).every((r) => r['selection'] === 'Wandiligong')).toBe(true);
     // Part order, then row order; ids are the sampled rows.
     expect(rows.map((r) => r['person_id'])).toEqual([...p[0]!.rows, ...p[1]!.rows].map((i) => `P${String(i).padStart(9, '0')}`));
     for (const [k, part] of [rows.slice(0, 50), rows.slice(50)].entries()) {
@@ -199,7 +201,7 @@ describe('export', () => {
     const sheets = await readXlsxFile(destPath);
     expect(sheets.map((s) => s.sheet)).toEqual(['persons', 'dictionary', 'metadata']);
     const data = sheets[0]!.data;
-    expect(data[0]).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    expect(data[0]).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
     // read-excel-file parses "3121" as text (it is a shared string), so rows compare exactly.
     expect(data.slice(1)).toEqual(expected);
     expect(sheets[2]!.data).toContainEqual(['seed', '12345']);

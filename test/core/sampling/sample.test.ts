@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { poolSizeOf, sampleRows, type RowRange } from '../../../src/core/sampling/sample.ts';
+import { poolSizeOf, sampleRows, withoutTaken, type RowRange } from '../../../src/core/sampling/sample.ts';
 
 /** Disjoint ranges with gaps between them, in shuffled order. */
 const rangesArb = fc
@@ -109,5 +109,43 @@ describe('sampleRows', () => {
     const expected = draws / 10;
     const chi = [...pairs.values()].reduce((s, c) => s + (c - expected) ** 2 / expected, 0);
     expect(chi).toBeLessThan(27.88);
+  });
+});
+
+describe('withoutTaken (overlapping selections)', () => {
+  it('keeps n rows the earlier selections did not take, all among the candidates, sorted (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 200 }), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), (pool, t, seed) => {
+        const taken = new Set(sampleRows([{ offset: 0, size: pool }], Math.min(t, pool), seed ^ 7n));
+        const left = pool - taken.size;
+        const n = Math.floor(left / 2);
+        const candidates = sampleRows([{ offset: 0, size: pool }], Math.min(pool, n + taken.size), seed);
+        const rows = withoutTaken(candidates, n, taken, seed);
+        expect(rows).toHaveLength(n);
+        expect(new Set(rows).size).toBe(n);
+        for (const r of rows) {
+          expect(taken.has(r)).toBe(false);
+          expect(candidates.includes(r)).toBe(true);
+        }
+        for (let i = 1; i < rows.length; i++) expect(rows[i]! > rows[i - 1]!).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('stays uniform over the rows not taken', () => {
+    // Pool of 20, rows 0-9 taken; draw 5 of the other 10 (from 15 candidates) 4,000 times.
+    const taken = new Set(Array.from({ length: 10 }, (_, i) => i));
+    const counts = new Array<number>(20).fill(0);
+    for (let s = 0n; s < 4000n; s++) {
+      for (const r of withoutTaken(sampleRows([{ offset: 0, size: 20 }], 15, s), 5, taken, s)) counts[r]!++;
+    }
+    expect(counts.slice(0, 10).every((c) => c === 0)).toBe(true);
+    // Each of the 10 free rows: expected 2,000 (5 of 10 per draw); binomial sd ≈ 32.
+    for (const c of counts.slice(10)) expect(Math.abs(c - 2000)).toBeLessThan(160);
+  });
+
+  it('refuses when fewer than n rows remain (the caller sizes the extra)', () => {
+    expect(() => withoutTaken(Uint32Array.of(1, 2, 3), 3, new Set([2]), 1n)).toThrow(/2 rows left for 3/);
   });
 });
