@@ -5,8 +5,9 @@ const errorTable = Object.entries(ERROR_CATALOGUE)
   .join('\n');
 
 /**
- * The OpenAPI 3.1 document's frame; the paths come from the route schemas. No servers entry:
- * the document is the same wherever it is served, so the committed copy can be compared.
+ * The OpenAPI 3.1 document's frame; the paths come from the route schemas. The one server is
+ * relative ("/": the server that serves the document), so the document is the same wherever it
+ * is served and the committed copy can be compared.
  */
 export function openApiOptions() {
   return {
@@ -15,6 +16,7 @@ export function openApiOptions() {
       info: {
         title: 'spq: Synthetic Population Query API',
         version: '1.0.0',
+        license: { name: 'Proprietary (UNLICENSED): the service and its records are not open data', identifier: 'LicenseRef-spq-proprietary' },
         description: [
           'Credit-metered API for synthetic Australian persons, families and dwellings (interface v1).',
           '',
@@ -27,6 +29,7 @@ export function openApiOptions() {
           errorTable,
         ].join('\n'),
       },
+      servers: [{ url: '/', description: 'The spq server that serves this document (spq serve)' }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http' as const, scheme: 'bearer', description: 'An API key: spq_live_… (or spq_test_… for the sandbox)' },

@@ -5,6 +5,7 @@ import { principalOf } from '../../plugins/authenticate.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
+  operationId: 'getCredits',
   summary: 'Credit balance and tier',
   tags: ['account'],
   security: bearerSecurity,

@@ -7,6 +7,7 @@ import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
+  security: [],
   summary: 'Download a result file (signed link)',
   description:
     'The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416).',
@@ -57,5 +58,7 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
 };
 
 export function registerDownload(app: Api, deps: AppDeps): void {
-  app.route({ method: ['GET', 'HEAD'], url: '/downloads/:token/:fileName', schema, exposeHeadRoute: false, handler: handler(deps) });
+  // One handler, two operations (an operationId names one method).
+  app.route({ method: 'GET', url: '/downloads/:token/:fileName', schema: { ...schema, operationId: 'downloadFile' }, exposeHeadRoute: false, handler: handler(deps) });
+  app.route({ method: 'HEAD', url: '/downloads/:token/:fileName', schema: { ...schema, operationId: 'headDownloadFile' }, handler: handler(deps) });
 }

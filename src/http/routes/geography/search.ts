@@ -4,6 +4,7 @@ import { SearchQuery, SearchResult } from '../../schemas/geography.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
+  operationId: 'searchGeography',
   summary: 'Find suburbs',
   description: 'Case- and accent-insensitive partial match; names that start with the term rank first. level chooses what the term matches; results are always suburbs.',
   tags: ['geography'],

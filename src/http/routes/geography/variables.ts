@@ -5,6 +5,7 @@ import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
+  operationId: 'listVariables',
   summary: 'Variables of a suburb’s dataset',
   description: 'n_categories is per suburb: a small suburb may have coarser variables to protect confidentiality.',
   tags: ['geography'],

@@ -2,6 +2,8 @@ import { HealthResult } from '../../schemas/health.ts';
 import type { Api, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
+  operationId: 'getLiveness',
+  security: [],
   summary: 'Liveness: the process answers',
   tags: ['operations'],
   response: { 200: HealthResult },

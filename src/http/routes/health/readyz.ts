@@ -2,6 +2,8 @@ import { ReadyResult } from '../../schemas/health.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
+  operationId: 'getReadiness',
+  security: [],
   summary: 'Readiness: database, rate limiter and pool release usable, not shutting down',
   tags: ['operations'],
   response: { 200: ReadyResult, 503: ReadyResult },

@@ -7,6 +7,7 @@ import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
+  operationId: 'executeQuery',
   summary: 'Run a query',
   description:
     'Deducts credits, draws a new sample without replacement from each selection’s pool and returns a signed download URL valid 7 days. Either the file is ready and the credits are charged, or nothing is charged.',

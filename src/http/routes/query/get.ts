@@ -6,6 +6,7 @@ import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
+  operationId: 'getQuery',
   summary: 'One executed query (extension)',
   description: 'The history item of one query. 404 for an id that does not exist or belongs to another account.',
   tags: ['query'],

@@ -5,6 +5,7 @@ import { principalOf } from '../../plugins/authenticate.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
+  operationId: 'listQueries',
   summary: 'List executed queries',
   description: 'Newest first. A page past the end returns an empty list with the true pagination.',
   tags: ['query'],

@@ -6,6 +6,7 @@ import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
+  operationId: 'previewQuery',
   summary: 'Check and price a query',
   description: 'Reports the credit cost and feasibility of a query. Spends no credits and generates nothing.',
   tags: ['query'],

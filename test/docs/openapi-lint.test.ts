@@ -1,0 +1,38 @@
+/**
+ * The committed OpenAPI document (docs/openapi.json, which test/http/misc.test.ts checks is the
+ * one the server serves) passes Redocly's recommended rules with no error, and every operation
+ * has a unique operationId a code generator can name a function after.
+ */
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const path = join(import.meta.dirname, '..', '..', 'docs', 'openapi.json');
+const source = readFileSync(path, 'utf8');
+type Operation = { operationId?: string; security?: unknown[] };
+const doc = JSON.parse(source) as { paths: Record<string, Record<string, Operation>>; servers?: unknown[] };
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
+const operations = Object.entries(doc.paths).flatMap(([route, item]) =>
+  Object.entries(item).flatMap(([method, op]) => (METHODS.has(method) ? [{ route, method, op }] : [])),
+);
+
+describe('docs/openapi.json', () => {
+  it('has no error under the recommended ruleset of a standard OpenAPI linter (Redocly)', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source, absoluteRef: path, config });
+    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} ${p.location[0]?.pointer ?? ''}`);
+    expect(errors).toEqual([]);
+  });
+
+  it('names every operation once, says how each is secured, and has a server', () => {
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { route, method, op } of operations) expect(Array.isArray(op.security), `${method} ${route}`).toBe(true);
+    // Public routes say so with an empty requirement.
+    expect(doc.paths['/healthz']!['get']!.security).toEqual([]);
+    expect(doc.paths['/downloads/{token}/{fileName}']!['get']!.security).toEqual([]);
+    expect(doc.servers).toHaveLength(1);
+  });
+});
