@@ -4,7 +4,7 @@ import { isId } from '../core/keys.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { QueryRecord } from '../ports/account-store.ts';
 import type { UseCaseDeps } from './deps.ts';
-import { formatOfFileName, resultFileName } from './format.ts';
+import { dictionaryFileKey, dictionaryFileName, formatOfFileName, resultFileName } from './format.ts';
 
 export interface HistoryItem {
   readonly query_id: string;
@@ -15,6 +15,8 @@ export interface HistoryItem {
   readonly credit_cost: number;
   readonly download_url: string;
   readonly download_expired: boolean;
+  /** Extension, csv results only: the dictionary's signed link, as execute returned it. */
+  readonly dictionary_url?: string;
 }
 
 export interface HistoryOutcome {
@@ -36,6 +38,9 @@ async function historyItem(deps: Deps, q: QueryRecord, now: Date): Promise<Histo
     credit_cost: q.creditCost,
     download_url: await deps.files.downloadUrl(q.fileKey ?? '', resultFileName(q.queryId, q.datasetType, format), q.downloadExpires),
     download_expired: q.fileDeletedAt !== null || now.getTime() >= q.downloadExpires.getTime(),
+    ...(format === 'csv'
+      ? { dictionary_url: await deps.files.downloadUrl(dictionaryFileKey(q.queryId), dictionaryFileName(q.queryId, q.datasetType), q.downloadExpires) }
+      : {}),
   };
 }
 

@@ -87,6 +87,14 @@ describe('POST /query/execute', () => {
     const dictionary = await dict.json();
     expect(dictionary.variables.map((v: { code: string }) => v.code)).toEqual(CATALOGUE_VARIABLES.dwellings.map((v) => v.code));
     expect(dictionary.metadata.seed).toBe(json.metadata.seed);
+    // GET /query/{id} and the history give the dictionary's link too (a link to the same file).
+    const item = await (await s.call(`/query/${json.query_id}`, { key: acct.key })).json();
+    expect((await (await fetch(item.dictionary_url)).json()).metadata.seed).toBe(json.metadata.seed);
+    const history = await (await s.call('/query/history', { key: acct.key })).json();
+    const listed = history.queries.find((q: { query_id: string }) => q.query_id === json.query_id);
+    expect((await (await fetch(listed.dictionary_url)).json()).metadata.query_id).toBe(json.query_id);
+    // Parquet and xlsx carry their dictionary inside: no link.
+    expect(history.queries.filter((q: { dictionary_url?: string }) => q.dictionary_url).map((q: { query_id: string }) => q.query_id)).toEqual([json.query_id]);
   });
 
   it('xlsx readable by an independent reader, families', async () => {
@@ -268,6 +276,8 @@ describe('history and single query', () => {
       credit_cost: 1,
       download_url: s.stack === 'embedded' ? expect.stringContaining('/downloads/') : expect.stringContaining('X-Amz-Signature='),
       download_expired: false,
+      // A csv query's dictionary link comes along (parquet and xlsx carry theirs inside).
+      ...(all.queries[0].dictionary_url !== undefined ? { dictionary_url: expect.stringContaining('dictionary') } : {}),
     });
     const page2 = await (await s.call('/query/history?page=2&per_page=3', { key: acct.key })).json();
     expect(page2.pagination).toEqual({ page: 2, per_page: 3, total_pages: Math.ceil(total / 3), total_queries: total });

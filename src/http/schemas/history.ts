@@ -11,6 +11,9 @@ export const HistoryItem = Type.Object({
   credit_cost: Type.Integer(),
   download_url: Type.String(),
   download_expired: Type.Boolean(),
+  dictionary_url: Type.Optional(
+    Type.String({ description: 'Extension, csv results only: signed link to the dictionary of codes and labels (JSON), valid as long as download_url' }),
+  ),
 });
 export type HistoryItem = Static<typeof HistoryItem>;
 
