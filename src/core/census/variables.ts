@@ -183,8 +183,9 @@ const LFSP_CATS = [
   NA,
 ];
 
+// "No hours worked" is the ABS's "None": pandas and R read a cell "None" as missing.
 const HRSP_CATS = [
-  'None',
+  'No hours worked',
   '1-15 hours',
   '16-24 hours',
   '25-34 hours',

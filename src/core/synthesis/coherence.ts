@@ -80,7 +80,7 @@ const hours = (...labels: string[]) => new Set(labels.map((l) => categoryIndex('
 const HOURS_FOR_STATUS = new Map<number, Set<number>>([
   [categoryIndex('LFSP', 'Employed, worked full-time'), hours('35-39 hours', '40 hours', '41-48 hours', '49 hours and over')],
   [categoryIndex('LFSP', 'Employed, worked part-time'), hours('1-15 hours', '16-24 hours', '25-34 hours')],
-  [categoryIndex('LFSP', 'Employed, away from work'), hours('None')],
+  [categoryIndex('LFSP', 'Employed, away from work'), hours('No hours worked')],
   [categoryIndex('LFSP', 'Employed, hours of work not stated'), hours('Not stated')],
 ]);
 const SCHOOL_AGES = new Map<number, readonly [number, number]>([

@@ -62,7 +62,7 @@ const INDUSTRY_PHRASES = variableByCode('INDP')
   .map((label) => [label.replace(/[,/]/g, '').replace(/ /g, '_').replace('Inadequately_describedNot_stated', 'Inadequately_described_Not_stated'), one('INDP', label)] as const);
 
 const HOURS = phrasesOf('HRSP', [
-  ['Number_of_hours_worked_None', 'None'],
+  ['Number_of_hours_worked_None', 'No hours worked'],
   ['Number_of_hours_worked_35_39_hours', '35-39 hours'],
   ['Number_of_hours_worked_Not_stated', 'Not stated'],
 ]);
