@@ -53,10 +53,11 @@ const hasSelectionColumn = (parts: readonly ExportPart[]): boolean => parts.leng
  * Given the file's columns, it also says which are coarse: a variable with a CODE_coarse
  * companion names it and the suburbs whose records are empty in CODE (variable-columns.ts).
  */
-export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns?: readonly VariableFileColumn[], parts?: readonly ExportPart[]) {
+export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns?: readonly VariableFileColumn[], parts?: readonly ExportPart[], hierarchical = false) {
   return {
     version: catalog.version,
     dataset_type: dataset,
+    ...(fileColumns ? { columns: describeColumns(catalog, dataset, fileColumns, parts ?? [], hierarchical) } : {}),
     ...(parts && hasSelectionColumn(parts)
       ? { selection_column: { description: 'The geography selection (as written in the request) that each record answers; a record is drawn once even where selections overlap.', values: selectionLabels(parts) } }
       : {}),
@@ -79,6 +80,37 @@ export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns
       };
     }),
   };
+}
+
+const ID_MEANING: Readonly<Record<string, string>> = {
+  person_id: 'The person record (P + 9 digits); text, keep the leading zeros',
+  family_id: "The record's family (F + 9 digits), empty for persons in no family; joins the families file",
+  dwelling_id: "The record's dwelling (D + 9 digits); joins the dwellings file",
+};
+const GEOGRAPHY_MEANING: Readonly<Record<string, string>> = {
+  suburb_code: "The record's suburb: ABS 2021 SAL code (SAL + 5 digits)",
+  suburb: 'The suburb as spq identifies it (decisions.md, "Geography identifiers")',
+  postcode: "The suburb's main postcode (4 digits, text: keep the leading zero, e.g. 0800)",
+  lga: "The suburb's main Local Government Area",
+  gccsa: "The suburb's Greater Capital City Statistical Area",
+  state: 'State or territory abbreviation',
+};
+
+/** Every column of the file, in file order, with what it holds (ids, selection, geography, variables, coarse companions). */
+function describeColumns(catalog: Catalog, dataset: DatasetType, fileColumns: readonly VariableFileColumn[], parts: readonly ExportPart[], hierarchical: boolean) {
+  const variables = catalog.variables[dataset];
+  return [
+    ...ID_COLUMNS[dataset].map((name) => ({ name, kind: 'id', description: ID_MEANING[name]! })),
+    ...(hasSelectionColumn(parts) ? [{ name: 'selection', kind: 'selection', description: 'The geography selection (as written in the request) this record answers' }] : []),
+    { name: 'suburb_code', kind: 'geography', description: GEOGRAPHY_MEANING['suburb_code']! },
+    ...fileColumns.map((c) => {
+      const v = variables[c.variable]!;
+      return c.name === v.code
+        ? { name: c.name, kind: 'variable', description: c.nullFor ? `${v.description} (fine categories; empty for records of small suburbs: see ${coarseColumnName(v.code)})` : v.description }
+        : { name: c.name, kind: 'coarse', description: `${v.description}, coarse categories for every record` };
+    }),
+    ...(hierarchical ? HIERARCHICAL_COLUMNS.map((name) => ({ name, kind: 'geography', description: GEOGRAPHY_MEANING[name]! })) : []),
+  ];
 }
 
 /** Where the csv export writes its dictionary: next to the file, `<destPath>.dictionary.json`. */
@@ -396,7 +428,7 @@ export async function exportRows(connection: DuckDBConnection, catalog: Catalog,
   const { format, destPath } = request;
   const hierarchical = request.includeGeography === 'hierarchical';
   const fileColumns = variableFileColumns(catalog, dataset, parts.flatMap((p) => p.suburbOrdinals));
-  const dictionary = dictionaryOf(catalog, dataset, fileColumns, parts);
+  const dictionary = dictionaryOf(catalog, dataset, fileColumns, parts, hierarchical);
   const rows = parts.reduce((n, p) => n + p.rows.length, 0);
   const geo = geographyColumns(catalog, parts, hierarchical);
 
@@ -529,6 +561,13 @@ async function exportXlsx(catalog: Catalog, shape: FileShape, request: ExportReq
     batches: batchesOf(shape),
     extraSheets: [
       { name: 'dictionary', rows: dictionaryRows },
+      {
+        name: 'columns',
+        rows: [
+          ['name', 'kind', 'description'],
+          ...describeColumns(catalog, shape.dataset, shape.fileColumns, shape.parts, request.includeGeography === 'hierarchical').map((c) => [c.name, c.kind, c.description]),
+        ],
+      },
       { name: 'metadata', rows: [['key', 'value'], ...Object.entries(request.metadata).map(([k, v]) => [k, v])] },
     ],
   });

@@ -131,6 +131,10 @@ describe('export', () => {
     expect(dictionary.variables.map((v: { code: string }) => v.code)).toEqual(['AGE5P', 'SEXP', 'INCP']);
     expect(dictionary.variables[0].coarse_categories).toEqual(['0-14 years', '15-64 years', '65 years and over']);
     expect(dictionary.variables[0]).toMatchObject({ coarse_column: 'AGE5P_coarse', empty_in_suburbs: ['Wandiligong'] });
+    // The dictionary describes every column of the file, in file order.
+    expect(dictionary.columns.map((c: { name: string }) => c.name)).toEqual(Object.keys(rows[0]!));
+    expect(dictionary.columns.find((c: { name: string }) => c.name === 'postcode').description).toMatch(/leading zero/);
+    expect(dictionary.columns.find((c: { name: string }) => c.name === 'AGE5P_coarse').kind).toBe('coarse');
     expect(dictionary.variables[1].coarse_column).toBeUndefined();
   });
 
@@ -199,12 +203,13 @@ describe('export', () => {
     const expected = (await duck.runAndReadAll(`SELECT * FROM read_parquet('${parquetPath}')`)).getRowsJS().map((r) => r.map((v) => v ?? null));
 
     const sheets = await readXlsxFile(destPath);
-    expect(sheets.map((s) => s.sheet)).toEqual(['persons', 'dictionary', 'metadata']);
+    expect(sheets.map((s) => s.sheet)).toEqual(['persons', 'dictionary', 'columns', 'metadata']);
     const data = sheets[0]!.data;
     expect(data[0]).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
     // read-excel-file parses "3121" as text (it is a shared string), so rows compare exactly.
     expect(data.slice(1)).toEqual(expected);
-    expect(sheets[2]!.data).toContainEqual(['seed', '12345']);
+    expect(sheets[3]!.data).toContainEqual(['seed', '12345']);
+    expect(sheets[2]!.data.slice(1).map((r) => r[0])).toEqual(data[0]);
     expect(sheets[1]!.data).toContainEqual(['INCP', 'Total personal income (weekly)', 3, '$1-$399']);
     expect(sheets[1]!.data).toContainEqual(['INCP_coarse', 'Total personal income (weekly) (coarse categories, every record; INCP is empty for small suburbs)', 1, 'Under $400']);
 
