@@ -1,4 +1,6 @@
 import { ERROR_CATALOGUE } from '../core/errors.ts';
+import type { SwaggerTransformObject } from '@fastify/swagger';
+import { withComponents } from './openapi-components.ts';
 
 const errorTable = Object.entries(ERROR_CATALOGUE)
   .map(([code, e]) => `| ${e.status} | ${code} | ${e.summary} |`)
@@ -11,6 +13,8 @@ const errorTable = Object.entries(ERROR_CATALOGUE)
  */
 export function openApiOptions() {
   return {
+    // Named schemas and response headers, for code generators (openapi-components.ts).
+    transformObject: ((document: { openapiObject?: unknown }) => withComponents(document.openapiObject as Record<string, unknown>)) as SwaggerTransformObject,
     openapi: {
       openapi: '3.1.0',
       info: {

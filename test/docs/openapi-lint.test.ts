@@ -10,8 +10,9 @@ import { describe, expect, it } from 'vitest';
 
 const path = join(import.meta.dirname, '..', '..', 'docs', 'openapi.json');
 const source = readFileSync(path, 'utf8');
-type Operation = { operationId?: string; security?: unknown[] };
-const doc = JSON.parse(source) as { paths: Record<string, Record<string, Operation>>; servers?: unknown[] };
+type Response = { headers?: Record<string, unknown>; content?: Record<string, { schema?: { $ref?: string } }> };
+type Operation = { operationId?: string; security?: unknown[]; responses?: Record<string, Response>; requestBody?: Response };
+const doc = JSON.parse(source) as { paths: Record<string, Record<string, Operation>>; servers?: unknown[]; components: { schemas: Record<string, unknown> } };
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
 const operations = Object.entries(doc.paths).flatMap(([route, item]) =>
   Object.entries(item).flatMap(([method, op]) => (METHODS.has(method) ? [{ route, method, op }] : [])),
@@ -34,5 +35,20 @@ describe('docs/openapi.json', () => {
     expect(doc.paths['/healthz']!['get']!.security).toEqual([]);
     expect(doc.paths['/downloads/{token}/{fileName}']!['get']!.security).toEqual([]);
     expect(doc.servers).toHaveLength(1);
+  });
+
+  it('names its bodies in components and documents the response headers', () => {
+    for (const name of ['QueryRequest', 'ExecuteResult', 'PreviewResult', 'QueryMetadata', 'HistoryResult', 'ErrorBody', 'RateLimitedBody']) expect(Object.keys(doc.components.schemas)).toContain(name);
+    const execute = doc.paths['/query/execute']!['post']!;
+    expect(execute.requestBody!.content!['application/json']!.schema!.$ref).toBe('#/components/schemas/QueryRequest');
+    expect(execute.responses!['200']!.content!['application/json']!.schema!.$ref).toBe('#/components/schemas/ExecuteResult');
+    for (const { route, method, op } of operations) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        const headers = Object.keys(response.headers ?? {});
+        expect(headers, `${method} ${route} ${status}`).toContain('X-Request-Id');
+        if ((op.security ?? []).length > 0) expect(headers, `${method} ${route} ${status}`).toContain('RateLimit');
+        if (status === '429' || status === '503') expect(headers, `${method} ${route} ${status}`).toContain('Retry-After');
+      }
+    }
   });
 });
