@@ -3,7 +3,8 @@
  * response bodies the route schemas share become named schemas in components (replaced by
  * $ref wherever they appear, nested ones too), and every response documents its headers
  * (X-Request-Id always; RateLimit and RateLimit-Policy on authenticated operations; Retry-After
- * on 429 and 503). One pass over the generated document (fastify-swagger's transformObject).
+ * on 429 and 503), and each operation carries its worked example (openapi-examples.ts). One pass
+ * over the generated document (fastify-swagger's transformObject).
  */
 import * as account from './schemas/account.ts';
 import * as common from './schemas/common.ts';
@@ -11,6 +12,7 @@ import * as geography from './schemas/geography.ts';
 import * as health from './schemas/health.ts';
 import * as history from './schemas/history.ts';
 import * as query from './schemas/query.ts';
+import { OPERATION_EXAMPLES } from './openapi-examples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -98,7 +100,14 @@ export function withComponents(doc: Json): Json {
     for (const operation of Object.values(item)) {
       if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
       const authenticated = Array.isArray(operation['security']) && (operation['security'] as unknown[]).length > 0;
+      const examples = OPERATION_EXAMPLES[operation['operationId'] as string];
+      const json = (body: Json | undefined) => (body?.['content'] as Record<string, Json> | undefined)?.['application/json'];
+      const requestBody = json(operation['requestBody'] as Json | undefined);
+      if (examples?.request !== undefined && requestBody) requestBody['example'] = examples.request;
       for (const [status, response] of Object.entries(operation['responses'] as Record<string, Json>)) {
+        const example = examples?.responses[status];
+        const body = json(response);
+        if (example !== undefined && body) body['example'] = example;
         const headers: Json = { ...((response['headers'] as Json | undefined) ?? {}), 'X-Request-Id': headerRef('X-Request-Id') };
         if (authenticated) Object.assign(headers, { RateLimit: headerRef('RateLimit'), 'RateLimit-Policy': headerRef('RateLimit-Policy') });
         if (status === '429' || status === '503') headers['Retry-After'] = headerRef('Retry-After');

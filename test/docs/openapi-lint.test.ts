@@ -24,6 +24,17 @@ describe('docs/openapi.json', () => {
     const problems = await lintFromString({ source, absoluteRef: path, config });
     const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} ${p.location[0]?.pointer ?? ''}`);
     expect(errors).toEqual([]);
+    // Every worked example conforms to its schema (a warning of the same ruleset, held to 0 here).
+    expect(problems.filter((p) => p.ruleId === 'no-invalid-media-type-examples').map((p) => p.message)).toEqual([]);
+  });
+
+  it('gives every JSON operation a worked example', () => {
+    for (const { route, method, op } of operations) {
+      if (route.startsWith('/downloads/')) continue; // a binary file
+      const examples = Object.values(op.responses ?? {}).filter((r) => (r.content?.['application/json'] as { example?: unknown } | undefined)?.example !== undefined);
+      expect(examples.length, `${method} ${route}`).toBeGreaterThan(0);
+    }
+    expect((doc.paths['/query/execute']!['post']!.requestBody!.content!['application/json'] as { example?: unknown }).example).toBeDefined();
   });
 
   it('names every operation once, says how each is secured, and has a server', () => {
