@@ -79,6 +79,8 @@ export function requestHash(query: NormalizedQuery): string {
     query.n_observations,
     query.output_format,
     query.include_geography,
+    // Only when set: the hash of a query without the extension stays what it was.
+    ...(query.linked_records ? [query.linked_records] : []),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -196,6 +198,7 @@ export async function executeQuery(
       parts,
       format: q.output_format,
       includeGeography: q.include_geography,
+      ...(q.linked_records ? { linkedRecords: q.linked_records } : {}),
       metadata: {
         query_id: queryId,
         version: metadata.version,
@@ -206,6 +209,7 @@ export async function executeQuery(
         geography_selections: JSON.stringify(q.geography_selections),
         n_observations: String(q.n_observations),
         include_geography: q.include_geography,
+        ...(q.linked_records ? { linked_records: q.linked_records } : {}),
         citation: sandbox ? `${TEST_DATA_NOTICE} ${CITATION}` : CITATION,
         ...(sandbox ? { test_data: 'true' } : {}),
       },

@@ -1,4 +1,4 @@
-import type { DatasetType, GeographyLevel, IncludeGeography, OutputFormat } from '../core/dataset.ts';
+import type { DatasetType, GeographyLevel, IncludeGeography, LinkedRecords, OutputFormat } from '../core/dataset.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { creditCost } from '../core/pricing.ts';
 import { err, ok, type Result } from '../core/result.ts';
@@ -15,6 +15,7 @@ export interface QueryInput {
   readonly n_observations: number;
   readonly output_format?: OutputFormat | undefined;
   readonly include_geography?: IncludeGeography | undefined;
+  readonly linked_records?: LinkedRecords | undefined;
 }
 
 export interface NormalizedQuery {
@@ -24,6 +25,8 @@ export interface NormalizedQuery {
   readonly n_observations: number;
   readonly output_format: OutputFormat;
   readonly include_geography: IncludeGeography;
+  /** Present only when not "none", so queries without the extension look as they always did. */
+  readonly linked_records?: 'joined';
 }
 
 export interface GeographyMatch {
@@ -54,6 +57,7 @@ export const normalizeQuery = (input: QueryInput): NormalizedQuery => ({
   n_observations: input.n_observations,
   output_format: input.output_format ?? 'parquet',
   include_geography: input.include_geography ?? 'none',
+  ...(input.linked_records === 'joined' ? { linked_records: 'joined' as const } : {}),
 });
 
 const LEVEL_WORD: Readonly<Record<GeographyLevel, string>> = {
@@ -88,6 +92,9 @@ export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: Qu
   const { geography_level: level, geography_selections: raw, dataset_type: dataset, n_observations: n } = query;
   if (raw.length === 0) return err(appError('bad_request', 'geography_selections must list at least one geography.'));
   if (n < 1) return err(appError('validation_error', `n_observations must be at least 1, got ${n}.`));
+  if (query.linked_records === 'joined' && dataset === 'dwellings') {
+    return err(appError('validation_error', 'linked_records "joined" adds a record\'s family and dwelling columns; dwellings have neither above them. Ask for persons or families, or leave linked_records out.'));
+  }
 
   const seen = new Map<string, string>();
   const selections: ResolvedSelection[] = [];
@@ -150,7 +157,7 @@ export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: Qu
     matches,
     poolAvailable: poolSizes.reduce((a, b) => a + b, 0),
     totalRows,
-    creditCost: creditCost(n, selections.length, query.include_geography),
+    creditCost: creditCost(n, selections.length, query.include_geography, query.linked_records ?? 'none'),
   });
 }
 

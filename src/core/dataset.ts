@@ -10,6 +10,23 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const INCLUDE_GEOGRAPHY = ['none', 'hierarchical'] as const;
 export type IncludeGeography = (typeof INCLUDE_GEOGRAPHY)[number];
 
+/**
+ * Extension: "joined" gives each record its family's and dwelling's variables as prefixed
+ * columns (family_*, dwelling_*), so a person comes with their household in one file.
+ */
+export const LINKED_RECORDS = ['none', 'joined'] as const;
+export type LinkedRecords = (typeof LINKED_RECORDS)[number];
+
+/** The datasets a record's own row links to (through the family_row / dwelling_row links), and their column prefixes. */
+export const LINKED_DATASETS: Readonly<Record<DatasetType, readonly { readonly dataset: DatasetType; readonly link: string; readonly prefix: string }[]>> = {
+  persons: [
+    { dataset: 'families', link: 'family_row', prefix: 'family_' },
+    { dataset: 'dwellings', link: 'dwelling_row', prefix: 'dwelling_' },
+  ],
+  families: [{ dataset: 'dwellings', link: 'dwelling_row', prefix: 'dwelling_' }],
+  dwellings: [],
+};
+
 /** The eight states and territories; OT (Other Territories) can appear in real ABS inputs. */
 export const STATES = ['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT'] as const;
 export type StateAbbr = (typeof STATES)[number] | 'OT';

@@ -1,16 +1,18 @@
-import type { IncludeGeography } from './dataset.ts';
+import type { IncludeGeography, LinkedRecords } from './dataset.ts';
 
 export const OBSERVATIONS_PER_CREDIT = 500;
 
 /**
  * credit_cost = ceil(billable × rate / 500), billable = n × selections, rate 1 or 1.5
- * (decisions.md, "Billing"). Integer arithmetic only: 1.5/500 = 3/1000.
+ * (decisions.md, "Billing"); joined linked records (an extension) add 0.5 to the rate, as
+ * hierarchical geography does: 1.5 alone, 2 with it. Integer arithmetic only: 1.5/500 = 3/1000.
  */
-export function creditCost(nObservations: number, selections: number, includeGeography: IncludeGeography): number {
+export function creditCost(nObservations: number, selections: number, includeGeography: IncludeGeography, linked: LinkedRecords = 'none'): number {
   if (!Number.isSafeInteger(nObservations) || nObservations < 1) throw new RangeError('n_observations must be a positive integer');
   if (!Number.isSafeInteger(selections) || selections < 1) throw new RangeError('selections must be a positive integer');
   const billable = BigInt(nObservations) * BigInt(selections);
-  const [numerator, denominator] = includeGeography === 'hierarchical' ? [3n, 1000n] : [1n, 500n];
+  const numerator = 2n + (includeGeography === 'hierarchical' ? 1n : 0n) + (linked === 'joined' ? 1n : 0n);
+  const denominator = 1000n;
   const scaled = billable * numerator;
   const cost = (scaled + denominator - 1n) / denominator;
   return Number(cost);

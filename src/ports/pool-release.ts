@@ -1,4 +1,4 @@
-import type { DatasetType, GeographyLevel, IncludeGeography, OutputFormat, StateAbbr } from '../core/dataset.ts';
+import type { DatasetType, GeographyLevel, IncludeGeography, LinkedRecords, OutputFormat, StateAbbr } from '../core/dataset.ts';
 import type { Result } from '../core/result.ts';
 
 /** One suburb (ABS Suburb and Locality, SAL) of a pool release. */
@@ -57,6 +57,8 @@ export interface ExportRequest {
   readonly parts: readonly SampledPart[];
   readonly format: OutputFormat;
   readonly includeGeography: IncludeGeography;
+  /** Extension: "joined" adds each record's family and dwelling variables as prefixed columns (LINKED_DATASETS). */
+  readonly linkedRecords?: LinkedRecords;
   /** Query metadata written into the file (parquet key-value metadata, an xlsx sheet): version, seed, citation, … */
   readonly metadata: Readonly<Record<string, string>>;
   /** Absolute path of the file to create. */

@@ -10,6 +10,10 @@ describe('creditCost', () => {
     expect(creditCost(700, 1, 'hierarchical')).toBe(3);
     expect(creditCost(100, 3, 'none')).toBe(1);
     expect(creditCost(1, 1, 'none')).toBe(1);
+    // Joined linked records add half the standard rate, as hierarchical geography does.
+    expect(creditCost(1000, 1, 'none', 'joined')).toBe(3);
+    expect(creditCost(1000, 1, 'hierarchical', 'joined')).toBe(4);
+    expect(creditCost(700, 1, 'none', 'joined')).toBe(3);
   });
 
   it('is the ceiling of billable × rate / 500', () => {

@@ -58,6 +58,7 @@ export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns
     version: catalog.version,
     dataset_type: dataset,
     ...(fileColumns ? { columns: describeColumns(catalog, dataset, fileColumns, parts ?? [], hierarchical) } : {}),
+    ...(fileColumns?.some((c) => c.source.link) ? { linked_variables: linkedVariables(catalog, fileColumns) } : {}),
     ...(parts && hasSelectionColumn(parts)
       ? { selection_column: { description: 'The geography selection (as written in the request) that each record answers; a record is drawn once even where selections overlap.', values: selectionLabels(parts) } }
       : {}),
@@ -96,21 +97,34 @@ const GEOGRAPHY_MEANING: Readonly<Record<string, string>> = {
   state: 'State or territory abbreviation',
 };
 
-/** Every column of the file, in file order, with what it holds (ids, selection, geography, variables, coarse companions). */
+const LINKED_OF: Readonly<Record<string, string>> = { family_row: "the record's family", dwelling_row: "the record's dwelling" };
+
+/** Every column of the file, in file order, with what it holds (ids, selection, geography, variables, linked records' variables, coarse companions). */
 function describeColumns(catalog: Catalog, dataset: DatasetType, fileColumns: readonly VariableFileColumn[], parts: readonly ExportPart[], hierarchical: boolean) {
-  const variables = catalog.variables[dataset];
   return [
     ...ID_COLUMNS[dataset].map((name) => ({ name, kind: 'id', description: ID_MEANING[name]! })),
     ...(hasSelectionColumn(parts) ? [{ name: 'selection', kind: 'selection', description: 'The geography selection (as written in the request) this record answers' }] : []),
     { name: 'suburb_code', kind: 'geography', description: GEOGRAPHY_MEANING['suburb_code']! },
     ...fileColumns.map((c) => {
-      const v = variables[c.variable]!;
-      return c.name === v.code
-        ? { name: c.name, kind: 'variable', description: c.nullFor ? `${v.description} (fine categories; empty for records of small suburbs: see ${coarseColumnName(v.code)})` : v.description }
-        : { name: c.name, kind: 'coarse', description: `${v.description}, coarse categories for every record` };
+      const v = catalog.variables[c.source.dataset][c.source.variable]!;
+      const of = c.source.link ? `${v.description}, of ${LINKED_OF[c.source.link] ?? c.source.link} (empty where there is none)` : v.description;
+      const kind = c.source.link ? 'linked' : 'variable';
+      return c.name.endsWith('_coarse')
+        ? { name: c.name, kind: 'coarse', description: `${of}: coarse categories for every record` }
+        : { name: c.name, kind, description: c.nullFor ? `${of} (fine categories; empty for records of small suburbs: see ${coarseColumnName(c.name)})` : of };
     }),
     ...(hierarchical ? HIERARCHICAL_COLUMNS.map((name) => ({ name, kind: 'geography', description: GEOGRAPHY_MEANING[name]! })) : []),
   ];
+}
+
+/** The joined columns of linked records (family_*, dwelling_*) with their categories, as `variables` lists the record's own. */
+function linkedVariables(catalog: Catalog, fileColumns: readonly VariableFileColumn[]) {
+  return fileColumns
+    .filter((c) => c.source.link && !c.name.endsWith('_coarse'))
+    .map((c) => {
+      const v = catalog.variables[c.source.dataset][c.source.variable]!;
+      return { column: c.name, dataset_type: c.source.dataset, code: v.code, description: v.description, categories: v.categories };
+    });
 }
 
 /** Where the csv export writes its dictionary: next to the file, `<destPath>.dictionary.json`. */
@@ -280,7 +294,8 @@ function idColumn(name: string, prefix: string, source: ColumnArray | undefined)
   };
 }
 
-function gatherPlan(dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], geo: { localOf: Int32Array; columns: GeoColumn[] }, fileColumns: readonly VariableFileColumn[]): Gather {
+function gatherPlan(shape: FileShape): Gather {
+  const { dataset, columns, parts, geo, fileColumns, linked } = shape;
   const out: GatherColumn[] = idSourcesOf(dataset, columns).map(({ dataset: d, column }, k) => idColumn(ID_COLUMNS[dataset][k]!, ID_PREFIX[d], column));
   const geoColumns = geo.columns.map((g): GatherColumn => {
     const type = duckdb.create_enum_type(g.labels);
@@ -315,7 +330,7 @@ function gatherPlan(dataset: DatasetType, columns: DatasetColumns, parts: readon
     const type = duckdb.create_enum_type(column.labels);
     const buffer = codeBuffer(type);
     const validity = new Uint8Array(CHUNK / 8);
-    const source = columns.variables[column.variable]!;
+    const valueOf = columnReader(column, columns, linked);
     out.push({
       name: column.name,
       type,
@@ -323,14 +338,14 @@ function gatherPlan(dataset: DatasetType, columns: DatasetColumns, parts: readon
         const o = buffer.subarray(0, rows.length);
         let nulls = 0;
         for (let i = 0; i < rows.length; i++) {
-          const v = fileValue(column, source[rows[i]!]!, ordinal[rows[i]!]!);
+          const v = valueOf(rows[i]!, ordinal[rows[i]!]!);
           if (v === NULL_CODE) nulls++;
           o[i] = v === NULL_CODE ? 0 : v;
         }
         if (nulls === 0) return { data: o, validity: undefined };
         const mask = validity.subarray(0, Math.ceil(rows.length / 64) * 8);
         mask.fill(0);
-        for (let i = 0; i < rows.length; i++) if (fileValue(column, source[rows[i]!]!, ordinal[rows[i]!]!) !== NULL_CODE) mask[i >> 3]! |= 1 << (i & 7);
+        for (let i = 0; i < rows.length; i++) if (valueOf(rows[i]!, ordinal[rows[i]!]!) !== NULL_CODE) mask[i >> 3]! |= 1 << (i & 7);
         return { data: o, validity: mask };
       },
     });
@@ -424,15 +439,23 @@ export function registerGatherFunction(connection: DuckDBConnection): void {
   registered.push(tf);
 }
 
-export async function exportRows(connection: DuckDBConnection, catalog: Catalog, dataset: DatasetType, columns: DatasetColumns, parts: readonly ExportPart[], request: ExportRequest): Promise<ExportResult> {
+export async function exportRows(
+  connection: DuckDBConnection,
+  catalog: Catalog,
+  dataset: DatasetType,
+  columns: DatasetColumns,
+  parts: readonly ExportPart[],
+  request: ExportRequest,
+  linked: LinkedColumns = {},
+): Promise<ExportResult> {
   const { format, destPath } = request;
   const hierarchical = request.includeGeography === 'hierarchical';
-  const fileColumns = variableFileColumns(catalog, dataset, parts.flatMap((p) => p.suburbOrdinals));
+  const fileColumns = variableFileColumns(catalog, dataset, parts.flatMap((p) => p.suburbOrdinals), request.linkedRecords ?? 'none');
   const dictionary = dictionaryOf(catalog, dataset, fileColumns, parts, hierarchical);
   const rows = parts.reduce((n, p) => n + p.rows.length, 0);
   const geo = geographyColumns(catalog, parts, hierarchical);
 
-  const shape: FileShape = { dataset, columns, parts, geo, fileColumns };
+  const shape: FileShape = { dataset, columns, parts, geo, fileColumns, linked };
   if (format === 'xlsx') {
     await exportXlsx(catalog, shape, request);
   } else if (format === 'csv') {
@@ -441,7 +464,7 @@ export async function exportRows(connection: DuckDBConnection, catalog: Catalog,
     await writeFile(dictionaryPathOf(destPath), JSON.stringify({ ...dictionary, metadata: request.metadata }, null, 2) + '\n');
   } else {
     const id = `g${++gatherCount}`;
-    gathers.set(id, gatherPlan(dataset, columns, parts, geo, fileColumns));
+    gathers.set(id, gatherPlan(shape));
     try {
       const kv = { ...request.metadata, dictionary: JSON.stringify(dictionary) };
       const kvSql = `{${Object.entries(kv).map(([k, v]) => `${quoteLiteral(k)}: ${quoteLiteral(v)}`).join(', ')}}`;
@@ -467,19 +490,15 @@ function idSourcesOf(dataset: DatasetType, columns: DatasetColumns): { dataset: 
  * (−1 = none), suburb_code, variables and hierarchical geography as label indices. The arrays
  * are reused batch after batch: a writer is done with a batch before it asks for the next.
  */
-function* codedBatches(
-  dataset: DatasetType,
-  columns: DatasetColumns,
-  parts: readonly ExportPart[],
-  geo: { localOf: Int32Array; columns: GeoColumn[] },
-  fileColumns: readonly VariableFileColumn[],
-): Generator<{ rowCount: number; columns: ArrayLike<number>[] }> {
+function* codedBatches(shape: FileShape): Generator<{ rowCount: number; columns: ArrayLike<number>[] }> {
+  const { dataset, columns, parts, geo, fileColumns, linked } = shape;
   const idSources = idSourcesOf(dataset, columns);
   const ordinal = columns.links['suburb_ordinal']!;
   const ids = idSources.map(({ column }) => (column === undefined ? undefined : new Int32Array(CHUNK)));
   const local = new Uint32Array(CHUNK);
   const geoValues = geo.columns.map(() => new Uint32Array(CHUNK));
   const vars = fileColumns.map(() => new Uint8Array(CHUNK));
+  const readers = fileColumns.map((column) => columnReader(column, columns, linked));
   const selection = hasSelectionColumn(parts) ? new Uint32Array(CHUNK) : undefined;
   for (const { rows, part } of rowChunks(parts)) {
     const m = rows.length;
@@ -494,10 +513,9 @@ function* codedBatches(
       const out = geoValues[k]!;
       for (let i = 0; i < m; i++) out[i] = g.valueOf[local[i]!]!;
     });
-    fileColumns.forEach((column, k) => {
+    readers.forEach((valueOf, k) => {
       const out = vars[k]!;
-      const source = columns.variables[column.variable]!;
-      for (let i = 0; i < m; i++) out[i] = fileValue(column, source[rows[i]!]!, ordinal[rows[i]!]!);
+      for (let i = 0; i < m; i++) out[i] = valueOf(rows[i]!, ordinal[rows[i]!]!);
     });
     selection?.fill(part, 0, m);
     yield { rowCount: m, columns: [...idColumns, ...(selection ? [selection] : []), geoValues[0]!, ...vars, ...geoValues.slice(1)] };
@@ -522,6 +540,26 @@ interface FileShape {
   readonly parts: readonly ExportPart[];
   readonly geo: { localOf: Int32Array; columns: GeoColumn[] };
   readonly fileColumns: readonly VariableFileColumn[];
+  /** The other datasets' columns, for linked records' variables (joined). */
+  readonly linked: LinkedColumns;
+}
+
+/** Every dataset's columns by dataset, as the release holds them in memory. */
+export type LinkedColumns = Readonly<Partial<Record<DatasetType, DatasetColumns>>>;
+
+/** A file column's value for a record row: its own variable, or its linked record's (NULL where it has none). */
+function columnReader(column: VariableFileColumn, own: DatasetColumns, linked: LinkedColumns): (row: number, suburbOrdinal: number) => number {
+  const { dataset, variable, link } = column.source;
+  const holder = link ? linked[dataset] : own;
+  if (!holder) throw new Error(`export: no columns of ${dataset} to join`);
+  const values = holder.variables[variable]!;
+  const linkColumn = link ? own.links[link] : undefined;
+  if (link && !linkColumn) throw new Error(`export: no link column ${link}`);
+  if (!linkColumn) return (row, o) => fileValue(column, values[row]!, o);
+  return (row, o) => {
+    const at = linkColumn[row]!;
+    return at < 0 ? NULL_CODE : fileValue(column, values[at]!, o);
+  };
 }
 
 /** The ids, then the coded columns (suburb_code, variables, hierarchy), as both streaming writers take them. */
@@ -533,7 +571,7 @@ function streamedColumns(shape: FileShape) {
   ];
 }
 
-const batchesOf = (shape: FileShape) => codedBatches(shape.dataset, shape.columns, shape.parts, shape.geo, shape.fileColumns);
+const batchesOf = (shape: FileShape) => codedBatches(shape);
 
 async function exportCsv(shape: FileShape, request: ExportRequest): Promise<void> {
   const csvColumns: CsvColumn[] = streamedColumns(shape);
@@ -545,6 +583,7 @@ async function exportXlsx(catalog: Catalog, shape: FileShape, request: ExportReq
   const xlsxColumns: XlsxColumn[] = streamedColumns(shape);
   const fileColumns = shape.fileColumns;
   const dictionaryRows: (string | number)[][] = [['code', 'description', 'category_index', 'label']];
+  for (const v of linkedVariables(catalog, fileColumns)) v.categories.forEach((label, i) => dictionaryRows.push([v.column, `${v.description} (${v.dataset_type})`, i + 1, label]));
   for (const v of variables) {
     v.categories.forEach((label, i) => dictionaryRows.push([v.code, v.description, i + 1, label]));
     const companion = fileColumns.find((c) => c.name === coarseColumnName(v.code));

@@ -134,7 +134,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
       const connection = await instance.connect();
       try {
         const parts = request.parts.map((p) => ({ rows: p.rows, suburbOrdinals: p.selection.suburbs.map((s) => ordinalOf.get(s.salCode)!), label: p.selection.input }));
-        return await exportRows(connection, catalog, request.dataset, columns[request.dataset], parts, request);
+        return await exportRows(connection, catalog, request.dataset, columns[request.dataset], parts, request, columns);
       } catch (error) {
         // Never leave a half-written file behind for the caller to serve by mistake.
         await rm(request.destPath, { force: true });

@@ -8,7 +8,7 @@
  * so a tabulation over the whole file uses CODE_coarse, and one over the suburbs that are not
  * small uses CODE. A file without a coarsened suburb has CODE alone, as before.
  */
-import type { DatasetType } from '../../core/dataset.ts';
+import { LINKED_DATASETS, type DatasetType, type LinkedRecords } from '../../core/dataset.ts';
 import { VARIABLES } from '../../core/census/variables.ts';
 import type { Catalog, CatalogVariable } from './catalog.ts';
 import { NULL_CODE } from './coded.ts';
@@ -20,31 +20,40 @@ export const coarseColumnName = (code: string): string => `${code}_coarse`;
 export interface VariableFileColumn {
   readonly name: string;
   readonly labels: readonly string[];
-  /** Which catalog variable (index into catalog.variables[dataset]) the values come from. */
-  readonly variable: number;
+  /** Where the values come from: a dataset's variable (index into catalog.variables[dataset]), read at the record's own row or through a link column. */
+  readonly source: { readonly dataset: DatasetType; readonly variable: number; readonly link?: string };
   /** Pool ENUM index → label index in this column (NULL_CODE: none). */
   readonly map: Uint8Array;
   /** By catalog suburb ordinal: 1 where the column is NULL for all the suburb's records. */
   readonly nullFor?: Uint8Array;
 }
 
-/** The file's variable columns, given the catalog ordinals of the suburbs it draws from. */
-export function variableFileColumns(catalog: Catalog, dataset: DatasetType, suburbOrdinals: Iterable<number>): VariableFileColumn[] {
+/**
+ * The file's variable columns, given the catalog ordinals of the suburbs it draws from: the
+ * dataset's own, then with linked records "joined" those of the records above it (LINKED_DATASETS:
+ * family_* and dwelling_* columns, empty where a person has no family).
+ */
+export function variableFileColumns(catalog: Catalog, dataset: DatasetType, suburbOrdinals: Iterable<number>, linked: LinkedRecords = 'none'): VariableFileColumn[] {
   const ordinals = [...new Set(suburbOrdinals)];
-  return catalog.variables[dataset].flatMap((v, k): VariableFileColumn[] => {
-    const coarsenedIn = v.coarseCategories ? ordinals.filter((o) => catalog.suburbs[o]?.coarsened.includes(v.code)) : [];
-    const toCoarse = coarsenedIn.length > 0 ? coarseMap(v) : undefined;
-    // A release older than the fine-to-coarse map, whose categories this code no longer knows,
-    // is served as it was built: coarse labels in the variable's own column (rebuild it to split them).
-    if (!toCoarse) return [{ name: v.code, labels: v.labels, variable: k, map: identity(v.labels.length) }];
-    const nullFor = new Uint8Array(catalog.suburbs.length);
-    for (const o of coarsenedIn) nullFor[o] = 1;
-    const fine = Uint8Array.from(v.labels, (_, i) => (i < v.categories.length ? i : NULL_CODE));
-    return [
-      { name: v.code, labels: v.categories, variable: k, map: fine, nullFor },
-      { name: coarseColumnName(v.code), labels: v.coarseCategories!, variable: k, map: toCoarse },
-    ];
-  });
+  const sources = [{ dataset, link: undefined as string | undefined, prefix: '' }, ...(linked === 'joined' ? LINKED_DATASETS[dataset] : [])];
+  return sources.flatMap((from) =>
+    catalog.variables[from.dataset].flatMap((v, k): VariableFileColumn[] => {
+      const source = { dataset: from.dataset, variable: k, ...(from.link ? { link: from.link } : {}) };
+      const name = `${from.prefix}${v.code}`;
+      const coarsenedIn = v.coarseCategories ? ordinals.filter((o) => catalog.suburbs[o]?.coarsened.includes(v.code)) : [];
+      const toCoarse = coarsenedIn.length > 0 ? coarseMap(v) : undefined;
+      // A release older than the fine-to-coarse map, whose categories this code no longer knows,
+      // is served as it was built: coarse labels in the variable's own column (rebuild it to split them).
+      if (!toCoarse) return [{ name, labels: v.labels, source, map: identity(v.labels.length) }];
+      const nullFor = new Uint8Array(catalog.suburbs.length);
+      for (const o of coarsenedIn) nullFor[o] = 1;
+      const fine = Uint8Array.from(v.labels, (_, i) => (i < v.categories.length ? i : NULL_CODE));
+      return [
+        { name, labels: v.categories, source, map: fine, nullFor },
+        { name: coarseColumnName(name), labels: v.coarseCategories!, source, map: toCoarse },
+      ];
+    }),
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DATASET_TYPES, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, OUTPUT_FORMATS } from '../../core/dataset.ts';
+import { DATASET_TYPES, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, LINKED_RECORDS, OUTPUT_FORMATS } from '../../core/dataset.ts';
 import { StringEnum, Timestamp } from './common.ts';
 
 /** Body of POST /query/preview and POST /query/execute (one schema for both, as v1 says). */
@@ -14,6 +14,13 @@ export const QueryRequest = Type.Object(
     n_observations: Type.Integer({ description: 'Records generated per geography selection' }),
     output_format: Type.Optional(StringEnum(OUTPUT_FORMATS, { default: 'parquet' })),
     include_geography: Type.Optional(StringEnum(INCLUDE_GEOGRAPHY, { default: 'none' })),
+    linked_records: Type.Optional(
+      StringEnum(LINKED_RECORDS, {
+        default: 'none',
+        description:
+          'Extension: "joined" adds each record\'s family and dwelling variables as family_* and dwelling_* columns (persons; dwelling_* for families), billed at 1.5 times the standard rate (2 times with hierarchical geography)',
+      }),
+    ),
   },
   { description: 'Query request' },
 );
@@ -55,6 +62,7 @@ export const QueryMetadata = Type.Object(
     n_observations: Type.Integer(),
     output_format: StringEnum(OUTPUT_FORMATS),
     include_geography: StringEnum(INCLUDE_GEOGRAPHY),
+    linked_records: Type.Optional(StringEnum(LINKED_RECORDS)),
     version: Type.String({ description: 'Version of the pool release the records come from' }),
     generated_at: Timestamp('When the file was generated'),
     seed: Type.String({ description: 'Extension: the 64-bit sampling seed (decimal), to reproduce the file' }),

@@ -169,6 +169,32 @@ describe('export', () => {
     }
   });
 
+  it('joins each person\'s family and dwelling variables as family_* and dwelling_* columns (linked records)', async () => {
+    const destPath = join(tmp, 'joined.parquet');
+    const sel = resolved('postcode', '3121');
+    await release.export({ dataset: 'persons', parts: [{ selection: sel, rows: release.sample(sel, 'persons', 200, 21n) }], format: 'parquet', includeGeography: 'none', linkedRecords: 'joined', metadata, destPath });
+    const rows = await rowsOf(`SELECT * FROM read_parquet('${destPath}')`);
+    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP', 'family_FMCF', 'dwelling_TEND', 'dwelling_NPRD']);
+    await duck.run(`ATTACH '${join(releaseDir, 'pools.duckdb')}' AS stored (READ_ONLY)`);
+    try {
+      // Every joined value is the stored family's or dwelling's own; no family, no family_* value.
+      const wrong = await rowsOf(
+        `SELECT count(*)::INTEGER AS n FROM read_parquet('${destPath}') p LEFT JOIN stored.families f USING (family_id) JOIN stored.dwellings d ON d.dwelling_id = p.dwelling_id ` +
+          `WHERE p.family_FMCF::VARCHAR IS DISTINCT FROM f.FMCF::VARCHAR OR p.dwelling_TEND::VARCHAR IS DISTINCT FROM d.TEND::VARCHAR OR p.dwelling_NPRD::VARCHAR IS DISTINCT FROM d.NPRD::VARCHAR`,
+      );
+      expect(wrong[0]!['n']).toBe(0);
+      const lone = await rowsOf(`SELECT count(*)::INTEGER AS n, count(family_FMCF)::INTEGER AS with_family FROM read_parquet('${destPath}') WHERE family_id IS NULL`);
+      expect(lone[0]!['n']).toBeGreaterThan(0);
+      expect(lone[0]!['with_family']).toBe(0);
+    } finally {
+      await duck.run('DETACH stored');
+    }
+    const kv = await rowsOf(`SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata('${destPath}')`);
+    const dictionary = JSON.parse(kv.find((r) => r['k'] === 'dictionary')!['v'] as string);
+    expect(dictionary.linked_variables.map((v: { column: string }) => v.column)).toEqual(['family_FMCF', 'dwelling_TEND', 'dwelling_NPRD']);
+    expect(dictionary.columns.find((c: { name: string }) => c.name === 'family_FMCF')).toMatchObject({ kind: 'linked' });
+  });
+
   it('links persons to families and dwellings of the same release', async () => {
     const destPath = join(tmp, 'linked.parquet');
     const sel = resolved('suburb', 'Fitzroy');
