@@ -1,0 +1,222 @@
+"""The official Python client of the spq API (Synthetic Population Query service).
+
+Standard library only (urllib); pandas (and pyarrow for parquet) only for ``to_dataframe``::
+
+    from spq_client import SpqClient
+    spq = SpqClient("http://127.0.0.1:8080", api_key=os.environ["SPQ_API_KEY"])
+    query = {"geography_level": "suburb", "geography_selections": ["Fitzroy"],
+             "dataset_type": "persons", "n_observations": 500, "output_format": "csv"}
+    result = spq.execute(query)
+    df = spq.to_dataframe(spq.download(result, "fitzroy.csv"), spq.dictionary(result))
+
+Retries follow the contract: 429 after its Retry-After, 500/502/503/504 and network failures
+with exponential backoff and jitter; ``execute`` keeps one Idempotency-Key across its retries,
+so a retried execute never charges twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from typing import Any, Callable, Dict, List, Optional, Union
+
+__all__ = ["SpqClient", "SpqError", "categories_of"]
+
+RETRY_STATUSES = {429, 500, 502, 503, 504}
+
+
+class SpqError(Exception):
+    """An answer the API gave as an error: status, catalogue code, detail and request id."""
+
+    def __init__(self, status: int, code: Optional[str], detail: str, request_id: Optional[str], body: Any = None):
+        super().__init__(f"{status}{' ' + code if code else ''}: {detail}{f' (request {request_id})' if request_id else ''}")
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.request_id = request_id
+        self.body = body
+
+
+def categories_of(dictionary: Dict[str, Any]) -> Dict[str, List[str]]:
+    """Column name -> its categories in ABS order, for every coded column a dictionary describes:
+    the variables (and their coarse companions), the linked records' joined columns."""
+    out: Dict[str, List[str]] = {}
+    for v in dictionary.get("variables", []):
+        out[v["code"]] = list(v["categories"])
+        if v.get("coarse_column") and v.get("coarse_categories"):
+            out[v["coarse_column"]] = list(v["coarse_categories"])
+    for v in dictionary.get("linked_variables", []):
+        out[v["column"]] = list(v["categories"])
+    return out
+
+
+class SpqClient:
+    def __init__(self, base_url: str, api_key: str, retries: int = 4, backoff: float = 0.5, timeout: float = 120.0,
+                 on_retry: Optional[Callable[[int, int, float], None]] = None):
+        self.base_url = base_url.rstrip("/")
+        self._api_key = api_key
+        self.retries = retries
+        self.backoff = backoff
+        self.timeout = timeout
+        self.on_retry = on_retry
+
+    # -------------------------------------------------------------- calls
+    def preview(self, query: Dict[str, Any]) -> Dict[str, Any]:
+        """Prices and checks a query; spends nothing. An invalid query is a result (valid: False)."""
+        return self._call("POST", "/query/preview", body=query, accept=(422,))
+
+    def execute(self, query: Dict[str, Any], idempotency_key: Optional[str] = None) -> Dict[str, Any]:
+        """Runs a query (charges its credits), retried safely under one Idempotency-Key."""
+        return self._call("POST", "/query/execute", body=query, headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
+
+    def replicates(self, m: int, query: Dict[str, Any]) -> List[Dict[str, Any]]:
+        """m independent draws of the same query (each execute samples with a fresh seed), for
+        multiple imputation: analyse each, then combine with Rubin's rules (docs/multiple-imputation.md)."""
+        if m < 1:
+            raise ValueError("m must be at least 1")
+        return [self.execute(query) for _ in range(m)]
+
+    def history(self, page: Optional[int] = None, per_page: Optional[int] = None, dataset_type: Optional[str] = None) -> Dict[str, Any]:
+        params = {k: v for k, v in (("page", page), ("per_page", per_page), ("dataset_type", dataset_type)) if v is not None}
+        return self._call("GET", "/query/history" + (("?" + urllib.parse.urlencode(params)) if params else ""))
+
+    def query(self, query_id: str) -> Dict[str, Any]:
+        return self._call("GET", "/query/" + urllib.parse.quote(query_id, safe=""))
+
+    def credits(self) -> Dict[str, Any]:
+        return self._call("GET", "/account/credits")
+
+    def search(self, term: str, level: Optional[str] = None, state: Optional[str] = None, limit: Optional[int] = None) -> Dict[str, Any]:
+        params = {k: v for k, v in (("query", term), ("level", level), ("state", state), ("limit", limit)) if v is not None}
+        return self._call("GET", "/geography/search?" + urllib.parse.urlencode(params))
+
+    def variables(self, suburb_id: str, dataset_type: str = "persons") -> Dict[str, Any]:
+        return self._call("GET", f"/geography/{urllib.parse.quote(suburb_id, safe='')}/variables?dataset_type={dataset_type}")
+
+    def download(self, target: Union[Dict[str, Any], str], path: str,
+                 on_progress: Optional[Callable[[int, Optional[int]], None]] = None) -> str:
+        """Streams a result file (or a dictionary_url) to ``path``; the file appears only when complete."""
+        url = target if isinstance(target, str) else target["download_url"]
+        response = self._send("GET", url, authorised=False)
+        total = response.headers.get("Content-Length")
+        total_bytes = int(total) if total is not None else None
+        partial = path + ".part"
+        done = 0
+        try:
+            with response, open(partial, "wb") as out:
+                while True:
+                    chunk = response.read(1 << 16)
+                    if not chunk:
+                        break
+                    out.write(chunk)
+                    done += len(chunk)
+                    if on_progress:
+                        on_progress(done, total_bytes)
+            os.replace(partial, path)
+        except BaseException:
+            if os.path.exists(partial):
+                os.remove(partial)
+            raise
+        return path
+
+    def dictionary(self, result: Dict[str, Any], path: Optional[str] = None) -> Dict[str, Any]:
+        """The file's dictionary: the csv's second download (dictionary_url); for parquet, read
+        ``dictionary`` from the file's key-value metadata instead (``to_dataframe`` does)."""
+        url = result.get("dictionary_url")
+        if not url:
+            raise ValueError("only csv results have a dictionary_url; parquet and xlsx carry their dictionary inside")
+        response = self._send("GET", url, authorised=False)
+        with response:
+            data = json.loads(response.read().decode("utf-8"))
+        if path:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+        return data
+
+    # -------------------------------------------------------------- data frames
+    @staticmethod
+    def to_dataframe(path: str, dictionary: Optional[Dict[str, Any]] = None):
+        """A pandas DataFrame of a downloaded csv or parquet file: ids and geography as text (leading
+        zeros kept), every coded column an *ordered* Categorical with the ABS category order.
+        A csv needs its dictionary (``dictionary(result)``); a parquet file carries its own."""
+        import pandas as pd  # optional dependency
+
+        if path.endswith(".parquet"):
+            import pyarrow.parquet as pq  # optional dependency
+
+            table = pq.read_table(path)
+            meta = table.schema.metadata or {}
+            if dictionary is None and b"dictionary" in meta:
+                dictionary = json.loads(meta[b"dictionary"].decode("utf-8"))
+            frame = table.to_pandas()
+        else:
+            # keep_default_na=False: no label turns into NaN; only empty cells are missing.
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+        if dictionary is None:
+            raise ValueError("no dictionary: pass dictionary(result) for a csv file")
+        for column, categories in categories_of(dictionary).items():
+            if column in frame.columns:
+                frame[column] = pd.Categorical(frame[column].astype("object"), categories=categories, ordered=True)
+        return frame
+
+    # -------------------------------------------------------------- transport
+    def _call(self, method: str, path: str, body: Any = None, headers: Optional[Dict[str, str]] = None, accept=()) -> Dict[str, Any]:
+        try:
+            response = self._send(method, self.base_url + path, body=body, headers=headers)
+        except SpqError as error:
+            if error.status in accept and isinstance(error.body, dict):
+                return error.body
+            raise
+        with response:
+            return json.loads(response.read().decode("utf-8"))
+
+    def _send(self, method: str, url: str, body: Any = None, headers: Optional[Dict[str, str]] = None, authorised: bool = True):
+        data = json.dumps(body).encode("utf-8") if body is not None else None
+        all_headers = dict(headers or {})
+        if authorised:
+            all_headers["Authorization"] = f"Bearer {self._api_key}"
+        if data is not None:
+            all_headers["Content-Type"] = "application/json"
+        attempt = 0
+        while True:
+            request = urllib.request.Request(url, data=data, method=method, headers=all_headers)
+            status = 0
+            retry_after = None
+            try:
+                return urllib.request.urlopen(request, timeout=self.timeout)
+            except urllib.error.HTTPError as error:
+                status = error.code
+                if status not in RETRY_STATUSES or attempt >= self.retries:
+                    raise self._error_of(error) from None
+                retry_after = error.headers.get("Retry-After")
+                error.close()
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                if attempt >= self.retries:
+                    raise
+            wait = self.backoff * (2 ** attempt) * (1 + random.random() / 2)
+            if status == 429 and retry_after is not None:
+                try:
+                    wait = max(0.0, float(retry_after))
+                except ValueError:
+                    pass
+            attempt += 1
+            if self.on_retry:
+                self.on_retry(attempt, status, wait)
+            time.sleep(wait)
+
+    @staticmethod
+    def _error_of(error: urllib.error.HTTPError) -> SpqError:
+        text = error.read().decode("utf-8", errors="replace")
+        try:
+            body: Any = json.loads(text)
+        except ValueError:
+            body = text
+        b = body if isinstance(body, dict) else {}
+        detail = str(b.get("detail") or b.get("message") or text or error.reason)
+        return SpqError(error.code, b.get("error"), detail, error.headers.get("X-Request-Id"), body)

@@ -1,0 +1,112 @@
+"""Tests of the Python client: against a running spq server (SPQ_BASE_URL, SPQ_API_KEY; the
+repository's test suite starts one, test/clients/python.test.ts), and a few offline ones."""
+
+import http.server
+import json
+import os
+import sys
+import tempfile
+import threading
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from spq_client import SpqClient, SpqError, categories_of  # noqa: E402
+
+BASE = os.environ.get("SPQ_BASE_URL")
+KEY = os.environ.get("SPQ_API_KEY")
+QUERY = {"geography_level": "suburb", "geography_selections": ["Fitzroy"], "dataset_type": "persons",
+         "n_observations": 60, "output_format": "csv"}
+
+try:
+    import pandas  # noqa: F401
+    HAVE_PANDAS = True
+except ImportError:
+    HAVE_PANDAS = False
+
+
+@unittest.skipUnless(BASE and KEY, "needs SPQ_BASE_URL and SPQ_API_KEY (a running server)")
+class AgainstServer(unittest.TestCase):
+    def setUp(self):
+        self.spq = SpqClient(BASE, KEY, backoff=0.01)
+        self.dir = tempfile.mkdtemp()
+
+    def test_preview_execute_download_history_credits(self):
+        self.assertIn("Fitzroy", [r["suburb_id"] for r in self.spq.search("fitz")["results"]])
+        preview = self.spq.preview(QUERY)
+        self.assertTrue(preview["valid"])
+        before = self.spq.credits()["credits_remaining"]
+        result = self.spq.execute(QUERY)
+        seen = []
+        path = self.spq.download(result, os.path.join(self.dir, "f.csv"), on_progress=lambda done, total: seen.append(done))
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(len(f.read().strip().split("\n")), 61)
+        self.assertEqual(seen[-1], os.path.getsize(path))
+        dictionary = self.spq.dictionary(result)
+        self.assertEqual(dictionary["metadata"]["query_id"], result["query_id"])
+        self.assertEqual(self.spq.history()["queries"][0]["query_id"], result["query_id"])
+        self.assertEqual(self.spq.query(result["query_id"])["credit_cost"], result["credit_cost"])
+        self.assertEqual(self.spq.credits()["credits_remaining"], before - result["credit_cost"])
+
+    def test_invalid_preview_is_a_result_and_errors_carry_code_and_request_id(self):
+        self.assertFalse(self.spq.preview({**QUERY, "geography_selections": ["Fitzroyy"]})["valid"])
+        with self.assertRaises(SpqError) as caught:
+            self.spq.execute({**QUERY, "geography_selections": ["Fitzroyy"]})
+        self.assertEqual((caught.exception.status, caught.exception.code), (422, "validation_error"))
+        self.assertTrue(caught.exception.request_id)
+
+    def test_replicates_are_independent_draws(self):
+        draws = self.spq.replicates(2, QUERY)
+        self.assertEqual(len({d["query_id"] for d in draws}), 2)
+        self.assertNotEqual(draws[0]["metadata"]["seed"], draws[1]["metadata"]["seed"])
+
+    @unittest.skipUnless(HAVE_PANDAS, "pandas is not installed (Debian: python3-pandas)")
+    def test_to_dataframe_gives_ordered_categoricals_and_text_ids(self):
+        result = self.spq.execute(QUERY)
+        path = self.spq.download(result, os.path.join(self.dir, "df.csv"))
+        frame = self.spq.to_dataframe(path, self.spq.dictionary(result))
+        self.assertTrue(frame["AGE5P"].cat.ordered)
+        self.assertEqual(list(frame["AGE5P"].cat.categories[:2]), ["0-4 years", "5-9 years"])
+        self.assertTrue(frame["person_id"].str.startswith("P").all())
+
+
+class Offline(unittest.TestCase):
+    def test_categories_of_reads_variables_coarse_companions_and_linked_columns(self):
+        dictionary = {
+            "variables": [{"code": "AGE5P", "categories": ["0-4", "5-9"], "coarse_categories": ["0-14"], "coarse_column": "AGE5P_coarse"}],
+            "linked_variables": [{"column": "dwelling_TEND", "categories": ["Owned outright", "Rented"]}],
+        }
+        self.assertEqual(categories_of(dictionary), {"AGE5P": ["0-4", "5-9"], "AGE5P_coarse": ["0-14"], "dwelling_TEND": ["Owned outright", "Rented"]})
+
+    def test_retries_a_429_after_retry_after_then_succeeds(self):
+        answers = [(429, {"Retry-After": "0"}, b'{"error":"rate_limited","detail":"slow"}'), (503, {}, b'{"error":"service_unavailable","detail":"x"}'),
+                   (200, {}, b'{"credits_remaining":3}')]
+        keys = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                keys.append(self.headers.get("Authorization"))
+                status, headers, body = answers.pop(0)
+                self.send_response(status)
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            retries = []
+            client = SpqClient(f"http://127.0.0.1:{server.server_port}", "spq_test_x", backoff=0.01, on_retry=lambda a, s, w: retries.append(s))
+            self.assertEqual(client.credits(), {"credits_remaining": 3})
+            self.assertEqual(retries, [429, 503])
+            self.assertEqual(set(keys), {"Bearer spq_test_x"})
+        finally:
+            server.shutdown()
+
+
+if __name__ == "__main__":
+    unittest.main()
