@@ -18,7 +18,10 @@ import { rename, rm } from 'node:fs/promises';
 import type { components, operations } from './api.d.ts';
 
 type Schemas = components['schemas'];
-export type QueryRequest = Schemas['QueryRequest'];
+type Defaulted = 'output_format' | 'include_geography' | 'linked_records';
+/** A query as a client writes it: the defaulted fields may be left out (the server fills them in). */
+export type QueryRequest = Omit<Schemas['QueryRequest'], Defaulted | 'geography_selections'> &
+  Partial<Pick<Schemas['QueryRequest'], Defaulted>> & { readonly geography_selections: readonly string[] };
 export type PreviewResult = Schemas['PreviewResult'];
 export type PreviewInvalid = Schemas['PreviewInvalid'];
 export type ExecuteResult = Schemas['ExecuteResult'];

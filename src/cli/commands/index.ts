@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerAdminCommands } from './admin.ts';
 import { registerBuildCommand } from './build.ts';
+import { registerClientCommand } from './client.ts';
 import { registerConfigCommand } from './config.ts';
 import { registerDemoInputsCommand } from './demo-inputs.ts';
 import { registerMigrateCommand } from './migrate.ts';
@@ -14,4 +15,5 @@ export function registerCommands(program: Command): void {
   registerAdminCommands(program);
   registerMigrateCommand(program);
   registerConfigCommand(program);
+  registerClientCommand(program);
 }

@@ -1,0 +1,66 @@
+/**
+ * `spq client …` from a shell against a running server: the key from SPQ_API_KEY only, JSON out,
+ * progress and errors on stderr, a failing call a non-zero exit.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../http/harness.ts';
+
+let s: TestServer;
+let key = '';
+let dir: string;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  key = (await s.account({ grant: 20 })).key;
+  dir = await mkdtemp(join(tmpdir(), 'spq-cli-client-'));
+});
+afterAll(async () => {
+  await s.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs bin/spq.js asynchronously (the server answering it runs in this process). */
+function spq(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../../bin/spq.js'), 'client', '--url', s.baseUrl, ...args], {
+      env: { ...process.env, SPQ_API_KEY: key, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('spq client', () => {
+  it('previews, executes with download, and reads credits and history', async () => {
+    const queryPath = join(dir, 'query.json');
+    await writeFile(queryPath, JSON.stringify({ geography_level: 'suburb', geography_selections: ['Fitzroy'], dataset_type: 'persons', n_observations: 50, output_format: 'csv' }));
+    const preview = await spq(['preview', queryPath]);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(JSON.parse(preview.stdout).credit_cost).toBe(1);
+    const out = join(dir, 'fitzroy.csv');
+    const executed = await spq(['execute', queryPath, '--out', out]);
+    expect(executed.code, executed.stderr).toBe(0);
+    const summary = JSON.parse(executed.stdout);
+    expect(summary).toMatchObject({ credit_cost: 1, file: out });
+    expect(executed.stderr).toMatch(/downloaded \d+ of \d+ bytes/);
+    expect((await readFile(out, 'utf8')).trim().split('\n')).toHaveLength(51);
+    expect(JSON.parse((await spq(['credits'])).stdout).credits_remaining).toBe(summary.credits_remaining);
+    expect(JSON.parse((await spq(['history'])).stdout).queries[0].query_id).toBe(summary.query_id);
+  });
+
+  it('says where the key must come from, and fails with the API\'s detail', async () => {
+    const noKey = await spq(['credits'], { SPQ_API_KEY: '' });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/set SPQ_API_KEY/);
+    const bad = await spq(['search', 'x'.repeat(101)]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^spq client: 400/);
+  });
+});
