@@ -3,7 +3,7 @@ import { appError, type AppError } from '../core/errors.ts';
 import { verifyLink } from '../core/links.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { UseCaseDeps } from './deps.ts';
-import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, dictionaryFileKey, formatOfFileName } from './format.ts';
+import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, dictionaryFileKey, formatOfFileName, HOUSEHOLD_CONTENT_TYPE, householdFileKey } from './format.ts';
 
 export type ByteRange = { readonly start: number; readonly end: number };
 
@@ -37,12 +37,16 @@ export interface DownloadFile {
   readonly expiresAt: Date;
 }
 
-/** The file name in the link is ours (spq-<query id>-<dataset>.<format>, or …-dictionary.json); anything else was edited. */
-const FILE_NAME = /^spq-(qry_[0-9A-Za-z]+)-(persons|families|dwellings)(?:\.(parquet|csv|xlsx)|-(dictionary)\.json)$/;
+/**
+ * The file name in the link is ours (spq-<query id>-<dataset>.<format>, …-dictionary.json, or a
+ * household sample's spq-<query id>-household.zip); anything else was edited.
+ */
+const FILE_NAME = /^spq-(qry_[0-9A-Za-z]+)-(?:(persons|families|dwellings)(?:\.(parquet|csv|xlsx)|-(dictionary)\.json)|(household)\.zip)$/;
 
 /** The store key and content type a genuine file name stands for. */
 function keyOfName(name: RegExpExecArray): { key: string; contentType: string } {
-  const [, queryId, , format, dictionary] = name;
+  const [, queryId, , format, dictionary, household] = name;
+  if (household !== undefined) return { key: householdFileKey(queryId!), contentType: HOUSEHOLD_CONTENT_TYPE };
   if (dictionary !== undefined) return { key: dictionaryFileKey(queryId!), contentType: DICTIONARY_CONTENT_TYPE };
   const f = formatOfFileName(`.${format}`)!;
   return { key: `${queryId}.${f}`, contentType: CONTENT_TYPES[f] };

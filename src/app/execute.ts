@@ -10,7 +10,18 @@ import { err, ok, type Result } from '../core/result.ts';
 import type { QueryRecord } from '../ports/account-store.ts';
 import type { SampledPart } from '../ports/pool-release.ts';
 import type { OpsLog, UseCaseDeps } from './deps.ts';
-import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, dictionaryFileKey, dictionaryFileName, exportedDictionaryPath, resultFileKey, resultFileName } from './format.ts';
+import {
+  CONTENT_TYPES,
+  DICTIONARY_CONTENT_TYPE,
+  dictionaryFileKey,
+  dictionaryFileName,
+  downloadNameOf,
+  exportedDictionaryPath,
+  HOUSEHOLD_CONTENT_TYPE,
+  householdFileKey,
+  resultFileKey,
+  resultFileName,
+} from './format.ts';
 import { validateQuery, type NormalizedQuery, type QueryInput } from './query-validation.ts';
 
 export interface ExecuteMetadata extends NormalizedQuery {
@@ -94,10 +105,10 @@ async function outcomeOf(deps: Pick<UseCaseDeps, 'files' | 'accounts' | 'clock'>
     status: 'completed',
     credit_cost: q.creditCost,
     credits_remaining: balance.creditsRemaining,
-    download_url: await deps.files.downloadUrl(q.fileKey ?? '', resultFileName(q.queryId, q.datasetType, metadata.output_format), q.downloadExpires),
+    download_url: await deps.files.downloadUrl(q.fileKey ?? '', downloadNameOf(q.queryId, q.datasetType, q.fileKey, metadata.output_format), q.downloadExpires),
     download_expires: q.downloadExpires.toISOString(),
     metadata,
-    ...(await dictionaryLink(deps, q.queryId, q.datasetType, metadata.output_format, q.downloadExpires)),
+    ...(q.fileKey?.endsWith('.zip') ? {} : await dictionaryLink(deps, q.queryId, q.datasetType, metadata.output_format, q.downloadExpires)),
   };
 }
 
@@ -136,7 +147,8 @@ export async function executeQuery(
     seed: seed.toString(),
     ...(sandbox ? { test_data: true as const } : {}),
   };
-  const fileKey = resultFileKey(queryId, q.output_format);
+  const household = q.linked_records === 'household';
+  const fileKey = household ? householdFileKey(queryId) : resultFileKey(queryId, q.output_format);
 
   const chargeRequest = {
     accountId: input.accountId,
@@ -176,7 +188,7 @@ export async function executeQuery(
   }
 
   const tmpDir = join(deps.config.dataDir, 'tmp');
-  const tmpPath = join(tmpDir, `${queryId}.${q.output_format}`);
+  const tmpPath = join(tmpDir, household ? householdFileKey(queryId) : `${queryId}.${q.output_format}`);
   try {
     // Overlapping selections: a record is drawn once in the file (core/sampling withoutTaken).
     const extraOf = new Map(v.overlaps.map((o) => [o.index, o.extra]));
@@ -193,32 +205,46 @@ export async function executeQuery(
       return { selection, rows };
     });
     await mkdir(tmpDir, { recursive: true });
-    const exported = await deps.pools.export({
-      dataset: q.dataset_type,
-      parts,
-      format: q.output_format,
-      includeGeography: q.include_geography,
-      ...(q.linked_records ? { linkedRecords: q.linked_records } : {}),
-      metadata: {
-        query_id: queryId,
-        version: metadata.version,
-        seed: metadata.seed,
-        generated_at: metadata.generated_at,
-        dataset_type: q.dataset_type,
-        geography_level: q.geography_level,
-        geography_selections: JSON.stringify(q.geography_selections),
-        n_observations: String(q.n_observations),
-        include_geography: q.include_geography,
-        ...(q.linked_records ? { linked_records: q.linked_records } : {}),
-        citation: sandbox ? `${TEST_DATA_NOTICE} ${CITATION}` : CITATION,
-        ...(sandbox ? { test_data: 'true' } : {}),
-      },
-      destPath: tmpPath,
-    });
-    if (q.output_format === 'csv') await deps.files.put(dictionaryFileKey(queryId), exportedDictionaryPath(tmpPath), DICTIONARY_CONTENT_TYPE);
-    await deps.files.put(fileKey, tmpPath, CONTENT_TYPES[q.output_format]);
+    const fileMetadata: Record<string, string> = {
+      query_id: queryId,
+      version: metadata.version,
+      seed: metadata.seed,
+      generated_at: metadata.generated_at,
+      dataset_type: q.dataset_type,
+      geography_level: q.geography_level,
+      geography_selections: JSON.stringify(q.geography_selections),
+      n_observations: String(q.n_observations),
+      include_geography: q.include_geography,
+      ...(q.linked_records ? { linked_records: q.linked_records } : {}),
+      citation: sandbox ? `${TEST_DATA_NOTICE} ${CITATION}` : CITATION,
+      ...(sandbox ? { test_data: 'true' } : {}),
+    };
+    const exported = household
+      ? // The dwellings drawn, then every family and person of them: one file per dataset, in one zip.
+        await deps.pools.exportBundle({
+          files: (['dwellings', 'families', 'persons'] as const).map((dataset) => ({
+            name: resultFileName(queryId, dataset, q.output_format),
+            dataset,
+            parts: dataset === 'dwellings' ? parts : parts.map((p) => ({ selection: p.selection, rows: deps.pools.members(dataset, p.rows) })),
+          })),
+          format: q.output_format,
+          includeGeography: q.include_geography,
+          metadata: fileMetadata,
+          destPath: tmpPath,
+        })
+      : await deps.pools.export({
+          dataset: q.dataset_type,
+          parts,
+          format: q.output_format,
+          includeGeography: q.include_geography,
+          ...(q.linked_records ? { linkedRecords: q.linked_records } : {}),
+          metadata: fileMetadata,
+          destPath: tmpPath,
+        });
+    if (q.output_format === 'csv' && !household) await deps.files.put(dictionaryFileKey(queryId), exportedDictionaryPath(tmpPath), DICTIONARY_CONTENT_TYPE);
+    await deps.files.put(fileKey, tmpPath, household ? HOUSEHOLD_CONTENT_TYPE : CONTENT_TYPES[q.output_format]);
     await deps.accounts.completeQuery(queryId, fileKey);
-    const downloadUrl = await deps.files.downloadUrl(fileKey, resultFileName(queryId, q.dataset_type, q.output_format), expires);
+    const downloadUrl = await deps.files.downloadUrl(fileKey, downloadNameOf(queryId, q.dataset_type, fileKey, q.output_format), expires);
     const outcome: ExecuteOutcome = {
       query_id: queryId,
       status: 'completed',
@@ -227,7 +253,7 @@ export async function executeQuery(
       download_url: downloadUrl,
       download_expires: expires.toISOString(),
       metadata,
-      ...(await dictionaryLink(deps, queryId, q.dataset_type, q.output_format, expires)),
+      ...(household ? {} : await dictionaryLink(deps, queryId, q.dataset_type, q.output_format, expires)),
     };
     // Only here is a charge final (a replay charged nothing new; a failure above is refunded).
     deps.executeObserver?.executeCompleted({ credits: creditCost, rows: exported.rows, bytes: exported.bytes, dataset: q.dataset_type, format: q.output_format });

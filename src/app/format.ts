@@ -13,6 +13,16 @@ export const resultFileKey = (queryId: string, format: OutputFormat): string => 
 export const resultFileName = (queryId: string, dataset: DatasetType, format: OutputFormat): string =>
   `spq-${queryId}-${dataset}.${format}`;
 
+/** A household sample (linked_records "household"): one zip of the dwellings, families and persons files. */
+export const HOUSEHOLD_CONTENT_TYPE = 'application/zip';
+export const householdFileKey = (queryId: string): string => `${queryId}.zip`;
+export const householdFileName = (queryId: string): string => `spq-${queryId}-household.zip`;
+
+/** The name a stored result downloads under: a household zip's, or the single file's. */
+export function downloadNameOf(queryId: string, dataset: DatasetType, fileKey: string | null, format: OutputFormat): string {
+  return fileKey?.endsWith('.zip') ? householdFileName(queryId) : resultFileName(queryId, dataset, format);
+}
+
 /** A csv result's dictionary (codes, descriptions, labels and the query metadata) is a second file beside it. */
 export const dictionaryFileKey = (queryId: string): string => `${queryId}.dictionary.json`;
 export const dictionaryFileName = (queryId: string, dataset: DatasetType): string => `spq-${queryId}-${dataset}-dictionary.json`;

@@ -4,7 +4,7 @@ import { isId } from '../core/keys.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { QueryRecord } from '../ports/account-store.ts';
 import type { UseCaseDeps } from './deps.ts';
-import { dictionaryFileKey, dictionaryFileName, formatOfFileName, resultFileName } from './format.ts';
+import { dictionaryFileKey, dictionaryFileName, downloadNameOf, formatOfFileName } from './format.ts';
 
 export interface HistoryItem {
   readonly query_id: string;
@@ -36,7 +36,7 @@ async function historyItem(deps: Deps, q: QueryRecord, now: Date): Promise<Histo
     geography_selections: q.geographySelections,
     n_observations: q.nObservations,
     credit_cost: q.creditCost,
-    download_url: await deps.files.downloadUrl(q.fileKey ?? '', resultFileName(q.queryId, q.datasetType, format), q.downloadExpires),
+    download_url: await deps.files.downloadUrl(q.fileKey ?? '', downloadNameOf(q.queryId, q.datasetType, q.fileKey, format), q.downloadExpires),
     download_expired: q.fileDeletedAt !== null || now.getTime() >= q.downloadExpires.getTime(),
     ...(format === 'csv'
       ? { dictionary_url: await deps.files.downloadUrl(dictionaryFileKey(q.queryId), dictionaryFileName(q.queryId, q.datasetType), q.downloadExpires) }

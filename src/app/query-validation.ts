@@ -1,6 +1,6 @@
 import type { DatasetType, GeographyLevel, IncludeGeography, LinkedRecords, OutputFormat } from '../core/dataset.ts';
 import { appError, type AppError } from '../core/errors.ts';
-import { creditCost } from '../core/pricing.ts';
+import { creditCost, creditCostOfRecords, householdRecords } from '../core/pricing.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { PoolRelease, ResolveFailure, ResolvedSelection } from '../ports/pool-release.ts';
 
@@ -26,7 +26,7 @@ export interface NormalizedQuery {
   readonly output_format: OutputFormat;
   readonly include_geography: IncludeGeography;
   /** Present only when not "none", so queries without the extension look as they always did. */
-  readonly linked_records?: 'joined';
+  readonly linked_records?: Exclude<LinkedRecords, 'none'>;
 }
 
 export interface GeographyMatch {
@@ -57,7 +57,7 @@ export const normalizeQuery = (input: QueryInput): NormalizedQuery => ({
   n_observations: input.n_observations,
   output_format: input.output_format ?? 'parquet',
   include_geography: input.include_geography ?? 'none',
-  ...(input.linked_records === 'joined' ? { linked_records: 'joined' as const } : {}),
+  ...(input.linked_records !== undefined && input.linked_records !== 'none' ? { linked_records: input.linked_records } : {}),
 });
 
 const LEVEL_WORD: Readonly<Record<GeographyLevel, string>> = {
@@ -92,6 +92,9 @@ export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: Qu
   const { geography_level: level, geography_selections: raw, dataset_type: dataset, n_observations: n } = query;
   if (raw.length === 0) return err(appError('bad_request', 'geography_selections must list at least one geography.'));
   if (n < 1) return err(appError('validation_error', `n_observations must be at least 1, got ${n}.`));
+  if (query.linked_records === 'household' && dataset !== 'dwellings') {
+    return err(appError('validation_error', 'linked_records "household" draws dwellings and returns them with all their families and persons: set dataset_type to "dwellings" (n_observations counts dwellings).'));
+  }
   if (query.linked_records === 'joined' && dataset === 'dwellings') {
     return err(appError('validation_error', 'linked_records "joined" adds a record\'s family and dwelling columns; dwellings have neither above them. Ask for persons or families, or leave linked_records out.'));
   }
@@ -137,7 +140,12 @@ export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: Qu
     }
   }
 
-  const totalRows = n * selections.length;
+  // A household sample's records: its dwellings with the families and persons they hold on average.
+  const household = query.linked_records === 'household';
+  const billableRecords = household
+    ? householdRecords(n, selections.map((s) => ({ dwellings: pools.poolSize(s, 'dwellings'), families: pools.poolSize(s, 'families'), persons: pools.poolSize(s, 'persons') })))
+    : n * selections.length;
+  const totalRows = billableRecords;
   if (totalRows > limits.maxRowsPerExecute) {
     return err(appError('validation_error', `This query asks for ${totalRows} records; one execute may produce at most ${limits.maxRowsPerExecute}. Split it into several queries.`));
   }
@@ -157,7 +165,7 @@ export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: Qu
     matches,
     poolAvailable: poolSizes.reduce((a, b) => a + b, 0),
     totalRows,
-    creditCost: creditCost(n, selections.length, query.include_geography, query.linked_records ?? 'none'),
+    creditCost: household ? creditCostOfRecords(billableRecords, query.include_geography) : creditCost(n, selections.length, query.include_geography, query.linked_records ?? 'none'),
   });
 }
 

@@ -12,9 +12,11 @@ export type IncludeGeography = (typeof INCLUDE_GEOGRAPHY)[number];
 
 /**
  * Extension: "joined" gives each record its family's and dwelling's variables as prefixed
- * columns (family_*, dwelling_*), so a person comes with their household in one file.
+ * columns (family_*, dwelling_*), so a person comes with their household in one file;
+ * "household" draws dwellings and returns them with all their families and persons, one file
+ * per dataset in one zip.
  */
-export const LINKED_RECORDS = ['none', 'joined'] as const;
+export const LINKED_RECORDS = ['none', 'joined', 'household'] as const;
 export type LinkedRecords = (typeof LINKED_RECORDS)[number];
 
 /** The datasets a record's own row links to (through the family_row / dwelling_row links), and their column prefixes. */

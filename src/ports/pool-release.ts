@@ -65,6 +65,16 @@ export interface ExportRequest {
   readonly destPath: string;
 }
 
+/** Several files of one query in one zip (a household sample): each its own dataset and parts. */
+export interface ExportBundleRequest {
+  readonly files: readonly { readonly name: string; readonly dataset: DatasetType; readonly parts: readonly SampledPart[] }[];
+  readonly format: OutputFormat;
+  readonly includeGeography: IncludeGeography;
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Absolute path of the zip to create. */
+  readonly destPath: string;
+}
+
 export interface ExportResult {
   readonly rows: number;
   readonly bytes: number;
@@ -87,7 +97,11 @@ export interface PoolRelease {
   poolSize(selection: ResolvedSelection, dataset: DatasetType): number;
   /** n distinct rows, uniform without replacement over the selection's pool, reproducible from the seed. */
   sample(selection: ResolvedSelection, dataset: DatasetType, n: number, seed: bigint): Uint32Array;
+  /** Every family or person row of the given dwelling rows (a household sample), ascending; O(dwellings × log pool + members). */
+  members(dataset: 'families' | 'persons', dwellingRows: Uint32Array): Uint32Array;
   /** Writes the sampled rows to destPath in the requested format (streaming; never holds a whole large file in memory). */
   export(request: ExportRequest): Promise<ExportResult>;
+  /** Writes several files (csv ones with their dictionaries) into one zip at destPath; rows are the files' total. */
+  exportBundle(request: ExportBundleRequest): Promise<ExportResult>;
   close(): Promise<void>;
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { unzipSync } from 'fflate';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemoInputs } from '../../src/demo/generate.ts';
@@ -13,6 +15,7 @@ describe('buildRelease on generated demo inputs', () => {
   let root: string;
   let inline: BuildSummary;
   let threaded: BuildSummary;
+  const rootDir = () => root;
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'spq-build-'));
@@ -53,6 +56,46 @@ describe('buildRelease on generated demo inputs', () => {
     expect(threaded.srmse_median).toBe(inline.srmse_median);
     const catalog = async (dir: string) => JSON.parse(await readFile(join(dir, 'catalog.json'), 'utf8')) as { suburbs: unknown[] };
     expect((await catalog(threaded.dir)).suburbs).toEqual((await catalog(inline.dir)).suburbs);
+  });
+
+  it('stores families and persons dwelling by dwelling: a household sample gets every occupant, as many as NPRD says', async () => {
+    const release = await openPoolRelease(inline.dir);
+    try {
+      const resolved = release.resolve('australia', 'Australia');
+      if (!resolved.ok) throw new Error('Australia does not resolve');
+      const dwellings = release.sample(resolved.value, 'dwellings', 300, 5n);
+      const persons = release.members('persons', dwellings);
+      const families = release.members('families', dwellings);
+      expect(families.length).toBeGreaterThan(0);
+      const root = join(rootDir(), 'household');
+      await release.exportBundle({
+        files: [
+          { name: 'dwellings.parquet', dataset: 'dwellings', parts: [{ selection: resolved.value, rows: dwellings }] },
+          { name: 'persons.parquet', dataset: 'persons', parts: [{ selection: resolved.value, rows: persons }] },
+        ],
+        format: 'parquet',
+        includeGeography: 'none',
+        metadata: { test: 'household' },
+        destPath: `${root}.zip`,
+      });
+      const entries = unzipSync(new Uint8Array(await readFile(`${root}.zip`)));
+      const duck = await (await DuckDBInstance.create(':memory:')).connect();
+      try {
+        for (const [name, bytes] of Object.entries(entries)) await writeFile(join(rootDir(), name), bytes);
+        // NPRD ("One person" … "Eight or more persons") against the occupants in the file.
+        const mismatched = await duck.runAndReadAll(
+          `SELECT count(*)::INTEGER FROM (SELECT d.dwelling_id, any_value(d.NPRD)::VARCHAR AS nprd, count(p.person_id) AS n FROM '${join(rootDir(), 'dwellings.parquet')}' d ` +
+            `LEFT JOIN '${join(rootDir(), 'persons.parquet')}' p USING (dwelling_id) GROUP BY d.dwelling_id) ` +
+            `WHERE list_position(${JSON.stringify(variableByCode('NPRD').categories).replace(/"/g, "'")}, nprd) IS DISTINCT FROM least(n, 8)`,
+        );
+        expect(mismatched.getRowsJS()[0]![0]).toBe(0);
+        expect((await duck.runAndReadAll(`SELECT count(*)::INTEGER FROM '${join(rootDir(), 'dwellings.parquet')}'`)).getRowsJS()[0]![0]).toBe(300);
+      } finally {
+        duck.closeSync();
+      }
+    } finally {
+      await release.close();
+    }
   });
 
   it('writes a release that opens for serving and samples every dataset', async () => {

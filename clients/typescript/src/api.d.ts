@@ -220,11 +220,11 @@ export interface components {
              */
             include_geography: "none" | "hierarchical";
             /**
-             * @description Extension: "joined" adds each record's family and dwelling variables as family_* and dwelling_* columns (persons; dwelling_* for families), billed at 1.5 times the standard rate (2 times with hierarchical geography)
+             * @description Extension: "joined" adds each record's family and dwelling variables as family_* and dwelling_* columns (persons; dwelling_* for families), billed at 1.5 times the standard rate (2 times with hierarchical geography). "household" (dataset_type dwellings; n_observations counts dwellings) returns the dwellings drawn with all their families and persons, one file per dataset in one zip, billed by the records it holds on average: n × (dwellings + families + persons) / dwellings of each selection's pools
              * @default none
              * @enum {string}
              */
-            linked_records: "none" | "joined";
+            linked_records: "none" | "joined" | "household";
         };
         GeographyMatch: {
             /** @description Canonical identifier of the selection */
@@ -261,7 +261,7 @@ export interface components {
             /** @enum {string} */
             include_geography: "none" | "hierarchical";
             /** @enum {string} */
-            linked_records?: "none" | "joined";
+            linked_records?: "none" | "joined" | "household";
             /** @description Version of the pool release the records come from */
             version: string;
             /**

@@ -5,16 +5,17 @@
  * DuckDB writes parquet (a connection per export), our own writers csv and xlsx (export.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { rm } from 'node:fs/promises';
+import { open, rm, stat } from 'node:fs/promises';
 import { DATASET_TYPES, type DatasetType, type GeographyLevel } from '../../core/dataset.ts';
 import { buildGeographyIndex, resolveGeography, searchGeography, type GeographyIndex } from '../../core/geography/matching.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sample.ts';
-import type { ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
+import type { ExportBundleRequest, ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
 import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
 import { LINK_FILES, columnFile, viewAs, type ColumnArray, type ColumnKind } from './columns.ts';
 import { dictionaryPathOf, exportRows, registerGatherFunction, type DatasetColumns } from './export.ts';
 import { verifyManifest } from './manifest.ts';
+import { ZipWriter } from './zip.ts';
 
 export interface OpenPoolReleaseOptions {
   /** Refuse a release whose manifest names another version. */
@@ -62,6 +63,8 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
   registerGatherFunction(setup);
   setup.closeSync();
   const columns = {} as Record<DatasetType, DatasetColumns>;
+  /** Per dataset, once known: whether its rows are stored dwelling by dwelling (membersOf). */
+  const stored: Partial<Record<DatasetType, boolean>> = {};
   for (const dataset of DATASET_TYPES) {
     {
       const total = catalog.totals[dataset];
@@ -129,6 +132,16 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
 
     sample: (selection, dataset, n, seed) => sampleRows(rangesOf(selection, dataset), n, seed),
 
+    members: (dataset, dwellingRows) => {
+      const dwellingOf = columns[dataset].links['dwelling_row']!;
+      if ((stored[dataset] ??= isNonDecreasing(dwellingOf))) return membersOf(dwellingOf, dwellingRows);
+      // A release written in another order: one scan (O(pool)) instead of the binary searches.
+      const wanted = new Set(dwellingRows);
+      const out: number[] = [];
+      for (let row = 0; row < dwellingOf.length; row++) if (wanted.has(dwellingOf[row]!)) out.push(row);
+      return Uint32Array.from(out);
+    },
+
     async export(request: ExportRequest) {
       if (closed) throw new Error('pool release is closed');
       const connection = await instance.connect();
@@ -145,6 +158,39 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
       }
     },
 
+    async exportBundle(request: ExportBundleRequest) {
+      // Each file beside the zip first, then streamed into it (csv files with their dictionaries).
+      const written: { name: string; path: string }[] = [];
+      let rows = 0;
+      try {
+        for (const [k, file] of request.files.entries()) {
+          const path = `${request.destPath}.${k}.${request.format}`;
+          written.push({ name: file.name, path });
+          const result = await release.export({ dataset: file.dataset, parts: file.parts, format: request.format, includeGeography: request.includeGeography, metadata: request.metadata, destPath: path });
+          rows += result.rows;
+          if (request.format === 'csv') written.push({ name: file.name.replace(/\.csv$/, '-dictionary.json'), path: dictionaryPathOf(path) });
+        }
+        const zip = await ZipWriter.create(request.destPath);
+        for (const { name, path } of written) {
+          await zip.beginEntry(name);
+          const handle = await open(path);
+          try {
+            for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20 })) await zip.data(chunk as Buffer);
+          } finally {
+            await handle.close();
+          }
+          await zip.endEntry();
+        }
+        await zip.close();
+        return { rows, bytes: (await stat(request.destPath)).size };
+      } catch (error) {
+        await rm(request.destPath, { force: true });
+        throw error;
+      } finally {
+        for (const { path } of written) await rm(path, { force: true });
+      }
+    },
+
     async close() {
       if (closed) return;
       closed = true;
@@ -152,4 +198,35 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
     },
   };
   return release;
+}
+
+/**
+ * The rows whose dwelling is one of `dwellingRows`. A release stores a suburb's families and
+ * persons dwelling by dwelling, and suburbs in order, so dwelling_row never decreases down the
+ * rows (checked): each dwelling's members are one run, found by binary search.
+ */
+export function membersOf(dwellingOf: ArrayLike<number>, dwellingRows: Uint32Array): Uint32Array {
+  const n = dwellingOf.length;
+  const firstAtOrAfter = (d: number): number => {
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (dwellingOf[mid]! < d) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const sorted = Uint32Array.from(dwellingRows).sort();
+  const out: number[] = [];
+  for (const d of sorted) {
+    for (let row = firstAtOrAfter(d); row < n && dwellingOf[row] === d; row++) out.push(row);
+  }
+  return Uint32Array.from(out);
+}
+
+/** Whether a link column never decreases (membersOf's precondition). */
+export function isNonDecreasing(column: ArrayLike<number>): boolean {
+  for (let i = 1; i < column.length; i++) if (column[i]! < column[i - 1]!) return false;
+  return true;
 }

@@ -18,7 +18,7 @@ export const QueryRequest = Type.Object(
       StringEnum(LINKED_RECORDS, {
         default: 'none',
         description:
-          'Extension: "joined" adds each record\'s family and dwelling variables as family_* and dwelling_* columns (persons; dwelling_* for families), billed at 1.5 times the standard rate (2 times with hierarchical geography)',
+          'Extension: "joined" adds each record\'s family and dwelling variables as family_* and dwelling_* columns (persons; dwelling_* for families), billed at 1.5 times the standard rate (2 times with hierarchical geography). "household" (dataset_type dwellings; n_observations counts dwellings) returns the dwellings drawn with all their families and persons, one file per dataset in one zip, billed by the records it holds on average: n × (dwellings + families + persons) / dwellings of each selection\'s pools',
       }),
     ),
   },
