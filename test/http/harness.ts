@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
@@ -158,3 +159,26 @@ export const query = (overrides: Record<string, unknown> = {}) => ({
   n_observations: 100,
   ...overrides,
 });
+
+/**
+ * A test file's server and one funded account, started before its tests and closed after them:
+ * `const ctx = serverWithAccount(50)`, then `ctx.s` and `ctx.key` inside the tests.
+ */
+export function serverWithAccount(grant: number): { readonly s: TestServer; readonly key: string } {
+  let server: TestServer | undefined;
+  let key = '';
+  beforeAll(async () => {
+    server = await startTestServer();
+    key = (await server.account({ grant })).key;
+  });
+  afterAll(async () => server?.close());
+  return {
+    get s() {
+      if (!server) throw new Error('the test server is not started yet (use it inside a test)');
+      return server;
+    },
+    get key() {
+      return key;
+    },
+  };
+}

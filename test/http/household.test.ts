@@ -7,39 +7,32 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { unzipSync } from 'fflate';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { householdRecords } from '../../src/core/pricing.ts';
 import { FIXTURE_VERSION } from '../adapters/pools/fixture.ts';
 import { download } from './files.ts';
-import { query, startTestServer, type TestServer } from './harness.ts';
+import { query, serverWithAccount } from './harness.ts';
 
-let s: TestServer;
-let acct: { key: string };
-
-beforeAll(async () => {
-  s = await startTestServer();
-  acct = await s.account({ grant: 50 });
-});
-afterAll(async () => s.close());
+const ctx = serverWithAccount(50);
 
 const household = (format: string, n = 40, selections = ['3065', '3068']) =>
   query({ geography_level: 'postcode', geography_selections: selections, dataset_type: 'dwellings', n_observations: n, output_format: format, linked_records: 'household' });
 
 describe('household samples', () => {
   it('return the dwellings with all their families and persons, one file each in a zip; ids resolve inside; counts agree with NPRD', async () => {
-    const res = await s.call('/query/execute', { key: acct.key, body: household('parquet') });
+    const res = await ctx.s.call('/query/execute', { key: ctx.key, body: household('parquet') });
     const json = await res.json();
     expect(res.status, JSON.stringify(json)).toBe(200);
     expect(json.metadata.linked_records).toBe('household');
     expect(json.dictionary_url).toBeUndefined();
-    const file = await download(json.download_url, s.dataDir, 'household.zip');
+    const file = await download(json.download_url, ctx.s.dataDir, 'household.zip');
     expect(file.response.headers.get('content-type')).toBe('application/zip');
     expect(file.response.headers.get('content-disposition')).toContain(`spq-${json.query_id}-household.zip`);
     const entries = unzipSync(new Uint8Array(await readFile(file.path)));
     expect(Object.keys(entries).sort()).toEqual(['dwellings', 'families', 'persons'].map((d) => `spq-${json.query_id}-${d}.parquet`).sort());
     const duck = await (await DuckDBInstance.create(':memory:')).connect();
-    for (const [name, bytes] of Object.entries(entries)) await writeFile(join(s.dataDir, name), bytes);
-    const path = (d: string) => join(s.dataDir, `spq-${json.query_id}-${d}.parquet`);
+    for (const [name, bytes] of Object.entries(entries)) await writeFile(join(ctx.s.dataDir, name), bytes);
+    const path = (d: string) => join(ctx.s.dataDir, `spq-${json.query_id}-${d}.parquet`);
     const one = async (sql: string) => (await duck.runAndReadAll(sql)).getRowsJS()[0]!;
     // 40 dwellings per postcode, none twice although both postcodes hold Fitzroy.
     expect(await one(`SELECT count(*)::INTEGER, count(DISTINCT dwelling_id)::INTEGER FROM '${path('dwellings')}'`)).toEqual([80, 80]);
@@ -50,7 +43,7 @@ describe('household samples', () => {
     // All the occupants: as many persons and families as the release stores for those dwellings.
     // (The fixture's NPRD labels are drawn at random, so "counts agree with NPRD" is checked on a
     // synthesized release in test/build.)
-    await duck.run(`ATTACH '${join(s.dataDir, 'pools', FIXTURE_VERSION, 'pools.duckdb')}' AS stored (READ_ONLY)`);
+    await duck.run(`ATTACH '${join(ctx.s.dataDir, 'pools', FIXTURE_VERSION, 'pools.duckdb')}' AS stored (READ_ONLY)`);
     for (const d of ['persons', 'families']) {
       const stored = await one(`SELECT count(*)::INTEGER FROM stored.${d} WHERE dwelling_id IN (SELECT dwelling_id FROM '${path('dwellings')}')`);
       expect(await one(`SELECT count(*)::INTEGER FROM '${path(d)}'`), d).toEqual(stored);
@@ -61,25 +54,25 @@ describe('household samples', () => {
 
   it('is priced by the records it returns on average, shown by preview, and refuses other datasets', async () => {
     const body = household('csv', 10, ['3121']);
-    const preview = await (await s.call('/query/preview', { key: acct.key, body })).json();
+    const preview = await (await ctx.s.call('/query/preview', { key: ctx.key, body })).json();
     const pools = { dwellings: 0, families: 0, persons: 0 };
-    const selection = s.pools.resolve('postcode', '3121');
+    const selection = ctx.s.pools.resolve('postcode', '3121');
     if (!selection.ok) throw new Error('3121 does not resolve');
-    for (const d of ['dwellings', 'families', 'persons'] as const) pools[d] = s.pools.poolSize(selection.value, d);
+    for (const d of ['dwellings', 'families', 'persons'] as const) pools[d] = ctx.s.pools.poolSize(selection.value, d);
     expect(preview.credit_cost).toBe(Math.ceil(householdRecords(10, [pools]) / 500));
-    const wrong = await s.call('/query/execute', { key: acct.key, body: { ...household('csv'), dataset_type: 'persons' } });
+    const wrong = await ctx.s.call('/query/execute', { key: ctx.key, body: { ...household('csv'), dataset_type: 'persons' } });
     expect(wrong.status).toBe(422);
     expect((await wrong.json()).detail).toMatch(/set dataset_type to "dwellings"/);
   });
 
   it('zips csv files with their dictionaries, and history names the zip', async () => {
-    const json = await (await s.call('/query/execute', { key: acct.key, body: household('csv', 5, ['3121']) })).json();
-    const file = await download(json.download_url, s.dataDir, 'household-csv.zip');
+    const json = await (await ctx.s.call('/query/execute', { key: ctx.key, body: household('csv', 5, ['3121']) })).json();
+    const file = await download(json.download_url, ctx.s.dataDir, 'household-csv.zip');
     const names = Object.keys(unzipSync(new Uint8Array(await readFile(file.path)))).sort();
     expect(names).toEqual(
       ['dwellings', 'families', 'persons'].flatMap((d) => [`spq-${json.query_id}-${d}-dictionary.json`, `spq-${json.query_id}-${d}.csv`]).sort(),
     );
-    const item = await (await s.call(`/query/${json.query_id}`, { key: acct.key })).json();
+    const item = await (await ctx.s.call(`/query/${json.query_id}`, { key: ctx.key })).json();
     expect(decodeURIComponent(item.download_url)).toContain('household.zip');
     expect(item.dictionary_url).toBeUndefined();
   });

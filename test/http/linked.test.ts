@@ -2,32 +2,25 @@
  * Linked records, joined (issue 11, item 1b): a person comes with their family's and dwelling's
  * variables as family_* and dwelling_* columns; priced and previewed like hierarchical geography.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CATALOGUE_VARIABLES } from '../adapters/pools/fixture.ts';
 import { download, readTable } from './files.ts';
-import { query, startTestServer, type TestServer } from './harness.ts';
+import { query, serverWithAccount } from './harness.ts';
 
-let s: TestServer;
-let acct: { key: string };
-
-beforeAll(async () => {
-  s = await startTestServer();
-  acct = await s.account({ grant: 50 });
-});
-afterAll(async () => s.close());
+const ctx = serverWithAccount(50);
 
 describe('linked_records "joined"', () => {
   it('gives persons their family and dwelling columns, at 1.5 times the rate, echoed in the metadata', async () => {
     const body = query({ geography_selections: ['Fitzroy'], n_observations: 250, output_format: 'csv', linked_records: 'joined' });
-    const preview = await (await s.call('/query/preview', { key: acct.key, body })).json();
+    const preview = await (await ctx.s.call('/query/preview', { key: ctx.key, body })).json();
     expect(preview.credit_cost).toBe(1); // ceil(250 × 1.5 / 500)
-    const heavy = await (await s.call('/query/preview', { key: acct.key, body: { ...body, n_observations: 280, include_geography: 'hierarchical' } })).json();
+    const heavy = await (await ctx.s.call('/query/preview', { key: ctx.key, body: { ...body, n_observations: 280, include_geography: 'hierarchical' } })).json();
     expect(heavy.credit_cost).toBe(2); // ceil(280 × 2 / 500)
-    const res = await s.call('/query/execute', { key: acct.key, body });
+    const res = await ctx.s.call('/query/execute', { key: ctx.key, body });
     const json = await res.json();
     expect(res.status, JSON.stringify(json)).toBe(200);
     expect(json.metadata.linked_records).toBe('joined');
-    const table = await readTable((await download(json.download_url, s.dataDir, 'joined.csv')).path, 'csv');
+    const table = await readTable((await download(json.download_url, ctx.s.dataDir, 'joined.csv')).path, 'csv');
     const joined = [...CATALOGUE_VARIABLES.families.map((v) => `family_${v.code}`), ...CATALOGUE_VARIABLES.dwellings.map((v) => `dwelling_${v.code}`)];
     expect(table.columns.slice(-joined.length)).toEqual(joined);
     // A person without a family has no family_* values; everyone has a dwelling.
@@ -38,7 +31,7 @@ describe('linked_records "joined"', () => {
   });
 
   it('refuses dwellings, which have nothing above them to join, before charging', async () => {
-    const res = await s.call('/query/execute', { key: acct.key, body: query({ geography_selections: ['Fitzroy'], dataset_type: 'dwellings', n_observations: 10, linked_records: 'joined' }) });
+    const res = await ctx.s.call('/query/execute', { key: ctx.key, body: query({ geography_selections: ['Fitzroy'], dataset_type: 'dwellings', n_observations: 10, linked_records: 'joined' }) });
     expect(res.status).toBe(422);
     expect((await res.json()).detail).toMatch(/dwellings have neither above them/);
   });

@@ -3,28 +3,21 @@
  * is drawn once in a file, for the first selection that draws it; a `selection` column says which
  * selection each row answers; preview warns; a request the overlap cannot serve is a 422.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { download, readTable } from './files.ts';
-import { query, startTestServer, type TestServer } from './harness.ts';
+import { query, serverWithAccount } from './harness.ts';
 
-let s: TestServer;
-let acct: { key: string };
-
-beforeAll(async () => {
-  s = await startTestServer();
-  acct = await s.account({ grant: 50 });
-});
-afterAll(async () => s.close());
+const ctx = serverWithAccount(50);
 
 const body = (n: number, format = 'parquet') => query({ geography_level: 'postcode', geography_selections: ['3065', '3068'], n_observations: n, output_format: format });
 
 describe('overlapping selections', () => {
   it('never give a record twice, and say which selection each row answers', async () => {
     for (const format of ['parquet', 'csv'] as const) {
-      const res = await s.call('/query/execute', { key: acct.key, body: body(100, format) });
+      const res = await ctx.s.call('/query/execute', { key: ctx.key, body: body(100, format) });
       const json = await res.json();
       expect(res.status, JSON.stringify(json)).toBe(200);
-      const table = await readTable((await download(json.download_url, s.dataDir, `overlap.${format}`)).path, format);
+      const table = await readTable((await download(json.download_url, ctx.s.dataDir, `overlap.${format}`)).path, format);
       expect(table.rows).toHaveLength(200);
       expect(new Set(table.rows.map((r) => r.person_id)).size).toBe(200);
       expect(table.rows.slice(0, 100).every((r) => r.selection === '3065')).toBe(true);
@@ -35,16 +28,16 @@ describe('overlapping selections', () => {
   });
 
   it('preview warns about the overlap', async () => {
-    const preview = await (await s.call('/query/preview', { key: acct.key, body: body(100) })).json();
+    const preview = await (await ctx.s.call('/query/preview', { key: ctx.key, body: body(100) })).json();
     expect(preview.warnings.join(' ')).toContain('"3068" shares 1 suburb(s) with "3065": a record is drawn once in the file');
   });
 
   it('refuses, naming the overlap, what the shared pool cannot serve twice, and charges nothing', async () => {
-    const before = (await (await s.call('/account/credits', { key: acct.key })).json()).credits_remaining;
+    const before = (await (await ctx.s.call('/account/credits', { key: ctx.key })).json()).credits_remaining;
     // Fitzroy holds 280 persons: 150 for each postcode would need 300.
-    const res = await s.call('/query/execute', { key: acct.key, body: body(150) });
+    const res = await ctx.s.call('/query/execute', { key: ctx.key, body: body(150) });
     expect(res.status).toBe(422);
     expect((await res.json()).detail).toMatch(/"3068" shares 1 suburb\(s\) with "3065"; a record is drawn once in a file/);
-    expect((await (await s.call('/account/credits', { key: acct.key })).json()).credits_remaining).toBe(before);
+    expect((await (await ctx.s.call('/account/credits', { key: ctx.key })).json()).credits_remaining).toBe(before);
   });
 });
