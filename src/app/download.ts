@@ -70,7 +70,7 @@ export async function openDownload(
   const key = claims.value.key;
   const name = FILE_NAME.exec(fileName);
   const expected = name ? keyOfName(name) : undefined;
-  if (expected === undefined || expected.key !== key) {
+  if (expected === undefined || expected.key !== key || (claims.value.fileName !== undefined && claims.value.fileName !== fileName)) {
     return err(appError('forbidden', 'This download link is not valid: its file name was altered. Use the download_url exactly as the API returned it.'));
   }
   const size = await deps.files.size(key);

@@ -38,12 +38,20 @@ describe('signed download links', () => {
     for (const bad of ['', '.', 'abc', '.abc', 'abc.', 'a.b.c', '%%%.%%%']) expect(verifyLink(SECRET, bad, NOW)).toEqual(err('tampered'));
   });
 
-  it('property: any key and expiry verifies as signed', () => {
+  it('property: any one-line key and expiry (and file name) verifies as signed', () => {
+    const line = fc.string({ minLength: 1, maxLength: 80, unit: 'binary' }).filter((k) => !k.includes('\n'));
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 80, unit: 'binary' }), fc.integer({ min: 1, max: 2 ** 40 }), (key, ttl) => {
-        expect(verifyLink(SECRET, signLink(SECRET, key, NOW + ttl), NOW)).toEqual(ok({ key, expiresAt: NOW + ttl }));
+      fc.property(line, fc.integer({ min: 1, max: 2 ** 40 }), fc.option(line, { nil: undefined }), (key, ttl, name) => {
+        expect(verifyLink(SECRET, signLink(SECRET, key, NOW + ttl, name), NOW)).toEqual(ok({ key, expiresAt: NOW + ttl, ...(name !== undefined ? { fileName: name } : {}) }));
       }),
     );
+  });
+
+  it('signs the file name with the key: links made before still verify, a key or name of two lines is refused', () => {
+    const token = signLink(SECRET, 'qry_a.csv', NOW + 60, 'spq-qry_a-persons.csv');
+    expect(verifyLink(SECRET, token, NOW)).toEqual(ok({ key: 'qry_a.csv', expiresAt: NOW + 60, fileName: 'spq-qry_a-persons.csv' }));
+    expect(verifyLink(SECRET, signLink(SECRET, 'qry_a.csv', NOW + 60), NOW)).toEqual(ok({ key: 'qry_a.csv', expiresAt: NOW + 60 }));
+    expect(() => signLink(SECRET, 'qry_a.csv\nx', NOW + 60)).toThrow(/one line/);
   });
 
   it('property: changing any single character of a token makes it tampered', () => {

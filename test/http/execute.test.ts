@@ -256,6 +256,9 @@ describe('downloads', () => {
     expect((await res.json()).error).toBe('forbidden');
     const renamed = await fetch(url.replace(/persons\.csv$/, 'persons.parquet'));
     expect(renamed.status).toBe(403);
+    // The dataset part of the name is signed too: the same file under another dataset's name is refused.
+    const otherDataset = await fetch(url.replace(/persons\.csv$/, 'families.csv'));
+    expect(otherDataset.status).toBe(403);
   });
 });
 

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { ConfigError, type Config } from '../../config.ts';
 
 export const SERVER_SECRET_FILE = 'server-secret';
+/** The shortest SPQ_SERVER_SECRET accepted (a generated one is 64 hex characters). */
+export const MIN_SECRET_BYTES = 32;
 
 /**
  * The server secret that keys API-key hashes (and signs download links): SPQ_SERVER_SECRET when
@@ -14,6 +16,10 @@ export const SERVER_SECRET_FILE = 'server-secret';
 export function loadServerSecret(config: Config): string {
   if (config.serverSecret !== undefined) {
     if (config.serverSecret.trim() === '') throw new ConfigError('SPQ_SERVER_SECRET is empty');
+    // It keys every API-key hash and signs every link: guessable is as good as none.
+    if (Buffer.byteLength(config.serverSecret, 'utf8') < MIN_SECRET_BYTES) {
+      throw new ConfigError(`SPQ_SERVER_SECRET must be at least ${MIN_SECRET_BYTES} bytes (e.g. openssl rand -hex 32); it has ${Buffer.byteLength(config.serverSecret, 'utf8')}`);
+    }
     return config.serverSecret;
   }
   const file = join(config.dataDir, SERVER_SECRET_FILE);

@@ -51,7 +51,8 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     },
 
     async downloadUrl(key, fileName, expiresAt) {
-      const token = signLink(options.secret, key, Math.floor(expiresAt.getTime() / 1000));
+      // The file name is signed too: a link cannot be renamed into another dataset's.
+      const token = signLink(options.secret, key, Math.floor(expiresAt.getTime() / 1000), fileName);
       return `${baseUrl}/downloads/${token}/${encodeURIComponent(fileName)}`;
     },
 

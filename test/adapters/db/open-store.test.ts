@@ -39,7 +39,10 @@ describe('which store a config opens', () => {
 
 describe('the server secret', () => {
   it('comes from config when set', () => {
-    expect(loadServerSecret(loadConfig({ SPQ_DATA_DIR: dir, SPQ_SERVER_SECRET: 'from-env' }))).toBe('from-env');
+    const fromEnv = 'from-env-0123456789abcdef-0123456789';
+    expect(loadServerSecret(loadConfig({ SPQ_DATA_DIR: dir, SPQ_SERVER_SECRET: fromEnv }))).toBe(fromEnv);
+    // A short secret is refused with what to do.
+    expect(() => loadServerSecret(loadConfig({ SPQ_DATA_DIR: dir, SPQ_SERVER_SECRET: 'x' }))).toThrow(/at least 32 bytes \(e\.g\. openssl rand -hex 32\); it has 1/);
   });
 
   it('is otherwise generated once, kept with mode 0600, and the same for every caller', () => {

@@ -50,12 +50,12 @@ describe('local file store', () => {
     expect(await store.read('missing.csv')).toBeUndefined();
   });
 
-  it('signs the key and expiry into the link path', async () => {
+  it('signs the key, expiry and file name into the link path', async () => {
     const store = createLocalFileStore({ dir: tmpdir(), baseUrl: BASE, secret: SECRET });
     const url = await store.downloadUrl('qry_1.csv', 'spq qry_1 persons.csv', new Date(2_000_000_000_500));
     const [, token, name] = /\/downloads\/([^/]+)\/([^/]+)$/.exec(url) as RegExpExecArray;
     expect(decodeURIComponent(name as string)).toBe('spq qry_1 persons.csv');
-    expect(verifyLink(SECRET, token as string, 1_900_000_000)).toEqual({ ok: true, value: { key: 'qry_1.csv', expiresAt: 2_000_000_000 } });
+    expect(verifyLink(SECRET, token as string, 1_900_000_000)).toEqual({ ok: true, value: { key: 'qry_1.csv', expiresAt: 2_000_000_000, fileName: 'spq qry_1 persons.csv' } });
   });
 
   it('streams only the requested range', async () => {

@@ -1,4 +1,5 @@
 import { appError } from '../../../core/errors.ts';
+import { KEY_PREFIXES } from '../../../core/keys.ts';
 import { executeQuery } from '../../../app/execute.ts';
 import { authenticatedErrors, bearerSecurity, ErrorBody, InsufficientCreditsBody } from '../../schemas/common.ts';
 import { ExecuteResult, IdempotencyHeaders, QueryRequest } from '../../schemas/query.ts';
@@ -27,6 +28,10 @@ export const schema = {
 
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
   const principal = principalOf(request);
+  const idempotencyKey = request.headers['idempotency-key'];
+  if (idempotencyKey !== undefined && Object.values(KEY_PREFIXES).some((prefix) => idempotencyKey.toLowerCase().startsWith(prefix))) {
+    return sendError(reply, appError('bad_request', 'This Idempotency-Key looks like an API key. Send the key only in the Authorization header, revoke it if it was exposed, and use a random value (a UUID) as the Idempotency-Key.'));
+  }
   if (!deps.drain.enter()) return sendError(reply, appError('service_unavailable', 'The server is shutting down; retry in a few seconds (another instance may answer).'));
   try {
     const outcome = await executeQuery(deps, request.log, {
@@ -38,7 +43,8 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
     });
     if (!outcome.ok) return sendError(reply, outcome.error);
     const v = outcome.value;
-    return reply.code(200).send({ ...v, metadata: { ...v.metadata, geography_selections: [...v.metadata.geography_selections] } });
+    // The body carries signed links: no cache may keep them.
+    return reply.code(200).header('cache-control', 'no-store').send({ ...v, metadata: { ...v.metadata, geography_selections: [...v.metadata.geography_selections] } });
   } finally {
     deps.summaries?.forget(principal.accountId); // the balance changed (or may have)
     deps.drain.leave();

@@ -18,7 +18,7 @@ export const schema = {
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
   const outcome = await getQuery(deps, principalOf(request).accountId, request.params.query_id);
   if (!outcome.ok) return sendError(reply, outcome.error);
-  return reply.code(200).send({ ...outcome.value, geography_selections: [...outcome.value.geography_selections] });
+  return reply.code(200).header('cache-control', 'no-store').send({ ...outcome.value, geography_selections: [...outcome.value.geography_selections] });
 };
 
 export function registerGetQuery(app: Api, deps: AppDeps): void {

@@ -17,7 +17,7 @@ export const schema = {
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
   const q = request.query;
   const outcome = await queryHistory(deps, principalOf(request).accountId, { page: q.page ?? 1, perPage: q.per_page ?? 20, datasetType: q.dataset_type });
-  return reply.code(200).send({ queries: outcome.queries.map((i) => ({ ...i, geography_selections: [...i.geography_selections] })), pagination: outcome.pagination });
+  return reply.code(200).header('cache-control', 'no-store').send({ queries: outcome.queries.map((i) => ({ ...i, geography_selections: [...i.geography_selections] })), pagination: outcome.pagination });
 };
 
 export function registerHistory(app: Api, deps: AppDeps): void {

@@ -1,0 +1,36 @@
+/**
+ * Issue 12's smaller findings, each a test that failed before: a key-shaped Idempotency-Key is
+ * refused (400, nothing charged, nothing stored), responses that carry signed links are not
+ * cacheable, and the dataset part of a download's file name is signed (execute.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/core/keys.ts';
+import { query, serverWithAccount } from './harness.ts';
+
+const ctx = serverWithAccount(20);
+const credits = async () => (await (await ctx.s.call('/account/credits', { key: ctx.key })).json()).credits_remaining as number;
+
+describe('hardening', () => {
+  it('refuses an API key used as an Idempotency-Key (400) and charges nothing', async () => {
+    const before = await credits();
+    for (const kind of ['live', 'test'] as const) {
+      const res = await ctx.s.call('/query/execute', { key: ctx.key, body: query({ geography_selections: ['Fitzroy'], n_observations: 10 }), headers: { 'Idempotency-Key': generateApiKey(kind) } });
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.error).toBe('bad_request');
+      expect(body.detail).toMatch(/looks like an API key/);
+      expect(JSON.stringify(body)).not.toMatch(/spq_(live|test)_[A-Za-z0-9]{10}/);
+    }
+    expect(await credits()).toBe(before);
+    expect((await (await ctx.s.call('/query/history', { key: ctx.key })).json()).queries).toEqual([]);
+  });
+
+  it('marks every response that carries signed links Cache-Control: no-store', async () => {
+    const res = await ctx.s.call('/query/execute', { key: ctx.key, body: query({ geography_selections: ['Fitzroy'], n_observations: 10 }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const { query_id } = await res.json();
+    expect((await ctx.s.call('/query/history', { key: ctx.key })).headers.get('cache-control')).toBe('no-store');
+    expect((await ctx.s.call(`/query/${query_id}`, { key: ctx.key })).headers.get('cache-control')).toBe('no-store');
+  });
+});
