@@ -4,6 +4,7 @@
  * a harness that opens stores on a fresh database of their kind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashIdempotencyKey } from '../../src/adapters/db/kysely-account-store.ts';
 import fc from 'fast-check';
 import { generateApiKey, hashApiKey, last4, newId } from '../../src/core/keys.ts';
 import { currentFreePeriodStart, nextFreeReset } from '../../src/core/ledger/weekly-reset.ts';
@@ -13,6 +14,8 @@ import type { DatasetType } from '../../src/core/dataset.ts';
 export interface StoreHarness {
   /** Creates a fresh, empty database and returns a function that opens a store instance on it. */
   newDatabase(): Promise<() => AccountStore>;
+  /** The idempotency_keys.idempotency_key column of every database it made, as stored (read past the store). */
+  storedIdempotencyKeys(): Promise<string[]>;
 }
 
 const HOUR = 3_600_000;
@@ -237,6 +240,10 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
         const idem = { key: 'k-1', requestHash: 'hash-a' };
         const first = chargeRequest(account.accountId, 2, NOW, { idempotency: idem });
         expect((await store.charge(first)).ok).toBe(true);
+        // Stored hashed: the table never holds what the client sent.
+        const stored = await harness.storedIdempotencyKeys();
+        expect(stored).toContain(hashIdempotencyKey('k-1'));
+        expect(stored).not.toContain('k-1');
 
         // Same key while the first is still pending: in flight, nothing charged.
         expect(await store.charge(chargeRequest(account.accountId, 2, at(1000), { idempotency: idem }))).toEqual({ ok: false, error: { kind: 'idempotency_in_flight' } });

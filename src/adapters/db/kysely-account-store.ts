@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DatasetType } from '../../core/dataset.ts';
 import { newId } from '../../core/keys.ts';
@@ -305,12 +306,15 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
             return ok({ creditsRemaining: balance.free_remaining + balance.purchased_remaining });
           }
 
+          // Idempotency-Keys are stored hashed; rows written before that hold the key itself.
+          const storedKey = idempotency ? hashIdempotencyKey(idempotency.key) : '';
+          const storedForms = idempotency ? [storedKey, idempotency.key] : [];
           if (idempotency) {
             const previous = await trx
               .selectFrom('idempotency_keys')
               .selectAll()
               .where('account_id', '=', accountId)
-              .where('idempotency_key', '=', idempotency.key)
+              .where('idempotency_key', 'in', storedForms)
               .executeTakeFirst();
             if (previous && previous.created_at > now.getTime() - IDEMPOTENCY_TTL_MS) {
               if (previous.request_hash !== idempotency.requestHash) return err({ kind: 'idempotency_mismatch' as const });
@@ -323,7 +327,7 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
               await trx
                 .deleteFrom('idempotency_keys')
                 .where('account_id', '=', accountId)
-                .where('idempotency_key', '=', idempotency.key)
+                .where('idempotency_key', 'in', storedForms)
                 .execute();
             }
           }
@@ -377,7 +381,7 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
               .insertInto('idempotency_keys')
               .values({
                 account_id: accountId,
-                idempotency_key: idempotency.key,
+                idempotency_key: storedKey,
                 request_hash: idempotency.requestHash,
                 query_id: queryId,
                 created_at: now.getTime(),
@@ -516,3 +520,6 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
   };
   return store;
 }
+
+/** How an Idempotency-Key is stored: its SHA-256, so the table never holds what a client sent. */
+export const hashIdempotencyKey = (key: string): string => `sha256:${createHash('sha256').update(key, 'utf8').digest('hex')}`;

@@ -31,6 +31,20 @@ accountStoreContract('PostgreSQL', {
     created.push(name);
     return () => createPostgresAccountStore({ url: `${SERVER}/${name}`, maxConnections: 8 });
   },
+  async storedIdempotencyKeys() {
+    const keys: string[] = [];
+    for (const name of created) {
+      const client = new pg.Client({ connectionString: `${SERVER}/${name}` });
+      await client.connect();
+      try {
+        const exists = await client.query(`select to_regclass('idempotency_keys') as t`);
+        if (exists.rows[0]?.t) keys.push(...(await client.query<{ idempotency_key: string }>('select idempotency_key from idempotency_keys')).rows.map((r) => r.idempotency_key));
+      } finally {
+        await client.end();
+      }
+    }
+    return keys;
+  },
 });
 
 describe('PostgreSQL under connection failures', () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll } from 'vitest';
 import { createSqliteAccountStore } from '../../../src/adapters/db/sqlite.ts';
 import { accountStoreContract } from '../account-store.contract.ts';
@@ -9,9 +10,21 @@ const dir = mkdtempSync(join(tmpdir(), 'spq-sqlite-'));
 let n = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const files: string[] = [];
 accountStoreContract('SQLite', {
   async newDatabase() {
     const file = join(dir, `db-${++n}`, 'spq.sqlite');
+    files.push(file);
     return () => createSqliteAccountStore({ file });
+  },
+  async storedIdempotencyKeys() {
+    return files.flatMap((file) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return (db.prepare('select idempotency_key from idempotency_keys').all() as { idempotency_key: string }[]).map((r) => r.idempotency_key);
+      } finally {
+        db.close();
+      }
+    });
   },
 });
