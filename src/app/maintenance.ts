@@ -1,3 +1,5 @@
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { OpsLog, UseCaseDeps } from './deps.ts';
 import { dictionaryFileKey, formatOfFileName, resultFileKey } from './format.ts';
 
@@ -47,6 +49,21 @@ export function startSweeper(deps: Deps, log: OpsLog, intervalMs: number): () =>
     clearInterval(timer);
     await running;
   };
+}
+
+/**
+ * Files left in an instance's temp directory by a crash (partial exports): removed at start-up of
+ * the embedded deployment, where no other process can be writing there. Returns how many.
+ */
+export async function removeOrphanTemps(tmpDir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(tmpDir);
+  } catch {
+    return 0; // no temp directory yet
+  }
+  for (const name of names) await rm(join(tmpDir, name), { recursive: true, force: true });
+  return names.length;
 }
 
 /** Executes still pending after this long are taken as lost in a crash (the slowest execute takes minutes). */

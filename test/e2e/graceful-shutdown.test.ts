@@ -5,7 +5,7 @@
  */
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -181,4 +181,46 @@ describe('spq serve', () => {
     expect(lines[0]).toMatch(new RegExp(`^spq: refusing to serve: pool release ${releaseDir}: manifest checksum [0-9a-f]{64} \\(version "${FIXTURE_VERSION}"\\) is not the expected ${other}$`));
     expect(existsSync(join(dataDir, 'spq.sqlite'))).toBe(false);
   }, 60_000);
+
+  it('after kill -9 mid-execute, the next start refunds it at once, removes orphaned temp files, and the Idempotency-Key runs afresh', async () => {
+    const dataDir = join(root, 'crash');
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const start = (extra: Record<string, string>) => {
+      const proc = spawn(process.execPath, [SPQ, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+        env: cleanEnv({ SPQ_DATA_DIR: dataDir, SPQ_POOL_DIR: releaseDir, SPQ_POOL_VERSION: FIXTURE_VERSION, ...extra }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      return { proc, stdout: new Lines(proc.stdout), stderr: new Lines(proc.stderr), exited: new Promise<void>((resolve) => proc.once('exit', () => resolve())) };
+    };
+    const first = start({ SPQ_TEST_EXPORT_DELAY_MS: '30000' });
+    child = first.proc;
+    await first.stderr.waitFor(/^listening on /, 60_000, 'start-up');
+    const key = await first.stdout.waitFor(/^spq_live_[0-9A-Za-z]+$/, 1000, 'demo key');
+    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'crash-retry-1' };
+    const creditsOf = async () => ((await (await fetch(`${base}/account/credits`, { headers: auth })).json()) as { credits_remaining: number }).credits_remaining;
+    const before = await creditsOf();
+    const body = JSON.stringify({ geography_level: 'suburb', geography_selections: ['Fitzroy'], dataset_type: 'persons', n_observations: 20 });
+    void fetch(`${base}/query/execute`, { method: 'POST', headers: auth, body }).catch(() => undefined);
+    await first.stdout.waitFor(/export held for/, 10_000, 'the execute charged and held');
+    expect(await creditsOf()).toBeLessThan(before);
+    first.proc.kill('SIGKILL');
+    await first.exited;
+    await mkdir(join(dataDir, 'tmp'), { recursive: true });
+    await writeFile(join(dataDir, 'tmp', 'orphan.parquet'), 'partial');
+
+    const second = start({});
+    child = second.proc;
+    await second.stderr.waitFor(/^refunded 1 query interrupted by an earlier stop$/, 60_000, 'refund at start');
+    await second.stderr.waitFor(/^removed \d+ temporary files? left by an earlier stop$/, 5000, 'temp files');
+    await second.stderr.waitFor(/^listening on /, 60_000, 'second start-up');
+    expect(await creditsOf()).toBe(before);
+    expect(await readdir(join(dataDir, 'tmp'))).toEqual([]);
+    // The refunded execute's Idempotency-Key is not stuck: the retry runs and charges once.
+    const retried = await fetch(`${base}/query/execute`, { method: 'POST', headers: auth, body });
+    expect(retried.status).toBe(200);
+    expect(await creditsOf()).toBe(before - 1);
+    second.proc.kill('SIGTERM');
+    await second.exited;
+  }, 120_000);
 });

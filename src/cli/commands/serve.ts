@@ -1,10 +1,11 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { FastifyBaseLogger } from 'fastify';
 import { createAccountWithKey } from '../../app/accounts.ts';
 import { composeServices, publicBaseUrl, type ServiceLog } from '../../app/compose.ts';
 import { Drain } from '../../app/drain.ts';
-import { recoverPendingQueries, startSweeper } from '../../app/maintenance.ts';
+import { PENDING_TIMEOUT_MS, recoverPendingQueries, removeOrphanTemps, startSweeper } from '../../app/maintenance.ts';
 import { loadConfig } from '../../config.ts';
 import { buildApp } from '../../http/app.ts';
 
@@ -51,8 +52,17 @@ export function registerServeCommand(program: Command): void {
         error: (fields: Record<string, unknown>, message: string) => app.log.error(fields, message),
       };
       try {
-        const refunded = await recoverPendingQueries(services, opsLog);
+        // Embedded (SQLite, one process holding its lock): nothing else can be mid-execute, so every
+        // pending execute was cut off by a crash: refund it now rather than after the timeout, and
+        // clear what the crash left in the temp directory. Scale-out: other instances may be
+        // mid-execute; their pending ones are refunded once past PENDING_TIMEOUT_MS.
+        const embedded = config.databaseUrl === undefined;
+        const refunded = await recoverPendingQueries(services, opsLog, embedded ? 0 : PENDING_TIMEOUT_MS);
         if (refunded > 0) say(`refunded ${refunded} quer${refunded === 1 ? 'y' : 'ies'} interrupted by an earlier stop`);
+        if (embedded) {
+          const removed = await removeOrphanTemps(join(config.dataDir, 'tmp'));
+          if (removed > 0) say(`removed ${removed} temporary file${removed === 1 ? '' : 's'} left by an earlier stop`);
+        }
 
         if ((await services.accounts.listAccounts()).length === 0) {
           // Instances started together on an empty shared database race here: the email's unique
