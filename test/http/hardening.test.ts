@@ -34,3 +34,18 @@ describe('hardening', () => {
     expect((await ctx.s.call(`/query/${query_id}`, { key: ctx.key })).headers.get('cache-control')).toBe('no-store');
   });
 });
+
+describe('integer query parameters', () => {
+  it('refuses anything but plain digits within the maximum with 400 (a huge page was a 500)', async () => {
+    for (const q of ['page=9007199254740993', 'per_page=0x10', 'per_page=1e2', 'per_page=100.5', 'page=true', 'page=0', 'per_page=101', 'page=-1']) {
+      const res = await ctx.s.call(`/query/history?${q}`, { key: ctx.key });
+      expect(res.status, q).toBe(400);
+      const body = await res.json();
+      expect(body.error, q).toBe('bad_request');
+      expect(body.detail, q).toMatch(/whole number from 1 to/);
+    }
+    expect((await ctx.s.call('/geography/search?query=fitz&limit=1e1', { key: ctx.key })).status).toBe(400);
+    expect((await ctx.s.call('/query/history?page=2&per_page=5', { key: ctx.key })).status).toBe(200);
+    expect((await ctx.s.call('/geography/search?query=fitz&limit=5', { key: ctx.key })).status).toBe(200);
+  });
+});

@@ -1,6 +1,7 @@
 import { searchGeography } from '../../../app/geography.ts';
 import { authenticatedErrors, bearerSecurity } from '../../schemas/common.ts';
 import { SearchQuery, SearchResult } from '../../schemas/geography.ts';
+import { strictIntegers } from '../../strict-integers.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
@@ -23,5 +24,5 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
 };
 
 export function registerSearch(app: Api, deps: AppDeps): void {
-  app.get('/geography/search', { schema }, handler(deps));
+  app.get('/geography/search', { schema, preValidation: strictIntegers({ limit: 50 }) }, handler(deps));
 }

@@ -2,6 +2,7 @@ import { queryHistory } from '../../../app/history.ts';
 import { authenticatedErrors, bearerSecurity } from '../../schemas/common.ts';
 import { HistoryQuery, HistoryResult } from '../../schemas/history.ts';
 import { principalOf } from '../../plugins/authenticate.ts';
+import { strictIntegers } from '../../strict-integers.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
@@ -21,5 +22,6 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
 };
 
 export function registerHistory(app: Api, deps: AppDeps): void {
-  app.get('/query/history', { schema }, handler(deps));
+  // A page past the end is fine (an empty list); one past a million is a typo.
+  app.get('/query/history', { schema, preValidation: strictIntegers({ page: 1_000_000, per_page: 100 }) }, handler(deps));
 }
