@@ -204,7 +204,7 @@ export async function executeQuery(
       if (taken) for (const row of rows) taken.add(row);
       return { selection, rows };
     });
-    await mkdir(tmpDir, { recursive: true });
+    await mkdir(tmpDir, { recursive: true, mode: 0o700 });
     const fileMetadata: Record<string, string> = {
       query_id: queryId,
       version: metadata.version,

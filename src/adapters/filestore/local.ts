@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { signLink, type LinkSecret } from '../../core/links.ts';
@@ -32,7 +32,10 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
   return {
     async put(key, localPath) {
       const target = pathOf(key);
-      await mkdir(dirname(target), { recursive: true });
+      // Result files hold a client's data: readable by the service's user only.
+      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+      await chmod(dirname(target), 0o700);
+      await chmod(localPath, 0o600);
       try {
         // Same filesystem: one atomic rename, and readers see the old file or the whole new one.
         await rename(localPath, target);
@@ -42,6 +45,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
         const partial = `${target}.partial-${randomBytes(6).toString('hex')}`;
         try {
           await copyFile(localPath, partial);
+          await chmod(partial, 0o600);
           await rename(partial, target);
         } finally {
           await rm(partial, { force: true });

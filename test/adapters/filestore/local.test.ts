@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -39,6 +39,18 @@ afterAll(async () => {
 });
 
 describe('local file store', () => {
+  it('stores result files readable by the service\'s user only (0600 in a 0700 directory)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spq-local-store-'));
+    dirs.push(dir);
+    const store = createLocalFileStore({ dir, baseUrl: BASE, secret: SECRET });
+    const source = join(dir, 'upload.csv');
+    await writeFile(source, 'a,b\n', { mode: 0o644 });
+    await store.put('qry_mode.csv', source);
+    const files = join(dir, 'files');
+    expect((await stat(join(files, 'qry_mode.csv'))).mode & 0o777).toBe(0o600);
+    expect((await stat(files)).mode & 0o777).toBe(0o700);
+  });
+
   it('keeps files under <dir>/files and refuses keys that would leave it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spq-local-store-'));
     dirs.push(dir);
