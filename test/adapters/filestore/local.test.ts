@@ -45,7 +45,7 @@ describe('local file store', () => {
     const store = createLocalFileStore({ dir, baseUrl: BASE, secret: SECRET });
     const source = join(dir, 'upload.csv');
     await writeFile(source, 'a,b\n', { mode: 0o644 });
-    await store.put('qry_mode.csv', source);
+    await store.put('qry_mode.csv', source, 'text/csv');
     const files = join(dir, 'files');
     expect((await stat(join(files, 'qry_mode.csv'))).mode & 0o777).toBe(0o600);
     expect((await stat(files)).mode & 0o777).toBe(0o700);
