@@ -5,7 +5,8 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
 import { SummaryCache } from '../app/summary-cache.ts';
 import { randomBase62 } from '../core/keys.ts';
-import { handleError, handleNotFound } from './errors.ts';
+import { handleError, handleNotFound, sendError } from './errors.ts';
+import { appError } from '../core/errors.ts';
 import { loggerOptions } from './logging.ts';
 import { countingLimiter, createHttpMetrics, UNMATCHED_ROUTE } from './metrics.ts';
 import { openApiOptions } from './openapi.ts';
@@ -52,6 +53,19 @@ export function buildApp(given: AppDeps): FastifyInstance {
     routerOptions: { maxParamLength: 1000 },
     // Requests in flight when the server closes are finished (graceful shutdown); new ones get 503.
     return503OnClosing: true,
+    // Errors the router raises before any hook (bad percent-encoding, an over-long path segment)
+    // get the contract's body and request id too, and never echo the URL (it may hold a signature).
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      const detail =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A path segment is longer than 1,000 characters. Use the download_url exactly as the API returned it, and identifiers as documented.'
+          : 'The URL is not validly percent-encoded. Encode each path segment (encodeURIComponent) and retry.';
+      void sendError(reply, appError('bad_request', detail));
+      // No hook runs for these requests: log and count them here, by method and no route.
+      request.log.info({ req: { method: request.method, url: '(not logged: malformed)' }, status: 400, reqId: request.id }, 'request');
+      metrics.observeRequest(request.method, UNMATCHED_ROUTE, 400, 0);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
 
   app.setValidatorCompiler(validatorCompiler);

@@ -49,3 +49,22 @@ describe('integer query parameters', () => {
     expect((await ctx.s.call('/geography/search?query=fitz&limit=5', { key: ctx.key })).status).toBe(200);
   });
 });
+
+describe('errors the router raises', () => {
+  it('answer in the contract\'s shape with a request id and a log line, and never echo the URL', async () => {
+    const signature = 'c2lnbmF0dXJlLXRoYXQtbXVzdC1ub3QtbGVhaw';
+    for (const path of ['/query/%E0%A4%A', `/downloads/${signature}${'x'.repeat(1200)}/spq-qry_a-persons.csv`, '/downloads/%ZZ/x.csv']) {
+      const res = await fetch(`${ctx.s.baseUrl}${path}`);
+      expect(res.status, path).toBe(400);
+      const id = res.headers.get('x-request-id');
+      expect(id, path).toMatch(/^req_/);
+      const text = await res.text();
+      expect(JSON.parse(text).error).toBe('bad_request');
+      expect(text).not.toContain(signature);
+      expect(text).not.toContain('%E0');
+      // The access log has the request, by its id and status.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(ctx.s.logs.some((line) => line.includes(id!) && line.includes('"status":400')), path).toBe(true);
+    }
+  });
+});
