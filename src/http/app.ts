@@ -7,6 +7,7 @@ import { SummaryCache } from '../app/summary-cache.ts';
 import { randomBase62 } from '../core/keys.ts';
 import { handleError, handleNotFound, sendError } from './errors.ts';
 import { appError } from '../core/errors.ts';
+import { jsonShapeProblem } from './json-shape.ts';
 import { loggerOptions } from './logging.ts';
 import { countingLimiter, createHttpMetrics, UNMATCHED_ROUTE } from './metrics.ts';
 import { openApiOptions } from './openapi.ts';
@@ -68,6 +69,13 @@ export function buildApp(given: AppDeps): FastifyInstance {
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
 
+  // JSON bodies: shape first (depth, key count), then Fastify's own parser (prototype-poisoning safe).
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const problem = jsonShapeProblem(body as string);
+    if (problem !== undefined) return done(Object.assign(new Error(problem), { statusCode: 400, code: 'SPQ_JSON_SHAPE' }), undefined);
+    return defaultJson(request, body as string, done);
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);

@@ -68,3 +68,23 @@ describe('errors the router raises', () => {
     }
   });
 });
+
+describe('JSON bodies', () => {
+  it('refuses deep nesting and huge key counts with 400 before parsing (10,000 levels was a 500), and still parses a normal body', async () => {
+    const base = JSON.stringify(query({ geography_selections: ['Fitzroy'], n_observations: 10 })).slice(0, -1);
+    const deep = `${base},"ignored":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    const wide = `${base},"ignored":{${Array.from({ length: 20_000 }, (_, i) => `"k${i}":0`).join(',')}}}`;
+    for (const [what, body] of [['deep', deep], ['wide', wide]] as const) {
+      const res = await fetch(`${ctx.s.baseUrl}/query/preview`, { method: 'POST', headers: { authorization: `Bearer ${ctx.key}`, 'content-type': 'application/json' }, body });
+      expect(res.status, what).toBe(400);
+      const json = await res.json();
+      expect(json.error, what).toBe('bad_request');
+      expect(json.detail, what).toMatch(/nests deeper than 32 levels|more than 10000 keys/);
+    }
+    // Strings holding brackets and colons are not structure.
+    const tricky = JSON.stringify({ ...query({ geography_selections: ['Fitzroy'], n_observations: 10 }), note: '[[[[{{{{:::'.repeat(100) });
+    const ok = await fetch(`${ctx.s.baseUrl}/query/preview`, { method: 'POST', headers: { authorization: `Bearer ${ctx.key}`, 'content-type': 'application/json' }, body: tricky });
+    expect([200, 400]).toContain(ok.status);
+    expect((await ok.json()).detail ?? '').not.toMatch(/nests deeper|keys/);
+  });
+});
