@@ -1,10 +1,17 @@
 import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
 import { registerCommands } from './commands/index.ts';
+
+/** The version in package.json (the one the release is published under). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 /** Entry point of the `spq` command; returns the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const program = new Command('spq')
     .description('Synthetic Population Query service')
+    .version(packageVersion(), '-V, --version', 'print the version of spq')
     .exitOverride()
     .showHelpAfterError();
   registerCommands(program);

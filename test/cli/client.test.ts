@@ -63,4 +63,15 @@ describe('spq client', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^spq client: 400/);
   });
+
+  it('spq --version prints the package version', async () => {
+    const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(import.meta.dirname, '../../bin/spq.js'), '--version']);
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.on('close', (code) => resolve({ code, stdout }));
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(JSON.parse(await readFile(join(import.meta.dirname, '../../package.json'), 'utf8')).version);
+  });
 });
