@@ -12,6 +12,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const program = new Command('spq')
     .description('Synthetic Population Query service')
     .version(packageVersion(), '-V, --version', 'print the version of spq')
+    // `spq build --version <v>` names a release: program options only before the command.
+    .enablePositionalOptions()
     .exitOverride()
     .showHelpAfterError();
   registerCommands(program);
