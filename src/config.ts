@@ -49,6 +49,10 @@ export interface Config {
   };
   readonly downloadTtlDays: number;
   readonly fileGraceHours: number;
+  /** SPQ_REQUEST_TIMEOUT_MS: a request (headers and body) must arrive within this, else 408 and the connection closes. */
+  readonly requestTimeoutMs: number;
+  /** SPQ_HEADERS_TIMEOUT_MS: the request's headers must arrive within this. */
+  readonly headersTimeoutMs: number;
   readonly logLevel: string;
 }
 
@@ -144,6 +148,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     },
     downloadTtlDays: integer(merged, 'SPQ_DOWNLOAD_TTL_DAYS', 7, 1),
     fileGraceHours: integer(merged, 'SPQ_FILE_GRACE_HOURS', 24, 0),
+    requestTimeoutMs: integer(merged, 'SPQ_REQUEST_TIMEOUT_MS', 30_000, 1000),
+    headersTimeoutMs: integer(merged, 'SPQ_HEADERS_TIMEOUT_MS', 10_000, 1000),
     logLevel: text(merged, 'SPQ_LOG_LEVEL') ?? 'info',
   };
 }

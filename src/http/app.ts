@@ -7,6 +7,8 @@ import { SummaryCache } from '../app/summary-cache.ts';
 import { randomBase62 } from '../core/keys.ts';
 import { handleError, handleNotFound, sendError } from './errors.ts';
 import { appError } from '../core/errors.ts';
+import { clientErrorHandler } from './client-errors.ts';
+import { DEFAULT_BODY_LIMIT } from './body-limits.ts';
 import { jsonShapeProblem } from './json-shape.ts';
 import { loggerOptions } from './logging.ts';
 import { countingLimiter, createHttpMetrics, UNMATCHED_ROUTE } from './metrics.ts';
@@ -30,9 +32,11 @@ import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 export type { AppDeps } from './types.ts';
 
 /**
- * The HTTP API over injected ports. Plugins run in this order for every request: request id
- * → key-in-URL guard → body parsing → key-in-body guard → (authenticated routes) key check
- * and rate limits → schema validation → handler; errors from any step go to one handler.
+ * The HTTP API over injected ports. Steps run in this order for every request: request id and
+ * key-in-URL guard → (authenticated routes) one gate: declared body size, key check, failed-auth
+ * and key rate limits → body read and parsed (route body limit, JSON shape) → key-in-body guard →
+ * schema validation → handler; errors from any step go to one handler. Nothing reads a body
+ * before the key is known good.
  */
 export function buildApp(given: AppDeps): FastifyInstance {
   const metrics = createHttpMetrics(given.metricsRegistry ?? new Registry(), { executesInFlight: () => given.drain.inFlight });
@@ -49,11 +53,16 @@ export function buildApp(given: AppDeps): FastifyInstance {
     // One access line per request (onResponse below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     schemaErrorFormatter,
-    bodyLimit: 1_048_576,
+    // Routes without a JSON body get a small limit; the query routes set their own (QUERY_BODY_LIMIT).
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    // A client must send its whole request within these (slow bodies no longer hold a connection).
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: { headersTimeout: Math.min(deps.config.headersTimeoutMs, deps.config.requestTimeoutMs), connectionsCheckingInterval: 1000 },
     // Download tokens are longer than Fastify's default limit of 100 characters per path parameter.
     routerOptions: { maxParamLength: 1000 },
     // Requests in flight when the server closes are finished (graceful shutdown); new ones get 503.
     return503OnClosing: true,
+    clientErrorHandler: clientErrorHandler((status) => metrics.observeRequest('UNPARSED', UNMATCHED_ROUTE, status, 0)),
     // Errors the router raises before any hook (bad percent-encoding, an over-long path segment)
     // get the contract's body and request id too, and never echo the URL (it may hold a signature).
     frameworkErrors: (error, request, reply) => {
@@ -83,8 +92,8 @@ export function buildApp(given: AppDeps): FastifyInstance {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    return refuseKeyInUrl(request, reply);
   });
-  app.addHook('onRequest', refuseKeyInUrl);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
     // The route pattern, never the URL: ids and tokens stay out of labels.
@@ -104,7 +113,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
   });
 
   void app.register(async (authenticated: Api) => {
-    authenticated.addHook('preValidation', authenticationHook(deps, deps.summaries));
+    authenticated.addHook('onRequest', authenticationHook(deps, deps.summaries));
     registerPreview(authenticated, deps);
     registerExecute(authenticated, deps);
     registerHistory(authenticated, deps);

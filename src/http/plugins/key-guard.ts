@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { appError } from '../../core/errors.ts';
 import { sendError } from '../errors.ts';
 
@@ -31,12 +32,41 @@ function bodyCarriesKey(value: unknown, depth = 0): boolean {
   return false;
 }
 
+export const keyInRequestError = () => appError('bad_request', DETAIL);
+
 /** onRequest: a key in the URL is refused with 400 before anything else happens (decisions.md). */
 export async function refuseKeyInUrl(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-  return urlCarriesKey(request.url) ? sendError(reply, appError('bad_request', DETAIL)) : undefined;
+  return urlCarriesKey(request.url) ? sendError(reply, keyInRequestError()) : undefined;
 }
 
 /** preValidation: the same for a key inside a JSON body. */
 export async function refuseKeyInBody(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-  return request.body !== undefined && bodyCarriesKey(request.body) ? sendError(reply, appError('bad_request', DETAIL)) : undefined;
+  return request.body !== undefined && bodyCarriesKey(request.body) ? sendError(reply, keyInRequestError()) : undefined;
+}
+
+const KEY_FIELD_IN_JSON = new RegExp(`"(${[...KEY_PARAM_NAMES].join('|')})"\\s*:`, 'i');
+
+/**
+ * For a request refused as unauthenticated: does its body (read raw, never parsed, at most
+ * `limit` bytes) hold an API key? Then the answer is decisions.md's 400, not 401, so the sender
+ * learns the key went where it should not. Larger or unreadable bodies are not read at all.
+ */
+export async function rawBodyCarriesKey(raw: IncomingMessage, limit: number): Promise<boolean> {
+  const declared = Number(raw.headers['content-length'] ?? 0);
+  if (!(declared > 0) || declared > limit) return false;
+  const text = await new Promise<string | undefined>((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    raw.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        raw.removeAllListeners('data');
+        resolve(undefined);
+      } else chunks.push(chunk);
+    });
+    raw.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    raw.once('error', () => resolve(undefined));
+    raw.once('aborted', () => resolve(undefined));
+  });
+  return text !== undefined && (KEY_PATTERN.test(text) || KEY_FIELD_IN_JSON.test(text));
 }

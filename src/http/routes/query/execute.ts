@@ -1,3 +1,4 @@
+import { QUERY_BODY_LIMIT } from '../../body-limits.ts';
 import { appError } from '../../../core/errors.ts';
 import { KEY_PREFIXES } from '../../../core/keys.ts';
 import { executeQuery } from '../../../app/execute.ts';
@@ -52,5 +53,5 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
 };
 
 export function registerExecute(app: Api, deps: AppDeps): void {
-  app.post('/query/execute', { schema }, handler(deps));
+  app.post('/query/execute', { schema, bodyLimit: QUERY_BODY_LIMIT }, handler(deps));
 }

@@ -1,3 +1,4 @@
+import { QUERY_BODY_LIMIT } from '../../body-limits.ts';
 import { previewQuery } from '../../../app/preview.ts';
 import { authenticatedErrors, bearerSecurity } from '../../schemas/common.ts';
 import { PreviewInvalid, PreviewResult, QueryRequest } from '../../schemas/query.ts';
@@ -26,5 +27,5 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
 };
 
 export function registerPreview(app: Api, deps: AppDeps): void {
-  app.post('/query/preview', { schema }, handler(deps));
+  app.post('/query/preview', { schema, bodyLimit: QUERY_BODY_LIMIT }, handler(deps));
 }
