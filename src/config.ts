@@ -53,6 +53,8 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** SPQ_HEADERS_TIMEOUT_MS: the request's headers must arrive within this. */
   readonly headersTimeoutMs: number;
+  /** SPQ_INSTANCE_LEASE_SECONDS: an instance not heard from for this long is dead; its pending executes are refunded. */
+  readonly instanceLeaseSeconds: number;
   readonly logLevel: string;
 }
 
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     fileGraceHours: integer(merged, 'SPQ_FILE_GRACE_HOURS', 24, 0),
     requestTimeoutMs: integer(merged, 'SPQ_REQUEST_TIMEOUT_MS', 30_000, 1000),
     headersTimeoutMs: integer(merged, 'SPQ_HEADERS_TIMEOUT_MS', 10_000, 1000),
+    instanceLeaseSeconds: integer(merged, 'SPQ_INSTANCE_LEASE_SECONDS', 15, 2),
     logLevel: text(merged, 'SPQ_LOG_LEVEL') ?? 'info',
   };
 }

@@ -15,6 +15,8 @@ export interface UseCaseDeps {
   readonly clock: Clock;
   /** Server secret: keys are hashed with it (the local file store signs links with it too). */
   readonly serverSecret: string;
+  /** This process's id in the instance leases (scale-out crash recovery); charges record it. */
+  readonly instanceId?: string;
 }
 
 /** Where use cases report what an operator needs to know (infrastructure failures, recoveries). */

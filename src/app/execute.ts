@@ -165,6 +165,7 @@ export async function executeQuery(
       downloadExpires: expires,
     },
     ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q) } } : {}),
+    ...(deps.instanceId !== undefined ? { instanceId: deps.instanceId } : {}),
   };
   const charged = await deps.accounts.charge(chargeRequest).catch((error: unknown) => {
     // The outcome is unknown (the connection may have broken after the commit): refunding the
@@ -187,7 +188,8 @@ export async function executeQuery(
     }
   }
 
-  const tmpDir = join(deps.config.dataDir, 'tmp');
+  // Each instance writes under its own directory, so start-up can tell a dead instance's partial files (maintenance.ts).
+  const tmpDir = join(deps.config.dataDir, 'tmp', deps.instanceId ?? 'shared');
   const tmpPath = join(tmpDir, household ? householdFileKey(queryId) : `${queryId}.${q.output_format}`);
   try {
     // Overlapping selections: a record is drawn once in the file (core/sampling withoutTaken).
@@ -243,7 +245,10 @@ export async function executeQuery(
         });
     if (q.output_format === 'csv' && !household) await deps.files.put(dictionaryFileKey(queryId), exportedDictionaryPath(tmpPath), DICTIONARY_CONTENT_TYPE);
     await deps.files.put(fileKey, tmpPath, household ? HOUSEHOLD_CONTENT_TYPE : CONTENT_TYPES[q.output_format]);
-    await deps.accounts.completeQuery(queryId, fileKey);
+    if (!(await deps.accounts.completeQuery(queryId, fileKey))) {
+      // Recovery refunded it meanwhile (this instance's lease lapsed): the file must not be handed out.
+      throw new LeaseLapsedError(queryId);
+    }
     const downloadUrl = await deps.files.downloadUrl(fileKey, downloadNameOf(queryId, q.dataset_type, fileKey, q.output_format), expires);
     const outcome: ExecuteOutcome = {
       query_id: queryId,
@@ -273,11 +278,21 @@ export async function executeQuery(
       refundLater(deps, log, queryId, input.requestId);
       settled = 'its charge will be refunded automatically as soon as the ledger answers';
     }
+    if (error instanceof LeaseLapsedError) {
+      // Not a fault of the query: this instance stalled past its lease and another one refunded it.
+      return err(appError('service_unavailable', 'This server stalled while running the query, so the query was cancelled and nothing was charged. Retry it (the same Idempotency-Key runs it afresh).'));
+    }
     return err(appError('internal_error', `The query could not be completed and ${settled}. Retry with backoff; quote request id ${input.requestId}.`));
   }
 }
 
 const REFUND_REASON = 'generation failed';
+
+class LeaseLapsedError extends Error {
+  constructor(queryId: string) {
+    super(`query ${queryId} was refunded by crash recovery while it ran (this instance's lease lapsed)`);
+  }
+}
 /** Pauses between background refund attempts (the last one repeats). */
 const REFUND_RETRY_DELAYS_MS = [250, 500, 1000, 2000, 5000, 10_000, 30_000];
 /** After this the pending query is left to crash recovery at the next start. */

@@ -1,5 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { QueryRecord } from '../ports/account-store.ts';
 import type { OpsLog, UseCaseDeps } from './deps.ts';
 import { dictionaryFileKey, formatOfFileName, resultFileKey } from './format.ts';
 
@@ -40,6 +41,7 @@ export function startSweeper(deps: Deps, log: OpsLog, intervalMs: number): () =>
     running = (async () => {
       await sweepExpiredFiles(deps, log);
       await recoverPendingQueries(deps, log);
+      await collectFailedFiles(deps, log, HOUR_MS);
     })().catch((error: unknown) => log.error({ err: error }, 'sweeper run failed; retrying next interval'));
   };
   tick();
@@ -52,18 +54,21 @@ export function startSweeper(deps: Deps, log: OpsLog, intervalMs: number): () =>
 }
 
 /**
- * Files left in an instance's temp directory by a crash (partial exports): removed at start-up of
- * the embedded deployment, where no other process can be writing there. Returns how many.
+ * Files left in the temp directory by a crash (partial exports), removed at start-up. Each
+ * instance writes under tmp/<instance id>/, so what belongs to an instance without a live lease
+ * (and anything loose, from before) is nobody's; a live instance's directory is left alone, in
+ * case two instances share a data directory. Returns how many entries it removed.
  */
-export async function removeOrphanTemps(tmpDir: string): Promise<number> {
+export async function removeOrphanTemps(tmpDir: string, liveInstances: ReadonlySet<string> = new Set()): Promise<number> {
   let names: string[];
   try {
     names = await readdir(tmpDir);
   } catch {
     return 0; // no temp directory yet
   }
-  for (const name of names) await rm(join(tmpDir, name), { recursive: true, force: true });
-  return names.length;
+  const orphans = names.filter((name) => !liveInstances.has(name));
+  for (const name of orphans) await rm(join(tmpDir, name), { recursive: true, force: true });
+  return orphans.length;
 }
 
 /** Executes still pending after this long are taken as lost in a crash (the slowest execute takes minutes). */
@@ -75,14 +80,90 @@ export const PENDING_TIMEOUT_MS = 30 * 60_000;
  */
 export async function recoverPendingQueries(deps: Deps, log: OpsLog, timeoutMs = PENDING_TIMEOUT_MS): Promise<number> {
   const now = deps.clock.now();
-  const pending = await deps.accounts.pendingQueriesBefore(new Date(now.getTime() - timeoutMs));
-  for (const q of pending) {
-    // The file, if the crash came after the upload, sits under the key execute would have used.
-    const format = formatOfFileName(q.fileKey ?? `.${String(q.metadata.output_format)}`);
-    if (format !== undefined) await deps.files.delete(q.fileKey ?? resultFileKey(q.queryId, format)).catch(() => undefined);
-    await deps.files.delete(dictionaryFileKey(q.queryId)).catch(() => undefined);
-    await deps.accounts.refundQuery(q.queryId, now, 'interrupted: refunded by crash recovery');
-    log.info({ queryId: q.queryId, credits: q.creditCost }, 'refunded a query left pending by an earlier crash');
+  return refundInterrupted(deps, log, await deps.accounts.pendingQueriesBefore(new Date(now.getTime() - timeoutMs)), now);
+}
+
+/** Scale-out crash recovery: refunds the pending executes of instances whose lease lapsed. Returns how many. */
+export async function recoverLapsedInstances(deps: Deps, log: OpsLog): Promise<number> {
+  const now = deps.clock.now();
+  return refundInterrupted(deps, log, await deps.accounts.pendingQueriesOfLapsedInstances(now), now);
+}
+
+/**
+ * Deletes whatever files refunded queries may still have (an upload that landed after the refund,
+ * a delete that failed) and marks them deleted, so no stored file lacks a completed query. Only
+ * queries executed more than `settleMs` ago: by then a stalled instance has cleaned up after itself
+ * or is dead. Returns how many queries it settled.
+ */
+export async function collectFailedFiles(deps: Deps, log: OpsLog, settleMs: number, batch = 100): Promise<number> {
+  let settled = 0;
+  for (;;) {
+    const now = deps.clock.now();
+    const failed = await deps.accounts.failedQueriesWithFiles(new Date(now.getTime() - settleMs), batch);
+    for (const q of failed) {
+      try {
+        await deleteQueryFiles(deps, q);
+      } catch (error) {
+        log.error({ err: error, queryId: q.queryId }, 'could not delete the files of a refunded query; retrying next run');
+        continue;
+      }
+      await deps.accounts.markFileDeleted(q.queryId, now);
+      settled++;
+    }
+    if (failed.length < batch) return settled;
   }
-  return pending.length;
+}
+
+/** Deletes a query's result file (under the key execute would have used) and its dictionary. */
+async function deleteQueryFiles(deps: Deps, q: QueryRecord): Promise<void> {
+  const format = formatOfFileName(q.fileKey ?? `.${String(q.metadata.output_format)}`);
+  if (format !== undefined) await deps.files.delete(q.fileKey ?? resultFileKey(q.queryId, format));
+  await deps.files.delete(dictionaryFileKey(q.queryId));
+}
+
+async function refundInterrupted(deps: Deps, log: OpsLog, pending: readonly QueryRecord[], now: Date): Promise<number> {
+  let refunded = 0;
+  for (const q of pending) {
+    // Listed as pending a moment ago, it may have completed since (an instance that only stalled):
+    // then it stays completed, with its file.
+    await deps.accounts.refundQuery(q.queryId, now, 'interrupted: refunded by crash recovery', { onlyIfPending: true });
+    if ((await deps.accounts.getQuery(q.accountId, q.queryId))?.status !== 'failed') continue;
+    // The file, if the crash came after the upload (collectFailedFiles tries again if this fails).
+    await deleteQueryFiles(deps, q).catch(() => undefined);
+    log.info({ queryId: q.queryId, credits: q.creditCost }, 'refunded a query left pending by an earlier crash');
+    refunded++;
+  }
+  return refunded;
+}
+
+/**
+ * Holds this instance's lease: renews it at once and then every quarter of its length, and after
+ * each renewal refunds the pending executes of instances whose lease lapsed (killed, frozen, cut
+ * off), so a dead instance's clients are refunded within seconds, not at its restart; then the
+ * files of refunded queries and the partial files a dead instance left in `tmpDir` are removed. Returns a
+ * function that stops renewing and gives the lease up (call it after the executes drained).
+ */
+export async function holdInstanceLease(deps: Deps, log: OpsLog, instanceId: string, leaseMs: number, tmpDir?: string): Promise<() => Promise<void>> {
+  const renew = async () => {
+    const now = deps.clock.now();
+    await deps.accounts.renewInstanceLease({ instanceId, until: new Date(now.getTime() + leaseMs), now });
+  };
+  await renew();
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = (async () => {
+      await renew();
+      const refunded = await recoverLapsedInstances(deps, log);
+      if (refunded > 0) log.info({ refunded }, 'refunded the executes of an instance whose lease lapsed');
+      await collectFailedFiles(deps, log, leaseMs);
+      // A dead instance that shared this data directory left its partial files here.
+      if (tmpDir !== undefined) await removeOrphanTemps(tmpDir, new Set([instanceId, ...(await deps.accounts.liveInstances(deps.clock.now()))]));
+    })().catch((error: unknown) => log.error({ err: error }, 'instance lease renewal or recovery failed; retrying'));
+  }, Math.max(250, Math.floor(leaseMs / 4)));
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+    await deps.accounts.releaseInstanceLease(instanceId).catch((error: unknown) => log.error({ err: error }, 'could not release the instance lease; it lapses by itself'));
+  };
 }

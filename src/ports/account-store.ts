@@ -56,6 +56,8 @@ export interface ChargeRequest {
   /** The pending history row, written in the same transaction as the debit. */
   readonly query: Omit<QueryRecord, 'status' | 'fileDeletedAt' | 'accountId' | 'queryId' | 'creditCost'>;
   readonly idempotency?: { readonly key: string; readonly requestHash: string };
+  /** The instance that runs the execute: if its lease lapses while the query is pending, another instance refunds it. */
+  readonly instanceId?: string;
 }
 
 export type ChargeFailure =
@@ -99,18 +101,38 @@ export interface AccountStore {
 
   /** Debits free allowance first, then purchased credits, and writes the pending query row: one transaction. */
   charge(request: ChargeRequest): Promise<Result<{ readonly creditsRemaining: number }, ChargeFailure>>;
-  /** Marks the query completed with its file. */
-  completeQuery(queryId: string, fileKey: string): Promise<void>;
-  /** Reverses the query's charge in the ledger (once, however often called) and marks it failed. */
-  refundQuery(queryId: string, now: Date, reason: string): Promise<void>;
+  /**
+   * Marks a pending query completed with its file. false when it is no longer pending: crash
+   * recovery refunded it (its instance's lease lapsed), so the caller must not hand out the file.
+   */
+  completeQuery(queryId: string, fileKey: string): Promise<boolean>;
+  /**
+   * Reverses the query's charge in the ledger (once, however often called) and marks it failed.
+   * onlyIfPending (crash recovery): does nothing to a query that completed meanwhile.
+   */
+  refundQuery(queryId: string, now: Date, reason: string, options?: { readonly onlyIfPending?: boolean }): Promise<void>;
   /** Pending queries older than `olderThan` (crash recovery refunds them). */
   pendingQueriesBefore(olderThan: Date): Promise<readonly QueryRecord[]>;
+  /** Takes or extends an instance's lease until `until` (instances renew it every few seconds). */
+  renewInstanceLease(input: { instanceId: string; until: Date; now: Date }): Promise<void>;
+  /** Instances whose lease runs past `now`. */
+  liveInstances(now: Date): Promise<readonly string[]>;
+  /** Gives the lease up (a clean stop, after its executes drained). */
+  releaseInstanceLease(instanceId: string): Promise<void>;
+  /** Pending queries charged by an instance whose lease lapsed before `now` or is gone: nobody runs them any more. */
+  pendingQueriesOfLapsedInstances(now: Date): Promise<readonly QueryRecord[]>;
 
   getQuery(accountId: string, queryId: string): Promise<QueryRecord | undefined>;
   history(input: { accountId: string; page: number; perPage: number; datasetType?: DatasetType }): Promise<Page<QueryRecord>>;
   /** Completed queries whose link expired before `before` and whose file is not yet deleted. */
   expiredFiles(before: Date, limit: number): Promise<readonly QueryRecord[]>;
   markFileDeleted(queryId: string, now: Date): Promise<void>;
+  /**
+   * Refunded (failed) queries executed before `before` whose files are not yet known to be gone:
+   * an upload can land after its refund (an instance that stalled, then died), so they are deleted
+   * once more and then marked deleted.
+   */
+  failedQueriesWithFiles(before: Date, limit: number): Promise<readonly QueryRecord[]>;
 
   /** Sum of all ledger entries for the account, for consistency checks (must equal the stored balances). */
   ledgerBalance(accountId: string): Promise<number>;

@@ -288,8 +288,8 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
         await store.refundQuery(request.queryId, at(2000), 'again');
         expect(await expectConsistent(account.accountId)).toMatchObject({ creditsRemaining: 15, freeCreditsRemaining: 5, creditsUsed: 0 });
         expect((await store.getQuery(account.accountId, request.queryId))?.status).toBe('failed');
-        // A refunded query cannot be completed afterwards (it would be a free file).
-        await store.completeQuery(request.queryId, 'files/late.csv');
+        // A refunded query cannot be completed afterwards (it would be a free file), and says so.
+        expect(await store.completeQuery(request.queryId, 'files/late.csv')).toBe(false);
         expect(await store.getQuery(account.accountId, request.queryId)).toMatchObject({ status: 'failed', fileKey: null });
         await store.refundQuery(newId('qry'), NOW, 'unknown id is a no-op');
       });
@@ -386,6 +386,50 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
         await store.markFileDeleted(old.queryId, at(30 * DAY)); // the first deletion time stays
         expect((await store.expiredFiles(afterExpiry, 1000)).map((q) => q.queryId)).not.toContain(old.queryId);
         expect((await store.getQuery(account.accountId, old.queryId))?.fileDeletedAt).toEqual(afterExpiry);
+      });
+
+      it('instance leases: the pending queries of an instance whose lease lapsed or is gone, and only those', async () => {
+        const account = await newAccount();
+        await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
+        const [alive, dying, released] = [newId('ins'), newId('ins'), newId('ins')];
+        await store.renewInstanceLease({ instanceId: alive, until: at(15_000), now: NOW });
+        await store.renewInstanceLease({ instanceId: dying, until: at(15_000), now: NOW });
+        await store.renewInstanceLease({ instanceId: released, until: at(15_000), now: NOW });
+        const ofAlive = chargeRequest(account.accountId, 1, NOW, { instanceId: alive });
+        const ofDying = chargeRequest(account.accountId, 1, NOW, { instanceId: dying });
+        const ofReleased = chargeRequest(account.accountId, 1, NOW, { instanceId: released });
+        const completed = chargeRequest(account.accountId, 1, NOW, { instanceId: dying });
+        const legacy = chargeRequest(account.accountId, 1, NOW);
+        for (const r of [ofAlive, ofDying, ofReleased, completed, legacy]) expect((await store.charge(r)).ok).toBe(true);
+        expect(await store.completeQuery(completed.queryId, 'files/done.csv')).toBe(true);
+        // Retried completion of the same file is still a success.
+        expect(await store.completeQuery(completed.queryId, 'files/done.csv')).toBe(true);
+        const lapsed = async (now: Date) => (await store.pendingQueriesOfLapsedInstances(now)).map((q) => q.queryId).filter((id) => [ofAlive, ofDying, ofReleased, completed, legacy].some((r) => r.queryId === id)).sort();
+
+        expect(await lapsed(at(10_000))).toEqual([]);
+        await store.releaseInstanceLease(released);
+        expect(await lapsed(at(10_000))).toEqual([ofReleased.queryId]);
+        // Only the live instance renews; 20 s later the other lease has lapsed.
+        await store.renewInstanceLease({ instanceId: alive, until: at(35_000), now: at(20_000) });
+        expect(await lapsed(at(20_000))).toEqual([ofDying.queryId, ofReleased.queryId].sort());
+        // Recovery refunds only what is still pending: a query completed meanwhile keeps its charge and file.
+        await store.refundQuery(completed.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
+        expect(await store.getQuery(account.accountId, completed.queryId)).toMatchObject({ status: 'completed', fileKey: 'files/done.csv' });
+        // Once refunded they are no longer pending, so recovery never refunds twice.
+        await store.refundQuery(ofDying.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
+        await store.refundQuery(ofReleased.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
+        await store.refundQuery(ofReleased.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
+        expect(await store.completeQuery(ofDying.queryId, 'files/too-late.csv')).toBe(false);
+        expect(await lapsed(at(20_000))).toEqual([]);
+        expect(await lapsed(at(40_000))).toEqual([ofAlive.queryId]);
+        // Refunded queries are listed until their files are marked deleted; completed ones never.
+        const mine = new Set([ofDying.queryId, ofReleased.queryId, completed.queryId, ofAlive.queryId]);
+        const failedWithFiles = async () => (await store.failedQueriesWithFiles(at(1000), 10_000)).map((q) => q.queryId).filter((id) => mine.has(id)).sort();
+        expect(await failedWithFiles()).toEqual([ofDying.queryId, ofReleased.queryId].sort());
+        expect((await store.failedQueriesWithFiles(at(-1000), 10_000)).map((q) => q.queryId)).not.toContain(ofDying.queryId);
+        await store.markFileDeleted(ofDying.queryId, at(21_000));
+        expect(await failedWithFiles()).toEqual([ofReleased.queryId]);
+        expect((await expectConsistent(account.accountId)).creditsRemaining).toBe(15 - 3);
       });
     });
 

@@ -868,7 +868,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorBody"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The server is shutting down, or stalled while running the query (which was then cancelled and not charged); retry shortly */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -373,6 +373,7 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
               download_expires: query.downloadExpires.getTime(),
               file_deleted_at: null,
               failure_reason: null,
+              instance_id: request.instanceId ?? null,
             })
             .execute();
           await appendLedger(trx, { accountId, kind: 'charge', free: -split.fromFree, purchased: -split.fromPurchased, now, queryId });
@@ -395,16 +396,31 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
     },
 
     async completeQuery(queryId, fileKey) {
-      await driver.write(
+      const result = await driver.write(
         (trx) =>
-          trx.updateTable('queries').set({ status: 'completed', file_key: fileKey }).where('query_id', '=', queryId).where('status', '=', 'pending').execute(),
+          trx.updateTable('queries').set({ status: 'completed', file_key: fileKey }).where('query_id', '=', queryId).where('status', '=', 'pending').executeTakeFirst(),
         { retrySafe: true },
       );
+      if (result.numUpdatedRows > 0n) return true;
+      // A retried write whose first attempt committed finds the query completed already.
+      const row = await db.selectFrom('queries').select(['status', 'file_key']).where('query_id', '=', queryId).executeTakeFirst();
+      return row?.status === 'completed' && row.file_key === fileKey;
     },
 
-    async refundQuery(queryId, now, reason) {
+    async refundQuery(queryId, now, reason, options = {}) {
       await driver.write(
         async (trx) => {
+          if (options.onlyIfPending) {
+            // The status change comes first and is the guard: a completion committed before it wins
+            // (no row changes here), and one attempted after it finds the query no longer pending.
+            const claimed = await trx
+              .updateTable('queries')
+              .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
+              .where('query_id', '=', queryId)
+              .where('status', '=', 'pending')
+              .executeTakeFirst();
+            if (claimed.numUpdatedRows === 0n) return;
+          }
           const query = await trx.selectFrom('queries').select(['account_id', 'credit_cost']).where('query_id', '=', queryId).executeTakeFirst();
           if (!query) return;
           // Lock first: concurrent refunds of one query serialize here, and the second finds the first's row.
@@ -466,6 +482,41 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
       return rows.map(toQueryRecord);
     },
 
+    async renewInstanceLease({ instanceId, until, now }) {
+      await driver.write(
+        (trx) =>
+          trx
+            .insertInto('instance_leases')
+            .values({ instance_id: instanceId, expires_at: until.getTime(), renewed_at: now.getTime() })
+            .onConflict((oc) => oc.column('instance_id').doUpdateSet({ expires_at: until.getTime(), renewed_at: now.getTime() }))
+            .execute(),
+        { retrySafe: true },
+      );
+    },
+
+    async liveInstances(now) {
+      const rows = await db.selectFrom('instance_leases').select('instance_id').where('expires_at', '>=', now.getTime()).execute();
+      return rows.map((r) => r.instance_id);
+    },
+
+    async releaseInstanceLease(instanceId) {
+      await driver.write((trx) => trx.deleteFrom('instance_leases').where('instance_id', '=', instanceId).execute(), { retrySafe: true });
+    },
+
+    async pendingQueriesOfLapsedInstances(now) {
+      // No lease row at all: the instance released it (then it had drained) or never took one; either way nobody runs the query.
+      const rows = await db
+        .selectFrom('queries')
+        .leftJoin('instance_leases', 'instance_leases.instance_id', 'queries.instance_id')
+        .selectAll('queries')
+        .where('queries.status', '=', 'pending')
+        .where('queries.instance_id', 'is not', null)
+        .where((eb) => eb.or([eb('instance_leases.instance_id', 'is', null), eb('instance_leases.expires_at', '<', now.getTime())]))
+        .orderBy('queries.executed_at')
+        .execute();
+      return rows.map(toQueryRecord);
+    },
+
     async getQuery(accountId, queryId) {
       const row = await db.selectFrom('queries').selectAll().where('query_id', '=', queryId).where('account_id', '=', accountId).executeTakeFirst();
       return row && toQueryRecord(row);
@@ -497,6 +548,19 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
         .where('file_deleted_at', 'is', null)
         .where('download_expires', '<', before.getTime())
         .orderBy('download_expires')
+        .limit(limit)
+        .execute();
+      return rows.map(toQueryRecord);
+    },
+
+    async failedQueriesWithFiles(before, limit) {
+      const rows = await db
+        .selectFrom('queries')
+        .selectAll()
+        .where('status', '=', 'failed')
+        .where('file_deleted_at', 'is', null)
+        .where('executed_at', '<', before.getTime())
+        .orderBy('executed_at')
         .limit(limit)
         .execute();
       return rows.map(toQueryRecord);

@@ -107,6 +107,18 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    name: '0002_instance_leases',
+    async up(db) {
+      await db.schema.alterTable('queries').addColumn('instance_id', 'text').execute();
+      await db.schema
+        .createTable('instance_leases')
+        .addColumn('instance_id', 'text', (c) => c.primaryKey())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('renewed_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 ];
 
 /** Applies the pending migrations on `trx`, which must be a transaction holding the migration lock. */

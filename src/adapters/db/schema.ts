@@ -77,6 +77,15 @@ export interface QueriesTable {
   download_expires: number;
   file_deleted_at: number | null;
   failure_reason: string | null;
+  /** The instance that charged it and runs it (migration 0002; null on older rows). */
+  instance_id: string | null;
+}
+
+/** One row per running instance: a dead one's lease lapses and its pending executes are refunded. */
+export interface InstanceLeasesTable {
+  instance_id: string;
+  expires_at: number;
+  renewed_at: number;
 }
 
 export interface IdempotencyKeysTable {
@@ -95,4 +104,5 @@ export interface Database {
   bundles: BundlesTable;
   queries: QueriesTable;
   idempotency_keys: IdempotencyKeysTable;
+  instance_leases: InstanceLeasesTable;
 }

@@ -5,7 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createAccountWithKey } from '../../app/accounts.ts';
 import { composeServices, publicBaseUrl, type ServiceLog } from '../../app/compose.ts';
 import { Drain } from '../../app/drain.ts';
-import { PENDING_TIMEOUT_MS, recoverPendingQueries, removeOrphanTemps, startSweeper } from '../../app/maintenance.ts';
+import { holdInstanceLease, PENDING_TIMEOUT_MS, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps, startSweeper } from '../../app/maintenance.ts';
+import { newId } from '../../core/keys.ts';
 import { loadConfig } from '../../config.ts';
 import { buildApp } from '../../http/app.ts';
 
@@ -46,23 +47,25 @@ export function registerServeCommand(program: Command): void {
       };
       const services = await composeServices(config, serviceLog);
       const drain = new Drain();
-      const app = buildApp({ ...services, logger: { level: config.logLevel }, drain });
+      const instanceId = newId('ins');
+      const app = buildApp({ ...services, instanceId, logger: { level: config.logLevel }, drain });
       const opsLog = {
         info: (fields: Record<string, unknown>, message: string) => app.log.info(fields, message),
         error: (fields: Record<string, unknown>, message: string) => app.log.error(fields, message),
       };
+      let releaseLease = async () => undefined as void;
       try {
         // Embedded (SQLite, one process holding its lock): nothing else can be mid-execute, so every
-        // pending execute was cut off by a crash: refund it now rather than after the timeout, and
-        // clear what the crash left in the temp directory. Scale-out: other instances may be
-        // mid-execute; their pending ones are refunded once past PENDING_TIMEOUT_MS.
+        // pending execute was cut off by a crash: refund it now, and clear what the crash left in
+        // the temp directory. Scale-out: other instances may be mid-execute; those of instances
+        // whose lease lapsed are refunded now and by every lease renewal (holdInstanceLease), and
+        // rows from before leases once past PENDING_TIMEOUT_MS.
         const embedded = config.databaseUrl === undefined;
-        const refunded = await recoverPendingQueries(services, opsLog, embedded ? 0 : PENDING_TIMEOUT_MS);
+        const refunded =
+          (await recoverPendingQueries(services, opsLog, embedded ? 0 : PENDING_TIMEOUT_MS)) + (embedded ? 0 : await recoverLapsedInstances(services, opsLog));
         if (refunded > 0) say(`refunded ${refunded} quer${refunded === 1 ? 'y' : 'ies'} interrupted by an earlier stop`);
-        if (embedded) {
-          const removed = await removeOrphanTemps(join(config.dataDir, 'tmp'));
-          if (removed > 0) say(`removed ${removed} temporary file${removed === 1 ? '' : 's'} left by an earlier stop`);
-        }
+        const removed = await removeOrphanTemps(join(config.dataDir, 'tmp'), new Set(embedded ? [] : await services.accounts.liveInstances(services.clock.now())));
+        if (removed > 0) say(`removed ${removed} temporary file${removed === 1 ? '' : 's'} left by an earlier stop`);
 
         if ((await services.accounts.listAccounts()).length === 0) {
           // Instances started together on an empty shared database race here: the email's unique
@@ -82,11 +85,13 @@ export function registerServeCommand(program: Command): void {
           }
         }
 
+        releaseLease = await holdInstanceLease(services, opsLog, instanceId, config.instanceLeaseSeconds * 1000, join(config.dataDir, 'tmp'));
         await app.listen({ host: config.host, port: config.port });
         jsonLog = app.log;
         for (const line of services.description) say(line);
         say(`listening on ${publicBaseUrl(config)} (reference: /docs)`);
       } catch (error) {
+        await releaseLease().catch(() => undefined);
         await app.close().catch(() => undefined);
         await services.close();
         throw error;
@@ -102,6 +107,7 @@ export function registerServeCommand(program: Command): void {
             await drain.drain();
             await app.close();
             await stopSweeper();
+            await releaseLease();
             await services.close();
             say('stopped');
             resolve();
