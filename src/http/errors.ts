@@ -57,5 +57,6 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
 }
 
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendError(reply, appError('not_found', `No route ${request.method} ${request.url.split('?')[0]}; see /docs for the API reference.`));
+  // The path is not repeated: a mistyped download link would put its signature in the body.
+  return sendError(reply, appError('not_found', `No route answers ${request.method} at this path; see /docs for the API reference.`));
 }
