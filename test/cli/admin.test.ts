@@ -153,6 +153,34 @@ describe('spq admin', () => {
     expect(await store.ledgerBalance(accountId)).toBe(65);
   });
 
+  it('every admin command answers --json with one JSON document on stdout, and never a key but the one just created', async () => {
+    const created = await spq('admin', 'account', 'create', '--email', 'json@example.org', '--json');
+    const { account_id, api_key } = JSON.parse(created.stdout) as { account_id: string; api_key: string };
+    printedKeys.push(api_key);
+    const second = JSON.parse((await spq('admin', 'key', 'create', '--account', account_id, '--json')).stdout) as { key_id: string; api_key: string };
+    printedKeys.push(second.api_key);
+    const runs = {
+      list: await spq('admin', 'key', 'list', '--account', account_id, '--json'),
+      revoke: await spq('admin', 'key', 'revoke', '--key-id', second.key_id, '--json'),
+      grant: await spq('admin', 'credits', 'grant', '--account', account_id, '--credits', '7', '--json'),
+      bundle: await spq('admin', 'bundle', 'add', '--account', account_id, '--credits', '3', '--days', '10', '--json'),
+      where: await spq('admin', 'where', '--json'),
+      migrate: await spq('migrate', '--json'),
+    };
+    for (const [name, run] of Object.entries(runs)) {
+      expect(run.code, `${name}: ${run.stderr}`).toBe(0);
+      expect(() => JSON.parse(run.stdout), name).not.toThrow();
+      expect(run.stdout.trim().split('\n'), name).toHaveLength(1);
+      for (const key of printedKeys) expect(run.stdout, name).not.toContain(key.slice(9));
+    }
+    expect(JSON.parse(runs.list.stdout)).toHaveLength(2);
+    expect(JSON.parse(runs.revoke.stdout)).toEqual({ key_id: second.key_id, revoked: true });
+    expect(JSON.parse(runs.grant.stdout)).toMatchObject({ account_id, granted: 7, tier: 'free', credits_remaining: 12 });
+    expect(JSON.parse(runs.bundle.stdout)).toMatchObject({ account_id, bundle: { credits: 3, days: 10 }, tier: 'paid', credits_remaining: 15 });
+    expect(JSON.parse(runs.where.stdout)).toEqual({ kind: 'sqlite', database: `SQLite file ${join(dataDir, 'spq.sqlite')}` });
+    expect(JSON.parse(runs.migrate.stdout)).toEqual({ migrated: true, database: `SQLite file ${join(dataDir, 'spq.sqlite')}` });
+  });
+
   it('account create --tier paid gives the default bundle; migrate is idempotent', async () => {
     const run = await spq('admin', 'account', 'create', '--email', 'paid@example.org', '--tier', 'paid', '--json');
     expect(run.code).toBe(0);

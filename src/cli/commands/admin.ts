@@ -1,15 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { describeStoreLocation, openAccountStore, storeLocation } from '../../adapters/db/open-store.ts';
-import { loadServerSecret } from '../../adapters/db/server-secret.ts';
-import {
-  addBundle,
-  createAccountWithKey,
-  createKey,
-  grantCredits,
-  listKeys,
-  revokeKey,
-  type AccountAdminDeps,
-} from '../../app/accounts.ts';
+import type { AccountAdminDeps } from '../../app/accounts.ts';
 import { loadConfig } from '../../config.ts';
 import type { AppError } from '../../core/errors.ts';
 import type { Result } from '../../core/result.ts';
@@ -28,12 +18,22 @@ function wholeNumberOption(name: string) {
   };
 }
 
-/** Opens the store the server uses (same config), runs one use case, closes the store. */
-async function runAdmin<T>(use: (deps: AccountAdminDeps) => Promise<Result<T, AppError>>, show: (value: T) => void): Promise<void> {
+type AccountUseCases = typeof import('../../app/accounts.ts');
+
+/**
+ * Opens the store the server uses (same config), runs one use case, closes the store. The store
+ * and the use cases are loaded here, on demand, so `spq --help` loads none of them.
+ */
+async function runAdmin<T>(use: (deps: AccountAdminDeps, cases: AccountUseCases) => Promise<Result<T, AppError>>, show: (value: T) => void): Promise<void> {
+  const [{ openAccountStore }, { loadServerSecret }, cases] = await Promise.all([
+    import('../../adapters/db/open-store.ts'),
+    import('../../adapters/db/server-secret.ts'),
+    import('../../app/accounts.ts'),
+  ]);
   const config = loadConfig();
   const store = await openAccountStore(config);
   try {
-    const result = await use({ store, serverSecret: loadServerSecret(config), clock: systemClock });
+    const result = await use({ store, serverSecret: loadServerSecret(config), clock: systemClock }, cases);
     if (result.ok) show(result.value);
     else {
       process.stderr.write(`spq: ${result.error.detail}\n`);
@@ -53,6 +53,16 @@ function keyLine(k: ApiKeyRecord): string {
   const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
   return `${k.keyId}  ${k.prefix}…${k.last4}  created ${k.createdAt.toISOString()}  ${state}`;
 }
+
+/** The balance as GET /account/credits names its fields. */
+const balanceJson = (s: CreditSummary) => ({
+  tier: s.tier,
+  credits_remaining: s.creditsRemaining,
+  free_credits_remaining: s.freeCreditsRemaining,
+  credits_purchased: s.creditsPurchased,
+  credits_used: s.creditsUsed,
+  free_credits_reset: s.freeCreditsReset ? s.freeCreditsReset.toISOString() : null,
+});
 
 const keyJson = (k: ApiKeyRecord) => ({
   key_id: k.keyId,
@@ -87,7 +97,7 @@ export function registerAdminCommands(program: Command): void {
     .action(async (opts: { email: string; tier: Tier; credits?: number; days?: number; json?: boolean }) => {
       const bundle = opts.credits !== undefined || opts.days !== undefined ? { credits: opts.credits ?? 100, days: opts.days ?? 30 } : undefined;
       await runAdmin(
-        (deps) => createAccountWithKey(deps, { email: opts.email, tier: opts.tier, ...(bundle ? { bundle } : {}) }),
+        (deps, cases) => cases.createAccountWithKey(deps, { email: opts.email, tier: opts.tier, ...(bundle ? { bundle } : {}) }),
         (created) => {
           if (opts.json) out(JSON.stringify({ account_id: created.account.accountId, api_key: created.apiKey }));
           else {
@@ -110,7 +120,7 @@ export function registerAdminCommands(program: Command): void {
     .option('--json', 'print {"account_id", "key_id", "api_key"} as JSON')
     .action(async (opts: { account: string; sandbox?: boolean; json?: boolean }) => {
       await runAdmin(
-        (deps) => createKey(deps, { accountId: opts.account, kind: opts.sandbox ? 'test' : 'live' }),
+        (deps, cases) => cases.createKey(deps, { accountId: opts.account, kind: opts.sandbox ? 'test' : 'live' }),
         (created) => {
           if (opts.json) out(JSON.stringify({ account_id: created.key.accountId, key_id: created.key.keyId, api_key: created.apiKey }));
           else {
@@ -128,7 +138,7 @@ export function registerAdminCommands(program: Command): void {
     .option('--json', 'print a JSON array')
     .action(async (opts: { account: string; json?: boolean }) => {
       await runAdmin(
-        (deps) => listKeys(deps, opts.account),
+        (deps, cases) => cases.listKeys(deps, opts.account),
         (keys) => {
           if (opts.json) out(JSON.stringify(keys.map(keyJson)));
           else if (keys.length === 0) out('no keys');
@@ -140,10 +150,11 @@ export function registerAdminCommands(program: Command): void {
     .command('revoke')
     .description('revoke a key: refused from the next request on, on every instance')
     .requiredOption('--key-id <kid>', 'key id (key_…)')
-    .action(async (opts: { keyId: string }) => {
+    .option('--json', 'print {"key_id", "revoked"} as JSON')
+    .action(async (opts: { keyId: string; json?: boolean }) => {
       await runAdmin(
-        (deps) => revokeKey(deps, opts.keyId),
-        () => out(`revoked ${opts.keyId}`),
+        (deps, cases) => cases.revokeKey(deps, opts.keyId),
+        () => out(opts.json ? JSON.stringify({ key_id: opts.keyId, revoked: true }) : `revoked ${opts.keyId}`),
       );
     });
 
@@ -155,10 +166,11 @@ export function registerAdminCommands(program: Command): void {
     .requiredOption('--account <id>', 'account id (acc_…)')
     .requiredOption('--credits <n>', 'credits to add (≥ 1)', wholeNumberOption('--credits'))
     .option('--note <text>', 'why (kept in the ledger)')
-    .action(async (opts: { account: string; credits: number; note?: string }) => {
+    .option('--json', 'print the account\'s balance after the grant as JSON')
+    .action(async (opts: { account: string; credits: number; note?: string; json?: boolean }) => {
       await runAdmin(
-        (deps) => grantCredits(deps, { accountId: opts.account, credits: opts.credits, ...(opts.note ? { note: opts.note } : {}) }),
-        (summary) => out(`granted ${opts.credits} credits to ${opts.account}; ${describeBalance(summary)}`),
+        (deps, cases) => cases.grantCredits(deps, { accountId: opts.account, credits: opts.credits, ...(opts.note ? { note: opts.note } : {}) }),
+        (summary) => out(opts.json ? JSON.stringify({ account_id: opts.account, granted: opts.credits, ...balanceJson(summary) }) : `granted ${opts.credits} credits to ${opts.account}; ${describeBalance(summary)}`),
       );
     });
 
@@ -170,17 +182,27 @@ export function registerAdminCommands(program: Command): void {
     .requiredOption('--account <id>', 'account id (acc_…)')
     .requiredOption('--credits <n>', 'credits in the bundle (≥ 0)', wholeNumberOption('--credits'))
     .requiredOption('--days <d>', 'days the account is paid (≥ 1)', wholeNumberOption('--days'))
-    .action(async (opts: { account: string; credits: number; days: number }) => {
+    .option('--json', 'print the account\'s balance after the bundle as JSON')
+    .action(async (opts: { account: string; credits: number; days: number; json?: boolean }) => {
       await runAdmin(
-        (deps) => addBundle(deps, { accountId: opts.account, credits: opts.credits, days: opts.days }),
-        (summary) => out(`added a bundle of ${opts.credits} credits for ${opts.days} days to ${opts.account}; ${describeBalance(summary)}`),
+        (deps, cases) => cases.addBundle(deps, { accountId: opts.account, credits: opts.credits, days: opts.days }),
+        (summary) =>
+          out(
+            opts.json
+              ? JSON.stringify({ account_id: opts.account, bundle: { credits: opts.credits, days: opts.days }, ...balanceJson(summary) })
+              : `added a bundle of ${opts.credits} credits for ${opts.days} days to ${opts.account}; ${describeBalance(summary)}`,
+          ),
       );
     });
 
   admin
     .command('where')
     .description('print which database the admin commands (and the server) use')
-    .action(() => {
-      out(describeStoreLocation(storeLocation(loadConfig())));
+    .option('--json', 'print {"kind", "database"} as JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const { describeStoreLocation, storeLocation } = await import('../../adapters/db/open-store.ts');
+      const location = storeLocation(loadConfig());
+      // Never the URL itself: it may carry a password.
+      out(opts.json ? JSON.stringify({ kind: location.kind, database: describeStoreLocation(location) }) : describeStoreLocation(location));
     });
 }

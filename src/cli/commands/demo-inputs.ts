@@ -1,5 +1,4 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { generateDemoInputs } from '../../demo/generate.ts';
 import { createProgress } from '../progress.ts';
 
 const parseSeed = (raw: string): number => {
@@ -29,6 +28,7 @@ export function registerDemoInputsCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      const { generateDemoInputs } = await import('../../demo/generate.ts');
       const started = Date.now();
       const progress = createProgress(process.stderr);
       progress.phase(`demo-inputs (${opts.scale})`);

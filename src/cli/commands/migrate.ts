@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { describeStoreLocation, openAccountStore, storeLocation } from '../../adapters/db/open-store.ts';
 import { loadConfig } from '../../config.ts';
 
 /**
@@ -10,7 +9,9 @@ export function registerMigrateCommand(program: Command): void {
   program
     .command('migrate')
     .description('create or upgrade the database schema (the server also does this at start-up)')
-    .action(async () => {
+    .option('--json', 'print {"migrated": true, "database"} as JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const { describeStoreLocation, openAccountStore, storeLocation } = await import('../../adapters/db/open-store.ts');
       const config = loadConfig();
       const store = await openAccountStore(config, { migrate: false });
       try {
@@ -18,6 +19,7 @@ export function registerMigrateCommand(program: Command): void {
       } finally {
         await store.close();
       }
-      process.stdout.write(`migrated: ${describeStoreLocation(storeLocation(config))}\n`);
+      const database = describeStoreLocation(storeLocation(config));
+      process.stdout.write(opts.json ? `${JSON.stringify({ migrated: true, database })}\n` : `migrated: ${database}\n`);
     });
 }

@@ -2,13 +2,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { FastifyBaseLogger } from 'fastify';
-import { createAccountWithKey } from '../../app/accounts.ts';
-import { composeServices, publicBaseUrl, type ServiceLog } from '../../app/compose.ts';
-import { Drain } from '../../app/drain.ts';
-import { holdInstanceLease, PENDING_TIMEOUT_MS, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps, startSweeper } from '../../app/maintenance.ts';
-import { newId } from '../../core/keys.ts';
+import type { ServiceLog } from '../../app/compose.ts';
 import { loadConfig } from '../../config.ts';
-import { buildApp } from '../../http/app.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
 const DEMO_EMAIL = 'demo@spq.local';
@@ -34,6 +29,16 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'address to listen on (SPQ_HOST, default 127.0.0.1)')
     .option('--port <port>', 'port to listen on (SPQ_PORT, default 8080)', portOption)
     .action(async (options: { dataDir?: string; host?: string; port?: number }) => {
+      // Loaded here, not at the top: `spq --help` and the other commands do not load the server.
+      const [{ createAccountWithKey }, { composeServices, publicBaseUrl }, { Drain }, maintenance, { newId }, { buildApp }] = await Promise.all([
+        import('../../app/accounts.ts'),
+        import('../../app/compose.ts'),
+        import('../../app/drain.ts'),
+        import('../../app/maintenance.ts'),
+        import('../../core/keys.ts'),
+        import('../../http/app.ts'),
+      ]);
+      const { holdInstanceLease, PENDING_TIMEOUT_MS, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps, startSweeper } = maintenance;
       const config = loadConfig(process.env, {
         ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
         ...(options.host !== undefined ? { host: options.host } : {}),
