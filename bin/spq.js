@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly through tsx's loader, so a checkout needs no build step.
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI (dist/, made by `npm run build`, which `npm ci` runs through "prepare"):
+// plain JavaScript, no TypeScript loader. A checkout without dist/ is told how to make it.
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const compiled = new URL('../dist/src/cli/main.js', import.meta.url);
+if (!existsSync(compiled)) {
+  process.stderr.write('spq: dist/ is missing; run `npm run build` (npm ci does it) and retry\n');
+  process.exit(1);
+}
+const { main } = await import(compiled.href);
 process.exitCode = await main(process.argv.slice(2));

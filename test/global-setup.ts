@@ -1,8 +1,12 @@
 /**
  * Fails fast, with the command that fixes it, when a service the adapter tests talk to is down
- * (the tests use real PostgreSQL and Redis; .ci/run starts both).
+ * (the tests use real PostgreSQL and Redis; .ci/run starts both). Then compiles the release
+ * build (incremental), because the tests that start real `spq` processes run dist/, as
+ * production does.
  */
+import { execFileSync } from 'node:child_process';
 import { Socket } from 'node:net';
+import { join } from 'node:path';
 
 function reachable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -22,4 +26,5 @@ export default async function setup(): Promise<void> {
   if (missing.length > 0) {
     throw new Error(`tests need ${missing.join(' and ')}; run \`bash .ci/run\` or start them (see README, "Tests")`);
   }
+  execFileSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'build.mjs')], { stdio: 'inherit' });
 }

@@ -17,9 +17,13 @@ export async function runJobsInOrder(
     for (const job of jobs) await consume(runSuburbJob(job));
     return;
   }
-  const workers = Array.from(
-    { length: threads },
-    () => new Worker(new URL('./worker-bootstrap.js', import.meta.url), { workerData: { entry: new URL('./synth-worker.ts', import.meta.url).href } }),
+  // Compiled (dist/, production): the worker is JavaScript. From the sources (tests, benches): a
+  // worker thread does not inherit the TypeScript loader, so a bootstrap registers it first.
+  const compiled = import.meta.url.endsWith('.js');
+  const workers = Array.from({ length: threads }, () =>
+    compiled
+      ? new Worker(new URL('./synth-worker.js', import.meta.url))
+      : new Worker(new URL('./worker-bootstrap.js', import.meta.url), { workerData: { entry: new URL('./synth-worker.ts', import.meta.url).href } }),
   );
   const iterator = jobs[Symbol.iterator]();
   const finished = new Map<number, SuburbOutcome>();

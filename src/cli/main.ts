@@ -2,9 +2,16 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerCommands } from './commands/index.ts';
 
-/** The version in package.json (the one the release is published under). */
+/** The version in package.json (the one the release is published under), from src/cli or dist/src/cli. */
 function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      return (JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name: string; version: string }).version;
+    } catch {
+      // not at this level
+    }
+  }
+  return 'unknown';
 }
 
 /** Entry point of the `spq` command; returns the process exit code. */
