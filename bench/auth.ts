@@ -1,13 +1,13 @@
 /**
  * The authenticated path's parts in isolation, in one process on one SQLite file: the key
  * look-up through the store (Kysely) against a raw prepared read of the same row on a read-only
- * better-sqlite3 connection (the floor for that read), the credits summary, authenticate()
+ * node:sqlite connection (the floor for that read), the credits summary, authenticate()
  * with and without the summary cache, and one in-memory rate-limit hit. Mean µs per call over
  * --calls sequential calls after a warm-up; machine noise moves these by ±30 %, so compare
  * within one run.
  * Usage: node bin/run-ts.js bench/auth.ts [--calls 20000]
  */
-import BetterSqlite3 from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,7 @@ try {
   const summaries = new SummaryCache();
   const limiter = createMemoryRateLimiter();
   const policies = keyPolicies(loadConfig({ SPQ_DATA_DIR: dir }).rateLimits, 'paid').map((p) => ({ ...p, limit: 10_000_000 }));
-  const reader = new BetterSqlite3(file, { readonly: true });
+  const reader = new DatabaseSync(file, { readOnly: true });
   const rawRead = reader.prepare('select * from "api_keys" where "key_hash" = ?');
 
   const rows: [string, () => unknown][] = [

@@ -32,9 +32,6 @@ import { S3_TEST_CREDENTIALS, startS3Server } from '../support/s3-server.ts';
 
 export type Stack = 'embedded' | 'scaleout';
 
-// The SDK warns once per process that its releases from 2027 need Node 22. The service targets
-// Node 20 with the SDK version the lockfile pins, so in test output the notice is only noise.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 function stackOf(value: string | undefined): Stack {
   if (value === undefined || value === '' || value === 'embedded') return 'embedded';

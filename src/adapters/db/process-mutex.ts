@@ -1,6 +1,6 @@
 /**
  * A per-process queue per key. Two SQLite stores in one process on the same file must not both
- * sit in BEGIN IMMEDIATE: better-sqlite3 waits for the lock synchronously, which would block the
+ * sit in BEGIN IMMEDIATE: node:sqlite waits for the lock synchronously, which would block the
  * very event loop the holder needs to finish. Across processes SQLite's busy_timeout does the waiting.
  */
 const tails = new Map<string, Promise<void>>();

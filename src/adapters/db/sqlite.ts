@@ -1,11 +1,28 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { AccountStore } from '../../ports/account-store.ts';
 import { createKyselyAccountStore, type StoreDriver } from './kysely-account-store.ts';
 import { withProcessMutex } from './process-mutex.ts';
 import type { Database } from './schema.ts';
+
+type SqliteValue = null | number | bigint | string | Uint8Array;
+
+/** SQLite has no booleans; Kysely may bind them (and undefined for an absent optional value). */
+const bindable = (parameters: ReadonlyArray<unknown>): SqliteValue[] =>
+  parameters.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p === undefined ? null : (p as SqliteValue)));
+
+/** Node's built-in SQLite statement in the shape Kysely's SqliteDialect drives. */
+function kyselyStatement(statement: StatementSync): SqliteStatement {
+  return {
+    // Statements that return rows (SELECT, and INSERT … RETURNING) have result columns.
+    reader: statement.columns().length > 0,
+    all: (parameters) => statement.all(...bindable(parameters)),
+    run: (parameters) => statement.run(...bindable(parameters)),
+    iterate: (parameters) => statement.iterate(...bindable(parameters)) as IterableIterator<unknown>,
+  };
+}
 
 /**
  * Kysely prepares every query afresh, and preparing costs several times more than running a
@@ -13,14 +30,14 @@ import type { Database } from './schema.ts';
  * statements are kept and reused (Kysely runs one statement at a time per connection, so a
  * statement is never in use twice). Bounded, in case callers build unusual SQL.
  */
-function withStatementCache(sqlite: BetterSqlite3.Database, limit = 500): SqliteDatabase {
-  const cache = new Map<string, BetterSqlite3.Statement>();
+function withStatementCache(sqlite: DatabaseSync, limit = 500): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
       let statement = cache.get(text);
       if (!statement) {
-        statement = sqlite.prepare(text);
+        statement = kyselyStatement(sqlite.prepare(text));
         if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
         cache.set(text, statement);
       }
@@ -45,11 +62,12 @@ export interface SqliteStoreOptions {
 export function createSqliteAccountStore(options: SqliteStoreOptions): AccountStore {
   const file = resolve(options.file);
   mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-  sqlite.pragma('foreign_keys = ON');
+  // Node's built-in SQLite (node:sqlite): no native addon to compile for each Node version.
+  const sqlite = new DatabaseSync(file);
+  sqlite.exec('PRAGMA journal_mode = WAL');
+  sqlite.exec('PRAGMA synchronous = NORMAL');
+  sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+  sqlite.exec('PRAGMA foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 
   const immediate = <T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> =>
@@ -61,7 +79,7 @@ export function createSqliteAccountStore(options: SqliteStoreOptions): AccountSt
           await sql`commit`.execute(conn);
           return result;
         } catch (error) {
-          if (sqlite.inTransaction) await sql`rollback`.execute(conn);
+          if (sqlite.isTransaction) await sql`rollback`.execute(conn);
           throw error;
         }
       }),

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll } from 'vitest';
 import { createSqliteAccountStore } from '../../../src/adapters/db/sqlite.ts';
 import { accountStoreContract } from '../account-store.contract.ts';
@@ -19,9 +19,9 @@ accountStoreContract('SQLite', {
   },
   async storedIdempotencyKeys() {
     return files.flatMap((file) => {
-      const db = new Database(file, { readonly: true });
+      const db = new DatabaseSync(file, { readOnly: true });
       try {
-        return (db.prepare('select idempotency_key from idempotency_keys').all() as { idempotency_key: string }[]).map((r) => r.idempotency_key);
+        return (db.prepare('select idempotency_key from idempotency_keys').all() as unknown as { idempotency_key: string }[]).map((r) => r.idempotency_key);
       } finally {
         db.close();
       }
