@@ -9,7 +9,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresAccountStore } from '../../src/adapters/db/postgres.ts';
 import { createS3Client } from '../../src/adapters/filestore/s3.ts';
@@ -17,7 +16,7 @@ import { buildFixtureRelease } from '../adapters/pools/fixture.ts';
 import { createDatabase } from '../support/postgres.ts';
 import { s3EnvOf, startS3Server } from '../support/s3-server.ts';
 import { generator, KILLS, LEASE_SECONDS, LIMITS, paidAccounts, runHarness, SEED, type StackUnderTest } from './crash-harness.ts';
-import { childEnv, freePort, startSpq } from './stack.ts';
+import { childEnv, clearRedisPrefix, freePort, startSpq } from './stack.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -33,15 +32,7 @@ describe('crash harness: kill -9 at random points of executes under parallel loa
     cleanups.push(() => db.drop());
     cleanups.push(() => s3.stop());
     const prefix = `spq-test-crash-${randomBytes(5).toString('hex')}:`;
-    cleanups.push(async () => {
-      const redis = new Redis('redis://127.0.0.1:6379');
-      try {
-        const keys = await redis.keys(`${prefix}*`);
-        if (keys.length > 0) await redis.del(...keys);
-      } finally {
-        redis.disconnect();
-      }
-    });
+    cleanups.push(() => clearRedisPrefix(prefix));
     const secret = `crash-harness-secret-${randomBytes(16).toString('hex')}`;
     const store = createPostgresAccountStore({ url: db.url });
     cleanups.push(() => store.close());

@@ -9,13 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Client } from '../../src/adapters/filestore/s3.ts';
 import { buildFixtureRelease } from '../adapters/pools/fixture.ts';
 import { s3EnvOf, startS3Server, type TestS3Server } from '../support/s3-server.ts';
 import { createDatabase } from '../support/postgres.ts';
-import { childEnv, freePort, pgQuery, spqAdmin, startSpq, type SpqProcess } from './stack.ts';
+import { childEnv, clearRedisPrefix, freePort, pgQuery, spqAdmin, startSpq, type SpqProcess } from './stack.ts';
 
 const FREE_PER_HOUR = 10;
 const FAILED_AUTH_PER_MINUTE = 12;
@@ -73,13 +72,7 @@ afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
   await s3?.stop();
   await db?.drop();
-  const redis = new Redis('redis://127.0.0.1:6379');
-  try {
-    const keys = await redis.keys(`${PREFIX}*`);
-    if (keys.length > 0) await redis.del(...keys);
-  } finally {
-    redis.disconnect();
-  }
+  await clearRedisPrefix(PREFIX);
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 60_000);
 

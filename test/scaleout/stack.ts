@@ -10,6 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { freePort } from '../support/free-port.ts';
 import { MACHINE_PG, pgQuery } from '../support/postgres.ts';
@@ -108,6 +109,17 @@ export async function startSpq(env: NodeJS.ProcessEnv, port: number, timeoutMs =
     throw error;
   }
   return proc;
+}
+
+/** Deletes the keys a test's instances made under `prefix` in the machine's Redis. */
+export async function clearRedisPrefix(prefix: string): Promise<void> {
+  const redis = new Redis('redis://127.0.0.1:6379');
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Runs `node bin/spq.js admin ARGS` with the servers' environment; resolves its stdout, rejects with its stderr. */
