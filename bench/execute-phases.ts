@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { composeServices, type Services } from '../src/app/compose.ts';
+import { composeServices, type Services } from '../src/main/compose.ts';
 import { Drain } from '../src/app/drain.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { composeServices } from '../src/app/compose.ts';
+import { composeServices } from '../src/main/compose.ts';
 import { Drain } from '../src/app/drain.ts';
 import { loadConfig } from '../src/config.ts';
 import type { OutputFormat } from '../src/core/dataset.ts';

@@ -29,13 +29,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
-import { buildRelease, publishedPersons, suburbSeed, tablesOf, totalsOf, type BuildSummary } from '../src/build/build-release.ts';
-import { sumTablesByParent } from '../src/build/parent-targets.ts';
+import { buildRelease, publishedPersons, suburbSeed, tablesOf, totalsOf, type BuildSummary } from '../src/release-builder/build-release.ts';
+import { sumTablesByParent } from '../src/release-builder/parent-targets.ts';
 import { formatInputError } from '../src/core/census/inputs.ts';
 import { INPUT_TABLES } from '../src/core/census/tables.ts';
 import { tabulate } from '../src/core/census/tabulate.ts';
 import { synthesizeSuburb } from '../src/core/synthesis/synthesize.ts';
-import { compareTable } from '../src/build/report.ts';
+import { compareTable } from '../src/release-builder/report.ts';
 import { loadConfig } from '../src/config.ts';
 import { quantile, sizeBand, SIZE_BANDS, type SizeBand } from '../src/core/quality/metrics.ts';
 import { demoTruthInputTables } from '../src/demo/generate.ts';
@@ -131,7 +131,7 @@ if (withFloor) {
     // Banded like the report: by the suburb's synthetic persons (= the published total).
     const band = sizeBand(personsBySal.get(suburb.salCode) ?? suburb.persons);
     for (const [tableId, truth] of suburb.truth) addScore(floor, band, tableId, compareTable(tableId, truth, suburb.published.get(tableId)!).srmse);
-    // The same synthesis as the build's (src/build/suburb-job.ts), kept in fine categories.
+    // The same synthesis as the build's (src/release-builder/suburb-job.ts), kept in fine categories.
     const where = geography.get(suburb.salCode)!;
     const { population } = synthesizeSuburb(
       {

@@ -5,7 +5,7 @@ import type { FileStore } from '../ports/file-store.ts';
 import type { PoolRelease } from '../ports/pool-release.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 
-/** Everything the use cases need, passed in by the composition root (src/app/compose.ts) or a test. */
+/** Everything the use cases need, passed in by the composition root (src/main/compose.ts) or a test. */
 export interface UseCaseDeps {
   readonly config: Config;
   readonly accounts: AccountStore;

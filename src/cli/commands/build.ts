@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../config.ts';
-import { DEMO_SEED, DEMO_VERSION, poolsRoot } from '../../build/releases.ts';
+import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
+import { DEMO_SEED, DEMO_VERSION } from '../../release-builder/releases.ts'; // constants only: the builder loads when the command runs
 import { createProgress } from '../progress.ts';
 
 interface BuildFlags {
@@ -28,7 +29,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--allow-unknown-headers', 'accept DataPack headers the ABS 2021 metadata does not list (a DataPack release with another layout; a real 2021 DataPack does not need it)')
     .option('--json', 'print one JSON summary on stdout (progress stays on stderr)')
     .action(async (flags: BuildFlags) => {
-      const [{ generateDemoInputs }, { BuildInputError, buildRelease }] = await Promise.all([import('../../demo/generate.ts'), import('../../build/build-release.ts')]);
+      const [{ generateDemoInputs }, { BuildInputError, buildRelease }] = await Promise.all([import('../../demo/generate.ts'), import('../../release-builder/index.ts')]);
       const seed = Number(flags.seed);
       if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got "${flags.seed}"`);
       if (flags.scale !== 'demo' && flags.scale !== 'national') throw new Error(`--scale must be demo or national, got "${flags.scale}"`);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ServiceLog } from '../../app/compose.ts';
+import type { ServiceLog } from '../../main/compose.ts';
 import { loadConfig } from '../../config.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
@@ -32,7 +32,7 @@ export function registerServeCommand(program: Command): void {
       // Loaded here, not at the top: `spq --help` and the other commands do not load the server.
       const [{ createAccountWithKey }, { composeServices, publicBaseUrl }, { Drain }, maintenance, { newId }, { buildApp }] = await Promise.all([
         import('../../app/accounts.ts'),
-        import('../../app/compose.ts'),
+        import('../../main/compose.ts'),
         import('../../app/drain.ts'),
         import('../../app/maintenance.ts'),
         import('../../core/keys.ts'),
@@ -50,7 +50,9 @@ export function registerServeCommand(program: Command): void {
         if (jsonLog !== undefined) jsonLog[level](line);
         else say(level === 'warn' ? `warning: ${line}` : line);
       };
-      const services = await composeServices(config, serviceLog);
+      // The release builder is loaded only when the data directory holds no release yet.
+      const demoRelease = async (c: typeof config, log: (line: string) => void) => (await import('../../release-builder/index.ts')).ensureDemoRelease(c, log);
+      const services = await composeServices(config, serviceLog, { demoRelease });
       const drain = new Drain();
       const instanceId = newId('ins');
       const app = buildApp({ ...services, instanceId, logger: { level: config.logLevel }, drain });

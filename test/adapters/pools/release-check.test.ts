@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPoolRelease } from '../../../src/adapters/pools/release.ts';
-import { composeServices } from '../../../src/app/compose.ts';
+import { composeServices } from '../../../src/main/compose.ts';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { FIXTURE_VERSION, TINY_VARIABLES, buildFixtureRelease } from './fixture.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnsRead, columnsReadLine, renderReport, summariseReport } from '../../src/build/report.ts';
+import { columnsRead, columnsReadLine, renderReport, summariseReport } from '../../src/release-builder/report.ts';
 import { GCP_PART_HEADERS } from '../../src/core/census/gcp/layout.generated.ts';
 import { INPUT_TABLES, VALIDATION_TABLES } from '../../src/core/census/tables.ts';
 import { tabulate } from '../../src/core/census/tabulate.ts';

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemoInputs } from '../../src/demo/generate.ts';
-import { buildRelease, type BuildSummary } from '../../src/build/build-release.ts';
+import { buildRelease, type BuildSummary } from '../../src/release-builder/build-release.ts';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
 import { loadCensusInputs } from '../../src/adapters/abs/load-inputs.ts';
 import { parseCsvLine } from '../../src/adapters/abs/csv.ts';

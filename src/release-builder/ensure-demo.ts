@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import { generateDemoInputs } from '../demo/generate.ts';
 import { buildRelease } from './build-release.ts';
-import { DEMO_SEED, DEMO_VERSION, newestRelease, poolsRoot } from './releases.ts';
+import { newestRelease, poolsRoot } from '../adapters/pools/release-dirs.ts';
+import { DEMO_SEED, DEMO_VERSION } from './releases.ts';
 
 /**
  * The release `spq serve` loads: config.poolDir when set, else the newest release in the data

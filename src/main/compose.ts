@@ -2,7 +2,9 @@
  * The composition root: which adapter serves each port for a given config. PostgreSQL when
  * DATABASE_URL is set (else SQLite in the data dir), Redis when REDIS_URL is set (else in
  * memory), S3 when S3 settings are set (else the local data dir). Only `spq serve`, tests and
- * benchmarks call this; everything else receives the ports.
+ * benchmarks call this; everything else receives the ports. It lives outside src/app so that the
+ * use cases never see an adapter, and it never imports the release builder: the demo-pool
+ * builder is handed in (`spq serve` passes the release builder's), so serving loads no synthesis.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,14 +15,13 @@ import { createS3FileStore } from '../adapters/filestore/s3.ts';
 import { openPoolRelease } from '../adapters/pools/release.ts';
 import { createMemoryRateLimiter } from '../adapters/ratelimit/memory.ts';
 import { createRedisRateLimiter } from '../adapters/ratelimit/redis.ts';
-import { ensureDemoRelease } from '../build/ensure-demo.ts';
-import { poolsRoot } from '../build/releases.ts';
+import { newestRelease, poolsRoot } from '../adapters/pools/release-dirs.ts';
 import type { Config } from '../config.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { FileStore } from '../ports/file-store.ts';
 import type { PoolRelease } from '../ports/pool-release.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
-import type { UseCaseDeps } from './deps.ts';
+import type { UseCaseDeps } from '../app/deps.ts';
 
 export interface Services extends UseCaseDeps {
   /** One line per port naming its adapter, for the start-up banner. */
@@ -52,13 +53,25 @@ function fileStoreFor(config: Config, secret: string): FileStore {
  * release; else the newest release in the data dir (the demo pools, built on a fresh data dir).
  * Whichever it is, openPoolRelease then checks it against SPQ_POOL_VERSION and SPQ_POOL_CHECKSUM.
  */
-async function poolDirFor(config: Config, log: ServiceLog): Promise<string> {
+async function poolDirFor(config: Config, log: ServiceLog, demoRelease: DemoReleaseBuilder | undefined): Promise<string> {
   if (config.poolDir !== undefined) return config.poolDir;
   if (config.poolVersion !== undefined) {
     const named = join(poolsRoot(config.dataDir), config.poolVersion);
     if (existsSync(join(named, 'manifest.json'))) return named;
   }
-  return ensureDemoRelease(config, log);
+  const newest = await newestRelease(config.dataDir);
+  if (newest !== undefined) return newest;
+  if (demoRelease === undefined) throw new Error(`refusing to serve: no pool release in ${poolsRoot(config.dataDir)}; build one with \`spq build\` or set SPQ_POOL_DIR`);
+  return demoRelease(config, log);
+}
+
+/** Builds the demo pools into the data directory and returns the release directory (the release builder's ensureDemoRelease). */
+export type DemoReleaseBuilder = (config: Config, log: (line: string) => void) => Promise<string>;
+
+export interface ComposeOptions {
+  readonly clock?: Clock;
+  /** Called when the data directory holds no release; without it, start-up refuses. */
+  readonly demoRelease?: DemoReleaseBuilder;
 }
 
 /**
@@ -78,9 +91,10 @@ function withExportDelay(pools: PoolRelease, ms: number, log: ServiceLog): PoolR
 }
 
 /** Opens every adapter the config names; on failure closes what it had opened. */
-export async function composeServices(config: Config, log: ServiceLog, clock: Clock = systemClock): Promise<Services> {
+export async function composeServices(config: Config, log: ServiceLog, options: ComposeOptions = {}): Promise<Services> {
+  const clock = options.clock ?? systemClock;
   const serverSecret = loadServerSecret(config);
-  const poolDir = await poolDirFor(config, log);
+  const poolDir = await poolDirFor(config, log, options.demoRelease);
   let opened: PoolRelease;
   try {
     opened = await openPoolRelease(poolDir, { expectedVersion: config.poolVersion, expectedChecksum: config.poolChecksum });

@@ -2,9 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export const DEMO_VERSION = 'demo-2021.1';
-export const DEMO_SEED = 20210810; // Census night, 10 August 2021
-
+/** Where pool releases live in a data directory: <dataDir>/pools/<version>/. */
 export const poolsRoot = (dataDir: string): string => join(dataDir, 'pools');
 
 /** The newest complete release under <dataDir>/pools (one with a manifest), or undefined. */

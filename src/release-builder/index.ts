@@ -1,0 +1,9 @@
+/**
+ * The release builder, one of spq's two products: ABS inputs (or generated demo inputs) → census
+ * tables → synthesis → a pool release on disk. This is its one entry point; the serving side
+ * (src/main, src/http, src/app, src/adapters) never imports it. `spq build` uses it, and
+ * `spq serve` hands `ensureDemoRelease` to the composition root for a fresh data directory.
+ */
+export { BuildInputError, buildRelease, type BuildSummary } from './build-release.ts';
+export { ensureDemoRelease } from './ensure-demo.ts';
+export { DEMO_SEED, DEMO_VERSION } from './releases.ts';
