@@ -52,19 +52,21 @@ function keyOfName(name: RegExpExecArray): { key: string; contentType: string } 
   return { key: `${queryId}.${f}`, contentType: CONTENT_TYPES[f] };
 }
 
+const daysText = (days: number) => `${days} day${days === 1 ? '' : 's'}`;
+
 /**
  * Checks a signed link: 403 when altered (token or file name), 410 when expired or its file
  * is gone. No API key is involved.
  */
 export async function openDownload(
-  deps: Pick<UseCaseDeps, 'files' | 'clock' | 'serverSecret'>,
+  deps: Pick<UseCaseDeps, 'files' | 'clock' | 'serverSecret' | 'config'>,
   token: string,
   fileName: string,
 ): Promise<Result<DownloadFile, AppError>> {
   const claims = verifyLink(deps.serverSecret, token, Math.floor(deps.clock.now().getTime() / 1000));
   if (!claims.ok) {
     return claims.error === 'expired'
-      ? err(appError('gone', 'This download link has expired (links are valid 7 days). Run the query again with POST /query/execute for a new file; that draws a new sample and costs credits again.'))
+      ? err(appError('gone', `This download link has expired (links are valid ${daysText(deps.config.downloadTtlDays)}). Run the query again with POST /query/execute for a new file; that draws a new sample and costs credits again.`))
       : err(appError('forbidden', 'This download link is not valid: it was altered or copied incompletely. Use the download_url exactly as the API returned it.'));
   }
   const key = claims.value.key;

@@ -290,7 +290,7 @@ export interface components {
             download_url: string;
             /**
              * Format: date-time
-             * @description Expiry of download_url (7 days after execution)
+             * @description Expiry of download_url (SPQ_DOWNLOAD_TTL_DAYS after execution: 7 days unless the deployment says otherwise)
              */
             download_expires: string;
             metadata: components["schemas"]["QueryMetadata"];
@@ -383,8 +383,11 @@ export interface components {
         };
         /** @description Error */
         ErrorBody: {
-            /** @description Error code from the catalogue (see docs/api.md) */
-            error: string;
+            /**
+             * @description Error code from the closed catalogue: bad_request (400): Malformed body or missing required fields; unauthorized (401): Missing or invalid API key; insufficient_credits (402): Not enough credits for the query; forbidden (403): The download link was altered or its signature does not match; not_found (404): Geography or query id not found; conflict (409): The same Idempotency-Key is still being executed; gone (410): The download link has expired; run the query again for a new file; validation_error (422): Valid JSON but a logically invalid query; rate_limited (429): Request rate exceeded; internal_error (500): Server error; retry with exponential backoff; service_unavailable (503): The service is starting or shutting down, or stalled while running the query (nothing charged); retry shortly
+             * @enum {string}
+             */
+            error: "bad_request" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "conflict" | "gone" | "validation_error" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Human-readable reason and what to do next */
             detail: string;
         } & {

@@ -1,4 +1,5 @@
 import { Kind, Type, TypeRegistry, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../core/errors.ts';
 
 /**
  * A string enum that appears in OpenAPI as `{type: string, enum: […]}` (TypeBox's Union of
@@ -16,7 +17,11 @@ export const Timestamp = (description: string) => Type.String({ format: 'date-ti
 /** The general error body: {"error": code, "detail": text}. */
 export const ErrorBody = Type.Object(
   {
-    error: Type.String({ description: 'Error code from the catalogue (see docs/api.md)' }),
+    error: StringEnum(Object.keys(ERROR_CATALOGUE) as ErrorCode[], {
+      description: `Error code from the closed catalogue: ${Object.entries(ERROR_CATALOGUE)
+        .map(([code, { status, summary }]) => `${code} (${status}): ${summary}`)
+        .join('; ')}`,
+    }),
     detail: Type.String({ description: 'Human-readable reason and what to do next' }),
   },
   { description: 'Error', additionalProperties: true },

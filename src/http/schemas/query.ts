@@ -81,7 +81,7 @@ export const ExecuteResult = Type.Object(
     credit_cost: Type.Integer(),
     credits_remaining: Type.Integer(),
     download_url: Type.String({ description: 'Signed URL of the result file; needs no API key' }),
-    download_expires: Timestamp('Expiry of download_url (7 days after execution)'),
+    download_expires: Timestamp('Expiry of download_url (SPQ_DOWNLOAD_TTL_DAYS after execution: 7 days unless the deployment says otherwise)'),
     metadata: QueryMetadata,
     dictionary_url: Type.Optional(
       Type.String({ description: 'Extension, csv results only: signed link to the dictionary of codes and labels (JSON), valid as long as download_url' }),

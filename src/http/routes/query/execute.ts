@@ -8,11 +8,11 @@ import { principalOf } from '../../plugins/authenticate.ts';
 import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
-export const schema = {
+/** The route's schema; the link lifetime in its description is the deployment's (SPQ_DOWNLOAD_TTL_DAYS). */
+export const schemaFor = (downloadTtlDays: number) => ({
   operationId: 'executeQuery',
   summary: 'Run a query',
-  description:
-    'Deducts credits, draws a new sample without replacement from each selection’s pool and returns a signed download URL valid 7 days. Either the file is ready and the credits are charged, or nothing is charged.',
+  description: `Deducts credits, draws a new sample without replacement from each selection’s pool and returns a signed download URL valid ${downloadTtlDays} day${downloadTtlDays === 1 ? '' : 's'}. Either the file is ready and the credits are charged, or nothing is charged.`,
   tags: ['query'],
   security: bearerSecurity,
   headers: IdempotencyHeaders,
@@ -25,9 +25,11 @@ export const schema = {
     503: { ...ErrorBody, description: 'The server is shutting down, or stalled while running the query (which was then cancelled and not charged); retry shortly' },
     ...authenticatedErrors(),
   },
-} as const;
+}) as const;
 
-export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
+type Schema = ReturnType<typeof schemaFor>;
+
+export const handler = (deps: AppDeps) => async (request: RequestOf<Schema>, reply: ReplyOf<Schema>) => {
   const principal = principalOf(request);
   const idempotencyKey = request.headers['idempotency-key'];
   if (idempotencyKey !== undefined && Object.values(KEY_PREFIXES).some((prefix) => idempotencyKey.toLowerCase().startsWith(prefix))) {
@@ -53,5 +55,5 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
 };
 
 export function registerExecute(app: Api, deps: AppDeps): void {
-  app.post('/query/execute', { schema, bodyLimit: QUERY_BODY_LIMIT }, handler(deps));
+  app.post('/query/execute', { schema: schemaFor(deps.config.downloadTtlDays), bodyLimit: QUERY_BODY_LIMIT }, handler(deps));
 }
