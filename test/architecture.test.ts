@@ -13,13 +13,14 @@ const SRC = resolve(import.meta.dirname, '..', 'src');
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   core: [],
   ports: ['core'],
-  app: ['core', 'ports', 'config'],
+  wire: ['core'],
+  app: ['core', 'ports', 'wire', 'config'],
   adapters: ['core', 'ports', 'config'],
-  http: ['core', 'ports', 'app', 'config'],
+  http: ['core', 'ports', 'wire', 'app', 'config'],
   main: ['core', 'ports', 'app', 'adapters', 'config'],
   demo: ['core', 'adapters', 'config'],
   'release-builder': ['core', 'ports', 'adapters', 'demo', 'config'],
-  cli: ['core', 'ports', 'app', 'adapters', 'http', 'main', 'demo', 'release-builder', 'config', 'clients'],
+  cli: ['core', 'ports', 'wire', 'app', 'adapters', 'http', 'main', 'demo', 'release-builder', 'config', 'clients'],
   config: [],
 };
 

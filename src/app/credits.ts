@@ -1,15 +1,10 @@
-import type { CreditSummary, Tier } from '../ports/account-store.ts';
+import type { CreditSummary } from '../ports/account-store.ts';
+import type { CreditsResult } from '../wire/account.ts';
 import type { UseCaseDeps } from './deps.ts';
 import { isoInZone } from './format.ts';
 
-export interface CreditsOutcome {
-  readonly credits_remaining: number;
-  readonly tier: Tier;
-  readonly credits_purchased: number;
-  readonly credits_used: number;
-  readonly free_credits_remaining: number;
-  readonly free_credits_reset: string | null;
-}
+/** GET /account/credits, as the published schema defines it (src/wire: one wire model). */
+export type CreditsOutcome = CreditsResult;
 
 /** The weekly reset happens at Monday 00:00 in Sydney; the timestamp carries Sydney's offset. */
 export const RESET_TIME_ZONE = 'Australia/Sydney';

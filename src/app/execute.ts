@@ -8,7 +8,7 @@ import { sandboxCapExceeded } from '../core/pricing.ts';
 import { withoutTaken } from '../core/sampling/index.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { QueryRecord } from '../ports/account-store.ts';
-import type { SampledPart } from '../ports/pool-release.ts';
+import type { ExportResult, SampledPart } from '../ports/pool-release.ts';
 import type { OpsLog, UseCaseDeps } from './deps.ts';
 import {
   CONTENT_TYPES,
@@ -16,13 +16,13 @@ import {
   dictionaryFileKey,
   dictionaryFileName,
   downloadNameOf,
-  exportedDictionaryPath,
   HOUSEHOLD_CONTENT_TYPE,
   householdFileKey,
   resultFileKey,
   resultFileName,
 } from './format.ts';
 import { validateQuery, type NormalizedQuery, type QueryInput } from './query-validation.ts';
+import type { ExecuteResult } from '../wire/query.ts';
 
 export interface ExecuteMetadata extends NormalizedQuery {
   readonly version: string;
@@ -32,17 +32,11 @@ export interface ExecuteMetadata extends NormalizedQuery {
   readonly test_data?: true;
 }
 
-export interface ExecuteOutcome {
-  readonly query_id: string;
-  readonly status: 'completed';
-  readonly credit_cost: number;
-  readonly credits_remaining: number;
-  readonly download_url: string;
-  readonly download_expires: string;
-  readonly metadata: ExecuteMetadata;
-  /** Extension, csv only: signed link to the file's dictionary (json), valid as long as download_url. */
-  readonly dictionary_url?: string;
-}
+/** A completed execute, as the published schema defines it (src/wire). */
+export type ExecuteOutcome = ExecuteResult;
+
+/** The metadata echo in its wire form (the one copy of the selections the response needs). */
+const wireMetadata = (m: ExecuteMetadata): ExecuteResult['metadata'] => ({ ...m, geography_selections: [...m.geography_selections] });
 
 /** What a completed execute produced: one fresh charge and one stored file (never a replay or a refunded failure). */
 export interface ExecuteCompletion {
@@ -107,7 +101,7 @@ async function outcomeOf(deps: Pick<UseCaseDeps, 'files' | 'accounts' | 'clock'>
     credits_remaining: balance.creditsRemaining,
     download_url: await deps.files.downloadUrl(q.fileKey ?? '', downloadNameOf(q.queryId, q.datasetType, q.fileKey, metadata.output_format), q.downloadExpires),
     download_expires: q.downloadExpires.toISOString(),
-    metadata,
+    metadata: wireMetadata(metadata),
     ...(q.fileKey?.endsWith('.zip') ? {} : await dictionaryLink(deps, q.queryId, q.datasetType, metadata.output_format, q.downloadExpires)),
   };
 }
@@ -191,6 +185,7 @@ export async function executeQuery(
   // Each instance writes under its own directory, so start-up can tell a dead instance's partial files (maintenance.ts).
   const tmpDir = join(deps.config.dataDir, 'tmp', deps.instanceId ?? 'shared');
   const tmpPath = join(tmpDir, household ? householdFileKey(queryId) : `${queryId}.${q.output_format}`);
+  let exported: ExportResult | undefined;
   try {
     // Overlapping selections: a record is drawn once in the file (core/sampling withoutTaken).
     const extraOf = new Map(v.overlaps.map((o) => [o.index, o.extra]));
@@ -221,7 +216,7 @@ export async function executeQuery(
       citation: sandbox ? `${TEST_DATA_NOTICE} ${CITATION}` : CITATION,
       ...(sandbox ? { test_data: 'true' } : {}),
     };
-    const exported = household
+    exported = household
       ? // The dwellings drawn, then every family and person of them: one file per dataset, in one zip.
         await deps.pools.exportBundle({
           files: (['dwellings', 'families', 'persons'] as const).map((dataset) => ({
@@ -243,7 +238,7 @@ export async function executeQuery(
           metadata: fileMetadata,
           destPath: tmpPath,
         });
-    if (q.output_format === 'csv' && !household) await deps.files.put(dictionaryFileKey(queryId), exportedDictionaryPath(tmpPath), DICTIONARY_CONTENT_TYPE);
+    if (exported.dictionaryPath !== undefined) await deps.files.put(dictionaryFileKey(queryId), exported.dictionaryPath, DICTIONARY_CONTENT_TYPE);
     await deps.files.put(fileKey, tmpPath, household ? HOUSEHOLD_CONTENT_TYPE : CONTENT_TYPES[q.output_format]);
     if (!(await deps.accounts.completeQuery(queryId, fileKey))) {
       // Recovery refunded it meanwhile (this instance's lease lapsed): the file must not be handed out.
@@ -257,7 +252,7 @@ export async function executeQuery(
       credits_remaining: charged.value.creditsRemaining,
       download_url: downloadUrl,
       download_expires: expires.toISOString(),
-      metadata,
+      metadata: wireMetadata(metadata),
       ...(household ? {} : await dictionaryLink(deps, queryId, q.dataset_type, q.output_format, expires)),
     };
     // Only here is a charge final (a replay charged nothing new; a failure above is refunded).
@@ -266,7 +261,7 @@ export async function executeQuery(
   } catch (error) {
     log.error({ err: error, queryId, requestId: input.requestId }, 'execute failed after the charge; refunding');
     await rm(tmpPath, { force: true }).catch(() => undefined);
-    await rm(exportedDictionaryPath(tmpPath), { force: true }).catch(() => undefined);
+    if (exported?.dictionaryPath !== undefined) await rm(exported.dictionaryPath, { force: true }).catch(() => undefined);
     await deps.files.delete(fileKey).catch(() => undefined);
     await deps.files.delete(dictionaryFileKey(queryId)).catch(() => undefined);
     let settled = 'nothing was charged';

@@ -28,11 +28,6 @@ export const dictionaryFileKey = (queryId: string): string => `${queryId}.dictio
 export const dictionaryFileName = (queryId: string, dataset: DatasetType): string => `spq-${queryId}-${dataset}-dictionary.json`;
 export const DICTIONARY_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/**
- * Where PoolRelease.export leaves a csv's dictionary: beside the csv, "<destPath>.dictionary.json"
- * (the pool adapter's convention, src/adapters/pools/export.ts dictionaryPathOf).
- */
-export const exportedDictionaryPath = (csvPath: string): string => `${csvPath}.dictionary.json`;
 
 export function formatOfFileName(name: string): OutputFormat | undefined {
   const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();

@@ -1,20 +1,13 @@
-import { DATASET_TYPES, type DatasetType, type StateAbbr } from '../core/dataset.ts';
+import { DATASET_TYPES, type DatasetType } from '../core/dataset.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { err, ok, type Result } from '../core/result.ts';
-import type { ResolveFailure, SuburbInfo, VariableEntry } from '../ports/pool-release.ts';
+import type { ResolveFailure, SuburbInfo } from '../ports/pool-release.ts';
+import type { Static } from '@sinclair/typebox';
+import { SEARCH_DEFAULTS, type SearchQuery, type SearchResult, type SearchResultItem, type VariablesResult } from '../wire/geography.ts';
 import type { UseCaseDeps } from './deps.ts';
 
-export interface SearchItem {
-  readonly suburb_id: string;
-  readonly state: string;
-  readonly postcode: string;
-  readonly lga: string;
-  readonly gccsa: string;
-  readonly pool_size: number;
-  readonly small_suburb_flag: boolean;
-  readonly datasets_available: readonly DatasetType[];
-  readonly pool_sizes: Readonly<Record<DatasetType, number>>;
-}
+/** One search result, as the published schema defines it (src/wire). */
+export type SearchItem = Static<typeof SearchResultItem>;
 
 const searchItem = (s: SuburbInfo): SearchItem => ({
   suburb_id: s.suburbId,
@@ -28,14 +21,11 @@ const searchItem = (s: SuburbInfo): SearchItem => ({
   pool_sizes: s.pools,
 });
 
-export function searchGeography(
-  deps: Pick<UseCaseDeps, 'pools'>,
-  input: { query: string; state?: StateAbbr | undefined; level: 'suburb' | 'postcode' | 'lga' | 'state'; limit: number },
-): { results: readonly SearchItem[]; total_matches: number } {
+export function searchGeography(deps: Pick<UseCaseDeps, 'pools'>, input: SearchQuery): SearchResult {
   const found = deps.pools.search({
     query: input.query,
-    level: input.level,
-    limit: input.limit,
+    level: input.level ?? SEARCH_DEFAULTS.level,
+    limit: input.limit ?? SEARCH_DEFAULTS.limit,
     ...(input.state !== undefined ? { state: input.state } : {}),
   });
   return { results: found.results.map(searchItem), total_matches: found.total };
@@ -53,10 +43,10 @@ export function suburbVariables(
   deps: Pick<UseCaseDeps, 'pools'>,
   suburbId: string,
   dataset: DatasetType,
-): Result<{ suburb_id: string; dataset_type: DatasetType; variables: readonly VariableEntry[] }, AppError> {
+): Result<VariablesResult, AppError> {
   const suburb = deps.pools.suburb(suburbId);
   if (!suburb.ok) return err(suburbNotFound(suburbId, suburb.error));
   const variables = deps.pools.variables(suburb.value.suburbId, dataset);
   if (!variables.ok) return err(suburbNotFound(suburbId, variables.error));
-  return ok({ suburb_id: suburb.value.suburbId, dataset_type: dataset, variables: variables.value });
+  return ok({ suburb_id: suburb.value.suburbId, dataset_type: dataset, variables: [...variables.value] });
 }

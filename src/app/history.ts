@@ -3,26 +3,13 @@ import { appError, type AppError } from '../core/errors.ts';
 import { isId } from '../core/keys.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { QueryRecord } from '../ports/account-store.ts';
+import type { HistoryItem, HistoryResult } from '../wire/history.ts';
 import type { UseCaseDeps } from './deps.ts';
 import { dictionaryFileKey, dictionaryFileName, downloadNameOf, formatOfFileName } from './format.ts';
 
-export interface HistoryItem {
-  readonly query_id: string;
-  readonly executed_at: string;
-  readonly dataset_type: DatasetType;
-  readonly geography_selections: readonly string[];
-  readonly n_observations: number;
-  readonly credit_cost: number;
-  readonly download_url: string;
-  readonly download_expired: boolean;
-  /** Extension, csv results only: the dictionary's signed link, as execute returned it. */
-  readonly dictionary_url?: string;
-}
-
-export interface HistoryOutcome {
-  readonly queries: readonly HistoryItem[];
-  readonly pagination: { readonly page: number; readonly per_page: number; readonly total_pages: number; readonly total_queries: number };
-}
+/** One history entry and the page, as the published schemas define them (src/wire). */
+export type { HistoryItem } from '../wire/history.ts';
+export type HistoryOutcome = HistoryResult;
 
 type Deps = Pick<UseCaseDeps, 'accounts' | 'files' | 'clock'>;
 
@@ -33,7 +20,7 @@ async function historyItem(deps: Deps, q: QueryRecord, now: Date): Promise<Histo
     query_id: q.queryId,
     executed_at: q.executedAt.toISOString(),
     dataset_type: q.datasetType,
-    geography_selections: q.geographySelections,
+    geography_selections: [...q.geographySelections],
     n_observations: q.nObservations,
     credit_cost: q.creditCost,
     download_url: await deps.files.downloadUrl(q.fileKey ?? '', downloadNameOf(q.queryId, q.datasetType, q.fileKey, format), q.downloadExpires),

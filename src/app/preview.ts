@@ -1,17 +1,12 @@
 import { appError, type AppError } from '../core/errors.ts';
 import { sandboxCapExceeded } from '../core/pricing.ts';
 import { err, ok, type Result } from '../core/result.ts';
+import type { PreviewResult } from '../wire/query.ts';
 import type { UseCaseDeps } from './deps.ts';
 import { validateQuery, type GeographyMatch, type QueryInput } from './query-validation.ts';
 
-export interface PreviewOutcome {
-  readonly valid: true;
-  readonly n_observations: number;
-  readonly credit_cost: number;
-  readonly pool_available: number;
-  readonly geography_matches: readonly GeographyMatch[];
-  readonly warnings: readonly string[];
-}
+/** A valid preview, as the published schema defines it (src/wire). */
+export type PreviewOutcome = PreviewResult;
 
 /** Checks and prices a query; spends nothing, generates nothing (decisions.md, "Preview"). */
 export async function previewQuery(
@@ -54,7 +49,7 @@ export async function previewQuery(
     n_observations: v.query.n_observations,
     credit_cost: creditCost,
     pool_available: v.poolAvailable,
-    geography_matches: v.matches,
+    geography_matches: [...v.matches],
     warnings,
   });
 }

@@ -3,6 +3,7 @@ import { appError, type AppError } from '../core/errors.ts';
 import { creditCost, creditCostOfRecords, householdRecords } from '../core/pricing.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { PoolRelease, ResolveFailure, ResolvedSelection } from '../ports/pool-release.ts';
+import { QUERY_DEFAULTS } from '../wire/query.ts';
 
 /** Excel's sheet limit: 1,048,576 rows, one of them the header. */
 export const XLSX_MAX_DATA_ROWS = 1_048_575;
@@ -55,8 +56,8 @@ export const normalizeQuery = (input: QueryInput): NormalizedQuery => ({
   geography_selections: [...input.geography_selections],
   dataset_type: input.dataset_type,
   n_observations: input.n_observations,
-  output_format: input.output_format ?? 'parquet',
-  include_geography: input.include_geography ?? 'none',
+  output_format: input.output_format ?? QUERY_DEFAULTS.output_format,
+  include_geography: input.include_geography ?? QUERY_DEFAULTS.include_geography,
   ...(input.linked_records !== undefined && input.linked_records !== 'none' ? { linked_records: input.linked_records } : {}),
 });
 
@@ -165,7 +166,7 @@ export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: Qu
     matches,
     poolAvailable: poolSizes.reduce((a, b) => a + b, 0),
     totalRows,
-    creditCost: household ? creditCostOfRecords(billableRecords, query.include_geography) : creditCost(n, selections.length, query.include_geography, query.linked_records ?? 'none'),
+    creditCost: household ? creditCostOfRecords(billableRecords, query.include_geography) : creditCost(n, selections.length, query.include_geography, query.linked_records ?? QUERY_DEFAULTS.linked_records),
   });
 }
 

@@ -6,12 +6,12 @@
  * on 429 and 503), and each operation carries its worked example (openapi-examples.ts). One pass
  * over the generated document (fastify-swagger's transformObject).
  */
-import * as account from './schemas/account.ts';
-import * as common from './schemas/common.ts';
-import * as geography from './schemas/geography.ts';
-import * as health from './schemas/health.ts';
-import * as history from './schemas/history.ts';
-import * as query from './schemas/query.ts';
+import * as account from '../wire/account.ts';
+import * as common from '../wire/common.ts';
+import * as geography from '../wire/geography.ts';
+import * as health from '../wire/health.ts';
+import * as history from '../wire/history.ts';
+import * as query from '../wire/query.ts';
 import { OPERATION_EXAMPLES } from './openapi-examples.ts';
 
 type Json = Record<string, unknown>;

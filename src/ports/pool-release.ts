@@ -78,6 +78,8 @@ export interface ExportBundleRequest {
 export interface ExportResult {
   readonly rows: number;
   readonly bytes: number;
+  /** csv (a single file): where the file's dictionary was written, beside it; the caller stores it too. */
+  readonly dictionaryPath?: string;
 }
 
 /**

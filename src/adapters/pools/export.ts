@@ -474,7 +474,7 @@ export async function exportRows(
       gathers.delete(id);
     }
   }
-  return { rows, bytes: (await stat(destPath)).size };
+  return { rows, bytes: (await stat(destPath)).size, ...(format === 'csv' ? { dictionaryPath: dictionaryPathOf(destPath) } : {}) };
 }
 
 /** Where each id column of a dataset's files comes from: the row itself, or a link column (−1 = none). */

@@ -1,6 +1,6 @@
 import { accountCredits } from '../../../app/credits.ts';
-import { CreditsResult } from '../../schemas/account.ts';
-import { authenticatedErrors, bearerSecurity } from '../../schemas/common.ts';
+import { CreditsResult } from '../../../wire/account.ts';
+import { authenticatedErrors, bearerSecurity } from '../../../wire/common.ts';
 import { principalOf } from '../../plugins/authenticate.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 

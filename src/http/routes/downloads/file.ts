@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { downloadPolicy, rateLimitedError } from '../../../app/auth.ts';
 import { openDownload, parseRange, readDownload } from '../../../app/download.ts';
 import { appError } from '../../../core/errors.ts';
-import { ErrorBody, RateLimitedBody } from '../../schemas/common.ts';
+import { ErrorBody, RateLimitedBody } from '../../../wire/common.ts';
 import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 

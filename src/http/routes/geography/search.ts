@@ -1,6 +1,6 @@
 import { searchGeography } from '../../../app/geography.ts';
-import { authenticatedErrors, bearerSecurity } from '../../schemas/common.ts';
-import { SearchQuery, SearchResult } from '../../schemas/geography.ts';
+import { authenticatedErrors, bearerSecurity } from '../../../wire/common.ts';
+import { SearchQuery, SearchResult } from '../../../wire/geography.ts';
 import { strictIntegers } from '../../strict-integers.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
@@ -15,12 +15,7 @@ export const schema = {
 } as const;
 
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
-  const q = request.query;
-  const found = searchGeography(deps, { query: q.query, state: q.state, level: q.level ?? 'suburb', limit: q.limit ?? 10 });
-  return reply.code(200).send({
-    results: found.results.map((r) => ({ ...r, datasets_available: [...r.datasets_available], pool_sizes: { ...r.pool_sizes } })),
-    total_matches: found.total_matches,
-  });
+  return reply.code(200).send(searchGeography(deps, request.query));
 };
 
 export function registerSearch(app: Api, deps: AppDeps): void {

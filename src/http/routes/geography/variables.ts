@@ -1,6 +1,6 @@
 import { suburbVariables } from '../../../app/geography.ts';
-import { authenticatedErrors, bearerSecurity, ErrorBody } from '../../schemas/common.ts';
-import { VariablesParams, VariablesQuery, VariablesResult } from '../../schemas/geography.ts';
+import { authenticatedErrors, bearerSecurity, ErrorBody } from '../../../wire/common.ts';
+import { VariablesParams, VariablesQuery, VariablesResult } from '../../../wire/geography.ts';
 import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
@@ -18,7 +18,7 @@ export const schema = {
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
   const outcome = suburbVariables(deps, request.params.suburb_id, request.query.dataset_type);
   if (!outcome.ok) return sendError(reply, outcome.error);
-  return reply.code(200).send({ ...outcome.value, variables: [...outcome.value.variables] });
+  return reply.code(200).send(outcome.value);
 };
 
 export function registerVariables(app: Api, deps: AppDeps): void {

@@ -1,4 +1,4 @@
-import { HealthResult } from '../../schemas/health.ts';
+import { HealthResult } from '../../../wire/health.ts';
 import type { Api, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {

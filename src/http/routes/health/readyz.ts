@@ -1,4 +1,4 @@
-import { ReadyResult } from '../../schemas/health.ts';
+import { ReadyResult } from '../../../wire/health.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {

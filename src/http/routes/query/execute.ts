@@ -2,8 +2,8 @@ import { QUERY_BODY_LIMIT } from '../../body-limits.ts';
 import { appError } from '../../../core/errors.ts';
 import { KEY_PREFIXES } from '../../../core/keys.ts';
 import { executeQuery } from '../../../app/execute.ts';
-import { authenticatedErrors, bearerSecurity, ErrorBody, InsufficientCreditsBody } from '../../schemas/common.ts';
-import { ExecuteResult, IdempotencyHeaders, QueryRequest } from '../../schemas/query.ts';
+import { authenticatedErrors, bearerSecurity, ErrorBody, InsufficientCreditsBody } from '../../../wire/common.ts';
+import { ExecuteResult, IdempotencyHeaders, QueryRequest } from '../../../wire/query.ts';
 import { principalOf } from '../../plugins/authenticate.ts';
 import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
@@ -47,7 +47,7 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<Schema>, rep
     if (!outcome.ok) return sendError(reply, outcome.error);
     const v = outcome.value;
     // The body carries signed links: no cache may keep them.
-    return reply.code(200).header('cache-control', 'no-store').send({ ...v, metadata: { ...v.metadata, geography_selections: [...v.metadata.geography_selections] } });
+    return reply.code(200).header('cache-control', 'no-store').send(v);
   } finally {
     deps.summaries?.forget(principal.accountId); // the balance changed (or may have)
     deps.drain.leave();

@@ -1,6 +1,6 @@
 import { getQuery } from '../../../app/history.ts';
-import { authenticatedErrors, bearerSecurity, ErrorBody } from '../../schemas/common.ts';
-import { HistoryItem, QueryIdParams } from '../../schemas/history.ts';
+import { authenticatedErrors, bearerSecurity, ErrorBody } from '../../../wire/common.ts';
+import { HistoryItem, QueryIdParams } from '../../../wire/history.ts';
 import { principalOf } from '../../plugins/authenticate.ts';
 import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
@@ -18,7 +18,7 @@ export const schema = {
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
   const outcome = await getQuery(deps, principalOf(request).accountId, request.params.query_id);
   if (!outcome.ok) return sendError(reply, outcome.error);
-  return reply.code(200).header('cache-control', 'no-store').send({ ...outcome.value, geography_selections: [...outcome.value.geography_selections] });
+  return reply.code(200).header('cache-control', 'no-store').send(outcome.value);
 };
 
 export function registerGetQuery(app: Api, deps: AppDeps): void {

@@ -1,6 +1,6 @@
 import { queryHistory } from '../../../app/history.ts';
-import { authenticatedErrors, bearerSecurity } from '../../schemas/common.ts';
-import { HistoryQuery, HistoryResult } from '../../schemas/history.ts';
+import { authenticatedErrors, bearerSecurity } from '../../../wire/common.ts';
+import { HistoryQuery, HistoryResult } from '../../../wire/history.ts';
 import { principalOf } from '../../plugins/authenticate.ts';
 import { strictIntegers } from '../../strict-integers.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
@@ -18,7 +18,7 @@ export const schema = {
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
   const q = request.query;
   const outcome = await queryHistory(deps, principalOf(request).accountId, { page: q.page ?? 1, perPage: q.per_page ?? 20, datasetType: q.dataset_type });
-  return reply.code(200).header('cache-control', 'no-store').send({ queries: outcome.queries.map((i) => ({ ...i, geography_selections: [...i.geography_selections] })), pagination: outcome.pagination });
+  return reply.code(200).header('cache-control', 'no-store').send(outcome);
 };
 
 export function registerHistory(app: Api, deps: AppDeps): void {

@@ -1,7 +1,7 @@
 import { QUERY_BODY_LIMIT } from '../../body-limits.ts';
 import { previewQuery } from '../../../app/preview.ts';
-import { authenticatedErrors, bearerSecurity } from '../../schemas/common.ts';
-import { PreviewInvalid, PreviewResult, QueryRequest } from '../../schemas/query.ts';
+import { authenticatedErrors, bearerSecurity } from '../../../wire/common.ts';
+import { PreviewInvalid, PreviewResult, QueryRequest } from '../../../wire/query.ts';
 import { principalOf } from '../../plugins/authenticate.ts';
 import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
@@ -20,7 +20,7 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
   const principal = principalOf(request);
   // The balance read during authentication (same request) serves the insufficient-balance warning.
   const outcome = await previewQuery(deps, { accountId: principal.accountId, creditsRemaining: principal.credits.creditsRemaining, sandbox: principal.sandbox }, request.body);
-  if (outcome.ok) return reply.code(200).send({ ...outcome.value, geography_matches: [...outcome.value.geography_matches], warnings: [...outcome.value.warnings] });
+  if (outcome.ok) return reply.code(200).send(outcome.value);
   // The preview's own 422 shape (interface-v1.md, "Invalid-query preview result").
   if (outcome.error.code === 'validation_error') return reply.code(422).send({ valid: false, detail: outcome.error.detail, geography_matches: [] });
   return sendError(reply, outcome.error);

@@ -1,5 +1,5 @@
 import { Kind, Type, TypeRegistry, type TSchema, type TUnsafe } from '@sinclair/typebox';
-import { ERROR_CATALOGUE, type ErrorCode } from '../../core/errors.ts';
+import { ERROR_CATALOGUE, type ErrorCode } from '../core/errors.ts';
 
 /**
  * A string enum that appears in OpenAPI as `{type: string, enum: […]}` (TypeBox's Union of

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DATASET_TYPES } from '../../core/dataset.ts';
+import { DATASET_TYPES } from '../core/dataset.ts';
 import { StringEnum, Timestamp } from './common.ts';
 
 export const HistoryItem = Type.Object({

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DATASET_TYPES, STATES } from '../../core/dataset.ts';
+import { DATASET_TYPES, STATES } from '../core/dataset.ts';
 import { StringEnum } from './common.ts';
 
 export const SearchQuery = Type.Object({
@@ -9,6 +9,12 @@ export const SearchQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
 });
 export type SearchQuery = Static<typeof SearchQuery>;
+
+/** The defaults of the optional search parameters, read from the schema. */
+export const SEARCH_DEFAULTS = {
+  level: SearchQuery.properties.level.default as NonNullable<SearchQuery['level']>,
+  limit: SearchQuery.properties.limit.default as number,
+} as const;
 
 export const SearchResultItem = Type.Object({
   suburb_id: Type.String(),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DATASET_TYPES, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, LINKED_RECORDS, OUTPUT_FORMATS } from '../../core/dataset.ts';
+import { DATASET_TYPES, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, LINKED_RECORDS, OUTPUT_FORMATS } from '../core/dataset.ts';
 import { StringEnum, Timestamp } from './common.ts';
 
 /** Body of POST /query/preview and POST /query/execute (one schema for both, as v1 says). */
@@ -25,6 +25,13 @@ export const QueryRequest = Type.Object(
   { description: 'Query request' },
 );
 export type QueryRequest = Static<typeof QueryRequest>;
+
+/** The defaults of the optional fields, read from the schema (the one place they are written). */
+export const QUERY_DEFAULTS = {
+  output_format: QueryRequest.properties.output_format.default as NonNullable<QueryRequest['output_format']>,
+  include_geography: QueryRequest.properties.include_geography.default as NonNullable<QueryRequest['include_geography']>,
+  linked_records: QueryRequest.properties.linked_records.default as NonNullable<QueryRequest['linked_records']>,
+} as const;
 
 export const GeographyMatch = Type.Object({
   suburb_id: Type.String({ description: 'Canonical identifier of the selection' }),
