@@ -17,6 +17,8 @@ import Fastify from 'fastify';
 import { createSqliteAccountStore } from '../src/adapters/db/sqlite.ts';
 import { createLocalFileStore } from '../src/adapters/filestore/local.ts';
 import { openPoolRelease } from '../src/adapters/pools/release.ts';
+import { cryptoRandomness } from '../src/adapters/randomness/crypto.ts';
+import { localScratch } from '../src/adapters/scratch/local.ts';
 import { createMemoryRateLimiter } from '../src/adapters/ratelimit/memory.ts';
 import { createAccountWithKey } from '../src/app/accounts.ts';
 import { Drain } from '../src/app/drain.ts';
@@ -69,7 +71,7 @@ try {
   if (!account.ok) throw new Error(account.error.detail);
   const devNull = new Writable({ write: (_c, _e, done) => done() });
   const app = buildApp({
-    config, accounts: store, limiter: createMemoryRateLimiter(), pools, clock: systemClock, serverSecret: secret,
+    config, accounts: store, limiter: createMemoryRateLimiter(), pools, clock: systemClock, serverSecret: secret, randomness: cryptoRandomness, scratch: localScratch(join(dir, 'tmp')),
     files: createLocalFileStore({ dir, baseUrl: 'http://127.0.0.1', secret }), logger: { level: 'info', stream: devNull }, drain: new Drain(),
   });
   const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });

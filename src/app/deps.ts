@@ -3,7 +3,9 @@ import type { AccountStore } from '../ports/account-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { FileStore } from '../ports/file-store.ts';
 import type { PoolRelease } from '../ports/pool-release.ts';
+import type { Randomness } from '../ports/randomness.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
+import type { ScratchSpace } from '../ports/scratch.ts';
 
 /** Everything the use cases need, passed in by the composition root (src/main/compose.ts) or a test. */
 export interface UseCaseDeps {
@@ -13,6 +15,10 @@ export interface UseCaseDeps {
   readonly files: FileStore;
   readonly pools: PoolRelease;
   readonly clock: Clock;
+  /** Ids and sampling seeds. */
+  readonly randomness: Randomness;
+  /** Where an execute writes its file before storing it. */
+  readonly scratch: ScratchSpace;
   /** Server secret: keys are hashed with it (the local file store signs links with it too). */
   readonly serverSecret: string;
   /** This process's id in the instance leases (scale-out crash recovery); charges record it. */

@@ -1,9 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import type { DatasetType, OutputFormat } from '../core/dataset.ts';
 import { appError, type AppError } from '../core/errors.ts';
-import { newId } from '../core/keys.ts';
 import { sandboxCapExceeded } from '../core/pricing.ts';
 import { withoutTaken } from '../core/sampling/index.ts';
 import { err, ok, type Result } from '../core/result.ts';
@@ -130,10 +127,10 @@ export async function executeQuery(
   if (overCap) return err(appError('validation_error', overCap));
   const creditCost = sandbox ? 0 : v.creditCost;
 
-  const queryId = newId('qry');
+  const queryId = deps.randomness.id('qry');
   const now = deps.clock.now();
   const expires = new Date(now.getTime() + deps.config.downloadTtlDays * DAY_MS);
-  const seed = randomBytes(8).readBigUInt64BE();
+  const seed = deps.randomness.seed();
   const metadata: ExecuteMetadata = {
     ...q,
     version: deps.pools.version,
@@ -182,9 +179,8 @@ export async function executeQuery(
     }
   }
 
-  // Each instance writes under its own directory, so start-up can tell a dead instance's partial files (maintenance.ts).
-  const tmpDir = join(deps.config.dataDir, 'tmp', deps.instanceId ?? 'shared');
-  const tmpPath = join(tmpDir, household ? householdFileKey(queryId) : `${queryId}.${q.output_format}`);
+  const scratchName = household ? householdFileKey(queryId) : `${queryId}.${q.output_format}`;
+  let tmpPath: string | undefined;
   let exported: ExportResult | undefined;
   try {
     // Overlapping selections: a record is drawn once in the file (core/sampling withoutTaken).
@@ -201,7 +197,7 @@ export async function executeQuery(
       if (taken) for (const row of rows) taken.add(row);
       return { selection, rows };
     });
-    await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+    tmpPath = await deps.scratch.file(scratchName);
     const fileMetadata: Record<string, string> = {
       query_id: queryId,
       version: metadata.version,
@@ -260,8 +256,8 @@ export async function executeQuery(
     return ok(outcome);
   } catch (error) {
     log.error({ err: error, queryId, requestId: input.requestId }, 'execute failed after the charge; refunding');
-    await rm(tmpPath, { force: true }).catch(() => undefined);
-    if (exported?.dictionaryPath !== undefined) await rm(exported.dictionaryPath, { force: true }).catch(() => undefined);
+    if (tmpPath !== undefined) await deps.scratch.remove(tmpPath).catch(() => undefined);
+    if (exported?.dictionaryPath !== undefined) await deps.scratch.remove(exported.dictionaryPath).catch(() => undefined);
     await deps.files.delete(fileKey).catch(() => undefined);
     await deps.files.delete(dictionaryFileKey(queryId)).catch(() => undefined);
     let settled = 'nothing was charged';

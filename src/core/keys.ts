@@ -14,7 +14,7 @@ export const KEY_RANDOM_LENGTH = 30;
 export const KEY_CHECKSUM_LENGTH = 6;
 export const KEY_LENGTH = 9 + KEY_RANDOM_LENGTH + KEY_CHECKSUM_LENGTH;
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
  * CSPRNG bytes drawn 4 KiB at a time, each byte used once (as crypto.randomUUID pools its

@@ -16,6 +16,8 @@ import { openPoolRelease } from '../adapters/pools/release.ts';
 import { createMemoryRateLimiter } from '../adapters/ratelimit/memory.ts';
 import { createRedisRateLimiter } from '../adapters/ratelimit/redis.ts';
 import { newestRelease, poolsRoot } from '../adapters/pools/release-dirs.ts';
+import { cryptoRandomness } from '../adapters/randomness/crypto.ts';
+import { localScratch } from '../adapters/scratch/local.ts';
 import type { Config } from '../config.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { FileStore } from '../ports/file-store.ts';
@@ -24,6 +26,7 @@ import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { UseCaseDeps } from '../app/deps.ts';
 
 export interface Services extends UseCaseDeps {
+  readonly instanceId: string;
   /** One line per port naming its adapter, for the start-up banner. */
   readonly description: readonly string[];
   close(): Promise<void>;
@@ -116,6 +119,8 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
       config.redisUrl ? 'rate limits: Redis (REDIS_URL)' : 'rate limits: in memory (this process)',
       config.s3 ? `files: S3 bucket ${config.s3.bucket}` : `files: ${config.dataDir}/files`,
     ];
+    // This process's id in the instance leases; its scratch directory carries it (maintenance.ts).
+    const instanceId = cryptoRandomness.id('ins');
     return {
       config,
       accounts,
@@ -124,6 +129,9 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
       pools,
       clock,
       serverSecret,
+      randomness: cryptoRandomness,
+      scratch: localScratch(join(config.dataDir, 'tmp', instanceId)),
+      instanceId,
       description,
       async close() {
         for (const close of closers.reverse()) await close().catch(() => undefined);

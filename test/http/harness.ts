@@ -11,6 +11,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
+import { cryptoRandomness } from '../../src/adapters/randomness/crypto.ts';
+import { localScratch } from '../../src/adapters/scratch/local.ts';
 import { Drain } from '../../src/app/drain.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { generateApiKey, hashApiKey, last4, newId, type KeyKind } from '../../src/core/keys.ts';
@@ -92,6 +94,8 @@ export async function startTestServer(options: { rateLimits?: Partial<Config['ra
     pools,
     clock,
     serverSecret: SECRET,
+    randomness: cryptoRandomness,
+    scratch: localScratch(join(dataDir, 'tmp', 'shared')),
     logger: { level: 'info', stream },
     drain: new Drain(),
   };

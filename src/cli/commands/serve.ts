@@ -30,13 +30,12 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port to listen on (SPQ_PORT, default 8080)', portOption)
     .action(async (options: { dataDir?: string; host?: string; port?: number }) => {
       // Loaded here, not at the top: `spq --help` and the other commands do not load the server.
-      const [{ createAccountWithKey }, { composeServices, publicBaseUrl }, { Drain }, maintenance, { newId }, { buildApp }] = await Promise.all([
+      const [{ createAccountWithKey }, { composeServices, publicBaseUrl }, { Drain }, maintenance, { buildApp }] = await Promise.all([
         import('../../app/accounts.ts'),
         import('../../main/compose.ts'),
         import('../../app/drain.ts'),
         import('../../app/maintenance.ts'),
-        import('../../core/keys.ts'),
-        import('../../http/app.ts'),
+                import('../../http/app.ts'),
       ]);
       const { holdInstanceLease, PENDING_TIMEOUT_MS, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps, startSweeper } = maintenance;
       const config = loadConfig(process.env, {
@@ -54,8 +53,8 @@ export function registerServeCommand(program: Command): void {
       const demoRelease = async (c: typeof config, log: (line: string) => void) => (await import('../../release-builder/index.ts')).ensureDemoRelease(c, log);
       const services = await composeServices(config, serviceLog, { demoRelease });
       const drain = new Drain();
-      const instanceId = newId('ins');
-      const app = buildApp({ ...services, instanceId, logger: { level: config.logLevel }, drain });
+      const { instanceId } = services;
+      const app = buildApp({ ...services, logger: { level: config.logLevel }, drain });
       const opsLog = {
         info: (fields: Record<string, unknown>, message: string) => app.log.info(fields, message),
         error: (fields: Record<string, unknown>, message: string) => app.log.error(fields, message),
