@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyLink } from '../../../src/core/links.ts';
 import type { FileStore } from '../../../src/ports/file-store.ts';
 
 /**
@@ -30,6 +31,23 @@ export async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks);
+}
+
+/**
+ * For stores whose links point at the service (`${base}/downloads/<token>/<fileName>`): what the
+ * download route does with such a link, verify the token, then read the key from the store.
+ */
+export function serviceLinkDownload(base: string, secret: string, store: () => FileStore | undefined): (url: string) => Promise<Download> {
+  return async (url) => {
+    const match = new RegExp(`^${base}/downloads/([^/]+)/([^/]+)$`).exec(url);
+    const current = store();
+    if (match === null || current === undefined) return { outcome: 'refused' };
+    const claims = verifyLink(secret, match[1] as string, Math.floor(Date.now() / 1000));
+    if (!claims.ok) return { outcome: claims.error === 'expired' ? 'expired' : 'refused' };
+    const stream = await current.read(claims.value.key);
+    if (stream === undefined) return { outcome: 'refused' };
+    return { outcome: 'ok', bytes: await readAll(stream), contentDisposition: decodeURIComponent(match[2] as string) };
+  };
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');

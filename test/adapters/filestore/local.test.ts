@@ -6,23 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createLocalFileStore } from '../../../src/adapters/filestore/local.ts';
 import { verifyLink } from '../../../src/core/links.ts';
 import type { FileStore } from '../../../src/ports/file-store.ts';
-import { fileStoreContract, readAll, type Download } from './file-store.contract.ts';
+import { fileStoreContract, readAll, serviceLinkDownload } from './file-store.contract.ts';
 
 const SECRET = 'local-store-test-secret';
 const BASE = 'http://127.0.0.1:8080';
 const dirs: string[] = [];
 let current: FileStore | undefined;
-
-/** What the service's download route does with a local link: verify the token, then read the key. */
-async function download(url: string): Promise<Download> {
-  const match = new RegExp(`^${BASE}/downloads/([^/]+)/([^/]+)$`).exec(url);
-  if (match === null || current === undefined) return { outcome: 'refused' };
-  const claims = verifyLink(SECRET, match[1] as string, Math.floor(Date.now() / 1000));
-  if (!claims.ok) return { outcome: claims.error === 'expired' ? 'expired' : 'refused' };
-  const stream = await current.read(claims.value.key);
-  if (stream === undefined) return { outcome: 'refused' };
-  return { outcome: 'ok', bytes: await readAll(stream), contentDisposition: decodeURIComponent(match[2] as string) };
-}
 
 fileStoreContract('local', {
   make: async () => {
@@ -31,7 +20,7 @@ fileStoreContract('local', {
     current = createLocalFileStore({ dir, baseUrl: `${BASE}/`, secret: SECRET });
     return current;
   },
-  download,
+  download: serviceLinkDownload(BASE, SECRET, () => current),
 });
 
 afterAll(async () => {

@@ -1,0 +1,58 @@
+import { readFile, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { assertRange, assertSafeKey } from '../../src/adapters/filestore/file-keys.ts';
+import { signLink, type LinkSecret } from '../../src/core/links.ts';
+import type { FileStore } from '../../src/ports/file-store.ts';
+
+export interface MemoryFileStoreOptions {
+  readonly baseUrl: string;
+  readonly secret: LinkSecret;
+  /**
+   * How put() takes a finished file from its path (and removes it): from the file system by
+   * default; a unit test with memory scratch space passes its own, so nothing touches the disk.
+   */
+  readonly take?: (localPath: string) => Promise<Buffer>;
+}
+
+const takeFromDisk = async (path: string): Promise<Buffer> => {
+  const bytes = await readFile(path);
+  await rm(path, { force: true });
+  return bytes;
+};
+
+/**
+ * A FileStore in memory, for unit tests: the local store's keys, links (signed with
+ * core/links.ts, served at `${baseUrl}/downloads/<token>/<fileName>`) and ranges, with the bytes
+ * kept in a map. It passes the FileStore contract suite (test/adapters/filestore/memory.test.ts).
+ */
+export function memoryFileStore(options: MemoryFileStoreOptions): FileStore & { readonly keys: () => string[] } {
+  const files = new Map<string, Buffer>();
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const take = options.take ?? takeFromDisk;
+  return {
+    keys: () => [...files.keys()].sort(),
+    async put(key, localPath) {
+      assertSafeKey(key);
+      files.set(key, await take(localPath));
+    },
+    async downloadUrl(key, fileName, expiresAt) {
+      const token = signLink(options.secret, key, Math.floor(expiresAt.getTime() / 1000), fileName);
+      return `${baseUrl}/downloads/${token}/${encodeURIComponent(fileName)}`;
+    },
+    async size(key) {
+      assertSafeKey(key);
+      return files.get(key)?.length;
+    },
+    async read(key, range) {
+      assertSafeKey(key);
+      assertRange(range);
+      const bytes = files.get(key);
+      if (bytes === undefined) return undefined;
+      return Readable.from([range === undefined ? bytes : bytes.subarray(range.start, range.end + 1)]);
+    },
+    async delete(key) {
+      assertSafeKey(key);
+      files.delete(key);
+    },
+  };
+}
