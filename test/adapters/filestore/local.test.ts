@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createLocalFileStore } from '../../../src/adapters/filestore/local.ts';
 import { verifyLink } from '../../../src/core/links.ts';
 import type { FileStore } from '../../../src/ports/file-store.ts';
-import { fileStoreContract, readAll, serviceLinkDownload } from './file-store.contract.ts';
+import { fileStoreContract, serviceLinkDownload } from './file-store.contract.ts';
 
 const SECRET = 'local-store-test-secret';
 const BASE = 'http://127.0.0.1:8080';
