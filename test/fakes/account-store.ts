@@ -1,7 +1,7 @@
 import { hashIdempotencyKey, IDEMPOTENCY_TTL_MS } from '../../src/adapters/db/kysely-account-store.ts';
 import { newId } from '../../src/core/keys.ts';
-import { freeReset, freeResetDue, refundSplit, splitCharge, tierAt, weeklyAllowance } from '../../src/core/ledger/rules.ts';
-import { currentFreePeriodStart, nextFreeReset } from '../../src/core/ledger/weekly-reset.ts';
+import { creditSummary, freeReset, freeResetDue, refundSplit, splitCharge, tierAt, weeklyAllowance } from '../../src/core/ledger/rules.ts';
+import { currentFreePeriodStart } from '../../src/core/ledger/weekly-reset.ts';
 import { err, ok } from '../../src/core/result.ts';
 import type { Account, AccountStore, ApiKeyRecord, QueryRecord } from '../../src/ports/account-store.ts';
 
@@ -153,15 +153,7 @@ export function memoryAccountStore(db: MemoryDatabase = newMemoryDatabase()): Ac
     },
     async credits(accountId, now) {
       const b = freeResetDue(balanceOf(accountId).freePeriodStart, now) ? applyFreeReset(accountId, now) : balanceOf(accountId);
-      const tier = tierAt(bundlesOf(accountId), now);
-      return {
-        tier,
-        creditsRemaining: b.freeRemaining + b.purchasedRemaining,
-        creditsPurchased: b.creditsPurchased,
-        creditsUsed: b.creditsUsed,
-        freeCreditsRemaining: b.freeRemaining,
-        freeCreditsReset: tier === 'free' ? nextFreeReset(now) : null,
-      };
+      return creditSummary({ free: b.freeRemaining, purchased: b.purchasedRemaining, creditsPurchased: b.creditsPurchased, creditsUsed: b.creditsUsed }, tierAt(bundlesOf(accountId), now), now);
     },
 
     async charge({ accountId, queryId, credits, now, query, idempotency, instanceId }) {

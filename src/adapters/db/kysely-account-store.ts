@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DatasetType } from '../../core/dataset.ts';
 import { newId } from '../../core/keys.ts';
-import { freeReset, freeResetDue, refundSplit, splitCharge, tierAt, weeklyAllowance } from '../../core/ledger/rules.ts';
-import { currentFreePeriodStart, nextFreeReset } from '../../core/ledger/weekly-reset.ts';
+import { creditSummary, freeReset, freeResetDue, refundSplit, splitCharge, tierAt, weeklyAllowance } from '../../core/ledger/rules.ts';
+import { currentFreePeriodStart } from '../../core/ledger/weekly-reset.ts';
 import { err, ok } from '../../core/result.ts';
 import type { AccountStore, ApiKeyRecord, ChargeRequest, CreditSummary, QueryRecord } from '../../ports/account-store.ts';
 import { applyMigrations } from './migrations.ts';
@@ -281,14 +281,8 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
         balance = await driver.write(async (trx) => applyFreeReset(trx, await lockBalance(trx, accountId), now), { retrySafe: true });
       }
       const tier = tierAt(await bundleWindows(db, accountId), now);
-      return {
-        tier,
-        creditsRemaining: balance.free_remaining + balance.purchased_remaining,
-        creditsPurchased: balance.credits_purchased,
-        creditsUsed: balance.credits_used,
-        freeCreditsRemaining: balance.free_remaining,
-        freeCreditsReset: tier === 'free' ? nextFreeReset(now) : null,
-      };
+      const { free_remaining: free, purchased_remaining: purchased, credits_purchased: creditsPurchased, credits_used: creditsUsed } = balance;
+      return creditSummary({ free, purchased, creditsPurchased, creditsUsed }, tier, now);
     },
 
     async charge(request: ChargeRequest) {

@@ -1,4 +1,4 @@
-import { FREE_WEEKLY_CREDITS, currentFreePeriodStart } from './weekly-reset.ts';
+import { FREE_WEEKLY_CREDITS, currentFreePeriodStart, nextFreeReset } from './weekly-reset.ts';
 
 /**
  * The credit rules, free of storage: tiers from bundles, the weekly allowance, spend order.
@@ -69,4 +69,16 @@ export function splitCharge(cost: number, freeRemaining: number): ChargeSplit {
 export function refundSplit(charged: ChargeSplit, chargedInPeriod: Date, currentPeriod: Date): ChargeSplit {
   const sameWeek = chargedInPeriod.getTime() === currentPeriod.getTime();
   return { fromFree: sameWeek ? charged.fromFree : 0, fromPurchased: charged.fromPurchased };
+}
+
+/** The balance as an account reads it: both buckets together, the tier at `now`, and the next weekly reset while free. */
+export function creditSummary(balance: { readonly free: number; readonly purchased: number; readonly creditsPurchased: number; readonly creditsUsed: number }, tier: Tier, now: Date) {
+  return {
+    tier,
+    creditsRemaining: balance.free + balance.purchased,
+    creditsPurchased: balance.creditsPurchased,
+    creditsUsed: balance.creditsUsed,
+    freeCreditsRemaining: balance.free,
+    freeCreditsReset: tier === 'free' ? nextFreeReset(now) : null,
+  };
 }
