@@ -15,7 +15,7 @@ export const ERROR_CATALOGUE = {
   validation_error: { status: 422, summary: 'Valid JSON but a logically invalid query' },
   rate_limited: { status: 429, summary: 'Request rate exceeded' },
   internal_error: { status: 500, summary: 'Server error; retry with exponential backoff' },
-  service_unavailable: { status: 503, summary: 'The service is starting or shutting down, or stalled while running the query (nothing charged); retry shortly' },
+  service_unavailable: { status: 503, summary: 'The service is starting or shutting down, its database is out of reach, or it stalled while running the query (nothing charged); retry shortly' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { appError, statusOf, type AppError } from '../core/errors.ts';
+import { StoreUnavailableError } from '../ports/account-store.ts';
 
 export interface RenderedError {
   readonly status: number;
@@ -43,7 +44,7 @@ export const internalError = (requestId: string): AppError =>
 
 /**
  * Fastify's own errors: schema validation and body parsing are bad_request with a clear
- * detail; anything unexpected is logged in full and answered 500 with only the request id.
+ * detail; a store out of reach is 503 (retry shortly); anything else unexpected is logged in full and answered 500 with only the request id.
  */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error.validation) return sendError(reply, appError('bad_request', error.message));
@@ -52,6 +53,10 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   if (status === 413) return sendError(reply, appError('bad_request', 'The request body is too large.'));
   if (status === 415) return sendError(reply, appError('bad_request', `${error.message}. Send the body as application/json.`));
   if (status >= 400 && status < 500) return sendError(reply, appError('bad_request', error.message));
+  if ((error as unknown) instanceof StoreUnavailableError) {
+    request.log.error({ err: error }, 'database out of reach');
+    return sendError(reply, appError('service_unavailable', 'The database is out of reach for a moment. Retry in a few seconds; a retried execute with the same Idempotency-Key is never charged twice.'));
+  }
   request.log.error({ err: error }, 'unhandled error');
   return sendError(reply, internalError(String(request.id)));
 }

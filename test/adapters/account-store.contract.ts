@@ -142,11 +142,65 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
         expect((await store.listKeys(account.accountId)).map((k) => k.revokedAt)).toEqual([at(2000), null]);
       });
 
+      it('carry the holder’s name; their last use is written at most once a minute', async () => {
+        const account = await newAccount();
+        const key = generateApiKey('live');
+        const rec = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key, SECRET), prefix: 'spq_live_', last4: last4(key), now: NOW, name: 'laptop' });
+        expect(rec).toMatchObject({ name: 'laptop', lastUsedAt: null });
+        await store.recordKeyUse(rec.keyId, at(1000));
+        await store.recordKeyUse(rec.keyId, at(30_000)); // within the minute: not written
+        expect((await store.listKeys(account.accountId))[0]).toMatchObject({ name: 'laptop', lastUsedAt: at(1000) });
+        await store.recordKeyUse(rec.keyId, at(61_000));
+        expect((await store.findKeyByHash(hashApiKey(key, SECRET)))?.lastUsedAt).toEqual(at(61_000));
+        await store.recordKeyUse(newId('key'), at(61_000)); // an unknown key: nothing happens
+      });
+
       it('never share a hash', async () => {
         const account = await newAccount();
         const keyHash = hashApiKey(generateApiKey('test'), SECRET);
         await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash, prefix: 'spq_test_', last4: 'abcd', now: NOW });
         await expect(store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash, prefix: 'spq_test_', last4: 'abcd', now: NOW })).rejects.toThrow();
+      });
+    });
+
+    describe('the account area’s reads', () => {
+      it('finds an account by its email, and only that one', async () => {
+        const account = await newAccount();
+        expect(await store.findAccountByEmail(account.email)).toEqual(account);
+        expect(await store.findAccountByEmail(`nobody-${account.email}`)).toBeUndefined();
+      });
+
+      it('lists the ledger newest first, by page, per account; and the bundles newest first', async () => {
+        const account = await newAccount();
+        const other = await newAccount();
+        await store.grantCredits({ accountId: account.accountId, credits: 7, now: at(1000), note: 'support' });
+        await store.addBundle({ accountId: account.accountId, credits: 50, days: 30, now: at(2000) });
+        await store.addBundle({ accountId: account.accountId, credits: 20, days: 10, now: at(3000) });
+        const charged = await store.charge(chargeRequest(account.accountId, 3, at(4000)));
+        expect(charged.ok).toBe(true);
+        await store.grantCredits({ accountId: other.accountId, credits: 9, now: at(5000) });
+
+        const first = await store.ledger({ accountId: account.accountId, page: 1, perPage: 3 });
+        expect(first.total).toBe(5); // the week's allowance, a grant, two bundles, a charge
+        expect(first.items.map((e) => [e.kind, e.freeCredits, e.purchasedCredits])).toEqual([
+          ['charge', -3, 0],
+          ['bundle_purchase', 0, 20],
+          ['bundle_purchase', 0, 50],
+        ]);
+        expect(first.items[0]!.queryId).toMatch(/^qry_/);
+        expect(first.items[0]!.createdAt).toEqual(at(4000));
+        const second = await store.ledger({ accountId: account.accountId, page: 2, perPage: 3 });
+        expect(second.items.map((e) => e.kind)).toEqual(['grant', 'free_allowance']);
+        expect(second.items[0]).toMatchObject({ purchasedCredits: 7, note: 'support', queryId: null });
+        expect((await store.ledger({ accountId: account.accountId, page: 3, perPage: 3 })).items).toEqual([]);
+        expect(new Set(first.items.concat(second.items).map((e) => e.entryId)).size).toBe(5);
+
+        const bundles = await store.bundles(account.accountId);
+        expect(bundles.map((b) => [b.credits, b.startsAt, b.expiresAt])).toEqual([
+          [20, at(3000), at(3000 + 10 * DAY)],
+          [50, at(2000), at(2000 + 30 * DAY)],
+        ]);
+        expect(await store.bundles(other.accountId)).toEqual([]);
       });
     });
 

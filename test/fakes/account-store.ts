@@ -14,6 +14,8 @@ interface Balance {
 }
 
 interface LedgerEntry {
+  readonly entryId: string;
+  readonly note: string | null;
   readonly accountId: string;
   readonly kind: 'grant' | 'bundle_purchase' | 'free_allowance' | 'charge' | 'refund';
   readonly free: number;
@@ -29,7 +31,7 @@ export interface MemoryDatabase {
   readonly accounts: Map<string, Account>;
   readonly keys: Map<string, ApiKeyRecord & { keyHash: string }>;
   readonly balances: Map<string, Balance>;
-  readonly bundles: { accountId: string; startsAt: Date; expiresAt: Date }[];
+  readonly bundles: { bundleId: string; credits: number; accountId: string; startsAt: Date; expiresAt: Date }[];
   readonly ledger: LedgerEntry[];
   readonly queries: Map<string, StoredQuery>;
   /** account id + stored (hashed) key → the request and query it ran. */
@@ -71,7 +73,9 @@ export function memoryAccountStore(db: MemoryDatabase = newMemoryDatabase()): Ac
     if (!b) throw new Error(`no balance row for account ${accountId}`);
     return b;
   };
-  const append = (entry: Omit<LedgerEntry, 'queryId'> & { queryId?: string }) => db.ledger.push({ ...entry, queryId: entry.queryId ?? null });
+  const append = (entry: Omit<LedgerEntry, 'queryId' | 'entryId' | 'note'> & { queryId?: string; note?: string }) =>
+    // + 0: a stored integer column has no negative zero.
+    db.ledger.push({ ...entry, free: entry.free + 0, purchased: entry.purchased + 0, entryId: newId('led'), queryId: entry.queryId ?? null, note: entry.note ?? null });
   const bundlesOf = (accountId: string) => db.bundles.filter((b) => b.accountId === accountId);
 
   /** The lazy weekly reset (the caller holds the "lock": no await until it is done). */
@@ -85,11 +89,11 @@ export function memoryAccountStore(db: MemoryDatabase = newMemoryDatabase()): Ac
     return b;
   };
 
-  const addPurchased = (accountId: string, credits: number, now: Date, kind: 'grant' | 'bundle_purchase') => {
+  const addPurchased = (accountId: string, credits: number, now: Date, kind: 'grant' | 'bundle_purchase', note?: string) => {
     const b = balanceOf(accountId);
     b.purchasedRemaining += credits;
     b.creditsPurchased += credits;
-    append({ accountId, kind, free: 0, purchased: credits, at: now });
+    append({ accountId, kind, free: 0, purchased: credits, at: now, ...(note !== undefined ? { note } : {}) });
   };
 
   return {
@@ -115,9 +119,9 @@ export function memoryAccountStore(db: MemoryDatabase = newMemoryDatabase()): Ac
       return [...db.accounts.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.accountId.localeCompare(b.accountId));
     },
 
-    async addKey({ accountId, keyId, keyHash, prefix, last4, now }) {
+    async addKey({ accountId, keyId, keyHash, prefix, last4, now, name }) {
       if ([...db.keys.values()].some((k) => k.keyHash === keyHash)) throw new Error('UNIQUE constraint failed: api_keys.key_hash');
-      const record = { keyId, accountId, prefix, last4, createdAt: now, revokedAt: null };
+      const record = { keyId, accountId, prefix, last4, createdAt: now, revokedAt: null, name: name ?? null, lastUsedAt: null };
       db.keys.set(keyId, { ...record, keyHash });
       return record;
     },
@@ -140,15 +144,42 @@ export function memoryAccountStore(db: MemoryDatabase = newMemoryDatabase()): Ac
       return true;
     },
 
-    async grantCredits({ accountId, credits, now }) {
+    async recordKeyUse(keyId, now) {
+      const key = db.keys.get(keyId);
+      if (key && (key.lastUsedAt === null || key.lastUsedAt.getTime() <= now.getTime() - 60_000)) db.keys.set(keyId, { ...key, lastUsedAt: now });
+    },
+    async findAccountByEmail(email) {
+      return [...db.accounts.values()].find((a) => a.email === email);
+    },
+    async ledger({ accountId, page, perPage }) {
+      // Insertion order is time order here; newest first, as the SQL stores sort by time.
+      const mine = db.ledger.filter((e) => e.accountId === accountId).reverse();
+      const items = mine.slice((page - 1) * perPage, page * perPage).map((e) => ({
+        entryId: e.entryId,
+        kind: e.kind,
+        freeCredits: e.free,
+        purchasedCredits: e.purchased,
+        queryId: e.queryId,
+        note: e.note,
+        createdAt: e.at,
+      }));
+      return { items, total: mine.length };
+    },
+    async bundles(accountId) {
+      return bundlesOf(accountId)
+        .reverse()
+        .map(({ bundleId, credits, startsAt, expiresAt }) => ({ bundleId, credits, startsAt, expiresAt }));
+    },
+
+    async grantCredits({ accountId, credits, now, note }) {
       assertCredits(credits, 1, 'credits');
-      addPurchased(accountId, credits, now, 'grant');
+      addPurchased(accountId, credits, now, 'grant', note ?? 'granted by operator');
     },
     async addBundle({ accountId, credits, days, now }) {
       assertCredits(credits, 0, 'credits');
       if (!Number.isSafeInteger(days) || days < 1) throw new RangeError(`days must be an integer ≥ 1, got ${days}`);
       balanceOf(accountId);
-      db.bundles.push({ accountId, startsAt: now, expiresAt: new Date(now.getTime() + days * DAY_MS) });
+      db.bundles.push({ bundleId: newId('bnd'), credits, accountId, startsAt: now, expiresAt: new Date(now.getTime() + days * DAY_MS) });
       addPurchased(accountId, credits, now, 'bundle_purchase');
     },
     async credits(accountId, now) {

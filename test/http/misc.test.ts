@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH } from '../../scripts/export-openapi.ts';
+import { StoreUnavailableError, type AccountStore } from '../../src/ports/account-store.ts';
 import { query, startTestServer, type TestServer } from './harness.ts';
 
 let s: TestServer;
@@ -83,6 +84,25 @@ describe('operations and documents', () => {
     const docs = await fetch(`${s.baseUrl}/docs/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger');
+  });
+
+  it('a database out of reach is 503 service_unavailable with Retry-After (retry shortly), not a bare 500', async () => {
+    const store = s.store as { findKeyByHash: AccountStore['findKeyByHash'] };
+    const original = store.findKeyByHash;
+    store.findKeyByHash = async () => {
+      throw new StoreUnavailableError('test: the database is down');
+    };
+    try {
+      const res = await s.call('/account/credits', { key });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      const body = await res.json();
+      expect(body.error).toBe('service_unavailable');
+      expect(body.detail).toMatch(/database is out of reach.*Retry/);
+    } finally {
+      store.findKeyByHash = original;
+    }
+    expect((await s.call('/account/credits', { key })).status).toBe(200);
   });
 
   it('unknown routes are 404 in the error shape; an unsupported body type is 400', async () => {

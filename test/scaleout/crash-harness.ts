@@ -83,6 +83,7 @@ async function attempt(books: Books, job: Job, instance: SpqProcess): Promise<vo
   if (res.status >= 500 && res.status !== 503) {
     // The instance's own account of it, for the failure message.
     const requestId = res.headers.get('x-request-id') ?? '?';
+    await sleep(200); // the instance's log line may follow its answer
     const logged = instance.lines.filter((l) => l.includes(requestId) && !l.includes('"msg":"request"')).map((l) => l.slice(0, 1500));
     books.serverErrors.push(`${res.status} ${text.slice(0, 300)} log: ${logged.join(' | ')}`);
     return;

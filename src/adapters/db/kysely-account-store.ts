@@ -7,7 +7,7 @@ import { currentFreePeriodStart } from '../../core/ledger/weekly-reset.ts';
 import { err, ok } from '../../core/result.ts';
 import type { AccountStore, ApiKeyRecord, ChargeRequest, CreditSummary, QueryRecord } from '../../ports/account-store.ts';
 import { applyMigrations } from './migrations.ts';
-import type { BalancesTable, Database, LedgerKind, QueriesTable } from './schema.ts';
+import type { ApiKeysTable, BalancesTable, Database, LedgerKind, QueriesTable } from './schema.ts';
 
 /** Idempotency keys are honoured for 24 hours (decisions.md, "Idempotency"). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -52,14 +52,7 @@ function toQueryRecord(row: Selectable<QueriesTable>): QueryRecord {
   };
 }
 
-function toKeyRecord(row: {
-  key_id: string;
-  account_id: string;
-  prefix: string;
-  last4: string;
-  created_at: number;
-  revoked_at: number | null;
-}): ApiKeyRecord {
+function toKeyRecord(row: Omit<Selectable<ApiKeysTable>, 'key_hash'>): ApiKeyRecord {
   return {
     keyId: row.key_id,
     accountId: row.account_id,
@@ -67,8 +60,13 @@ function toKeyRecord(row: {
     last4: row.last4,
     createdAt: toDate(row.created_at),
     revokedAt: toDateOrNull(row.revoked_at),
+    name: row.name,
+    lastUsedAt: toDateOrNull(row.last_used_at),
   };
 }
+
+/** A key's last use is shown to the minute, so it is written at most once a minute. */
+const KEY_USE_RESOLUTION_MS = 60_000;
 
 function assertCredits(credits: number, min: number, what: string): void {
   if (!Number.isSafeInteger(credits) || credits < min) throw new RangeError(`${what} must be an integer ≥ ${min}, got ${credits}`);
@@ -219,16 +217,16 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
       return rows.map((row) => ({ accountId: row.account_id, email: row.email, createdAt: toDate(row.created_at) }));
     },
 
-    async addKey({ accountId, keyId, keyHash, prefix, last4, now }) {
+    async addKey({ accountId, keyId, keyHash, prefix, last4, now, name }) {
       await driver.write(
         (trx) =>
           trx
             .insertInto('api_keys')
-            .values({ key_id: keyId, account_id: accountId, key_hash: keyHash, prefix, last4, created_at: now.getTime(), revoked_at: null })
+            .values({ key_id: keyId, account_id: accountId, key_hash: keyHash, prefix, last4, created_at: now.getTime(), revoked_at: null, name: name ?? null, last_used_at: null })
             .execute(),
         { retrySafe: false },
       );
-      return { keyId, accountId, prefix, last4, createdAt: now, revokedAt: null };
+      return { keyId, accountId, prefix, last4, createdAt: now, revokedAt: null, name: name ?? null, lastUsedAt: null };
     },
 
     async findKeyByHash(keyHash) {
@@ -248,6 +246,57 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
         { retrySafe: true },
       );
       return Number(result.numUpdatedRows) > 0;
+    },
+
+    async recordKeyUse(keyId, now) {
+      const ms = now.getTime();
+      await driver.write(
+        (trx) =>
+          trx
+            .updateTable('api_keys')
+            .set({ last_used_at: ms })
+            .where('key_id', '=', keyId)
+            .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', ms - KEY_USE_RESOLUTION_MS)]))
+            .execute(),
+        { retrySafe: true },
+      );
+    },
+
+    async findAccountByEmail(email) {
+      const row = await db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+      return row && { accountId: row.account_id, email: row.email, createdAt: toDate(row.created_at) };
+    },
+
+    async ledger({ accountId, page, perPage }) {
+      const [rows, count] = await Promise.all([
+        db
+          .selectFrom('ledger_entries')
+          .selectAll()
+          .where('account_id', '=', accountId)
+          .orderBy('created_at', 'desc')
+          .orderBy('entry_id', 'desc')
+          .limit(perPage)
+          .offset((page - 1) * perPage)
+          .execute(),
+        db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow(),
+      ]);
+      return {
+        total: Number(count.n),
+        items: rows.map((r) => ({
+          entryId: r.entry_id,
+          kind: r.kind,
+          freeCredits: r.free_credits,
+          purchasedCredits: r.purchased_credits,
+          queryId: r.query_id,
+          note: r.note,
+          createdAt: toDate(r.created_at),
+        })),
+      };
+    },
+
+    async bundles(accountId) {
+      const rows = await db.selectFrom('bundles').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('bundle_id', 'desc').execute();
+      return rows.map((r) => ({ bundleId: r.bundle_id, credits: r.credits, startsAt: toDate(r.starts_at), expiresAt: toDate(r.expires_at) }));
     },
 
     async grantCredits({ accountId, credits, now, note }) {

@@ -119,6 +119,40 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    name: '0003_account_area_sign_in',
+    async up(db) {
+      await db.schema.alterTable('api_keys').addColumn('name', 'text').execute();
+      await db.schema.alterTable('api_keys').addColumn('last_used_at', 'bigint').execute();
+      await db.schema
+        .createTable('web_credentials')
+        .addColumn('account_id', 'text', (c) => c.primaryKey().references('accounts.account_id'))
+        .addColumn('password_hash', 'text')
+        .addColumn('time_zone', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('web_tokens')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.account_id'))
+        .addColumn('purpose', 'text', (c) => c.notNull().check(sql`purpose in ('invitation', 'reset')`))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('web_sessions')
+        .addColumn('session_id', 'text', (c) => c.primaryKey())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.account_id'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+        .addColumn('revoked_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('web_sessions_account').on('web_sessions').column('account_id').execute();
+    },
+  },
 ];
 
 /** Applies the pending migrations on `trx`, which must be a transaction holding the migration lock. */

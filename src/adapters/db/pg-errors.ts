@@ -19,3 +19,10 @@ export function isConnectionFailure(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
   return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message);
 }
+
+/** The store is out of reach for now: a lost connection, no pooled connection in time, or a statement cut off by statement_timeout. */
+export function isUnavailable(error: unknown): boolean {
+  if (isConnectionFailure(error) || codeOf(error) === '57014') return true;
+  const message = error instanceof Error ? error.message : '';
+  return /timeout exceeded when trying to connect/i.test(message);
+}

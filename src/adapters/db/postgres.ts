@@ -1,8 +1,8 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { AccountStore } from '../../ports/account-store.ts';
+import { StoreUnavailableError, type AccountStore } from '../../ports/account-store.ts';
 import { createKyselyAccountStore, type StoreDriver } from './kysely-account-store.ts';
-import { isConnectionFailure, isTransientConflict } from './pg-errors.ts';
+import { isConnectionFailure, isTransientConflict, isUnavailable } from './pg-errors.ts';
 import type { Database } from './schema.ts';
 
 export interface PostgresStoreOptions {
@@ -80,5 +80,22 @@ export function createPostgresAccountStore(options: PostgresStoreOptions): Accou
     },
     close: () => db.destroy(),
   };
-  return createKyselyAccountStore(driver);
+  return reportingUnavailable(createKyselyAccountStore(driver));
+}
+
+/** Every method of the store, with a driver error that means "out of reach for now" turned into StoreUnavailableError. */
+function reportingUnavailable(store: AccountStore): AccountStore {
+  const wrapped = {} as Record<string, unknown>;
+  for (const [name, method] of Object.entries(store) as [string, unknown][]) {
+    if (typeof method !== 'function') continue;
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (method as (...a: unknown[]) => Promise<unknown>).apply(store, args);
+      } catch (error) {
+        if (isUnavailable(error)) throw new StoreUnavailableError(`the database is out of reach: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        throw error;
+      }
+    };
+  }
+  return wrapped as unknown as AccountStore;
 }

@@ -18,6 +18,10 @@ export interface ApiKeysTable {
   last4: string;
   created_at: number;
   revoked_at: number | null;
+  /** The holder's label for the key (migration 0003; null for keys made by the operator). */
+  name: string | null;
+  /** Last authenticated use, to the minute (migration 0003). */
+  last_used_at: number | null;
 }
 
 export const LEDGER_KINDS = ['grant', 'bundle_purchase', 'free_allowance', 'charge', 'refund'] as const;
@@ -96,6 +100,37 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+/** The account area's sign-in (migration 0003): one row per account holder who set a password. */
+export interface WebCredentialsTable {
+  account_id: string;
+  /** scrypt$N$r$p$salt$hash (core/password.ts); null until the invitation is accepted. */
+  password_hash: string | null;
+  /** IANA time zone the pages show times in. */
+  time_zone: string;
+  updated_at: number;
+}
+
+/** One-time links (invitation, password reset): only their keyed hash is kept. */
+export interface WebTokensTable {
+  token_hash: string;
+  account_id: string;
+  purpose: 'invitation' | 'reset';
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** Signed-in browsers: the cookie holds the token, the table its keyed hash. */
+export interface WebSessionsTable {
+  session_id: string;
+  token_hash: string;
+  account_id: string;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+  revoked_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -105,4 +140,7 @@ export interface Database {
   queries: QueriesTable;
   idempotency_keys: IdempotencyKeysTable;
   instance_leases: InstanceLeasesTable;
+  web_credentials: WebCredentialsTable;
+  web_tokens: WebTokensTable;
+  web_sessions: WebSessionsTable;
 }

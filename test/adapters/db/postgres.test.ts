@@ -3,6 +3,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/keys.ts';
 import { createPostgresAccountStore } from '../../../src/adapters/db/postgres.ts';
+import { StoreUnavailableError } from '../../../src/ports/account-store.ts';
+import { freePort } from '../../support/free-port.ts';
 import { accountStoreContract } from '../account-store.contract.ts';
 
 const SERVER = 'postgres://postgres@127.0.0.1:5432';
@@ -48,6 +50,39 @@ accountStoreContract('PostgreSQL', {
 });
 
 describe('PostgreSQL under connection failures', () => {
+  it('a server out of reach or a statement cut off by statement_timeout is StoreUnavailableError (the API answers 503), other errors pass through', async () => {
+    const unreachable = createPostgresAccountStore({ url: `postgres://postgres@127.0.0.1:${await freePort()}/none`, maxAttempts: 1 });
+    try {
+      await expect(unreachable.getAccount('acc_00000000000000000000')).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await unreachable.close();
+    }
+    const name = `spq_test_${randomBytes(6).toString('hex')}`;
+    await admin((client) => client.query(`create database ${name}`));
+    created.push(name);
+    const slow = createPostgresAccountStore({ url: `${SERVER}/${name}`, statementTimeoutMs: 50, maxAttempts: 1 });
+    try {
+      await slow.migrate();
+      const now = new Date('2026-11-25T03:00:00Z');
+      // A second connection holds the balance row, so the charge's FOR UPDATE waits past the timeout.
+      const account = await slow.createAccount({ email: 'slow@example.org', now });
+      const holder = new pg.Client({ connectionString: `${SERVER}/${name}` });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('select * from balances where account_id = $1 for update', [account.accountId]);
+        await expect(slow.grantCredits({ accountId: account.accountId, credits: 5, now })).rejects.toBeInstanceOf(StoreUnavailableError);
+        await holder.query('rollback');
+      } finally {
+        await holder.end();
+      }
+      // A refused write (not an outage) is not dressed up as one.
+      await expect(slow.createAccount({ email: 'slow@example.org', now })).rejects.not.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('charges survive killed connections: retried, never charged twice, ledger consistent', async () => {
     const name = `spq_test_${randomBytes(6).toString('hex')}`;
     await admin((client) => client.query(`create database ${name}`));
