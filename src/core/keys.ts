@@ -97,7 +97,7 @@ export function hashApiKey(key: string, serverSecret: string): string {
 /** The last four characters, shown in key listings so an operator can tell keys apart. */
 export const last4 = (key: string): string => key.slice(-4);
 
-export type IdPrefix = 'acc' | 'key' | 'qry' | 'led' | 'bnd' | 'ins';
+export type IdPrefix = 'acc' | 'key' | 'qry' | 'led' | 'bnd' | 'ins' | 'ses';
 export const ID_RANDOM_LENGTH = 20;
 
 /** Prefixed random ids: "acc_…", "key_…", "qry_…" (ledger entries "led_…", bundles "bnd_…"). */

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { ConfigError, type Config } from '../../config.ts';
 import type { AccountStore } from '../../ports/account-store.ts';
-import { createPostgresAccountStore } from './postgres.ts';
-import { createSqliteAccountStore } from './sqlite.ts';
+import { createPostgresStores } from './postgres.ts';
+import { createSqliteStores } from './sqlite.ts';
+import type { DatabaseStores } from './stores.ts';
 
 export const SQLITE_FILE_NAME = 'spq.sqlite';
 
@@ -28,15 +29,23 @@ export function describeStoreLocation(location: StoreLocation): string {
  * up to date; migrations take a lock, so concurrent starts are safe.
  */
 export async function openAccountStore(config: Config, options: { readonly migrate?: boolean } = {}): Promise<AccountStore> {
+  return (await openStores(config, options)).accounts;
+}
+
+/** The AccountStore and the CredentialStore on one database (what `spq serve` needs). */
+export async function openStores(config: Config, options: { readonly migrate?: boolean } = {}): Promise<DatabaseStores> {
   const location = storeLocation(config);
-  const store = location.kind === 'sqlite' ? createSqliteAccountStore({ file: location.file }) : createPostgresAccountStore({ url: location.url, maxConnections: config.pgPoolSize, statementTimeoutMs: config.pgStatementTimeoutMs });
+  const stores =
+    location.kind === 'sqlite'
+      ? createSqliteStores({ file: location.file })
+      : createPostgresStores({ url: location.url, maxConnections: config.pgPoolSize, statementTimeoutMs: config.pgStatementTimeoutMs });
   if (options.migrate ?? true) {
     try {
-      await store.migrate();
+      await stores.accounts.migrate();
     } catch (error) {
-      await store.close();
+      await stores.accounts.close();
       throw error;
     }
   }
-  return store;
+  return stores;
 }

@@ -2,6 +2,8 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { StoreUnavailableError, type AccountStore } from '../../ports/account-store.ts';
 import { createKyselyAccountStore, type StoreDriver } from './kysely-account-store.ts';
+import { createKyselyCredentialStore } from './kysely-credential-store.ts';
+import type { DatabaseStores } from './stores.ts';
 import { isConnectionFailure, isTransientConflict, isUnavailable } from './pg-errors.ts';
 import type { Database } from './schema.ts';
 
@@ -35,7 +37,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * one that changes a balance first takes that balance row FOR UPDATE, so charges of one account
  * serialize across all instances while other accounts proceed in parallel.
  */
-export function createPostgresAccountStore(options: PostgresStoreOptions): AccountStore {
+export function createPostgresStores(options: PostgresStoreOptions): DatabaseStores {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
@@ -80,11 +82,14 @@ export function createPostgresAccountStore(options: PostgresStoreOptions): Accou
     },
     close: () => db.destroy(),
   };
-  return reportingUnavailable(createKyselyAccountStore(driver));
+  return { accounts: reportingUnavailable(createKyselyAccountStore(driver)), credentials: reportingUnavailable(createKyselyCredentialStore(driver)) };
 }
 
+/** The AccountStore alone (the admin CLI, tests of the ledger). */
+export const createPostgresAccountStore = (options: PostgresStoreOptions): AccountStore => createPostgresStores(options).accounts;
+
 /** Every method of the store, with a driver error that means "out of reach for now" turned into StoreUnavailableError. */
-function reportingUnavailable(store: AccountStore): AccountStore {
+function reportingUnavailable<Store extends object>(store: Store): Store {
   const wrapped = {} as Record<string, unknown>;
   for (const [name, method] of Object.entries(store) as [string, unknown][]) {
     if (typeof method !== 'function') continue;
@@ -97,5 +102,5 @@ function reportingUnavailable(store: AccountStore): AccountStore {
       }
     };
   }
-  return wrapped as unknown as AccountStore;
+  return wrapped as unknown as Store;
 }
