@@ -56,6 +56,18 @@ export interface Config {
   /** SPQ_INSTANCE_LEASE_SECONDS: an instance not heard from for this long is dead; its pending executes are refunded. */
   readonly instanceLeaseSeconds: number;
   readonly logLevel: string;
+  /** The account area (web pages for account holders). */
+  readonly accountArea: {
+    /** SPQ_SESSION_HOURS: a sign-in lasts at most this long. */
+    readonly sessionHours: number;
+    /** SPQ_SESSION_IDLE_MINUTES: a session unused for this long ends. */
+    readonly sessionIdleMinutes: number;
+    /** SPQ_ONE_TIME_LINK_HOURS: invitation and password-reset links work this long, once. */
+    readonly oneTimeLinkHours: number;
+    /** SPQ_SIGN_IN_ATTEMPTS_PER_EMAIL / _PER_ADDRESS: sign-in attempts per 15 minutes. */
+    readonly signInAttemptsPerEmail: number;
+    readonly signInAttemptsPerAddress: number;
+  };
 }
 
 export interface S3Config {
@@ -154,8 +166,19 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     headersTimeoutMs: integer(merged, 'SPQ_HEADERS_TIMEOUT_MS', 10_000, 1000),
     instanceLeaseSeconds: integer(merged, 'SPQ_INSTANCE_LEASE_SECONDS', 15, 2),
     logLevel: text(merged, 'SPQ_LOG_LEVEL') ?? 'info',
+    accountArea: {
+      sessionHours: integer(merged, 'SPQ_SESSION_HOURS', 12, 1),
+      sessionIdleMinutes: integer(merged, 'SPQ_SESSION_IDLE_MINUTES', 120, 1),
+      oneTimeLinkHours: integer(merged, 'SPQ_ONE_TIME_LINK_HOURS', 72, 1),
+      signInAttemptsPerEmail: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_EMAIL', 10, 1),
+      signInAttemptsPerAddress: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_ADDRESS', 30, 1),
+    },
   };
 }
+
+/** Base URL of this service as clients reach it: download links and the account area's links start with it. */
+export const publicBaseUrl = (config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>): string =>
+  (config.publicBaseUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '');
 
 /** The effective config for `spq config`: secrets replaced by whether they are set. */
 export function redactedConfig(config: Config): Record<string, unknown> {

@@ -49,9 +49,11 @@ async function existingAccount(store: AccountStore, accountId: string): Promise<
   return account ? ok(account) : err(appError('not_found', `no account ${accountId}`));
 }
 
-async function issueKey(deps: AccountAdminDeps, accountId: string, kind: KeyKind): Promise<NewKey> {
+/** Generates a key, stores its keyed hash, and returns it once. */
+export async function issueKey(deps: AccountAdminDeps, accountId: string, kind: KeyKind, name?: string): Promise<NewKey> {
   const apiKey = generateApiKey(kind);
   const key = await deps.store.addKey({
+    ...(name !== undefined ? { name } : {}),
     accountId,
     keyId: newId('key'),
     keyHash: hashApiKey(apiKey, deps.serverSecret),

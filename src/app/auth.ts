@@ -44,6 +44,23 @@ export async function authenticate(
   return ok({ accountId: record.accountId, keyId: record.keyId, tier: credits.tier, sandbox: format.value.kind === 'test', credits });
 }
 
+/**
+ * Notes each key's last use for the account area ("last used"), writing at most once a minute per
+ * key from this process and never holding up the request: the store call runs in the background.
+ */
+export class KeyUseRecorder {
+  private readonly written = new Map<string, number>();
+  constructor(private readonly store: Pick<UseCaseDeps['accounts'], 'recordKeyUse'>, private readonly onError: (error: unknown) => void) {}
+
+  record(keyId: string, now: Date): void {
+    const last = this.written.get(keyId);
+    if (last !== undefined && now.getTime() - last < 60_000) return;
+    this.written.set(keyId, now.getTime());
+    if (this.written.size > 100_000) this.written.clear();
+    this.store.recordKeyUse(keyId, now).catch(this.onError);
+  }
+}
+
 /** Both statements of decisions.md, "Rate limits": a sliding minute and a sliding hour by tier. */
 export function keyPolicies(limits: UseCaseDeps['config']['rateLimits'], tier: Tier): WindowPolicy[] {
   return [

@@ -27,6 +27,7 @@ import { registerGetQuery } from './routes/query/get.ts';
 import { registerHistory } from './routes/query/history.ts';
 import { registerPreview } from './routes/query/preview.ts';
 import type { Api, AppDeps } from './types.ts';
+import { registerAccountArea } from './web/account-area.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 
 export type { AppDeps } from './types.ts';
@@ -112,8 +113,11 @@ export function buildApp(given: AppDeps): FastifyInstance {
     registerMetrics(open, deps, metrics);
   });
 
+  // The account area: its own scope (form bodies, session cookies, HTML pages).
+  void app.register(async (web: Api) => registerAccountArea(web, deps));
+
   void app.register(async (authenticated: Api) => {
-    authenticated.addHook('onRequest', authenticationHook(deps, deps.summaries));
+    authenticated.addHook('onRequest', authenticationHook(deps, deps.summaries, app.log));
     registerPreview(authenticated, deps);
     registerExecute(authenticated, deps);
     registerHistory(authenticated, deps);

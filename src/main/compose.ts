@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { openAccountStore } from '../adapters/db/open-store.ts';
+import { openStores } from '../adapters/db/open-store.ts';
 import { loadServerSecret } from '../adapters/db/server-secret.ts';
 import { createLocalFileStore } from '../adapters/filestore/local.ts';
 import { createS3FileStore } from '../adapters/filestore/s3.ts';
@@ -18,22 +18,24 @@ import { createRedisRateLimiter } from '../adapters/ratelimit/redis.ts';
 import { newestRelease, poolsRoot } from '../adapters/pools/release-dirs.ts';
 import { cryptoRandomness } from '../adapters/randomness/crypto.ts';
 import { localScratch } from '../adapters/scratch/local.ts';
-import type { Config } from '../config.ts';
+import { publicBaseUrl, type Config } from '../config.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { FileStore } from '../ports/file-store.ts';
 import type { PoolRelease } from '../ports/pool-release.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { UseCaseDeps } from '../app/deps.ts';
+import type { CredentialStore } from '../ports/credential-store.ts';
 
 export interface Services extends UseCaseDeps {
   readonly instanceId: string;
+  /** The account area's sign-in store, on the AccountStore's database. */
+  readonly credentials: CredentialStore;
   /** One line per port naming its adapter, for the start-up banner. */
   readonly description: readonly string[];
   close(): Promise<void>;
 }
 
-/** Base URL of download links served by this process. */
-export const publicBaseUrl = (config: Config): string => (config.publicBaseUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '');
+export { publicBaseUrl } from '../config.ts';
 
 /**
  * Where the adapters report: start-up progress, and at run time events an operator must see
@@ -108,7 +110,7 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
   const pools = withExportDelay(opened, config.testExportDelayMs, log);
   const closers: (() => Promise<void>)[] = [() => pools.close()];
   try {
-    const accounts = await openAccountStore(config);
+    const { accounts, credentials } = await openStores(config);
     closers.push(() => accounts.close());
     const limiter = limiterFor(config, log);
     closers.push(() => limiter.close());
@@ -124,6 +126,7 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
     return {
       config,
       accounts,
+      credentials,
       limiter,
       files,
       pools,

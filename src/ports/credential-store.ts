@@ -6,6 +6,9 @@
  * as the AccountStore, so sessions hold across instances) and an in-memory fake; all pass
  * test/adapters/credential-store.contract.ts.
  */
+/** Time zone of holders who have not chosen one: the free allowance resets at Sydney's Monday midnight. */
+export const DEFAULT_TIME_ZONE = 'Australia/Sydney';
+
 export type OneTimePurpose = 'invitation' | 'reset';
 
 export interface HolderSettings {

@@ -3,7 +3,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteAccountStore } from '../../src/adapters/db/sqlite.ts';
+import { createSqliteAccountStore, createSqliteStores } from '../../src/adapters/db/sqlite.ts';
+import { createMemoryRateLimiter } from '../../src/adapters/ratelimit/memory.ts';
+import { oneTimeLinkHolder, setPasswordWithLink } from '../../src/app/web/sign-in.ts';
+import { loadConfig } from '../../src/config.ts';
+import { systemClock } from '../../src/ports/clock.ts';
 import { checkKeyFormat, hashApiKey, newId } from '../../src/core/keys.ts';
 import type { AccountStore } from '../../src/ports/account-store.ts';
 
@@ -56,8 +60,11 @@ describe('spq admin', () => {
     const run = await spq('admin', 'account', 'create', '--email', 'Ops@Example.org', '--json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const printed = JSON.parse(run.stdout) as { account_id: string; api_key: string };
-    expect(Object.keys(printed).sort()).toEqual(['account_id', 'api_key']);
+    const printed = JSON.parse(run.stdout) as { account_id: string; api_key: string; invitation_url: string; invitation_expires: string };
+    expect(Object.keys(printed).sort()).toEqual(['account_id', 'api_key', 'invitation_expires', 'invitation_url']);
+    // The account area's one-time link: on this service's base URL, valid 72 hours.
+    expect(printed.invitation_url).toMatch(/^http:\/\/127\.0\.0\.1:8080\/console\/welcome\/[0-9A-Za-z]{32}$/);
+    expect(Date.parse(printed.invitation_expires) - Date.now()).toBeGreaterThan(71 * 3_600_000);
     expect(printed.account_id).toMatch(/^acc_[0-9A-Za-z]{20}$/);
     expect(checkKeyFormat(printed.api_key)).toMatchObject({ ok: true, value: { kind: 'live' } });
     accountId = printed.account_id;
@@ -75,6 +82,26 @@ describe('spq admin', () => {
     const found = await store.findKeyByHash(hashApiKey(firstKey, secret()));
     expect(found).toMatchObject({ accountId, prefix: 'spq_live_', last4: firstKey.slice(-4), revokedAt: null });
     expect((await store.getAccount(accountId))?.email).toBe('ops@example.org');
+  });
+
+  it('account invite prints a one-time link (invitation or reset) that the account area accepts once', async () => {
+    const run = await spq('admin', 'account', 'invite', '--account', accountId, '--reset', '--json');
+    expect(run.code).toBe(0);
+    const link = JSON.parse(run.stdout) as { account_id: string; url: string; expires: string };
+    expect(link.account_id).toBe(accountId);
+    const token = /\/console\/welcome\/([0-9A-Za-z]{32})$/.exec(link.url)![1]!;
+    const { credentials, accounts } = createSqliteStores({ file: join(dataDir, 'spq.sqlite') });
+    try {
+      const deps = { accounts, credentials, clock: systemClock, serverSecret: secret(), limiter: createMemoryRateLimiter(), config: loadConfig({}) };
+      expect(await oneTimeLinkHolder(deps, token)).toEqual({ ok: true, value: { email: 'ops@example.org' } });
+      expect((await setPasswordWithLink(deps, { token, password: 'four unrelated words', confirmation: 'four unrelated words' })).ok).toBe(true);
+      expect((await setPasswordWithLink(deps, { token, password: 'four unrelated words', confirmation: 'four unrelated words' })).ok).toBe(false);
+    } finally {
+      await accounts.close();
+    }
+    const human = await spq('admin', 'account', 'invite', '--account', accountId);
+    expect(human.stdout).toMatch(/^link \(works once, until .*\):\n  http:\/\/127\.0\.0\.1:8080\/console\/welcome\/[0-9A-Za-z]{32}\n$/);
+    expect((await spq('admin', 'account', 'invite', '--account', 'acc_nope')).code).toBe(2);
   });
 
   it('refuses bad input with exit code 2 and changes nothing', async () => {

@@ -1,4 +1,4 @@
-import type { CredentialStore, OneTimePurpose, WebSession } from '../../src/ports/credential-store.ts';
+import { DEFAULT_TIME_ZONE, type CredentialStore, type OneTimePurpose, type WebSession } from '../../src/ports/credential-store.ts';
 
 /** The in-memory CredentialStore: passes test/adapters/credential-store.contract.ts like the SQL stores. */
 export function createMemoryCredentialStore(): CredentialStore {
@@ -30,7 +30,7 @@ export function createMemoryCredentialStore(): CredentialStore {
       if (!link) return undefined;
       const accountId = link.accountId;
       for (const other of links.values()) if (other.accountId === accountId && other.usedAt === null) other.usedAt = ms;
-      holders.set(accountId, { passwordHash, timeZone: holders.get(accountId)?.timeZone ?? 'Australia/Sydney' });
+      holders.set(accountId, { passwordHash, timeZone: holders.get(accountId)?.timeZone ?? DEFAULT_TIME_ZONE });
       for (const s of sessions.values()) if (s.accountId === accountId && s.revokedAt === null) s.revokedAt = ms;
       return accountId;
     },

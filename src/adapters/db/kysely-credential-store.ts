@@ -1,8 +1,5 @@
-import type { CredentialStore } from '../../ports/credential-store.ts';
+import { DEFAULT_TIME_ZONE, type CredentialStore } from '../../ports/credential-store.ts';
 import type { StoreDriver } from './kysely-account-store.ts';
-
-/** Time zone of holders who have not chosen one: the ledger's weekly reset is Sydney's Monday. */
-export const DEFAULT_TIME_ZONE = 'Australia/Sydney';
 
 /** The CredentialStore over Kysely, on the AccountStore's database (same driver, same transactions). */
 export function createKyselyCredentialStore(driver: StoreDriver): CredentialStore {

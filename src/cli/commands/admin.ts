@@ -1,9 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { AccountAdminDeps } from '../../app/accounts.ts';
-import { loadConfig } from '../../config.ts';
+import { loadConfig, publicBaseUrl, type Config } from '../../config.ts';
+import type { CredentialStore } from '../../ports/credential-store.ts';
 import type { AppError } from '../../core/errors.ts';
-import type { Result } from '../../core/result.ts';
-import type { ApiKeyRecord, CreditSummary, Tier } from '../../ports/account-store.ts';
+import { ok, type Result } from '../../core/result.ts';
+import type { AccountStore, ApiKeyRecord, CreditSummary, Tier } from '../../ports/account-store.ts';
 import { systemClock } from '../../ports/clock.ts';
 
 /** Exit code for anything the operator typed wrong (bad option, unknown id): nothing was changed. */
@@ -18,22 +19,25 @@ function wholeNumberOption(name: string) {
   };
 }
 
-type AccountUseCases = typeof import('../../app/accounts.ts');
+type AccountUseCases = typeof import('../../app/accounts.ts') & typeof import('../../app/web/sign-in.ts');
+/** What the admin commands act with: the account store and, for account-area links, the credential store and config. */
+type AdminDeps = AccountAdminDeps & { readonly accounts: AccountStore; readonly credentials: CredentialStore; readonly config: Config };
 
 /**
  * Opens the store the server uses (same config), runs one use case, closes the store. The store
  * and the use cases are loaded here, on demand, so `spq --help` loads none of them.
  */
-async function runAdmin<T>(use: (deps: AccountAdminDeps, cases: AccountUseCases) => Promise<Result<T, AppError>>, show: (value: T) => void): Promise<void> {
-  const [{ openAccountStore }, { loadServerSecret }, cases] = await Promise.all([
+async function runAdmin<T>(use: (deps: AdminDeps, cases: AccountUseCases) => Promise<Result<T, AppError>>, show: (value: T) => void): Promise<void> {
+  const [{ openStores }, { loadServerSecret }, accountCases, signInCases] = await Promise.all([
     import('../../adapters/db/open-store.ts'),
     import('../../adapters/db/server-secret.ts'),
     import('../../app/accounts.ts'),
+    import('../../app/web/sign-in.ts'),
   ]);
   const config = loadConfig();
-  const store = await openAccountStore(config);
+  const { accounts: store, credentials } = await openStores(config);
   try {
-    const result = await use({ store, serverSecret: loadServerSecret(config), clock: systemClock }, cases);
+    const result = await use({ store, accounts: store, credentials, config, serverSecret: loadServerSecret(config), clock: systemClock }, { ...accountCases, ...signInCases });
     if (result.ok) show(result.value);
     else {
       process.stderr.write(`spq: ${result.error.detail}\n`);
@@ -97,15 +101,43 @@ export function registerAdminCommands(program: Command): void {
     .action(async (opts: { email: string; tier: Tier; credits?: number; days?: number; json?: boolean }) => {
       const bundle = opts.credits !== undefined || opts.days !== undefined ? { credits: opts.credits ?? 100, days: opts.days ?? 30 } : undefined;
       await runAdmin(
-        (deps, cases) => cases.createAccountWithKey(deps, { email: opts.email, tier: opts.tier, ...(bundle ? { bundle } : {}) }),
+        async (deps, cases) => {
+          const created = await cases.createAccountWithKey(deps, { email: opts.email, tier: opts.tier, ...(bundle ? { bundle } : {}) });
+          if (!created.ok) return created;
+          const link = await cases.issueOneTimeLink(deps, { accountId: created.value.account.accountId, purpose: 'invitation' });
+          return link.ok ? ok({ ...created.value, link: { url: `${publicBaseUrl(deps.config)}${link.value.path}`, expiresAt: link.value.expiresAt } }) : link;
+        },
         (created) => {
-          if (opts.json) out(JSON.stringify({ account_id: created.account.accountId, api_key: created.apiKey }));
-          else {
+          if (opts.json) {
+            out(JSON.stringify({ account_id: created.account.accountId, api_key: created.apiKey, invitation_url: created.link.url, invitation_expires: created.link.expiresAt.toISOString() }));
+          } else {
             out(`account_id: ${created.account.accountId}`);
             out(`email:      ${created.account.email}`);
             out(`key_id:     ${created.key.keyId}`);
             out(`api_key:    ${created.apiKey}`);
             out(SHOWN_ONCE);
+            out(`account area: send the holder this link to set their password (works once, until ${created.link.expiresAt.toISOString()}):`);
+            out(`  ${created.link.url}`);
+          }
+        },
+      );
+    });
+
+  account
+    .command('invite')
+    .description("print a one-time link with which the holder sets (or resets) their account-area password; their other sessions end when it is used")
+    .requiredOption('--account <id>', 'account id (acc_…)')
+    .option('--reset', 'a password reset (the same page; the old password stops working once the link is used)')
+    .option('--json', 'print {"account_id", "url", "expires"} as JSON')
+    .action(async (opts: { account: string; reset?: boolean; json?: boolean }) => {
+      await runAdmin(
+        (deps, cases) => cases.issueOneTimeLink(deps, { accountId: opts.account, purpose: opts.reset ? 'reset' : 'invitation' }),
+        (link) => {
+          const url = `${publicBaseUrl(loadConfig())}${link.path}`;
+          if (opts.json) out(JSON.stringify({ account_id: opts.account, url, expires: link.expiresAt.toISOString() }));
+          else {
+            out(`link (works once, until ${link.expiresAt.toISOString()}):`);
+            out(`  ${url}`);
           }
         },
       );

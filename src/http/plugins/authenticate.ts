@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, failedAuthPolicy, keyPolicies, rateLimitedError } from '../../app/auth.ts';
+import { authenticate, failedAuthPolicy, keyPolicies, KeyUseRecorder, rateLimitedError } from '../../app/auth.ts';
 import type { SummaryCache } from '../../app/summary-cache.ts';
 import type { RateDecision, WindowPolicy } from '../../ports/rate-limiter.ts';
 import { appError } from '../../core/errors.ts';
@@ -33,7 +33,8 @@ function declaredBodyBytes(request: FastifyRequest): number | undefined {
  * both windows of the key and the RateLimit headers are set on whatever follows. So a request
  * without a valid key costs no JSON parsing, and a flood of them is throttled first.
  */
-export function authenticationHook(deps: AppDeps, summaries: SummaryCache) {
+export function authenticationHook(deps: AppDeps, summaries: SummaryCache, log: { warn(fields: object, message: string): void }) {
+  const keyUse = new KeyUseRecorder(deps.accounts, (error) => log.warn({ err: error }, 'could not note an API key\'s last use'));
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const limit = request.routeOptions.bodyLimit ?? 0;
     const declared = declaredBodyBytes(request);
@@ -61,6 +62,7 @@ export function authenticationHook(deps: AppDeps, summaries: SummaryCache) {
       return sendError(reply, rateLimitedError(decision, 'Rate limit of this API key exceeded'));
     }
     request.principal = principal.value;
+    keyUse.record(principal.value.keyId, deps.clock.now());
     return undefined;
   };
 }

@@ -1,0 +1,138 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { appError, type AppError } from '../../core/errors.ts';
+import { isId, newId, randomBase62 } from '../../core/keys.ts';
+import { hashPassword, passwordProblem, verifyPassword } from '../../core/password.ts';
+import { err, ok, type Result } from '../../core/result.ts';
+import type { AccountStore } from '../../ports/account-store.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { CredentialStore, OneTimePurpose, WebSession } from '../../ports/credential-store.ts';
+import type { RateLimiter } from '../../ports/rate-limiter.ts';
+import type { Config } from '../../config.ts';
+import { rateLimitedError } from '../auth.ts';
+import { normaliseEmail } from '../accounts.ts';
+
+/**
+ * Sign-in to the account area: one-time links (invitation and reset, printed by the admin CLI),
+ * passwords (scrypt), sessions (a random token in a cookie; only its keyed hash is stored) and
+ * the CSRF token bound to the session. The API itself never accepts a session: only API keys.
+ */
+export interface SignInDeps {
+  readonly accounts: AccountStore;
+  readonly credentials: CredentialStore;
+  readonly limiter: RateLimiter;
+  readonly clock: Clock;
+  readonly config: Pick<Config, 'accountArea'>;
+  readonly serverSecret: string;
+}
+
+const TOKEN_LENGTH = 32;
+const MINUTE = 60_000;
+/** The path of a one-time link; the token is its last segment (redacted from logs). */
+export const ONE_TIME_LINK_PATH = '/console/welcome/';
+
+const keyedHash = (secret: string, purpose: string, token: string): string => createHmac('sha256', secret).update(`${purpose}\0${token}`).digest('hex');
+const wellFormedToken = (token: string): boolean => token.length === TOKEN_LENGTH && /^[0-9A-Za-z]+$/.test(token);
+
+/** A one-time link for the holder to set (invitation) or reset their password. */
+export async function issueOneTimeLink(
+  deps: Pick<SignInDeps, 'accounts' | 'credentials' | 'clock' | 'config' | 'serverSecret'>,
+  input: { readonly accountId: string; readonly purpose: OneTimePurpose },
+): Promise<Result<{ readonly path: string; readonly expiresAt: Date }, AppError>> {
+  if (!isId('acc', input.accountId)) return err(appError('bad_request', `"${input.accountId}" is not an account id (acc_ followed by 20 letters and digits)`));
+  if ((await deps.accounts.getAccount(input.accountId)) === undefined) return err(appError('not_found', `no account ${input.accountId}`));
+  const token = randomBase62(TOKEN_LENGTH);
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + deps.config.accountArea.oneTimeLinkHours * 3_600_000);
+  await deps.credentials.addOneTimeLink({ tokenHash: keyedHash(deps.serverSecret, 'link', token), accountId: input.accountId, purpose: input.purpose, now, expiresAt });
+  return ok({ path: `${ONE_TIME_LINK_PATH}${token}`, expiresAt });
+}
+
+const LINK_DEAD = 'This link has been used, has expired, or was mistyped. Ask the service operator for a new one (`spq admin account invite`).';
+
+/** The email a live one-time link is for (the page that asks for a password shows it). */
+export async function oneTimeLinkHolder(deps: Pick<SignInDeps, 'accounts' | 'credentials' | 'clock' | 'serverSecret'>, token: string): Promise<Result<{ readonly email: string }, AppError>> {
+  if (!wellFormedToken(token)) return err(appError('not_found', LINK_DEAD));
+  const accountId = await deps.credentials.oneTimeLinkAccount(keyedHash(deps.serverSecret, 'link', token), deps.clock.now());
+  const account = accountId === undefined ? undefined : await deps.accounts.getAccount(accountId);
+  return account === undefined ? err(appError('not_found', LINK_DEAD)) : ok({ email: account.email });
+}
+
+/** Sets the password through a one-time link; every earlier session of the account ends. */
+export async function setPasswordWithLink(deps: SignInDeps, input: { readonly token: string; readonly password: string; readonly confirmation: string }): Promise<Result<{ readonly accountId: string }, AppError>> {
+  const holder = await oneTimeLinkHolder(deps, input.token);
+  if (!holder.ok) return holder;
+  if (input.password !== input.confirmation) return err(appError('validation_error', 'The two passwords differ. Type the same password twice.'));
+  const problem = passwordProblem(input.password, holder.value.email);
+  if (problem !== undefined) return err(appError('validation_error', problem));
+  const accountId = await deps.credentials.redeemOneTimeLink({ tokenHash: keyedHash(deps.serverSecret, 'link', input.token), passwordHash: await hashPassword(input.password), now: deps.clock.now() });
+  return accountId === undefined ? err(appError('not_found', LINK_DEAD)) : ok({ accountId });
+}
+
+const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+const WRONG = 'The email or password is wrong. Check both and try again; if you have no password yet, use the invitation link you were sent.';
+/** Verified against when the email has no password, so a wrong email costs as long as a wrong password. */
+let decoyHash: Promise<string> | undefined;
+
+/**
+ * Email and password → a new session. Attempts are limited per email and per client address
+ * (counted before the password is checked, so guessing is slow whatever the answers); an
+ * existing session cookie is never reused, so a planted session id cannot be fixed on a victim.
+ */
+export async function signIn(
+  deps: SignInDeps,
+  input: { readonly email: string; readonly password: string; readonly address: string },
+): Promise<Result<{ readonly token: string; readonly session: WebSession }, AppError>> {
+  const email = normaliseEmail(input.email);
+  const nowMs = deps.clock.now().getTime();
+  const limits = deps.config.accountArea;
+  const perAddress = await deps.limiter.hit(`sign-in:address:${input.address}`, [{ name: 'sign-in-address', limit: limits.signInAttemptsPerAddress, windowSeconds: SIGN_IN_WINDOW_SECONDS }], nowMs);
+  if (!perAddress.allowed) return err(rateLimitedError(perAddress, 'Too many sign-in attempts from this address'));
+  if (!email.ok) return err(appError('unauthorized', WRONG));
+  const perEmail = await deps.limiter.hit(`sign-in:email:${keyedHash(deps.serverSecret, 'email', email.value)}`, [{ name: 'sign-in-email', limit: limits.signInAttemptsPerEmail, windowSeconds: SIGN_IN_WINDOW_SECONDS }], nowMs);
+  if (!perEmail.allowed) return err(rateLimitedError(perEmail, 'Too many sign-in attempts for this email'));
+
+  const account = await deps.accounts.findAccountByEmail(email.value);
+  const stored = account === undefined ? undefined : (await deps.credentials.holder(account.accountId))?.passwordHash;
+  if (account === undefined || stored === undefined || stored === null) {
+    decoyHash ??= hashPassword(randomBase62(20));
+    await verifyPassword(input.password, await decoyHash);
+    return err(appError('unauthorized', WRONG));
+  }
+  if (!(await verifyPassword(input.password, stored))) return err(appError('unauthorized', WRONG));
+
+  const token = randomBase62(TOKEN_LENGTH);
+  const now = deps.clock.now();
+  const session: WebSession = {
+    sessionId: newId('ses'),
+    accountId: account.accountId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + limits.sessionHours * 3_600_000),
+    lastSeenAt: now,
+  };
+  await deps.credentials.createSession({ sessionId: session.sessionId, tokenHash: keyedHash(deps.serverSecret, 'session', token), accountId: session.accountId, now, expiresAt: session.expiresAt });
+  return ok({ token, session });
+}
+
+/** The live session a cookie carries, if any; its idle clock is reset at most once a minute. */
+export async function sessionOf(deps: Pick<SignInDeps, 'credentials' | 'clock' | 'config' | 'serverSecret'>, token: string | undefined): Promise<WebSession | undefined> {
+  if (token === undefined || !wellFormedToken(token)) return undefined;
+  const now = deps.clock.now();
+  const session = await deps.credentials.findSession(keyedHash(deps.serverSecret, 'session', token), now, deps.config.accountArea.sessionIdleMinutes * MINUTE);
+  if (session !== undefined && now.getTime() - session.lastSeenAt.getTime() >= MINUTE) await deps.credentials.touchSession(session.sessionId, now);
+  return session;
+}
+
+export async function signOut(deps: Pick<SignInDeps, 'credentials' | 'clock'>, session: WebSession, everywhere: boolean): Promise<void> {
+  if (everywhere) await deps.credentials.revokeSessions(session.accountId, deps.clock.now());
+  else await deps.credentials.revokeSession(session.sessionId, deps.clock.now());
+}
+
+/** The CSRF token of a session (synchroniser token: a keyed hash of the session id, sent in every form). */
+export const csrfToken = (serverSecret: string, session: WebSession): string => keyedHash(serverSecret, 'csrf', session.sessionId);
+
+export function csrfValid(serverSecret: string, session: WebSession, sent: unknown): boolean {
+  if (typeof sent !== 'string') return false;
+  const expected = Buffer.from(csrfToken(serverSecret, session));
+  const given = Buffer.from(sent);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -1,0 +1,235 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { keyPolicies, rateLimitedError } from '../../app/auth.ts';
+import { executeQuery } from '../../app/execute.ts';
+import { queryHistory } from '../../app/history.ts';
+import { previewQuery } from '../../app/preview.ts';
+import { createOwnKey, creditsOverview, ownKey, revokeOwnKey, setTimeZone, timeZoneOf, TIME_ZONES, type HolderDeps } from '../../app/web/holder.ts';
+import { oneTimeLinkHolder, setPasswordWithLink, signIn, signOut, type SignInDeps } from '../../app/web/sign-in.ts';
+import { searchGeography } from '../../app/geography.ts';
+import type { AppError } from '../../core/errors.ts';
+import { statusOf } from '../../core/errors.ts';
+import type { Api, AppDeps } from '../types.ts';
+import { SCRIPT, STYLESHEET } from './assets.ts';
+import { html, notice, page, type Section } from './html.ts';
+import { queryFromForm, type FormBody } from './pages/forms.ts';
+import * as render from './pages/render.ts';
+import { clearedSessionCookie, csrfOk, currentSession, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
+
+const FORM_BODY_LIMIT = 16 * 1024;
+const PER_PAGE = 20;
+
+type Deps = AppDeps;
+
+/**
+ * The account area (/console/…): server-rendered pages where account holders sign in and manage
+ * keys, see credits and queries, and build, price, run and download a query. Each action goes
+ * through the same use cases as the API (preview, execute with an Idempotency-Key, history, the
+ * key store), with the same ledger, rate limits and logs; only the way in differs (a session
+ * cookie plus CSRF token instead of an API key, which the API alone accepts).
+ */
+export function registerAccountArea(app: Api, deps: Deps): void {
+  const secure = servedOverTls(deps.config.publicBaseUrl);
+  const signInDeps: SignInDeps = { ...deps, credentials: deps.credentials };
+  const holderDeps: HolderDeps = { store: deps.accounts, serverSecret: deps.serverSecret, clock: deps.clock, credentials: deps.credentials };
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  const hidden = { schema: { hide: true } } as const;
+  const formRoute = { ...hidden, bodyLimit: FORM_BODY_LIMIT } as const;
+
+  const send = (reply: FastifyReply, status: number, title: string, body: ReturnType<typeof html>, context?: WebContext & { email: string; section: Section }) =>
+    pageHeaders(reply).code(status).send(page(title, body, context && { email: context.email, csrf: context.csrf, section: context.section }));
+
+  const failure = (error: AppError) => notice('error', error.detail);
+
+  /** The signed-in holder, or a redirect to the sign-in page (GET) / 403 (POST without a session). */
+  async function signedIn(request: FastifyRequest, reply: FastifyReply, section: Section): Promise<(WebContext & { email: string; section: Section }) | undefined> {
+    const context = await currentSession({ ...signInDeps, secure }, request);
+    if (context === undefined) {
+      if (request.method === 'GET') void reply.redirect('/console/sign-in', 303);
+      else void send(reply, 403, 'Signed out', html`<p>Your session has ended. <a href="/console/sign-in">Sign in</a> and try again.</p>`);
+      return undefined;
+    }
+    if (request.method !== 'GET' && (!sameOrigin(request, deps.config.publicBaseUrl) || !csrfOk(deps.serverSecret, context, request.body))) {
+      request.log.warn({ reqId: request.id }, 'account area: form refused (CSRF token or origin wrong)');
+      void send(reply, 403, 'Form refused', html`<p>This form did not come from your open account page (its security token is missing or old). Go back, reload the page and submit it again.</p>`);
+      return undefined;
+    }
+    const account = await deps.accounts.getAccount(context.session.accountId);
+    return { ...context, email: account?.email ?? '', section };
+  }
+
+  /** The same per-account windows as the account's API keys, so the pages cannot outrun the API's limits. */
+  async function withinRateLimit(accountId: string): Promise<AppError | undefined> {
+    const credits = await deps.accounts.credits(accountId, deps.clock.now());
+    const decision = await deps.limiter.hit(`web:${accountId}`, keyPolicies(deps.config.rateLimits, credits.tier), deps.clock.now().getTime());
+    return decision.allowed ? undefined : rateLimitedError(decision, 'Too many queries from the account area');
+  }
+
+  app.get('/console/assets/spq.css', hidden, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
+  app.get('/console/assets/spq.js', hidden, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(SCRIPT));
+
+  app.get('/console', hidden, async (request, reply) => {
+    const context = await currentSession({ ...signInDeps, secure }, request);
+    return reply.redirect(context ? '/console/query' : '/console/sign-in', 303);
+  });
+
+  app.get('/console/sign-in', hidden, async (_request, reply) => send(reply, 200, 'Sign in', render.signInBody()));
+  app.post('/console/sign-in', formRoute, async (request, reply) => {
+    const form = request.body as FormBody;
+    if (!sameOrigin(request, deps.config.publicBaseUrl)) return send(reply, 403, 'Sign in', render.signInBody('This sign-in form did not come from this site. Open the sign-in page and try again.'));
+    const result = await signIn(signInDeps, { email: form.email ?? '', password: form.password ?? '', address: request.ip });
+    if (!result.ok) {
+      request.log.info({ reqId: request.id, outcome: result.error.code }, 'account area: sign-in refused');
+      const status = statusOf(result.error.code);
+      if (result.error.code === 'rate_limited') void reply.header('retry-after', String(result.error.extra?.retry_after_seconds ?? 60));
+      return send(reply, status, 'Sign in', render.signInBody(result.error.detail, form.email ?? ''));
+    }
+    request.log.info({ reqId: request.id, account: result.value.session.accountId, session: result.value.session.sessionId }, 'account area: signed in');
+    void reply.header('set-cookie', sessionCookie(result.value.token, deps.config.accountArea.sessionHours * 3600, secure));
+    return reply.redirect('/console/query', 303);
+  });
+
+  app.post('/console/sign-out', formRoute, async (request, reply) => {
+    const context = await signedIn(request, reply, 'query');
+    if (!context) return reply;
+    await signOut(signInDeps, context.session, (request.body as FormBody).everywhere === 'yes');
+    request.log.info({ reqId: request.id, account: context.session.accountId, session: context.session.sessionId }, 'account area: signed out');
+    void reply.header('set-cookie', clearedSessionCookie(secure));
+    return reply.redirect('/console/sign-in', 303);
+  });
+
+  app.get<{ Params: { token: string } }>('/console/welcome/:token', hidden, async (request, reply) => {
+    const holder = await oneTimeLinkHolder(signInDeps, request.params.token);
+    if (!holder.ok) return send(reply, 404, 'Link not valid', failure(holder.error));
+    return send(reply, 200, 'Set your password', render.setPasswordBody(holder.value.email));
+  });
+  app.post<{ Params: { token: string } }>('/console/welcome/:token', formRoute, async (request, reply) => {
+    const form = request.body as FormBody;
+    if (!sameOrigin(request, deps.config.publicBaseUrl)) return send(reply, 403, 'Form refused', html`<p>This form did not come from this site.</p>`);
+    const result = await setPasswordWithLink(signInDeps, { token: request.params.token, password: form.password ?? '', confirmation: form.confirmation ?? '' });
+    if (!result.ok) {
+      if (result.error.code === 'not_found') return send(reply, 404, 'Link not valid', failure(result.error));
+      const holder = await oneTimeLinkHolder(signInDeps, request.params.token);
+      return send(reply, 422, 'Set your password', render.setPasswordBody(holder.ok ? holder.value.email : '', result.error.detail));
+    }
+    request.log.info({ reqId: request.id, account: result.value.accountId }, 'account area: password set, other sessions ended');
+    return send(reply, 200, 'Password set', html`${notice('ok', 'Your password is set. Sign in with it.')}<p><a class="button" href="/console/sign-in">Sign in</a></p>`);
+  });
+
+  // API keys
+  const keysPage = async (reply: FastifyReply, context: WebContext & { email: string; section: Section }, status = 200, extra: { created?: Parameters<typeof render.keysBody>[3]; message?: ReturnType<typeof html> } = {}) => {
+    const [keys, timeZone] = await Promise.all([deps.accounts.listKeys(context.session.accountId), timeZoneOf(holderDeps, context.session.accountId)]);
+    return send(reply, status, 'API keys', render.keysBody(context.csrf, keys, timeZone, extra.created, extra.message), context);
+  };
+  app.get('/console/keys', hidden, async (request, reply) => {
+    const context = await signedIn(request, reply, 'keys');
+    return context ? keysPage(reply, context) : reply;
+  });
+  app.post('/console/keys', formRoute, async (request, reply) => {
+    const context = await signedIn(request, reply, 'keys');
+    if (!context) return reply;
+    const form = request.body as FormBody;
+    const created = await createOwnKey(holderDeps, { accountId: context.session.accountId, name: form.name ?? '', sandbox: form.sandbox === 'yes' });
+    if (!created.ok) return keysPage(reply, context, 422, { message: failure(created.error) });
+    request.log.info({ reqId: request.id, account: context.session.accountId, key: created.value.key.keyId }, 'account area: key created');
+    return keysPage(reply, context, 200, { created: created.value });
+  });
+  app.get<{ Params: { keyId: string } }>('/console/keys/:keyId/revoke', hidden, async (request, reply) => {
+    const context = await signedIn(request, reply, 'keys');
+    if (!context) return reply;
+    const key = await ownKey(holderDeps, context.session.accountId, request.params.keyId);
+    if (!key.ok) return send(reply, 404, 'Key not found', failure(key.error), context);
+    return send(reply, 200, 'Revoke key', render.revokeBody(context.csrf, key.value), context);
+  });
+  app.post<{ Params: { keyId: string } }>('/console/keys/:keyId/revoke', formRoute, async (request, reply) => {
+    const context = await signedIn(request, reply, 'keys');
+    if (!context) return reply;
+    const revoked = await revokeOwnKey(holderDeps, { accountId: context.session.accountId, keyId: request.params.keyId });
+    if (!revoked.ok) return send(reply, 404, 'Key not found', failure(revoked.error), context);
+    request.log.info({ reqId: request.id, account: context.session.accountId, key: revoked.value.keyId }, 'account area: key revoked');
+    return keysPage(reply, context, 200, { message: notice('ok', `Key ${revoked.value.prefix}…${revoked.value.last4} is revoked.`) });
+  });
+
+  // Credits and settings
+  const creditsPage = async (request: FastifyRequest, reply: FastifyReply, context: WebContext & { email: string; section: Section }, status = 200, message?: ReturnType<typeof html>) => {
+    const requested = Number((request.query as { page?: string }).page ?? '1');
+    const pageNumber = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
+    const [overview, timeZone] = await Promise.all([creditsOverview(holderDeps, context.session.accountId, pageNumber, PER_PAGE), timeZoneOf(holderDeps, context.session.accountId)]);
+    return send(reply, status, 'Credits', render.creditsBody(context.csrf, overview, timeZone, TIME_ZONES, pageNumber, PER_PAGE, message), context);
+  };
+  app.get('/console/credits', hidden, async (request, reply) => {
+    const context = await signedIn(request, reply, 'credits');
+    return context ? creditsPage(request, reply, context) : reply;
+  });
+  app.post('/console/settings/time-zone', formRoute, async (request, reply) => {
+    const context = await signedIn(request, reply, 'credits');
+    if (!context) return reply;
+    const set = await setTimeZone(holderDeps, { accountId: context.session.accountId, timeZone: (request.body as FormBody).time_zone ?? '' });
+    return creditsPage(request, reply, context, set.ok ? 200 : 422, set.ok ? notice('ok', `Times are now shown in ${set.value}.`) : failure(set.error));
+  });
+
+  // Queries
+  app.get('/console/queries', hidden, async (request, reply) => {
+    const context = await signedIn(request, reply, 'queries');
+    if (!context) return reply;
+    const requested = Number((request.query as { page?: string }).page ?? '1');
+    const pageNumber = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
+    const [history, timeZone] = await Promise.all([
+      queryHistory(deps, context.session.accountId, { page: pageNumber, perPage: PER_PAGE }),
+      timeZoneOf(holderDeps, context.session.accountId),
+    ]);
+    return send(reply, 200, 'Queries', render.queriesBody(history, timeZone), context);
+  });
+
+  app.get('/console/suggest', hidden, async (request, reply) => {
+    const context = await currentSession({ ...signInDeps, secure }, request);
+    if (!context) return reply.code(401).header('cache-control', 'no-store').send({ suggestions: [] });
+    const { q = '', level = 'suburb' } = request.query as { q?: string; level?: string };
+    const searchLevel = (['suburb', 'postcode', 'lga', 'state'] as const).find((l) => l === level);
+    if (q.trim().length < 2 || searchLevel === undefined) return reply.header('cache-control', 'no-store').send({ suggestions: [] });
+    const found = searchGeography(deps, { query: q.slice(0, 100), level: searchLevel, limit: 10 });
+    const labels = found.results.map((r) => (searchLevel === 'postcode' ? r.postcode : searchLevel === 'lga' ? r.lga : searchLevel === 'state' ? r.state : r.suburb_id));
+    return reply.header('cache-control', 'no-store').send({ suggestions: [...new Set(labels)] });
+  });
+
+  app.get('/console/query', hidden, async (request, reply) => {
+    const context = await signedIn(request, reply, 'query');
+    return context ? send(reply, 200, 'New query', render.builderForm(context.csrf, request.query as FormBody), context) : reply;
+  });
+  app.post('/console/query/preview', formRoute, async (request, reply) => {
+    const context = await signedIn(request, reply, 'query');
+    if (!context) return reply;
+    const form = request.body as FormBody;
+    const limited = await withinRateLimit(context.session.accountId);
+    if (limited) return send(reply, 429, 'New query', render.builderForm(context.csrf, form, limited.detail), context);
+    const preview = await previewQuery(deps, { accountId: context.session.accountId }, queryFromForm(form));
+    if (!preview.ok) return send(reply, statusOf(preview.error.code), 'New query', render.builderForm(context.csrf, form, preview.error.detail), context);
+    const available = (await deps.accounts.credits(context.session.accountId, deps.clock.now())).creditsRemaining;
+    return send(reply, 200, 'Check and run', render.previewBody(context.csrf, form, preview.value, randomUUID(), available), context);
+  });
+  app.post('/console/query/execute', formRoute, async (request, reply) => {
+    const context = await signedIn(request, reply, 'query');
+    if (!context) return reply;
+    const form = request.body as FormBody;
+    const limited = await withinRateLimit(context.session.accountId);
+    if (limited) return send(reply, 429, 'New query', render.builderForm(context.csrf, form, limited.detail), context);
+    if (!deps.drain.enter()) return send(reply, 503, 'New query', render.builderForm(context.csrf, form, 'The server is restarting; submit the form again in a few seconds (you will not be charged twice).'), context);
+    try {
+      const outcome = await executeQuery(deps, request.log, {
+        accountId: context.session.accountId,
+        query: queryFromForm(form),
+        idempotencyKey: form.idempotency_key,
+        requestId: String(request.id),
+      });
+      if (!outcome.ok) return send(reply, statusOf(outcome.error.code), 'New query', render.builderForm(context.csrf, form, outcome.error.detail), context);
+      request.log.info({ reqId: request.id, account: context.session.accountId, query: outcome.value.query_id }, 'account area: query run');
+      return send(reply, 200, 'Query ready', render.executedBody(outcome.value, await timeZoneOf(holderDeps, context.session.accountId)), context);
+    } finally {
+      deps.summaries?.forget(context.session.accountId);
+      deps.drain.leave();
+    }
+  });
+}

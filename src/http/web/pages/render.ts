@@ -1,0 +1,144 @@
+import type { PreviewOutcome } from '../../../app/preview.ts';
+import type { ExecuteOutcome } from '../../../app/execute.ts';
+import type { HistoryOutcome } from '../../../app/history.ts';
+import type { CreditsOverview } from '../../../app/web/holder.ts';
+import type { NewKey } from '../../../app/accounts.ts';
+import { DATASET_TYPES, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, LINKED_RECORDS, OUTPUT_FORMATS } from '../../../core/dataset.ts';
+import type { ApiKeyRecord } from '../../../ports/account-store.ts';
+import { csrfField, html, notice, when, type Html } from '../html.ts';
+import type { FormBody } from './forms.ts';
+
+const LEDGER_WORDS: Readonly<Record<string, string>> = {
+  grant: 'Credits granted',
+  bundle_purchase: 'Bundle bought',
+  free_allowance: 'Weekly free allowance',
+  charge: 'Query charged',
+  refund: 'Query refunded',
+};
+
+export function signInBody(error?: string, email = ''): Html {
+  return html`${error ? notice('error', error) : ''}
+<form method="post" action="/console/sign-in" class="stack">
+  <div><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}"></div>
+  <div><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
+  <div><button type="submit">Sign in</button></div>
+</form>
+<p class="hint">No password yet, or forgot it? Ask the service operator for a link (<code>spq admin account invite</code>); it works once.</p>`;
+}
+
+export function setPasswordBody(email: string, error?: string): Html {
+  return html`${error ? notice('error', error) : ''}
+<p>Choose the password for <strong>${email}</strong>. At least 12 characters; a few unrelated words work well.</p>
+<form method="post" class="stack">
+  <div><label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="12" required></div>
+  <div><label for="confirmation">The same password again</label><input id="confirmation" name="confirmation" type="password" autocomplete="new-password" minlength="12" required></div>
+  <div><button type="submit">Set password</button></div>
+</form>`;
+}
+
+export function keysBody(csrf: string, keys: readonly ApiKeyRecord[], timeZone: string, created?: NewKey, message?: Html): Html {
+  const active = keys.filter((k) => k.revokedAt === null);
+  const revoked = keys.filter((k) => k.revokedAt !== null);
+  return html`${message ?? ''}${
+    created
+      ? html`<section class="notice ok" aria-labelledby="new-key"><h2 id="new-key">Your new key “${created.key.name ?? ''}”</h2>
+<p>Copy it now: it is shown once and cannot be retrieved again. Send it as <code>Authorization: Bearer …</code>.</p>
+<div class="secret"><code id="new-key-value">${created.apiKey}</code> <button type="button" class="secondary" data-copy="new-key-value" hidden>Copy</button></div></section>`
+      : ''
+  }
+<h2>Create a key</h2>
+<form method="post" action="/console/keys" class="stack">${csrfField(csrf)}
+  <div><label for="name">Name <span class="hint">(so you can tell keys apart)</span></label><input id="name" name="name" type="text" maxlength="60" required placeholder="e.g. laptop"></div>
+  <div><input id="sandbox" name="sandbox" type="checkbox" value="yes"> <label for="sandbox" class="inline">Sandbox key (spq_test_): test data, nothing charged</label></div>
+  <div><button type="submit">Create key</button></div>
+</form>
+<h2>Active keys</h2>
+${active.length === 0 ? html`<p>No active keys.</p>` : html`<div class="table-wrap"><table><caption class="hint">To rotate a key, create a new one, switch your code to it, then revoke the old one.</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="skip">Action</span></th></tr></thead><tbody>
+${active.map((k) => html`<tr><td>${k.name ?? '(made by the operator)'}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${when(k.createdAt, timeZone)}</td><td>${k.lastUsedAt ? when(k.lastUsedAt, timeZone) : 'never'}</td>
+<td><a href="/console/keys/${k.keyId}/revoke">Revoke<span class="skip"> ${k.name ?? k.last4}</span></a></td></tr>`)}</tbody></table></div>`}
+${revoked.length === 0 ? '' : html`<h2>Revoked keys</h2><div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Revoked</th></tr></thead><tbody>
+${revoked.map((k) => html`<tr><td>${k.name ?? '(made by the operator)'}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${when(k.revokedAt, timeZone)}</td></tr>`)}</tbody></table></div>`}`;
+}
+
+export function revokeBody(csrf: string, key: ApiKeyRecord): Html {
+  return html`<p>Revoke <strong>${key.name ?? 'this key'}</strong> (<code>${key.prefix}…${key.last4}</code>)? Requests with it get 401 at once. This cannot be undone.</p>
+<form method="post" action="/console/keys/${key.keyId}/revoke" class="stack">${csrfField(csrf)}
+<div><button type="submit" class="danger">Revoke key</button> <a href="/console/keys">Cancel</a></div></form>`;
+}
+
+export function creditsBody(csrf: string, overview: CreditsOverview, timeZone: string, timeZones: readonly string[], page: number, perPage: number, message?: Html): Html {
+  const s = overview.summary;
+  const totalPages = Math.max(1, Math.ceil(overview.ledger.total / perPage));
+  return html`${message ?? ''}<dl class="figures">
+<dt>Credits available</dt><dd>${s.creditsRemaining}</dd>
+<dt>Tier</dt><dd>${s.tier}</dd>
+<dt>Free credits this week</dt><dd>${s.freeCreditsRemaining}${s.freeCreditsReset ? html` <span class="hint">(back to 5 on ${when(s.freeCreditsReset, timeZone)})</span>` : html` <span class="hint">(no weekly allowance while paid)</span>`}</dd>
+<dt>Credits bought or granted</dt><dd>${s.creditsPurchased}</dd>
+<dt>Credits used</dt><dd>${s.creditsUsed}</dd></dl>
+<h2>Bundles</h2>
+${overview.bundles.length === 0 ? html`<p>No bundles.</p>` : html`<div class="table-wrap"><table><thead><tr><th scope="col" class="num">Credits</th><th scope="col">From</th><th scope="col">Paid tier until</th></tr></thead><tbody>
+${overview.bundles.map((b) => html`<tr><td class="num">${b.credits}</td><td>${when(b.startsAt, timeZone)}</td><td>${when(b.expiresAt, timeZone)}</td></tr>`)}</tbody></table></div>`}
+<h2 id="ledger">Ledger</h2>
+<div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col" class="num">Free</th><th scope="col" class="num">Bought</th><th scope="col">Query</th></tr></thead><tbody>
+${overview.ledger.items.map((e) => html`<tr><td>${when(e.createdAt, timeZone)}</td><td>${LEDGER_WORDS[e.kind] ?? e.kind}${e.note && e.kind === 'grant' ? html` <span class="hint">(${e.note})</span>` : ''}</td><td class="num">${signed(e.freeCredits)}</td><td class="num">${signed(e.purchasedCredits)}</td><td>${e.queryId ? html`<code>${e.queryId}</code>` : ''}</td></tr>`)}
+</tbody></table></div>
+${pager('/console/credits', page, totalPages, '#ledger')}
+<h2>Time zone</h2>
+<form method="post" action="/console/settings/time-zone" class="stack">${csrfField(csrf)}
+<div><label for="time_zone">Show times in</label><select id="time_zone" name="time_zone">${timeZones.map((z) => html`<option${z === timeZone ? html` selected` : ''}>${z}</option>`)}</select></div>
+<div><button type="submit" class="secondary">Save</button></div></form>`;
+}
+
+const signed = (n: number): string => (n > 0 ? `+${n}` : n === 0 ? '0' : String(n));
+
+function pager(path: string, page: number, totalPages: number, anchor = ''): Html {
+  if (totalPages <= 1) return html``;
+  return html`<nav aria-label="Pages"><p>${page > 1 ? html`<a href="${path}?page=${page - 1}${anchor}">Newer</a>` : ''} Page ${page} of ${totalPages} ${page < totalPages ? html`<a href="${path}?page=${page + 1}${anchor}">Older</a>` : ''}</p></nav>`;
+}
+
+export function queriesBody(history: HistoryOutcome, timeZone: string): Html {
+  const p = history.pagination;
+  if (p.total_queries === 0) return html`<p>No queries yet. <a href="/console/query">Build one</a>.</p>`;
+  return html`<div class="table-wrap"><table><thead><tr><th scope="col">Run</th><th scope="col">Geography</th><th scope="col">Dataset</th><th scope="col" class="num">Records</th><th scope="col" class="num">Credits</th><th scope="col">File</th></tr></thead><tbody>
+${history.queries.map((q) => html`<tr><td>${when(new Date(q.executed_at), timeZone)}<br><code class="hint">${q.query_id}</code></td><td>${q.geography_selections.join('; ')}</td><td>${q.dataset_type}</td><td class="num">${q.n_observations}</td><td class="num">${q.credit_cost}</td>
+<td>${q.download_expired ? html`<span class="expired">expired</span>` : html`<a href="${q.download_url}">Download</a>${q.dictionary_url ? html` · <a href="${q.dictionary_url}">dictionary</a>` : ''}`}</td></tr>`)}
+</tbody></table></div>${pager('/console/queries', p.page, p.total_pages)}`;
+}
+
+const options = (values: readonly string[], selected: string | undefined): Html[] => values.map((v) => html`<option${v === selected ? html` selected` : ''}>${v}</option>`);
+
+export function builderForm(csrf: string, form: FormBody, error?: string): Html {
+  return html`${error ? notice('error', error) : ''}
+<form method="post" action="/console/query/preview" class="stack">${csrfField(csrf)}
+<div><label for="geography_level">Geography level</label><select id="geography_level" name="geography_level">${options(GEOGRAPHY_LEVELS, form.geography_level ?? 'suburb')}</select></div>
+<div><label for="geography">Places <span class="hint">(one or more, separated by “;”, e.g. Richmond (VIC); 3121)</span></label>
+<input id="geography" name="geography" type="text" list="geography-suggestions" data-suggest autocomplete="off" value="${form.geography ?? ''}"><datalist id="geography-suggestions"></datalist></div>
+<div><label for="dataset_type">Dataset</label><select id="dataset_type" name="dataset_type">${options(DATASET_TYPES, form.dataset_type ?? 'persons')}</select></div>
+<div><label for="n_observations">Records per place</label><input id="n_observations" name="n_observations" type="number" min="1" step="1" required value="${form.n_observations ?? '500'}"></div>
+<div><label for="output_format">File format</label><select id="output_format" name="output_format">${options(OUTPUT_FORMATS, form.output_format ?? 'csv')}</select></div>
+<div><label for="include_geography">Geography columns</label><select id="include_geography" name="include_geography">${options(INCLUDE_GEOGRAPHY, form.include_geography ?? 'none')}</select></div>
+<div><label for="linked_records">Linked records</label><select id="linked_records" name="linked_records">${options(LINKED_RECORDS, form.linked_records ?? 'none')}</select></div>
+<div><button type="submit">See the price</button></div></form>`;
+}
+
+export function previewBody(csrf: string, form: FormBody, preview: PreviewOutcome, idempotencyKey: string, available: number): Html {
+  const hidden = Object.entries(form)
+    .filter(([name]) => name !== '_csrf' && name !== 'idempotency_key')
+    .map(([name, value]) => html`<input type="hidden" name="${name}" value="${value ?? ''}">`);
+  return html`<dl class="figures"><dt>Price</dt><dd><strong>${preview.credit_cost} credits</strong> <span class="hint">(you have ${available})</span></dd>
+<dt>Records</dt><dd>${preview.n_observations} per place</dd>
+<dt>Places</dt><dd>${preview.geography_matches.map((m) => m.suburb_id).join('; ')}</dd>
+<dt>Records available</dt><dd>${preview.pool_available}</dd></dl>
+${preview.warnings.map((w) => notice('info', w))}
+<form method="post" action="/console/query/execute" class="stack">${csrfField(csrf)}${hidden}<input type="hidden" name="idempotency_key" value="${idempotencyKey}">
+<div><button type="submit">Run for ${preview.credit_cost} credits</button> <a href="/console/query">Change the query</a></div></form>`;
+}
+
+export function executedBody(outcome: ExecuteOutcome, timeZone: string): Html {
+  return html`${notice('ok', html`Done: ${outcome.credit_cost} credits charged, ${outcome.credits_remaining} left.`)}
+<p><a class="button" href="${outcome.download_url}">Download the ${outcome.metadata.output_format} file</a>${outcome.dictionary_url ? html` <a href="${outcome.dictionary_url}">Data dictionary</a>` : ''}</p>
+<dl class="figures"><dt>Query</dt><dd><code>${outcome.query_id}</code></dd><dt>Link valid until</dt><dd>${when(new Date(outcome.download_expires), timeZone)}</dd>
+<dt>Seed</dt><dd><code>${outcome.metadata.seed}</code></dd><dt>Pool release</dt><dd>${outcome.metadata.version}</dd></dl>
+<p><a href="/console/queries">All queries</a> · <a href="/console/query">Another query</a></p>`;
+}
