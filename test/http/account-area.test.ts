@@ -61,7 +61,7 @@ describe('account area: one-time links and sign-in', () => {
     if (!link.ok) throw new Error('no link');
     const page = await get(link.value.path);
     expect(page.status).toBe(200);
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(await page.text()).toContain(email);
     expect((await form(link.value.path, { password: 'short', confirmation: 'short' })).status).toBe(422);
@@ -193,7 +193,7 @@ describe('account area: the query builder', () => {
     const preview = await form('/console/query/preview', fields, browser);
     expect(preview.status).toBe(200);
     const previewPage = await preview.text();
-    expect(previewPage).toContain('Run for 1 credits');
+    expect(previewPage).toContain('Run for 1 credit');
     const idempotencyKey = /name="idempotency_key" value="([0-9a-f-]{36})"/.exec(previewPage)![1]!;
     const balance = (await s.store.credits(accountId, s.clock.now())).creditsRemaining;
 

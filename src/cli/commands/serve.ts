@@ -30,12 +30,13 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port to listen on (SPQ_PORT, default 8080)', portOption)
     .action(async (options: { dataDir?: string; host?: string; port?: number }) => {
       // Loaded here, not at the top: `spq --help` and the other commands do not load the server.
-      const [{ createAccountWithKey }, { composeServices, publicBaseUrl }, { Drain }, maintenance, { buildApp }] = await Promise.all([
+      const [{ createAccountWithKey }, { composeServices, publicBaseUrl }, { Drain }, maintenance, { buildApp }, { issueOneTimeLink }] = await Promise.all([
         import('../../app/accounts.ts'),
         import('../../main/compose.ts'),
         import('../../app/drain.ts'),
         import('../../app/maintenance.ts'),
-                import('../../http/app.ts'),
+        import('../../http/app.ts'),
+        import('../../app/web/sign-in.ts'),
       ]);
       const { holdInstanceLease, PENDING_TIMEOUT_MS, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps, startSweeper } = maintenance;
       const config = loadConfig(process.env, {
@@ -88,6 +89,8 @@ export function registerServeCommand(program: Command): void {
             await services.accounts.addBundle({ accountId: demo.value.account.accountId, credits: 100, days: 365, now: services.clock.now() });
             say(`demo account ${demo.value.account.accountId} created on the paid tier with 100 credits (a 365-day bundle). Its API key, shown only this once:`);
             process.stdout.write(`${demo.value.apiKey}\n`);
+            const link = await issueOneTimeLink(services, { accountId: demo.value.account.accountId, purpose: 'invitation' });
+            if (link.ok) say(`account area for ${DEMO_EMAIL}: set its password at ${publicBaseUrl(config)}${link.value.path} (works once, for ${config.accountArea.oneTimeLinkHours} hours)`);
           }
         }
 

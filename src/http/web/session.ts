@@ -66,7 +66,7 @@ export function csrfOk(serverSecret: string, context: WebContext, body: unknown)
   return csrfValid(serverSecret, context.session, sent);
 }
 
-/** Headers of every account-area page: never cached, never framed, no referrer (links carry tokens). */
+/** Headers of every account-area page: never cached, never framed, no referrer to other sites (one-time links carry tokens; same-origin keeps the Origin header our forms are checked by). */
 export function pageHeaders(reply: FastifyReply): FastifyReply {
   return reply
     .type('text/html; charset=utf-8')
@@ -74,5 +74,5 @@ export function pageHeaders(reply: FastifyReply): FastifyReply {
     .header('content-security-policy', "default-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer');
+    .header('referrer-policy', 'same-origin');
 }

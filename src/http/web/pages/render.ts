@@ -90,6 +90,8 @@ ${pager('/console/credits', page, totalPages, '#ledger')}
 <div><button type="submit" class="secondary">Save</button></div></form>`;
 }
 
+const creditWord = (n: number): string => `${n} credit${n === 1 ? '' : 's'}`;
+
 const signed = (n: number): string => (n > 0 ? `+${n}` : n === 0 ? '0' : String(n));
 
 function pager(path: string, page: number, totalPages: number, anchor = ''): Html {
@@ -126,17 +128,17 @@ export function previewBody(csrf: string, form: FormBody, preview: PreviewOutcom
   const hidden = Object.entries(form)
     .filter(([name]) => name !== '_csrf' && name !== 'idempotency_key')
     .map(([name, value]) => html`<input type="hidden" name="${name}" value="${value ?? ''}">`);
-  return html`<dl class="figures"><dt>Price</dt><dd><strong>${preview.credit_cost} credits</strong> <span class="hint">(you have ${available})</span></dd>
+  return html`<dl class="figures"><dt>Price</dt><dd><strong>${creditWord(preview.credit_cost)}</strong> <span class="hint">(you have ${available})</span></dd>
 <dt>Records</dt><dd>${preview.n_observations} per place</dd>
 <dt>Places</dt><dd>${preview.geography_matches.map((m) => m.suburb_id).join('; ')}</dd>
 <dt>Records available</dt><dd>${preview.pool_available}</dd></dl>
 ${preview.warnings.map((w) => notice('info', w))}
 <form method="post" action="/console/query/execute" class="stack">${csrfField(csrf)}${hidden}<input type="hidden" name="idempotency_key" value="${idempotencyKey}">
-<div><button type="submit">Run for ${preview.credit_cost} credits</button> <a href="/console/query">Change the query</a></div></form>`;
+<div><button type="submit">Run for ${creditWord(preview.credit_cost)}</button> <a href="/console/query">Change the query</a></div></form>`;
 }
 
 export function executedBody(outcome: ExecuteOutcome, timeZone: string): Html {
-  return html`${notice('ok', html`Done: ${outcome.credit_cost} credits charged, ${outcome.credits_remaining} left.`)}
+  return html`${notice('ok', html`Done: ${creditWord(outcome.credit_cost)} charged, ${outcome.credits_remaining} left.`)}
 <p><a class="button" href="${outcome.download_url}">Download the ${outcome.metadata.output_format} file</a>${outcome.dictionary_url ? html` <a href="${outcome.dictionary_url}">Data dictionary</a>` : ''}</p>
 <dl class="figures"><dt>Query</dt><dd><code>${outcome.query_id}</code></dd><dt>Link valid until</dt><dd>${when(new Date(outcome.download_expires), timeZone)}</dd>
 <dt>Seed</dt><dd><code>${outcome.metadata.seed}</code></dd><dt>Pool release</dt><dd>${outcome.metadata.version}</dd></dl>
