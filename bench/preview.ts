@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
-import { createSqliteStores } from '../src/adapters/db/sqlite.ts';
+import { createSqliteAccountStore } from '../src/adapters/db/sqlite.ts';
 import { createLocalFileStore } from '../src/adapters/filestore/local.ts';
 import { openPoolRelease } from '../src/adapters/pools/release.ts';
 import { cryptoRandomness } from '../src/adapters/randomness/crypto.ts';
@@ -64,14 +64,14 @@ try {
   const pools = await openPoolRelease(release.dir, { threads: 1 });
   const base = loadConfig({ SPQ_DATA_DIR: dir });
   const config = { ...base, rateLimits: { ...base.rateLimits, perMinute: 10_000_000, paidPerHour: 10_000_000, freePerHour: 10_000_000 } };
-  const { accounts: store, credentials } = createSqliteStores({ file: join(dir, 'spq.sqlite') });
+  const store = createSqliteAccountStore({ file: join(dir, 'spq.sqlite') });
   await store.migrate();
   const secret = 'bench-secret-0123456789abcdef0123456789';
   const account = await createAccountWithKey({ store, serverSecret: secret, clock: systemClock }, { email: 'bench@example.org', tier: 'paid' });
   if (!account.ok) throw new Error(account.error.detail);
   const devNull = new Writable({ write: (_c, _e, done) => done() });
   const app = buildApp({
-    config, accounts: store, credentials, limiter: createMemoryRateLimiter(), pools, clock: systemClock, serverSecret: secret, randomness: cryptoRandomness, scratch: localScratch(join(dir, 'tmp')),
+    config, accounts: store, limiter: createMemoryRateLimiter(), pools, clock: systemClock, serverSecret: secret, randomness: cryptoRandomness, scratch: localScratch(join(dir, 'tmp')),
     files: createLocalFileStore({ dir, baseUrl: 'http://127.0.0.1', secret }), logger: { level: 'info', stream: devNull }, drain: new Drain(),
   });
   const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });

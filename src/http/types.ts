@@ -8,7 +8,6 @@ import type { UseCaseDeps } from '../app/deps.ts';
 import type { Drain } from '../app/drain.ts';
 import type { ExecuteObserver } from '../app/execute.ts';
 import type { SummaryCache } from '../app/summary-cache.ts';
-import type { CredentialStore } from '../ports/credential-store.ts';
 
 /** The Fastify instance with TypeBox typing: route handlers get Static<> of their schemas. */
 export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -22,8 +21,6 @@ export interface LoggerOptions {
 /** What buildApp needs: the use cases' ports plus HTTP concerns. No globals, no process.env. */
 export interface AppDeps extends UseCaseDeps {
   readonly logger: LoggerOptions;
-  /** Sign-in to the account area (sessions, passwords, one-time links). */
-  readonly credentials: CredentialStore;
   /** In-flight executes, so shutdown can finish them and refuse new ones (503). */
   readonly drain: Drain;
   /** Balance/tier memory shared by the routes of this app (created by buildApp when absent). */

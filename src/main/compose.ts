@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStores } from '../adapters/db/open-store.ts';
+import { openAccountStore } from '../adapters/db/open-store.ts';
 import { loadServerSecret } from '../adapters/db/server-secret.ts';
 import { createLocalFileStore } from '../adapters/filestore/local.ts';
 import { createS3FileStore } from '../adapters/filestore/s3.ts';
@@ -24,12 +24,9 @@ import type { FileStore } from '../ports/file-store.ts';
 import type { PoolRelease } from '../ports/pool-release.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { UseCaseDeps } from '../app/deps.ts';
-import type { CredentialStore } from '../ports/credential-store.ts';
 
 export interface Services extends UseCaseDeps {
   readonly instanceId: string;
-  /** The account area's sign-in store, on the AccountStore's database. */
-  readonly credentials: CredentialStore;
   /** One line per port naming its adapter, for the start-up banner. */
   readonly description: readonly string[];
   close(): Promise<void>;
@@ -110,7 +107,7 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
   const pools = withExportDelay(opened, config.testExportDelayMs, log);
   const closers: (() => Promise<void>)[] = [() => pools.close()];
   try {
-    const { accounts, credentials } = await openStores(config);
+    const accounts = await openAccountStore(config);
     closers.push(() => accounts.close());
     const limiter = limiterFor(config, log);
     closers.push(() => limiter.close());
@@ -126,7 +123,6 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
     return {
       config,
       accounts,
-      credentials,
       limiter,
       files,
       pools,

@@ -1,173 +1,26 @@
-import type { DatasetType } from '../core/dataset.ts';
-import type { Result } from '../core/result.ts';
+import type { CredentialStore } from './credential-store.ts';
+import type { Ledger } from './ledger.ts';
+import type { QueryLog } from './query-log.ts';
 
-export type Tier = 'free' | 'paid';
+export type { Account, ApiKeyRecord } from './credential-store.ts';
+export type { Bundle, ChargeFailure, ChargeRequest, CreditSummary, LedgerEntry, Tier } from './ledger.ts';
+export type { Page, QueryRecord } from './query-log.ts';
 
-export interface Account {
-  readonly accountId: string; // "acc_…"
-  readonly email: string;
-  readonly createdAt: Date;
-}
-
-export interface ApiKeyRecord {
-  readonly keyId: string; // "key_…"
-  readonly accountId: string;
-  /** e.g. "spq_live_" or "spq_test_" */
-  readonly prefix: string;
-  readonly last4: string;
-  readonly createdAt: Date;
-  readonly revokedAt: Date | null;
-  /** The holder's label (keys made in the account area); null for the operator's. */
-  readonly name: string | null;
-  /** Last authenticated request, to the minute; null when never used. */
-  readonly lastUsedAt: Date | null;
-}
-
-/** One row of the append-only ledger, as the account area lists it. */
-export interface LedgerEntry {
-  readonly entryId: string;
-  readonly kind: 'grant' | 'bundle_purchase' | 'free_allowance' | 'charge' | 'refund';
-  /** Signed movements of the free and purchased buckets. */
-  readonly freeCredits: number;
-  readonly purchasedCredits: number;
-  readonly queryId: string | null;
-  readonly note: string | null;
-  readonly createdAt: Date;
-}
-
-export interface Bundle {
-  readonly bundleId: string;
-  readonly credits: number;
-  readonly startsAt: Date;
-  readonly expiresAt: Date;
-}
-
-/** Balance and tier as GET /account/credits reports them, evaluated at `now`. */
-export interface CreditSummary {
-  readonly tier: Tier;
-  /** free_credits_remaining + purchased credits remaining */
-  readonly creditsRemaining: number;
-  readonly creditsPurchased: number;
-  readonly creditsUsed: number;
-  readonly freeCreditsRemaining: number;
-  /** Next weekly reset (Monday 00:00 Australia/Sydney), null when the account has no weekly allowance. */
-  readonly freeCreditsReset: Date | null;
-}
-
-export interface QueryRecord {
-  readonly queryId: string; // "qry_…"
-  readonly accountId: string;
-  readonly status: 'pending' | 'completed' | 'failed';
-  readonly executedAt: Date;
-  readonly datasetType: DatasetType;
-  readonly geographySelections: readonly string[];
-  readonly nObservations: number;
-  readonly creditCost: number;
-  /** The request and its metadata echo (JSON-serialisable), as returned in the execution result. */
-  readonly metadata: Readonly<Record<string, unknown>>;
-  readonly fileKey: string | null;
-  readonly downloadExpires: Date;
-  /** Set once the sweeper has deleted the file. */
-  readonly fileDeletedAt: Date | null;
-}
-
-export interface ChargeRequest {
-  readonly accountId: string;
-  readonly queryId: string;
-  readonly credits: number;
-  readonly now: Date;
-  /** The pending history row, written in the same transaction as the debit. */
-  readonly query: Omit<QueryRecord, 'status' | 'fileDeletedAt' | 'accountId' | 'queryId' | 'creditCost'>;
-  readonly idempotency?: { readonly key: string; readonly requestHash: string };
-  /** The instance that runs the execute: if its lease lapses while the query is pending, another instance refunds it. */
-  readonly instanceId?: string;
-}
-
-export type ChargeFailure =
-  | { readonly kind: 'insufficient_credits'; readonly required: number; readonly available: number }
-  | { readonly kind: 'idempotency_in_flight' }
-  | { readonly kind: 'idempotency_mismatch' }
-  /** Same key, same body, already completed: the stored query to return again (nothing charged). */
-  | { readonly kind: 'idempotency_replay'; readonly query: QueryRecord };
-
-export interface Page<T> {
-  readonly items: readonly T[];
-  readonly total: number;
-}
-
-/**
- * Accounts, API keys, the credit ledger and query history. The ledger is append-only
- * (grant, bundle_purchase, free_allowance, charge, refund) in integer credits; balances are
- * kept consistent with it in the same transaction; debits are conditional so a balance never
- * goes below zero, whatever the concurrency. One implementation per database (SQLite,
- * PostgreSQL); both pass test/adapters/account-store.contract.ts.
- */
-export interface AccountStore {
+/** The database's own life: schema, health, close. */
+export interface StoreLifecycle {
   migrate(): Promise<void>;
   close(): Promise<void>;
   healthy(): Promise<boolean>;
-
-  createAccount(input: { email: string; now: Date }): Promise<Account>;
-  getAccount(accountId: string): Promise<Account | undefined>;
-  listAccounts(): Promise<readonly Account[]>;
-  /** By normalised (lower-case) email. */
-  findAccountByEmail(email: string): Promise<Account | undefined>;
-
-  /** Stores only the keyed hash, prefix and last four characters of a key generated by the caller. */
-  addKey(input: { accountId: string; keyId: string; keyHash: string; prefix: string; last4: string; now: Date; name?: string }): Promise<ApiKeyRecord>;
-  findKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
-  listKeys(accountId: string): Promise<readonly ApiKeyRecord[]>;
-  /** false when no such key or already revoked. */
-  revokeKey(keyId: string, now: Date): Promise<boolean>;
-  /** Notes a key's use; writes at most once a minute per key (last_used is shown to the minute). */
-  recordKeyUse(keyId: string, now: Date): Promise<void>;
-
-  grantCredits(input: { accountId: string; credits: number; now: Date; note?: string }): Promise<void>;
-  addBundle(input: { accountId: string; credits: number; days: number; now: Date }): Promise<void>;
-  credits(accountId: string, now: Date): Promise<CreditSummary>;
-  /** The account's ledger, newest first. */
-  ledger(input: { accountId: string; page: number; perPage: number }): Promise<Page<LedgerEntry>>;
-  /** The account's bundles, newest first. */
-  bundles(accountId: string): Promise<readonly Bundle[]>;
-
-  /** Debits free allowance first, then purchased credits, and writes the pending query row: one transaction. */
-  charge(request: ChargeRequest): Promise<Result<{ readonly creditsRemaining: number }, ChargeFailure>>;
-  /**
-   * Marks a pending query completed with its file. false when it is no longer pending: crash
-   * recovery refunded it (its instance's lease lapsed), so the caller must not hand out the file.
-   */
-  completeQuery(queryId: string, fileKey: string): Promise<boolean>;
-  /**
-   * Reverses the query's charge in the ledger (once, however often called) and marks it failed.
-   * onlyIfPending (crash recovery): does nothing to a query that completed meanwhile.
-   */
-  refundQuery(queryId: string, now: Date, reason: string, options?: { readonly onlyIfPending?: boolean }): Promise<void>;
-  /** Pending queries older than `olderThan` (crash recovery refunds them). */
-  pendingQueriesBefore(olderThan: Date): Promise<readonly QueryRecord[]>;
-  /** Takes or extends an instance's lease until `until` (instances renew it every few seconds). */
-  renewInstanceLease(input: { instanceId: string; until: Date; now: Date }): Promise<void>;
-  /** Instances whose lease runs past `now`. */
-  liveInstances(now: Date): Promise<readonly string[]>;
-  /** Gives the lease up (a clean stop, after its executes drained). */
-  releaseInstanceLease(instanceId: string): Promise<void>;
-  /** Pending queries charged by an instance whose lease lapsed before `now` or is gone: nobody runs them any more. */
-  pendingQueriesOfLapsedInstances(now: Date): Promise<readonly QueryRecord[]>;
-
-  getQuery(accountId: string, queryId: string): Promise<QueryRecord | undefined>;
-  history(input: { accountId: string; page: number; perPage: number; datasetType?: DatasetType }): Promise<Page<QueryRecord>>;
-  /** Completed queries whose link expired before `before` and whose file is not yet deleted. */
-  expiredFiles(before: Date, limit: number): Promise<readonly QueryRecord[]>;
-  markFileDeleted(queryId: string, now: Date): Promise<void>;
-  /**
-   * Refunded (failed) queries executed before `before` whose files are not yet known to be gone:
-   * an upload can land after its refund (an instance that stalled, then died), so they are deleted
-   * once more and then marked deleted.
-   */
-  failedQueriesWithFiles(before: Date, limit: number): Promise<readonly QueryRecord[]>;
-
-  /** Sum of all ledger entries for the account, for consistency checks (must equal the stored balances). */
-  ledgerBalance(accountId: string): Promise<number>;
 }
+
+/**
+ * What one database holds, by aggregate: accounts and credentials (CredentialStore), the credit
+ * ledger (Ledger) and the query log (QueryLog), each a port with its own contract suite, opened
+ * together because they share the database and, where a use case needs it, a transaction
+ * (account creation opens a balance; a charge writes the pending query). One implementation per
+ * database (SQLite, PostgreSQL) and an in-memory fake, all passing the three suites.
+ */
+export interface AccountStore extends StoreLifecycle, CredentialStore, Ledger, QueryLog {}
 
 /**
  * The store could not be reached or answered too late (connection lost, pool exhausted, statement

@@ -1,5 +1,6 @@
 /**
- * The AccountStore contract: one suite that every implementation runs (the pattern of Hono's
+ * The contract suites of the database ports, by aggregate (CredentialStore, Ledger, QueryLog, and
+ * the store's lifecycle): one suite per port that every implementation runs (the pattern of Hono's
  * router common.case tests). test/adapters/db/sqlite.test.ts and postgres.test.ts call it with
  * a harness that opens stores on a fresh database of their kind.
  */
@@ -10,6 +11,7 @@ import { generateApiKey, hashApiKey, last4, newId } from '../../src/core/keys.ts
 import { currentFreePeriodStart, nextFreeReset } from '../../src/core/ledger/weekly-reset.ts';
 import type { AccountStore, ChargeRequest, CreditSummary } from '../../src/ports/account-store.ts';
 import type { DatasetType } from '../../src/core/dataset.ts';
+import { signInContractCases } from './credential-store.contract.ts';
 
 export interface StoreHarness {
   /** Creates a fresh, empty database and returns a function that opens a store instance on it. */
@@ -48,20 +50,20 @@ function chargeRequest(accountId: string, credits: number, now: Date, extra: Par
 }
 
 export function accountStoreContract(name: string, harness: StoreHarness): void {
-  describe(`AccountStore contract: ${name}`, () => {
+  describe(`AccountStore: ${name}`, () => {
     let open: () => AccountStore;
     let store: AccountStore;
     const opened: AccountStore[] = [];
     const track = (s: AccountStore) => (opened.push(s), s);
-
-    beforeAll(async () => {
-      open = await harness.newDatabase();
-      store = track(open());
-      await store.migrate();
-    });
     afterAll(async () => {
       await Promise.all(opened.map((s) => s.close()));
     });
+    /** Each port's suite runs on a database of its own. */
+    const freshDatabase = async () => {
+      open = await harness.newDatabase();
+      store = track(open());
+      await store.migrate();
+    };
 
     async function newAccount(now = NOW) {
       return store.createAccount({ email: uniqueEmail(), now });
@@ -75,533 +77,553 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
       return summary;
     }
 
-    it('migrates idempotently and reports healthy', async () => {
-      await store.migrate();
-      expect(await store.healthy()).toBe(true);
-    });
-
-    it('two instances migrating a fresh database at the same moment both succeed', async () => {
-      const openFresh = await harness.newDatabase();
-      const a = track(openFresh());
-      const b = track(openFresh());
-      await Promise.all([a.migrate(), b.migrate()]);
-      const account = await b.createAccount({ email: uniqueEmail(), now: NOW });
-      expect((await a.getAccount(account.accountId))?.email).toBe(account.email);
-    });
-
-    describe('accounts', () => {
-      it('are created, fetched and listed', async () => {
-        const email = uniqueEmail();
-        const account = await store.createAccount({ email, now: NOW });
-        expect(account.accountId).toMatch(/^acc_[0-9A-Za-z]{20}$/);
-        expect(await store.getAccount(account.accountId)).toEqual({ accountId: account.accountId, email, createdAt: NOW });
-        expect(await store.getAccount(newId('acc'))).toBeUndefined();
-        expect((await store.listAccounts()).map((a) => a.accountId)).toContain(account.accountId);
+    describe('lifecycle', () => {
+      beforeAll(freshDatabase);
+      it('migrates idempotently and reports healthy', async () => {
+        await store.migrate();
+        expect(await store.healthy()).toBe(true);
       });
 
-      it('refuse a second account with the same email', async () => {
-        const email = uniqueEmail();
-        await store.createAccount({ email, now: NOW });
-        await expect(store.createAccount({ email, now: NOW })).rejects.toThrow();
+      it('two instances migrating a fresh database at the same moment both succeed', async () => {
+        const openFresh = await harness.newDatabase();
+        const a = track(openFresh());
+        const b = track(openFresh());
+        await Promise.all([a.migrate(), b.migrate()]);
+        const account = await b.createAccount({ email: uniqueEmail(), now: NOW });
+        expect((await a.getAccount(account.accountId))?.email).toBe(account.email);
       });
+    });
 
-      it('start free, with the week’s 5 credits and the next Monday reset', async () => {
-        const account = await newAccount();
-        const summary = await expectConsistent(account.accountId);
-        expect(summary).toEqual({
-          tier: 'free',
-          creditsRemaining: 5,
-          creditsPurchased: 0,
-          creditsUsed: 0,
-          freeCreditsRemaining: 5,
-          freeCreditsReset: nextFreeReset(NOW),
+    describe(`CredentialStore contract (accounts, keys, sign-in): ${name}`, () => {
+      beforeAll(freshDatabase);
+      describe('accounts', () => {
+        it('are created, fetched and listed', async () => {
+          const email = uniqueEmail();
+          const account = await store.createAccount({ email, now: NOW });
+          expect(account.accountId).toMatch(/^acc_[0-9A-Za-z]{20}$/);
+          expect(await store.getAccount(account.accountId)).toEqual({ accountId: account.accountId, email, createdAt: NOW });
+          expect(await store.getAccount(newId('acc'))).toBeUndefined();
+          expect((await store.listAccounts()).map((a) => a.accountId)).toContain(account.accountId);
         });
-        expect(summary.freeCreditsReset?.toISOString()).toBe('2026-11-29T13:00:00.000Z');
-      });
-    });
 
-    describe('API keys', () => {
-      it('are stored by hash, found by hash, listed, and revoked once', async () => {
-        const account = await newAccount();
-        const key1 = generateApiKey('live');
-        const key2 = generateApiKey('live');
-        const rec1 = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key1, SECRET), prefix: 'spq_live_', last4: last4(key1), now: NOW });
-        const rec2 = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key2, SECRET), prefix: 'spq_live_', last4: last4(key2), now: at(1000) });
-        expect(rec1).toMatchObject({ accountId: account.accountId, prefix: 'spq_live_', last4: last4(key1), revokedAt: null, createdAt: NOW });
+        it('refuse a second account with the same email', async () => {
+          const email = uniqueEmail();
+          await store.createAccount({ email, now: NOW });
+          await expect(store.createAccount({ email, now: NOW })).rejects.toThrow();
+        });
 
-        expect(await store.findKeyByHash(hashApiKey(key1, SECRET))).toEqual(rec1);
-        expect(await store.findKeyByHash(hashApiKey(key1, 'another-secret'))).toBeUndefined();
-        expect(await store.listKeys(account.accountId)).toEqual([rec1, rec2]);
-
-        // Rotation: both work until the old one is revoked; revocation is visible on the next look-up.
-        expect(await store.revokeKey(rec1.keyId, at(2000))).toBe(true);
-        expect(await store.revokeKey(rec1.keyId, at(3000))).toBe(false);
-        expect(await store.revokeKey(newId('key'), at(3000))).toBe(false);
-        expect((await store.findKeyByHash(hashApiKey(key1, SECRET)))?.revokedAt).toEqual(at(2000));
-        expect((await store.findKeyByHash(hashApiKey(key2, SECRET)))?.revokedAt).toBeNull();
-        expect((await store.listKeys(account.accountId)).map((k) => k.revokedAt)).toEqual([at(2000), null]);
-      });
-
-      it('carry the holder’s name; their last use is written at most once a minute', async () => {
-        const account = await newAccount();
-        const key = generateApiKey('live');
-        const rec = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key, SECRET), prefix: 'spq_live_', last4: last4(key), now: NOW, name: 'laptop' });
-        expect(rec).toMatchObject({ name: 'laptop', lastUsedAt: null });
-        await store.recordKeyUse(rec.keyId, at(1000));
-        await store.recordKeyUse(rec.keyId, at(30_000)); // within the minute: not written
-        expect((await store.listKeys(account.accountId))[0]).toMatchObject({ name: 'laptop', lastUsedAt: at(1000) });
-        await store.recordKeyUse(rec.keyId, at(61_000));
-        expect((await store.findKeyByHash(hashApiKey(key, SECRET)))?.lastUsedAt).toEqual(at(61_000));
-        await store.recordKeyUse(newId('key'), at(61_000)); // an unknown key: nothing happens
-      });
-
-      it('never share a hash', async () => {
-        const account = await newAccount();
-        const keyHash = hashApiKey(generateApiKey('test'), SECRET);
-        await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash, prefix: 'spq_test_', last4: 'abcd', now: NOW });
-        await expect(store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash, prefix: 'spq_test_', last4: 'abcd', now: NOW })).rejects.toThrow();
-      });
-    });
-
-    describe('the account area’s reads', () => {
-      it('finds an account by its email, and only that one', async () => {
-        const account = await newAccount();
-        expect(await store.findAccountByEmail(account.email)).toEqual(account);
-        expect(await store.findAccountByEmail(`nobody-${account.email}`)).toBeUndefined();
-      });
-
-      it('lists the ledger newest first, by page, per account; and the bundles newest first', async () => {
-        const account = await newAccount();
-        const other = await newAccount();
-        await store.grantCredits({ accountId: account.accountId, credits: 7, now: at(1000), note: 'support' });
-        await store.addBundle({ accountId: account.accountId, credits: 50, days: 30, now: at(2000) });
-        await store.addBundle({ accountId: account.accountId, credits: 20, days: 10, now: at(3000) });
-        const charged = await store.charge(chargeRequest(account.accountId, 3, at(4000)));
-        expect(charged.ok).toBe(true);
-        await store.grantCredits({ accountId: other.accountId, credits: 9, now: at(5000) });
-
-        const first = await store.ledger({ accountId: account.accountId, page: 1, perPage: 3 });
-        expect(first.total).toBe(5); // the week's allowance, a grant, two bundles, a charge
-        expect(first.items.map((e) => [e.kind, e.freeCredits, e.purchasedCredits])).toEqual([
-          ['charge', -3, 0],
-          ['bundle_purchase', 0, 20],
-          ['bundle_purchase', 0, 50],
-        ]);
-        expect(first.items[0]!.queryId).toMatch(/^qry_/);
-        expect(first.items[0]!.createdAt).toEqual(at(4000));
-        const second = await store.ledger({ accountId: account.accountId, page: 2, perPage: 3 });
-        expect(second.items.map((e) => e.kind)).toEqual(['grant', 'free_allowance']);
-        expect(second.items[0]).toMatchObject({ purchasedCredits: 7, note: 'support', queryId: null });
-        expect((await store.ledger({ accountId: account.accountId, page: 3, perPage: 3 })).items).toEqual([]);
-        expect(new Set(first.items.concat(second.items).map((e) => e.entryId)).size).toBe(5);
-
-        const bundles = await store.bundles(account.accountId);
-        expect(bundles.map((b) => [b.credits, b.startsAt, b.expiresAt])).toEqual([
-          [20, at(3000), at(3000 + 10 * DAY)],
-          [50, at(2000), at(2000 + 30 * DAY)],
-        ]);
-        expect(await store.bundles(other.accountId)).toEqual([]);
-      });
-    });
-
-    describe('grants, bundles and tiers', () => {
-      it('a grant adds purchased credits and keeps the account free', async () => {
-        const account = await newAccount();
-        await store.grantCredits({ accountId: account.accountId, credits: 12, now: NOW, note: 'support' });
-        const s = await expectConsistent(account.accountId);
-        expect(s).toMatchObject({ tier: 'free', creditsRemaining: 17, creditsPurchased: 12, freeCreditsRemaining: 5 });
-        await expect(store.grantCredits({ accountId: account.accountId, credits: 0, now: NOW })).rejects.toThrow(RangeError);
-        await expect(store.grantCredits({ accountId: account.accountId, credits: 1.5, now: NOW })).rejects.toThrow(RangeError);
-      });
-
-      it('a bundle makes the account paid for its duration; its credits outlive it', async () => {
-        const account = await newAccount();
-        await store.addBundle({ accountId: account.accountId, credits: 100, days: 2, now: NOW });
-        const during = await expectConsistent(account.accountId, at(DAY));
-        expect(during).toMatchObject({ tier: 'paid', creditsRemaining: 105, creditsPurchased: 100, freeCreditsReset: null });
-        const after = await expectConsistent(account.accountId, at(2 * DAY));
-        expect(after).toMatchObject({ tier: 'free', creditsRemaining: 105, freeCreditsReset: nextFreeReset(at(2 * DAY)) });
-      });
-
-      it('no weekly allowance for a week that starts while paid; it returns the week after the bundle ends', async () => {
-        const account = await newAccount();
-        await store.addBundle({ accountId: account.accountId, credits: 10, days: 7, now: NOW }); // ends next Wednesday
-        const nextWeek = at(6 * DAY); // Tuesday of next week: paid at its Monday
-        const s1 = await expectConsistent(account.accountId, nextWeek);
-        expect(s1).toMatchObject({ tier: 'paid', freeCreditsRemaining: 0, creditsRemaining: 10 });
-        const afterEnd = at(8 * DAY); // Thursday: free again, but this week started paid
-        expect(await expectConsistent(account.accountId, afterEnd)).toMatchObject({ tier: 'free', freeCreditsRemaining: 0 });
-        const weekAfter = at(13 * DAY);
-        expect(await expectConsistent(account.accountId, weekAfter)).toMatchObject({ tier: 'free', freeCreditsRemaining: 5, creditsRemaining: 15 });
-      });
-    });
-
-    describe('charges', () => {
-      it('spend free credits first, then purchased, and write the pending query in the same step', async () => {
-        const account = await newAccount();
-        await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
-        const first = chargeRequest(account.accountId, 3, NOW);
-        expect(await store.charge(first)).toEqual({ ok: true, value: { creditsRemaining: 12 } });
-        expect(await expectConsistent(account.accountId)).toMatchObject({ freeCreditsRemaining: 2, creditsRemaining: 12, creditsUsed: 3, creditsPurchased: 10 });
-        expect(await store.charge(chargeRequest(account.accountId, 4, NOW))).toEqual({ ok: true, value: { creditsRemaining: 8 } });
-        expect(await expectConsistent(account.accountId)).toMatchObject({ freeCreditsRemaining: 0, creditsRemaining: 8, creditsUsed: 7 });
-
-        const stored = await store.getQuery(account.accountId, first.queryId);
-        expect(stored).toEqual({
-          queryId: first.queryId,
-          accountId: account.accountId,
-          status: 'pending',
-          creditCost: 3,
-          fileDeletedAt: null,
-          ...first.query,
+        it('start free, with the week’s 5 credits and the next Monday reset', async () => {
+          const account = await newAccount();
+          const summary = await expectConsistent(account.accountId);
+          expect(summary).toEqual({
+            tier: 'free',
+            creditsRemaining: 5,
+            creditsPurchased: 0,
+            creditsUsed: 0,
+            freeCreditsRemaining: 5,
+            freeCreditsReset: nextFreeReset(NOW),
+          });
+          expect(summary.freeCreditsReset?.toISOString()).toBe('2026-11-29T13:00:00.000Z');
         });
       });
 
-      it('insufficient credits report required and available and change nothing', async () => {
-        const account = await newAccount();
-        await store.grantCredits({ accountId: account.accountId, credits: 2, now: NOW });
-        const before = await expectConsistent(account.accountId);
-        const request = chargeRequest(account.accountId, 8, NOW, { idempotency: { key: 'idem-insufficient', requestHash: 'h1' } });
-        expect(await store.charge(request)).toEqual({ ok: false, error: { kind: 'insufficient_credits', required: 8, available: 7 } });
-        expect(await expectConsistent(account.accountId)).toEqual(before);
-        expect(await store.getQuery(account.accountId, request.queryId)).toBeUndefined();
-        // The key was not consumed: the same key can be used once the account can pay.
-        await store.grantCredits({ accountId: account.accountId, credits: 1, now: NOW });
-        expect((await store.charge({ ...request, queryId: newId('qry') })).ok).toBe(true);
-      });
+      describe('API keys', () => {
+        it('are stored by hash, found by hash, listed, and revoked once', async () => {
+          const account = await newAccount();
+          const key1 = generateApiKey('live');
+          const key2 = generateApiKey('live');
+          const rec1 = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key1, SECRET), prefix: 'spq_live_', last4: last4(key1), now: NOW });
+          const rec2 = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key2, SECRET), prefix: 'spq_live_', last4: last4(key2), now: at(1000) });
+          expect(rec1).toMatchObject({ accountId: account.accountId, prefix: 'spq_live_', last4: last4(key1), revokedAt: null, createdAt: NOW });
 
-      it('a repeated charge of the same query id never charges twice', async () => {
-        const account = await newAccount();
-        const request = chargeRequest(account.accountId, 2, NOW);
-        expect(await store.charge(request)).toEqual({ ok: true, value: { creditsRemaining: 3 } });
-        expect(await store.charge(request)).toEqual({ ok: true, value: { creditsRemaining: 3 } });
-        expect(await expectConsistent(account.accountId)).toMatchObject({ creditsRemaining: 3, creditsUsed: 2 });
-      });
+          expect(await store.findKeyByHash(hashApiKey(key1, SECRET))).toEqual(rec1);
+          expect(await store.findKeyByHash(hashApiKey(key1, 'another-secret'))).toBeUndefined();
+          expect(await store.listKeys(account.accountId)).toEqual([rec1, rec2]);
 
-      it('a zero-credit charge (sandbox) records the query and spends nothing', async () => {
-        const account = await newAccount();
-        const request = chargeRequest(account.accountId, 0, NOW);
-        expect(await store.charge(request)).toEqual({ ok: true, value: { creditsRemaining: 5 } });
-        expect((await store.getQuery(account.accountId, request.queryId))?.status).toBe('pending');
-        await expectConsistent(account.accountId);
-      });
-    });
-
-    describe('idempotency keys', () => {
-      it('replay, mismatch, in flight, expiry after 24 h, and a fresh run after a failure', async () => {
-        const account = await newAccount();
-        await store.grantCredits({ accountId: account.accountId, credits: 20, now: NOW });
-        const idem = { key: 'k-1', requestHash: 'hash-a' };
-        const first = chargeRequest(account.accountId, 2, NOW, { idempotency: idem });
-        expect((await store.charge(first)).ok).toBe(true);
-        // Stored hashed: the table never holds what the client sent.
-        const stored = await harness.storedIdempotencyKeys();
-        expect(stored).toContain(hashIdempotencyKey('k-1'));
-        expect(stored).not.toContain('k-1');
-
-        // Same key while the first is still pending: in flight, nothing charged.
-        expect(await store.charge(chargeRequest(account.accountId, 2, at(1000), { idempotency: idem }))).toEqual({ ok: false, error: { kind: 'idempotency_in_flight' } });
-        // Same key, other body: mismatch.
-        expect(await store.charge(chargeRequest(account.accountId, 2, at(1000), { idempotency: { key: 'k-1', requestHash: 'hash-b' } }))).toEqual({
-          ok: false,
-          error: { kind: 'idempotency_mismatch' },
+          // Rotation: both work until the old one is revoked; revocation is visible on the next look-up.
+          expect(await store.revokeKey(rec1.keyId, at(2000))).toBe(true);
+          expect(await store.revokeKey(rec1.keyId, at(3000))).toBe(false);
+          expect(await store.revokeKey(newId('key'), at(3000))).toBe(false);
+          expect((await store.findKeyByHash(hashApiKey(key1, SECRET)))?.revokedAt).toEqual(at(2000));
+          expect((await store.findKeyByHash(hashApiKey(key2, SECRET)))?.revokedAt).toBeNull();
+          expect((await store.listKeys(account.accountId)).map((k) => k.revokedAt)).toEqual([at(2000), null]);
         });
 
-        await store.completeQuery(first.queryId, 'files/first.parquet');
-        const replay = await store.charge(chargeRequest(account.accountId, 2, at(HOUR), { idempotency: idem }));
-        expect(replay.ok).toBe(false);
-        if (!replay.ok && replay.error.kind === 'idempotency_replay') {
-          expect(replay.error.query).toMatchObject({ queryId: first.queryId, status: 'completed', fileKey: 'files/first.parquet' });
-        } else throw new Error(`expected a replay, got ${JSON.stringify(replay)}`);
-        expect((await expectConsistent(account.accountId, at(HOUR))).creditsRemaining).toBe(23);
+        it('carry the holder’s name; their last use is written at most once a minute', async () => {
+          const account = await newAccount();
+          const key = generateApiKey('live');
+          const rec = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key, SECRET), prefix: 'spq_live_', last4: last4(key), now: NOW, name: 'laptop' });
+          expect(rec).toMatchObject({ name: 'laptop', lastUsedAt: null });
+          await store.recordKeyUse(rec.keyId, at(1000));
+          await store.recordKeyUse(rec.keyId, at(30_000)); // within the minute: not written
+          expect((await store.listKeys(account.accountId))[0]).toMatchObject({ name: 'laptop', lastUsedAt: at(1000) });
+          await store.recordKeyUse(rec.keyId, at(61_000));
+          expect((await store.findKeyByHash(hashApiKey(key, SECRET)))?.lastUsedAt).toEqual(at(61_000));
+          await store.recordKeyUse(newId('key'), at(61_000)); // an unknown key: nothing happens
+        });
 
-        // Keys are per account.
-        const other = await newAccount();
-        expect((await store.charge(chargeRequest(other.accountId, 1, NOW, { idempotency: idem }))).ok).toBe(true);
+        it('never share a hash', async () => {
+          const account = await newAccount();
+          const keyHash = hashApiKey(generateApiKey('test'), SECRET);
+          await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash, prefix: 'spq_test_', last4: 'abcd', now: NOW });
+          await expect(store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash, prefix: 'spq_test_', last4: 'abcd', now: NOW })).rejects.toThrow();
+        });
+      });
 
-        // After 24 hours the key is forgotten.
-        expect((await store.charge(chargeRequest(account.accountId, 2, at(24 * HOUR + 1), { idempotency: idem }))).ok).toBe(true);
+      describe('the account area', () => {
+        it('finds an account by its email, and only that one', async () => {
+          const account = await newAccount();
+          expect(await store.findAccountByEmail(account.email)).toEqual(account);
+          expect(await store.findAccountByEmail(`nobody-${account.email}`)).toBeUndefined();
+        });
 
-        // A failed (refunded) first attempt lets the same key run again.
-        const failing = chargeRequest(account.accountId, 3, NOW, { idempotency: { key: 'k-2', requestHash: 'h' } });
-        expect((await store.charge(failing)).ok).toBe(true);
-        await store.refundQuery(failing.queryId, NOW, 'writer crashed');
-        expect((await store.charge(chargeRequest(account.accountId, 3, at(1), { idempotency: { key: 'k-2', requestHash: 'h' } }))).ok).toBe(true);
-        await expectConsistent(account.accountId, at(24 * HOUR + 1));
+      });
+
+      describe('sign-in records', () => {
+        signInContractCases(() => store, newAccount);
       });
     });
 
-    describe('refunds', () => {
-      it('restore the charge exactly once, however often and however concurrently they are called', async () => {
-        const account = await newAccount();
-        await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
-        const request = chargeRequest(account.accountId, 7, NOW);
-        await store.charge(request);
-        expect((await expectConsistent(account.accountId)).creditsRemaining).toBe(8);
-        await Promise.all(Array.from({ length: 5 }, () => store.refundQuery(request.queryId, at(1000), 'file write failed')));
-        await store.refundQuery(request.queryId, at(2000), 'again');
-        expect(await expectConsistent(account.accountId)).toMatchObject({ creditsRemaining: 15, freeCreditsRemaining: 5, creditsUsed: 0 });
-        expect((await store.getQuery(account.accountId, request.queryId))?.status).toBe('failed');
-        // A refunded query cannot be completed afterwards (it would be a free file), and says so.
-        expect(await store.completeQuery(request.queryId, 'files/late.csv')).toBe(false);
-        expect(await store.getQuery(account.accountId, request.queryId)).toMatchObject({ status: 'failed', fileKey: null });
-        await store.refundQuery(newId('qry'), NOW, 'unknown id is a no-op');
+    describe(`Ledger contract: ${name}`, () => {
+      beforeAll(freshDatabase);
+
+      describe('the account area’s reads', () => {
+        it('lists the ledger newest first, by page, per account; and the bundles newest first', async () => {
+          const account = await newAccount();
+          const other = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: 7, now: at(1000), note: 'support' });
+          await store.addBundle({ accountId: account.accountId, credits: 50, days: 30, now: at(2000) });
+          await store.addBundle({ accountId: account.accountId, credits: 20, days: 10, now: at(3000) });
+          const charged = await store.charge(chargeRequest(account.accountId, 3, at(4000)));
+          expect(charged.ok).toBe(true);
+          await store.grantCredits({ accountId: other.accountId, credits: 9, now: at(5000) });
+
+          const first = await store.ledger({ accountId: account.accountId, page: 1, perPage: 3 });
+          expect(first.total).toBe(5); // the week's allowance, a grant, two bundles, a charge
+          expect(first.items.map((e) => [e.kind, e.freeCredits, e.purchasedCredits])).toEqual([
+            ['charge', -3, 0],
+            ['bundle_purchase', 0, 20],
+            ['bundle_purchase', 0, 50],
+          ]);
+          expect(first.items[0]!.queryId).toMatch(/^qry_/);
+          expect(first.items[0]!.createdAt).toEqual(at(4000));
+          const second = await store.ledger({ accountId: account.accountId, page: 2, perPage: 3 });
+          expect(second.items.map((e) => e.kind)).toEqual(['grant', 'free_allowance']);
+          expect(second.items[0]).toMatchObject({ purchasedCredits: 7, note: 'support', queryId: null });
+          expect((await store.ledger({ accountId: account.accountId, page: 3, perPage: 3 })).items).toEqual([]);
+          expect(new Set(first.items.concat(second.items).map((e) => e.entryId)).size).toBe(5);
+
+          const bundles = await store.bundles(account.accountId);
+          expect(bundles.map((b) => [b.credits, b.startsAt, b.expiresAt])).toEqual([
+            [20, at(3000), at(3000 + 10 * DAY)],
+            [50, at(2000), at(2000 + 30 * DAY)],
+          ]);
+          expect(await store.bundles(other.accountId)).toEqual([]);
+        });
       });
 
-      it('after a weekly reset give back the purchased part only', async () => {
-        const account = await newAccount();
-        await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
-        const request = chargeRequest(account.accountId, 7, NOW); // 5 free + 2 purchased
-        await store.charge(request);
-        const nextWeek = at(7 * DAY);
-        await store.refundQuery(request.queryId, nextWeek, 'found pending after restart');
-        expect(await expectConsistent(account.accountId, nextWeek)).toMatchObject({ freeCreditsRemaining: 5, creditsRemaining: 15 });
-      });
-    });
+      describe('grants, bundles and tiers', () => {
+        it('a grant adds purchased credits and keeps the account free', async () => {
+          const account = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: 12, now: NOW, note: 'support' });
+          const s = await expectConsistent(account.accountId);
+          expect(s).toMatchObject({ tier: 'free', creditsRemaining: 17, creditsPurchased: 12, freeCreditsRemaining: 5 });
+          await expect(store.grantCredits({ accountId: account.accountId, credits: 0, now: NOW })).rejects.toThrow(RangeError);
+          await expect(store.grantCredits({ accountId: account.accountId, credits: 1.5, now: NOW })).rejects.toThrow(RangeError);
+        });
 
-    describe('the weekly reset', () => {
-      it('restores 5 free credits each Monday without carrying any over', async () => {
-        const account = await newAccount();
-        await store.charge(chargeRequest(account.accountId, 3, NOW));
-        expect((await expectConsistent(account.accountId)).freeCreditsRemaining).toBe(2);
-        const sundayNight = new Date(nextFreeReset(NOW).getTime() - 1);
-        expect((await expectConsistent(account.accountId, sundayNight)).freeCreditsRemaining).toBe(2);
-        const monday = nextFreeReset(NOW);
-        expect(await expectConsistent(account.accountId, monday)).toMatchObject({ freeCreditsRemaining: 5, creditsRemaining: 5, freeCreditsReset: nextFreeReset(monday) });
-        // Unused credits do not accumulate over idle weeks.
-        expect((await expectConsistent(account.accountId, at(30 * DAY))).freeCreditsRemaining).toBe(5);
+        it('a bundle makes the account paid for its duration; its credits outlive it', async () => {
+          const account = await newAccount();
+          await store.addBundle({ accountId: account.accountId, credits: 100, days: 2, now: NOW });
+          const during = await expectConsistent(account.accountId, at(DAY));
+          expect(during).toMatchObject({ tier: 'paid', creditsRemaining: 105, creditsPurchased: 100, freeCreditsReset: null });
+          const after = await expectConsistent(account.accountId, at(2 * DAY));
+          expect(after).toMatchObject({ tier: 'free', creditsRemaining: 105, freeCreditsReset: nextFreeReset(at(2 * DAY)) });
+        });
+
+        it('no weekly allowance for a week that starts while paid; it returns the week after the bundle ends', async () => {
+          const account = await newAccount();
+          await store.addBundle({ accountId: account.accountId, credits: 10, days: 7, now: NOW }); // ends next Wednesday
+          const nextWeek = at(6 * DAY); // Tuesday of next week: paid at its Monday
+          const s1 = await expectConsistent(account.accountId, nextWeek);
+          expect(s1).toMatchObject({ tier: 'paid', freeCreditsRemaining: 0, creditsRemaining: 10 });
+          const afterEnd = at(8 * DAY); // Thursday: free again, but this week started paid
+          expect(await expectConsistent(account.accountId, afterEnd)).toMatchObject({ tier: 'free', freeCreditsRemaining: 0 });
+          const weekAfter = at(13 * DAY);
+          expect(await expectConsistent(account.accountId, weekAfter)).toMatchObject({ tier: 'free', freeCreditsRemaining: 5, creditsRemaining: 15 });
+        });
       });
 
-      it('is applied inside a charge too (a charge in a new week can use the new allowance)', async () => {
-        const account = await newAccount();
-        await store.charge(chargeRequest(account.accountId, 5, NOW));
-        const nextWeek = new Date(currentFreePeriodStart(at(7 * DAY)).getTime() + HOUR);
-        expect(await store.charge(chargeRequest(account.accountId, 4, nextWeek))).toEqual({ ok: true, value: { creditsRemaining: 1 } });
-        await expectConsistent(account.accountId, nextWeek);
-      });
-    });
+      describe('charges', () => {
+        it('spend free credits first, then purchased, and write the pending query in the same step', async () => {
+          const account = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
+          const first = chargeRequest(account.accountId, 3, NOW);
+          expect(await store.charge(first)).toEqual({ ok: true, value: { creditsRemaining: 12 } });
+          expect(await expectConsistent(account.accountId)).toMatchObject({ freeCreditsRemaining: 2, creditsRemaining: 12, creditsUsed: 3, creditsPurchased: 10 });
+          expect(await store.charge(chargeRequest(account.accountId, 4, NOW))).toEqual({ ok: true, value: { creditsRemaining: 8 } });
+          expect(await expectConsistent(account.accountId)).toMatchObject({ freeCreditsRemaining: 0, creditsRemaining: 8, creditsUsed: 7 });
 
-    describe('history', () => {
-      it('pages completed queries newest first, filters by dataset type, and stays per account', async () => {
-        const account = await newAccount();
-        await store.grantCredits({ accountId: account.accountId, credits: 1000, now: NOW });
-        const ids: string[] = [];
-        for (let i = 0; i < 25; i++) {
-          const request = chargeRequest(account.accountId, 1, at(i * 1000), {}, i % 3 === 0 ? 'dwellings' : 'persons');
+          const stored = await store.getQuery(account.accountId, first.queryId);
+          expect(stored).toEqual({
+            queryId: first.queryId,
+            accountId: account.accountId,
+            status: 'pending',
+            creditCost: 3,
+            fileDeletedAt: null,
+            ...first.query,
+          });
+        });
+
+        it('insufficient credits report required and available and change nothing', async () => {
+          const account = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: 2, now: NOW });
+          const before = await expectConsistent(account.accountId);
+          const request = chargeRequest(account.accountId, 8, NOW, { idempotency: { key: 'idem-insufficient', requestHash: 'h1' } });
+          expect(await store.charge(request)).toEqual({ ok: false, error: { kind: 'insufficient_credits', required: 8, available: 7 } });
+          expect(await expectConsistent(account.accountId)).toEqual(before);
+          expect(await store.getQuery(account.accountId, request.queryId)).toBeUndefined();
+          // The key was not consumed: the same key can be used once the account can pay.
+          await store.grantCredits({ accountId: account.accountId, credits: 1, now: NOW });
+          expect((await store.charge({ ...request, queryId: newId('qry') })).ok).toBe(true);
+        });
+
+        it('a repeated charge of the same query id never charges twice', async () => {
+          const account = await newAccount();
+          const request = chargeRequest(account.accountId, 2, NOW);
+          expect(await store.charge(request)).toEqual({ ok: true, value: { creditsRemaining: 3 } });
+          expect(await store.charge(request)).toEqual({ ok: true, value: { creditsRemaining: 3 } });
+          expect(await expectConsistent(account.accountId)).toMatchObject({ creditsRemaining: 3, creditsUsed: 2 });
+        });
+
+        it('a zero-credit charge (sandbox) records the query and spends nothing', async () => {
+          const account = await newAccount();
+          const request = chargeRequest(account.accountId, 0, NOW);
+          expect(await store.charge(request)).toEqual({ ok: true, value: { creditsRemaining: 5 } });
+          expect((await store.getQuery(account.accountId, request.queryId))?.status).toBe('pending');
+          await expectConsistent(account.accountId);
+        });
+      });
+
+      describe('idempotency keys', () => {
+        it('replay, mismatch, in flight, expiry after 24 h, and a fresh run after a failure', async () => {
+          const account = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: 20, now: NOW });
+          const idem = { key: 'k-1', requestHash: 'hash-a' };
+          const first = chargeRequest(account.accountId, 2, NOW, { idempotency: idem });
+          expect((await store.charge(first)).ok).toBe(true);
+          // Stored hashed: the table never holds what the client sent.
+          const stored = await harness.storedIdempotencyKeys();
+          expect(stored).toContain(hashIdempotencyKey('k-1'));
+          expect(stored).not.toContain('k-1');
+
+          // Same key while the first is still pending: in flight, nothing charged.
+          expect(await store.charge(chargeRequest(account.accountId, 2, at(1000), { idempotency: idem }))).toEqual({ ok: false, error: { kind: 'idempotency_in_flight' } });
+          // Same key, other body: mismatch.
+          expect(await store.charge(chargeRequest(account.accountId, 2, at(1000), { idempotency: { key: 'k-1', requestHash: 'hash-b' } }))).toEqual({
+            ok: false,
+            error: { kind: 'idempotency_mismatch' },
+          });
+
+          await store.completeQuery(first.queryId, 'files/first.parquet');
+          const replay = await store.charge(chargeRequest(account.accountId, 2, at(HOUR), { idempotency: idem }));
+          expect(replay.ok).toBe(false);
+          if (!replay.ok && replay.error.kind === 'idempotency_replay') {
+            expect(replay.error.query).toMatchObject({ queryId: first.queryId, status: 'completed', fileKey: 'files/first.parquet' });
+          } else throw new Error(`expected a replay, got ${JSON.stringify(replay)}`);
+          expect((await expectConsistent(account.accountId, at(HOUR))).creditsRemaining).toBe(23);
+
+          // Keys are per account.
+          const other = await newAccount();
+          expect((await store.charge(chargeRequest(other.accountId, 1, NOW, { idempotency: idem }))).ok).toBe(true);
+
+          // After 24 hours the key is forgotten.
+          expect((await store.charge(chargeRequest(account.accountId, 2, at(24 * HOUR + 1), { idempotency: idem }))).ok).toBe(true);
+
+          // A failed (refunded) first attempt lets the same key run again.
+          const failing = chargeRequest(account.accountId, 3, NOW, { idempotency: { key: 'k-2', requestHash: 'h' } });
+          expect((await store.charge(failing)).ok).toBe(true);
+          await store.refundQuery(failing.queryId, NOW, 'writer crashed');
+          expect((await store.charge(chargeRequest(account.accountId, 3, at(1), { idempotency: { key: 'k-2', requestHash: 'h' } }))).ok).toBe(true);
+          await expectConsistent(account.accountId, at(24 * HOUR + 1));
+        });
+      });
+
+      describe('refunds', () => {
+        it('restore the charge exactly once, however often and however concurrently they are called', async () => {
+          const account = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
+          const request = chargeRequest(account.accountId, 7, NOW);
           await store.charge(request);
-          await store.completeQuery(request.queryId, `files/${i}.csv`);
-          ids.push(request.queryId);
-        }
-        // A pending and a failed query are not part of the history.
-        await store.charge(chargeRequest(account.accountId, 1, at(100_000)));
-        const failed = chargeRequest(account.accountId, 1, at(100_001));
-        await store.charge(failed);
-        await store.refundQuery(failed.queryId, at(100_002), 'x');
+          expect((await expectConsistent(account.accountId)).creditsRemaining).toBe(8);
+          await Promise.all(Array.from({ length: 5 }, () => store.refundQuery(request.queryId, at(1000), 'file write failed')));
+          await store.refundQuery(request.queryId, at(2000), 'again');
+          expect(await expectConsistent(account.accountId)).toMatchObject({ creditsRemaining: 15, freeCreditsRemaining: 5, creditsUsed: 0 });
+          expect((await store.getQuery(account.accountId, request.queryId))?.status).toBe('failed');
+          // A refunded query cannot be completed afterwards (it would be a free file), and says so.
+          expect(await store.completeQuery(request.queryId, 'files/late.csv')).toBe(false);
+          expect(await store.getQuery(account.accountId, request.queryId)).toMatchObject({ status: 'failed', fileKey: null });
+          await store.refundQuery(newId('qry'), NOW, 'unknown id is a no-op');
+        });
 
-        const newestFirst = [...ids].reverse();
-        const page1 = await store.history({ accountId: account.accountId, page: 1, perPage: 10 });
-        expect(page1.total).toBe(25);
-        expect(page1.items.map((q) => q.queryId)).toEqual(newestFirst.slice(0, 10));
-        const page3 = await store.history({ accountId: account.accountId, page: 3, perPage: 10 });
-        expect(page3.items.map((q) => q.queryId)).toEqual(newestFirst.slice(20));
-        const past = await store.history({ accountId: account.accountId, page: 4, perPage: 10 });
-        expect(past).toEqual({ items: [], total: 25 });
-
-        const dwellings = await store.history({ accountId: account.accountId, page: 1, perPage: 100, datasetType: 'dwellings' });
-        expect(dwellings.total).toBe(9);
-        expect(dwellings.items.every((q) => q.datasetType === 'dwellings')).toBe(true);
-        expect(dwellings.items.map((q) => q.queryId)).toEqual(newestFirst.filter((_, i) => (24 - i) % 3 === 0));
-
-        const stranger = await newAccount();
-        expect(await store.history({ accountId: stranger.accountId, page: 1, perPage: 10 })).toEqual({ items: [], total: 0 });
-        expect(await store.getQuery(stranger.accountId, ids[0]!)).toBeUndefined();
-        expect((await store.getQuery(account.accountId, ids[0]!))?.fileKey).toBe('files/0.csv');
-        await expectConsistent(account.accountId, at(200_000));
-      });
-    });
-
-    describe('crash recovery and file expiry', () => {
-      it('lists pending queries older than a moment, and expired files until they are marked deleted', async () => {
-        const account = await newAccount();
-        const old = chargeRequest(account.accountId, 1, at(-2 * HOUR));
-        const recent = chargeRequest(account.accountId, 1, NOW);
-        await store.charge(old);
-        await store.charge(recent);
-        const pending = (await store.pendingQueriesBefore(at(-HOUR))).map((q) => q.queryId);
-        expect(pending).toContain(old.queryId);
-        expect(pending).not.toContain(recent.queryId);
-
-        await store.completeQuery(old.queryId, 'files/old.parquet');
-        const expiresAt = old.query.downloadExpires;
-        expect((await store.expiredFiles(expiresAt, 1000)).map((q) => q.queryId)).not.toContain(old.queryId);
-        const afterExpiry = new Date(expiresAt.getTime() + 1);
-        expect((await store.expiredFiles(afterExpiry, 1000)).map((q) => q.queryId)).toContain(old.queryId);
-        await store.markFileDeleted(old.queryId, afterExpiry);
-        await store.markFileDeleted(old.queryId, at(30 * DAY)); // the first deletion time stays
-        expect((await store.expiredFiles(afterExpiry, 1000)).map((q) => q.queryId)).not.toContain(old.queryId);
-        expect((await store.getQuery(account.accountId, old.queryId))?.fileDeletedAt).toEqual(afterExpiry);
+        it('after a weekly reset give back the purchased part only', async () => {
+          const account = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
+          const request = chargeRequest(account.accountId, 7, NOW); // 5 free + 2 purchased
+          await store.charge(request);
+          const nextWeek = at(7 * DAY);
+          await store.refundQuery(request.queryId, nextWeek, 'found pending after restart');
+          expect(await expectConsistent(account.accountId, nextWeek)).toMatchObject({ freeCreditsRemaining: 5, creditsRemaining: 15 });
+        });
       });
 
-      it('instance leases: the pending queries of an instance whose lease lapsed or is gone, and only those', async () => {
-        const account = await newAccount();
-        await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
-        const [alive, dying, released] = [newId('ins'), newId('ins'), newId('ins')];
-        await store.renewInstanceLease({ instanceId: alive, until: at(15_000), now: NOW });
-        await store.renewInstanceLease({ instanceId: dying, until: at(15_000), now: NOW });
-        await store.renewInstanceLease({ instanceId: released, until: at(15_000), now: NOW });
-        const ofAlive = chargeRequest(account.accountId, 1, NOW, { instanceId: alive });
-        const ofDying = chargeRequest(account.accountId, 1, NOW, { instanceId: dying });
-        const ofReleased = chargeRequest(account.accountId, 1, NOW, { instanceId: released });
-        const completed = chargeRequest(account.accountId, 1, NOW, { instanceId: dying });
-        const legacy = chargeRequest(account.accountId, 1, NOW);
-        for (const r of [ofAlive, ofDying, ofReleased, completed, legacy]) expect((await store.charge(r)).ok).toBe(true);
-        expect(await store.completeQuery(completed.queryId, 'files/done.csv')).toBe(true);
-        // Retried completion of the same file is still a success.
-        expect(await store.completeQuery(completed.queryId, 'files/done.csv')).toBe(true);
-        const lapsed = async (now: Date) => (await store.pendingQueriesOfLapsedInstances(now)).map((q) => q.queryId).filter((id) => [ofAlive, ofDying, ofReleased, completed, legacy].some((r) => r.queryId === id)).sort();
+      describe('the weekly reset', () => {
+        it('restores 5 free credits each Monday without carrying any over', async () => {
+          const account = await newAccount();
+          await store.charge(chargeRequest(account.accountId, 3, NOW));
+          expect((await expectConsistent(account.accountId)).freeCreditsRemaining).toBe(2);
+          const sundayNight = new Date(nextFreeReset(NOW).getTime() - 1);
+          expect((await expectConsistent(account.accountId, sundayNight)).freeCreditsRemaining).toBe(2);
+          const monday = nextFreeReset(NOW);
+          expect(await expectConsistent(account.accountId, monday)).toMatchObject({ freeCreditsRemaining: 5, creditsRemaining: 5, freeCreditsReset: nextFreeReset(monday) });
+          // Unused credits do not accumulate over idle weeks.
+          expect((await expectConsistent(account.accountId, at(30 * DAY))).freeCreditsRemaining).toBe(5);
+        });
 
-        expect(await lapsed(at(10_000))).toEqual([]);
-        await store.releaseInstanceLease(released);
-        expect(await lapsed(at(10_000))).toEqual([ofReleased.queryId]);
-        // Only the live instance renews; 20 s later the other lease has lapsed.
-        await store.renewInstanceLease({ instanceId: alive, until: at(35_000), now: at(20_000) });
-        expect(await lapsed(at(20_000))).toEqual([ofDying.queryId, ofReleased.queryId].sort());
-        // Recovery refunds only what is still pending: a query completed meanwhile keeps its charge and file.
-        await store.refundQuery(completed.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
-        expect(await store.getQuery(account.accountId, completed.queryId)).toMatchObject({ status: 'completed', fileKey: 'files/done.csv' });
-        // Once refunded they are no longer pending, so recovery never refunds twice.
-        await store.refundQuery(ofDying.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
-        await store.refundQuery(ofReleased.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
-        await store.refundQuery(ofReleased.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
-        expect(await store.completeQuery(ofDying.queryId, 'files/too-late.csv')).toBe(false);
-        expect(await lapsed(at(20_000))).toEqual([]);
-        expect(await lapsed(at(40_000))).toEqual([ofAlive.queryId]);
-        // Refunded queries are listed until their files are marked deleted; completed ones never.
-        const mine = new Set([ofDying.queryId, ofReleased.queryId, completed.queryId, ofAlive.queryId]);
-        const failedWithFiles = async () => (await store.failedQueriesWithFiles(at(1000), 10_000)).map((q) => q.queryId).filter((id) => mine.has(id)).sort();
-        expect(await failedWithFiles()).toEqual([ofDying.queryId, ofReleased.queryId].sort());
-        expect((await store.failedQueriesWithFiles(at(-1000), 10_000)).map((q) => q.queryId)).not.toContain(ofDying.queryId);
-        await store.markFileDeleted(ofDying.queryId, at(21_000));
-        expect(await failedWithFiles()).toEqual([ofReleased.queryId]);
-        expect((await expectConsistent(account.accountId)).creditsRemaining).toBe(15 - 3);
+        it('is applied inside a charge too (a charge in a new week can use the new allowance)', async () => {
+          const account = await newAccount();
+          await store.charge(chargeRequest(account.accountId, 5, NOW));
+          const nextWeek = new Date(currentFreePeriodStart(at(7 * DAY)).getTime() + HOUR);
+          expect(await store.charge(chargeRequest(account.accountId, 4, nextWeek))).toEqual({ ok: true, value: { creditsRemaining: 1 } });
+          await expectConsistent(account.accountId, nextWeek);
+        });
       });
-    });
 
-    describe('against a model', () => {
-      type Op =
-        | { readonly op: 'grant'; readonly n: number }
-        | { readonly op: 'charge'; readonly n: number }
-        | { readonly op: 'refund'; readonly pick: number }
-        | { readonly op: 'advance'; readonly hours: number };
-      const ops = fc.array(
-        fc.oneof(
-          fc.record({ op: fc.constant('grant' as const), n: fc.integer({ min: 1, max: 6 }) }),
-          fc.record({ op: fc.constant('charge' as const), n: fc.integer({ min: 0, max: 8 }) }),
-          fc.record({ op: fc.constant('refund' as const), pick: fc.nat() }),
-          fc.record({ op: fc.constant('advance' as const), hours: fc.integer({ min: 0, max: 200 }) }),
-        ),
-        { maxLength: 14 },
-      );
+      describe('against a model', () => {
+        type Op =
+          | { readonly op: 'grant'; readonly n: number }
+          | { readonly op: 'charge'; readonly n: number }
+          | { readonly op: 'refund'; readonly pick: number }
+          | { readonly op: 'advance'; readonly hours: number };
+        const ops = fc.array(
+          fc.oneof(
+            fc.record({ op: fc.constant('grant' as const), n: fc.integer({ min: 1, max: 6 }) }),
+            fc.record({ op: fc.constant('charge' as const), n: fc.integer({ min: 0, max: 8 }) }),
+            fc.record({ op: fc.constant('refund' as const), pick: fc.nat() }),
+            fc.record({ op: fc.constant('advance' as const), hours: fc.integer({ min: 0, max: 200 }) }),
+          ),
+          { maxLength: 14 },
+        );
 
-      it('any sequence of grants, charges, refunds and weeks keeps balances, model and ledger equal', async () => {
-        await fc.assert(
-          fc.asyncProperty(ops, async (sequence: Op[]) => {
-            let now = NOW;
-            const account = await newAccount(now);
-            // The model: free bucket per week (no bundles here), purchased bucket, charges made.
-            let free = 5;
-            let purchased = 0;
-            let week = currentFreePeriodStart(now).getTime();
-            const charges: { queryId: string; fromFree: number; fromPurchased: number; week: number; refunded: boolean }[] = [];
-            const roll = () => {
-              const w = currentFreePeriodStart(now).getTime();
-              if (w > week) (week = w), (free = 5);
-            };
-            for (const step of sequence) {
-              if (step.op === 'advance') {
-                now = new Date(now.getTime() + step.hours * HOUR);
-                roll();
-              } else if (step.op === 'grant') {
-                await store.grantCredits({ accountId: account.accountId, credits: step.n, now });
-                purchased += step.n;
-              } else if (step.op === 'charge') {
-                const request = chargeRequest(account.accountId, step.n, now);
-                const result = await store.charge(request);
-                roll();
-                if (free + purchased >= step.n) {
-                  const fromFree = Math.min(free, step.n);
-                  free -= fromFree;
-                  purchased -= step.n - fromFree;
-                  charges.push({ queryId: request.queryId, fromFree, fromPurchased: step.n - fromFree, week, refunded: false });
-                  expect(result).toEqual({ ok: true, value: { creditsRemaining: free + purchased } });
-                } else {
-                  expect(result).toEqual({ ok: false, error: { kind: 'insufficient_credits', required: step.n, available: free + purchased } });
+        it('any sequence of grants, charges, refunds and weeks keeps balances, model and ledger equal', async () => {
+          await fc.assert(
+            fc.asyncProperty(ops, async (sequence: Op[]) => {
+              let now = NOW;
+              const account = await newAccount(now);
+              // The model: free bucket per week (no bundles here), purchased bucket, charges made.
+              let free = 5;
+              let purchased = 0;
+              let week = currentFreePeriodStart(now).getTime();
+              const charges: { queryId: string; fromFree: number; fromPurchased: number; week: number; refunded: boolean }[] = [];
+              const roll = () => {
+                const w = currentFreePeriodStart(now).getTime();
+                if (w > week) (week = w), (free = 5);
+              };
+              for (const step of sequence) {
+                if (step.op === 'advance') {
+                  now = new Date(now.getTime() + step.hours * HOUR);
+                  roll();
+                } else if (step.op === 'grant') {
+                  await store.grantCredits({ accountId: account.accountId, credits: step.n, now });
+                  purchased += step.n;
+                } else if (step.op === 'charge') {
+                  const request = chargeRequest(account.accountId, step.n, now);
+                  const result = await store.charge(request);
+                  roll();
+                  if (free + purchased >= step.n) {
+                    const fromFree = Math.min(free, step.n);
+                    free -= fromFree;
+                    purchased -= step.n - fromFree;
+                    charges.push({ queryId: request.queryId, fromFree, fromPurchased: step.n - fromFree, week, refunded: false });
+                    expect(result).toEqual({ ok: true, value: { creditsRemaining: free + purchased } });
+                  } else {
+                    expect(result).toEqual({ ok: false, error: { kind: 'insufficient_credits', required: step.n, available: free + purchased } });
+                  }
+                } else if (charges.length > 0) {
+                  const target = charges[step.pick % charges.length]!;
+                  await store.refundQuery(target.queryId, now, 'model');
+                  roll();
+                  if (!target.refunded) {
+                    target.refunded = true;
+                    purchased += target.fromPurchased;
+                    if (target.week === week) free += target.fromFree;
+                  }
                 }
-              } else if (charges.length > 0) {
-                const target = charges[step.pick % charges.length]!;
-                await store.refundQuery(target.queryId, now, 'model');
+                const summary = await store.credits(account.accountId, now);
                 roll();
-                if (!target.refunded) {
-                  target.refunded = true;
-                  purchased += target.fromPurchased;
-                  if (target.week === week) free += target.fromFree;
-                }
+                expect({ free: summary.freeCreditsRemaining, total: summary.creditsRemaining }).toEqual({ free, total: free + purchased });
+                expect(await store.ledgerBalance(account.accountId)).toBe(free + purchased);
               }
-              const summary = await store.credits(account.accountId, now);
-              roll();
-              expect({ free: summary.freeCreditsRemaining, total: summary.creditsRemaining }).toEqual({ free, total: free + purchased });
-              expect(await store.ledgerBalance(account.accountId)).toBe(free + purchased);
-            }
-          }),
-          { numRuns: 25 },
-        );
+            }),
+            { numRuns: 25 },
+          );
+        });
+      });
+
+      describe('concurrency', () => {
+        async function accountThatCanPay(credits: number) {
+          const account = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: credits - 5, now: NOW });
+          expect((await store.credits(account.accountId, NOW)).creditsRemaining).toBe(credits);
+          return account;
+        }
+
+        async function expectExactly37(accountId: string, results: { ok: boolean; error?: { kind: string } }[]) {
+          expect(results.filter((r) => r.ok)).toHaveLength(37);
+          expect(results.filter((r) => !r.ok).every((r) => r.error?.kind === 'insufficient_credits')).toBe(true);
+          const s = await expectConsistent(accountId);
+          expect(s).toMatchObject({ creditsRemaining: 0, freeCreditsRemaining: 0, creditsUsed: 37 });
+          const rows = (await store.pendingQueriesBefore(at(DAY))).filter((q) => q.accountId === accountId);
+          expect(rows).toHaveLength(37);
+        }
+
+        it('200 concurrent charges on an account that can pay for 37: exactly 37 succeed', async () => {
+          const account = await accountThatCanPay(37);
+          const results = await Promise.all(Array.from({ length: 200 }, () => store.charge(chargeRequest(account.accountId, 1, NOW))));
+          await expectExactly37(account.accountId, results);
+        });
+
+        it('the same across two store instances on one database', async () => {
+          const account = await accountThatCanPay(37);
+          const other = track(open());
+          const results = await Promise.all(
+            Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? store : other).charge(chargeRequest(account.accountId, 1, NOW))),
+          );
+          await expectExactly37(account.accountId, results);
+        });
+
+        it('concurrent charges of different sizes never overdraw', async () => {
+          const account = await accountThatCanPay(50);
+          const sizes = Array.from({ length: 60 }, (_, i) => 1 + (i % 4));
+          const results = await Promise.all(sizes.map((n) => store.charge(chargeRequest(account.accountId, n, NOW))));
+          const spent = sizes.reduce((sum, n, i) => sum + (results[i]!.ok ? n : 0), 0);
+          const s = await expectConsistent(account.accountId);
+          expect(s.creditsRemaining).toBe(50 - spent);
+          expect(s.creditsUsed).toBe(spent);
+          // A charge was refused only when the balance could not pay it, and the balance only falls:
+          // so what is left cannot pay for any refused charge either.
+          for (let i = 0; i < sizes.length; i++) if (!results[i]!.ok) expect(sizes[i]!).toBeGreaterThan(s.creditsRemaining);
+          expect(results.some((r) => !r.ok)).toBe(true);
+        });
       });
     });
 
-    describe('concurrency', () => {
-      async function accountThatCanPay(credits: number) {
-        const account = await newAccount();
-        await store.grantCredits({ accountId: account.accountId, credits: credits - 5, now: NOW });
-        expect((await store.credits(account.accountId, NOW)).creditsRemaining).toBe(credits);
-        return account;
-      }
+    describe(`QueryLog contract: ${name}`, () => {
+      beforeAll(freshDatabase);
+      describe('history', () => {
+        it('pages completed queries newest first, filters by dataset type, and stays per account', async () => {
+          const account = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: 1000, now: NOW });
+          const ids: string[] = [];
+          for (let i = 0; i < 25; i++) {
+            const request = chargeRequest(account.accountId, 1, at(i * 1000), {}, i % 3 === 0 ? 'dwellings' : 'persons');
+            await store.charge(request);
+            await store.completeQuery(request.queryId, `files/${i}.csv`);
+            ids.push(request.queryId);
+          }
+          // A pending and a failed query are not part of the history.
+          await store.charge(chargeRequest(account.accountId, 1, at(100_000)));
+          const failed = chargeRequest(account.accountId, 1, at(100_001));
+          await store.charge(failed);
+          await store.refundQuery(failed.queryId, at(100_002), 'x');
 
-      async function expectExactly37(accountId: string, results: { ok: boolean; error?: { kind: string } }[]) {
-        expect(results.filter((r) => r.ok)).toHaveLength(37);
-        expect(results.filter((r) => !r.ok).every((r) => r.error?.kind === 'insufficient_credits')).toBe(true);
-        const s = await expectConsistent(accountId);
-        expect(s).toMatchObject({ creditsRemaining: 0, freeCreditsRemaining: 0, creditsUsed: 37 });
-        const rows = (await store.pendingQueriesBefore(at(DAY))).filter((q) => q.accountId === accountId);
-        expect(rows).toHaveLength(37);
-      }
+          const newestFirst = [...ids].reverse();
+          const page1 = await store.history({ accountId: account.accountId, page: 1, perPage: 10 });
+          expect(page1.total).toBe(25);
+          expect(page1.items.map((q) => q.queryId)).toEqual(newestFirst.slice(0, 10));
+          const page3 = await store.history({ accountId: account.accountId, page: 3, perPage: 10 });
+          expect(page3.items.map((q) => q.queryId)).toEqual(newestFirst.slice(20));
+          const past = await store.history({ accountId: account.accountId, page: 4, perPage: 10 });
+          expect(past).toEqual({ items: [], total: 25 });
 
-      it('200 concurrent charges on an account that can pay for 37: exactly 37 succeed', async () => {
-        const account = await accountThatCanPay(37);
-        const results = await Promise.all(Array.from({ length: 200 }, () => store.charge(chargeRequest(account.accountId, 1, NOW))));
-        await expectExactly37(account.accountId, results);
+          const dwellings = await store.history({ accountId: account.accountId, page: 1, perPage: 100, datasetType: 'dwellings' });
+          expect(dwellings.total).toBe(9);
+          expect(dwellings.items.every((q) => q.datasetType === 'dwellings')).toBe(true);
+          expect(dwellings.items.map((q) => q.queryId)).toEqual(newestFirst.filter((_, i) => (24 - i) % 3 === 0));
+
+          const stranger = await newAccount();
+          expect(await store.history({ accountId: stranger.accountId, page: 1, perPage: 10 })).toEqual({ items: [], total: 0 });
+          expect(await store.getQuery(stranger.accountId, ids[0]!)).toBeUndefined();
+          expect((await store.getQuery(account.accountId, ids[0]!))?.fileKey).toBe('files/0.csv');
+          await expectConsistent(account.accountId, at(200_000));
+        });
       });
 
-      it('the same across two store instances on one database', async () => {
-        const account = await accountThatCanPay(37);
-        const other = track(open());
-        const results = await Promise.all(
-          Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? store : other).charge(chargeRequest(account.accountId, 1, NOW))),
-        );
-        await expectExactly37(account.accountId, results);
-      });
+      describe('crash recovery and file expiry', () => {
+        it('lists pending queries older than a moment, and expired files until they are marked deleted', async () => {
+          const account = await newAccount();
+          const old = chargeRequest(account.accountId, 1, at(-2 * HOUR));
+          const recent = chargeRequest(account.accountId, 1, NOW);
+          await store.charge(old);
+          await store.charge(recent);
+          const pending = (await store.pendingQueriesBefore(at(-HOUR))).map((q) => q.queryId);
+          expect(pending).toContain(old.queryId);
+          expect(pending).not.toContain(recent.queryId);
 
-      it('concurrent charges of different sizes never overdraw', async () => {
-        const account = await accountThatCanPay(50);
-        const sizes = Array.from({ length: 60 }, (_, i) => 1 + (i % 4));
-        const results = await Promise.all(sizes.map((n) => store.charge(chargeRequest(account.accountId, n, NOW))));
-        const spent = sizes.reduce((sum, n, i) => sum + (results[i]!.ok ? n : 0), 0);
-        const s = await expectConsistent(account.accountId);
-        expect(s.creditsRemaining).toBe(50 - spent);
-        expect(s.creditsUsed).toBe(spent);
-        // A charge was refused only when the balance could not pay it, and the balance only falls:
-        // so what is left cannot pay for any refused charge either.
-        for (let i = 0; i < sizes.length; i++) if (!results[i]!.ok) expect(sizes[i]!).toBeGreaterThan(s.creditsRemaining);
-        expect(results.some((r) => !r.ok)).toBe(true);
+          await store.completeQuery(old.queryId, 'files/old.parquet');
+          const expiresAt = old.query.downloadExpires;
+          expect((await store.expiredFiles(expiresAt, 1000)).map((q) => q.queryId)).not.toContain(old.queryId);
+          const afterExpiry = new Date(expiresAt.getTime() + 1);
+          expect((await store.expiredFiles(afterExpiry, 1000)).map((q) => q.queryId)).toContain(old.queryId);
+          await store.markFileDeleted(old.queryId, afterExpiry);
+          await store.markFileDeleted(old.queryId, at(30 * DAY)); // the first deletion time stays
+          expect((await store.expiredFiles(afterExpiry, 1000)).map((q) => q.queryId)).not.toContain(old.queryId);
+          expect((await store.getQuery(account.accountId, old.queryId))?.fileDeletedAt).toEqual(afterExpiry);
+        });
+
+        it('instance leases: the pending queries of an instance whose lease lapsed or is gone, and only those', async () => {
+          const account = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: 10, now: NOW });
+          const [alive, dying, released] = [newId('ins'), newId('ins'), newId('ins')];
+          await store.renewInstanceLease({ instanceId: alive, until: at(15_000), now: NOW });
+          await store.renewInstanceLease({ instanceId: dying, until: at(15_000), now: NOW });
+          await store.renewInstanceLease({ instanceId: released, until: at(15_000), now: NOW });
+          const ofAlive = chargeRequest(account.accountId, 1, NOW, { instanceId: alive });
+          const ofDying = chargeRequest(account.accountId, 1, NOW, { instanceId: dying });
+          const ofReleased = chargeRequest(account.accountId, 1, NOW, { instanceId: released });
+          const completed = chargeRequest(account.accountId, 1, NOW, { instanceId: dying });
+          const legacy = chargeRequest(account.accountId, 1, NOW);
+          for (const r of [ofAlive, ofDying, ofReleased, completed, legacy]) expect((await store.charge(r)).ok).toBe(true);
+          expect(await store.completeQuery(completed.queryId, 'files/done.csv')).toBe(true);
+          // Retried completion of the same file is still a success.
+          expect(await store.completeQuery(completed.queryId, 'files/done.csv')).toBe(true);
+          const lapsed = async (now: Date) => (await store.pendingQueriesOfLapsedInstances(now)).map((q) => q.queryId).filter((id) => [ofAlive, ofDying, ofReleased, completed, legacy].some((r) => r.queryId === id)).sort();
+
+          expect(await lapsed(at(10_000))).toEqual([]);
+          await store.releaseInstanceLease(released);
+          expect(await lapsed(at(10_000))).toEqual([ofReleased.queryId]);
+          // Only the live instance renews; 20 s later the other lease has lapsed.
+          await store.renewInstanceLease({ instanceId: alive, until: at(35_000), now: at(20_000) });
+          expect(await lapsed(at(20_000))).toEqual([ofDying.queryId, ofReleased.queryId].sort());
+          // Recovery refunds only what is still pending: a query completed meanwhile keeps its charge and file.
+          await store.refundQuery(completed.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
+          expect(await store.getQuery(account.accountId, completed.queryId)).toMatchObject({ status: 'completed', fileKey: 'files/done.csv' });
+          // Once refunded they are no longer pending, so recovery never refunds twice.
+          await store.refundQuery(ofDying.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
+          await store.refundQuery(ofReleased.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
+          await store.refundQuery(ofReleased.queryId, at(20_000), 'interrupted', { onlyIfPending: true });
+          expect(await store.completeQuery(ofDying.queryId, 'files/too-late.csv')).toBe(false);
+          expect(await lapsed(at(20_000))).toEqual([]);
+          expect(await lapsed(at(40_000))).toEqual([ofAlive.queryId]);
+          // Refunded queries are listed until their files are marked deleted; completed ones never.
+          const mine = new Set([ofDying.queryId, ofReleased.queryId, completed.queryId, ofAlive.queryId]);
+          const failedWithFiles = async () => (await store.failedQueriesWithFiles(at(1000), 10_000)).map((q) => q.queryId).filter((id) => mine.has(id)).sort();
+          expect(await failedWithFiles()).toEqual([ofDying.queryId, ofReleased.queryId].sort());
+          expect((await store.failedQueriesWithFiles(at(-1000), 10_000)).map((q) => q.queryId)).not.toContain(ofDying.queryId);
+          await store.markFileDeleted(ofDying.queryId, at(21_000));
+          expect(await failedWithFiles()).toEqual([ofReleased.queryId]);
+          expect((await expectConsistent(account.accountId)).creditsRemaining).toBe(15 - 3);
+        });
       });
     });
   });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteAccountStore, createSqliteStores } from '../../src/adapters/db/sqlite.ts';
+import { createSqliteAccountStore } from '../../src/adapters/db/sqlite.ts';
 import { createMemoryRateLimiter } from '../../src/adapters/ratelimit/memory.ts';
 import { oneTimeLinkHolder, setPasswordWithLink } from '../../src/app/web/sign-in.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -90,9 +90,9 @@ describe('spq admin', () => {
     const link = JSON.parse(run.stdout) as { account_id: string; url: string; expires: string };
     expect(link.account_id).toBe(accountId);
     const token = /\/console\/welcome\/([0-9A-Za-z]{32})$/.exec(link.url)![1]!;
-    const { credentials, accounts } = createSqliteStores({ file: join(dataDir, 'spq.sqlite') });
+    const accounts = createSqliteAccountStore({ file: join(dataDir, 'spq.sqlite') });
     try {
-      const deps = { accounts, credentials, clock: systemClock, serverSecret: secret(), limiter: createMemoryRateLimiter(), config: loadConfig({}) };
+      const deps = { credentials: accounts, clock: systemClock, serverSecret: secret(), limiter: createMemoryRateLimiter(), config: loadConfig({}) };
       expect(await oneTimeLinkHolder(deps, token)).toEqual({ ok: true, value: { email: 'ops@example.org' } });
       expect((await setPasswordWithLink(deps, { token, password: 'four unrelated words', confirmation: 'four unrelated words' })).ok).toBe(true);
       expect((await setPasswordWithLink(deps, { token, password: 'four unrelated words', confirmation: 'four unrelated words' })).ok).toBe(false);

@@ -1,5 +1,6 @@
 import { hashIdempotencyKey, IDEMPOTENCY_TTL_MS } from '../../src/adapters/db/kysely-account-store.ts';
 import { newId } from '../../src/core/keys.ts';
+import { memorySignInRecords } from './credential-store.ts';
 import { creditSummary, freeReset, freeResetDue, refundSplit, splitCharge, tierAt, weeklyAllowance } from '../../src/core/ledger/rules.ts';
 import { currentFreePeriodStart } from '../../src/core/ledger/weekly-reset.ts';
 import { err, ok } from '../../src/core/result.ts';
@@ -97,6 +98,7 @@ export function memoryAccountStore(db: MemoryDatabase = newMemoryDatabase()): Ac
   };
 
   return {
+    ...memorySignInRecords(),
     async migrate() {},
     async close() {},
     async healthy() {

@@ -1,7 +1,7 @@
-import { DEFAULT_TIME_ZONE, type CredentialStore, type OneTimePurpose, type WebSession } from '../../src/ports/credential-store.ts';
+import { DEFAULT_TIME_ZONE, type OneTimePurpose, type SignInRecords, type WebSession } from '../../src/ports/credential-store.ts';
 
-/** The in-memory CredentialStore: passes test/adapters/credential-store.contract.ts like the SQL stores. */
-export function createMemoryCredentialStore(): CredentialStore {
+/** The sign-in part of the in-memory CredentialStore (memoryAccountStore holds it): passes the same contract suite as the SQL stores. */
+export function memorySignInRecords(): SignInRecords {
   const holders = new Map<string, { passwordHash: string | null; timeZone: string }>();
   const links = new Map<string, { accountId: string; purpose: OneTimePurpose; expiresAt: number; usedAt: number | null }>();
   const sessions = new Map<string, WebSession & { tokenHash: string; revokedAt: number | null }>();

@@ -40,7 +40,7 @@ async function holder(): Promise<{ accountId: string; email: string; key: string
   const { accountId } = await s.store.createAccount({ email, now: s.clock.now() });
   await s.store.grantCredits({ accountId, credits: 50, now: s.clock.now() });
   const { key } = await s.addKey(accountId);
-  const link = await issueOneTimeLink({ ...s.deps, accounts: s.store }, { accountId, purpose: 'invitation' });
+  const link = await issueOneTimeLink({ ...s.deps, credentials: s.store }, { accountId, purpose: 'invitation' });
   if (!link.ok) throw new Error(link.error.detail);
   const set = await form(link.value.path, { password: PASSWORD, confirmation: PASSWORD });
   expect(set.status).toBe(200);
@@ -57,7 +57,7 @@ describe('account area: one-time links and sign-in', () => {
   it('an invitation link shows the holder, refuses a weak or mistyped password, sets a good one once, then is dead', async () => {
     const { accountId } = await s.account();
     const email = (await s.store.getAccount(accountId))!.email;
-    const link = await issueOneTimeLink({ ...s.deps, accounts: s.store }, { accountId, purpose: 'invitation' });
+    const link = await issueOneTimeLink({ ...s.deps, credentials: s.store }, { accountId, purpose: 'invitation' });
     if (!link.ok) throw new Error('no link');
     const page = await get(link.value.path);
     expect(page.status).toBe(200);
@@ -113,7 +113,7 @@ describe('account area: one-time links and sign-in', () => {
     expect((await get('/console/keys', browser)).status).toBe(303);
     expect((await get('/console/keys', other)).status).toBe(200);
 
-    const reset = await issueOneTimeLink({ ...s.deps, accounts: s.store }, { accountId, purpose: 'reset' });
+    const reset = await issueOneTimeLink({ ...s.deps, credentials: s.store }, { accountId, purpose: 'reset' });
     if (!reset.ok) throw new Error('no link');
     expect((await form(reset.value.path, { password: `${PASSWORD} new`, confirmation: `${PASSWORD} new` })).status).toBe(200);
     expect((await get('/console/keys', other)).status).toBe(303);

@@ -89,7 +89,6 @@ export async function startTestServer(options: { rateLimits?: Partial<Config['ra
   const deps: AppDeps = {
     config,
     accounts: store,
-    credentials: ports.credentials,
     limiter: ports.limiter,
     files: ports.files,
     pools,

@@ -17,9 +17,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { Redis } from 'ioredis';
-import { createPostgresStores } from '../../src/adapters/db/postgres.ts';
-import { createSqliteStores } from '../../src/adapters/db/sqlite.ts';
-import type { CredentialStore } from '../../src/ports/credential-store.ts';
+import { createPostgresAccountStore } from '../../src/adapters/db/postgres.ts';
+import { createSqliteAccountStore } from '../../src/adapters/db/sqlite.ts';
 import { createLocalFileStore } from '../../src/adapters/filestore/local.ts';
 import { createS3Client, createS3FileStore } from '../../src/adapters/filestore/s3.ts';
 import { createMemoryRateLimiter } from '../../src/adapters/ratelimit/memory.ts';
@@ -47,7 +46,6 @@ const REDIS_URL = 'redis://127.0.0.1:6379';
 
 export interface StackPorts {
   readonly accounts: AccountStore;
-  readonly credentials: CredentialStore;
   readonly limiter: RateLimiter;
   readonly files: FileStore;
   /** Keys of the result and dictionary files the store holds now. */
@@ -70,12 +68,11 @@ export async function openStack(stack: Stack, options: StackOptions): Promise<St
 }
 
 async function openEmbedded({ dataDir, baseUrl, secret }: StackOptions): Promise<StackPorts> {
-  const { accounts, credentials } = createSqliteStores({ file: join(dataDir, 'spq.sqlite') });
+  const accounts = createSqliteAccountStore({ file: join(dataDir, 'spq.sqlite') });
   await accounts.migrate();
   const limiter = createMemoryRateLimiter();
   return {
     accounts,
-    credentials,
     limiter,
     files: createLocalFileStore({ dir: dataDir, baseUrl, secret }),
     listFiles: () => readdir(join(dataDir, 'files')).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? [] : Promise.reject(e))),
@@ -96,7 +93,7 @@ async function openScaleOut(options: StackOptions): Promise<StackPorts> {
   try {
     const database = await createDatabase('spq_t');
     cleanups.push(() => database.drop());
-    const { accounts, credentials } = createPostgresStores({ url: database.url, maxConnections: 10 });
+    const accounts = createPostgresAccountStore({ url: database.url, maxConnections: 10 });
     cleanups.push(() => accounts.close());
     await accounts.migrate();
 
@@ -108,7 +105,7 @@ async function openScaleOut(options: StackOptions): Promise<StackPorts> {
     const bucket = await openBucket(`spq-t-${id}`, options.now, cleanups);
     const files = createS3FileStore(bucket.config, { now: options.now });
     cleanups.push(async () => files.destroy());
-    return { accounts, credentials, limiter, files, listFiles: bucket.list, close };
+    return { accounts, limiter, files, listFiles: bucket.list, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,10 +1,105 @@
-import { DEFAULT_TIME_ZONE, type CredentialStore } from '../../ports/credential-store.ts';
-import type { StoreDriver } from './kysely-account-store.ts';
+import type { Selectable } from 'kysely';
+import { newId } from '../../core/keys.ts';
+import { DEFAULT_TIME_ZONE, type ApiKeyRecord, type CredentialStore } from '../../ports/credential-store.ts';
+import { toDate, toDateOrNull, type StoreDriver } from './kysely-driver.ts';
+import { openBalance } from './kysely-ledger.ts';
+import type { ApiKeysTable } from './schema.ts';
 
-/** The CredentialStore over Kysely, on the AccountStore's database (same driver, same transactions). */
+function toKeyRecord(row: Omit<Selectable<ApiKeysTable>, 'key_hash'>): ApiKeyRecord {
+  return {
+    keyId: row.key_id,
+    accountId: row.account_id,
+    prefix: row.prefix,
+    last4: row.last4,
+    createdAt: toDate(row.created_at),
+    revokedAt: toDateOrNull(row.revoked_at),
+    name: row.name,
+    lastUsedAt: toDateOrNull(row.last_used_at),
+  };
+}
+
+/** A key's last use is shown to the minute, so it is written at most once a minute. */
+const KEY_USE_RESOLUTION_MS = 60_000;
+
+
+/** The CredentialStore over Kysely: accounts, API keys, and the account area's passwords, one-time links and sessions. */
 export function createKyselyCredentialStore(driver: StoreDriver): CredentialStore {
   const { db } = driver;
   return {
+    async createAccount({ email, now }) {
+      const accountId = newId('acc');
+      await driver.write(
+        async (trx) => {
+          await trx.insertInto('accounts').values({ account_id: accountId, email, created_at: now.getTime() }).execute();
+          // A new account is free: its balance and first week's allowance open with it (the ledger's rows, same transaction).
+          await openBalance(trx, accountId, now);
+        },
+        { retrySafe: false },
+      );
+      return { accountId, email, createdAt: now };
+    },
+
+    async getAccount(accountId) {
+      const row = await db.selectFrom('accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+      return row && { accountId: row.account_id, email: row.email, createdAt: toDate(row.created_at) };
+    },
+
+    async listAccounts() {
+      const rows = await db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('account_id').execute();
+      return rows.map((row) => ({ accountId: row.account_id, email: row.email, createdAt: toDate(row.created_at) }));
+    },
+
+    async addKey({ accountId, keyId, keyHash, prefix, last4, now, name }) {
+      await driver.write(
+        (trx) =>
+          trx
+            .insertInto('api_keys')
+            .values({ key_id: keyId, account_id: accountId, key_hash: keyHash, prefix, last4, created_at: now.getTime(), revoked_at: null, name: name ?? null, last_used_at: null })
+            .execute(),
+        { retrySafe: false },
+      );
+      return { keyId, accountId, prefix, last4, createdAt: now, revokedAt: null, name: name ?? null, lastUsedAt: null };
+    },
+
+    async findKeyByHash(keyHash) {
+      const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+      return row && toKeyRecord(row);
+    },
+
+    async listKeys(accountId) {
+      const rows = await db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('created_at').orderBy('key_id').execute();
+      return rows.map(toKeyRecord);
+    },
+
+    async revokeKey(keyId, now) {
+      const result = await driver.write(
+        (trx) =>
+          trx.updateTable('api_keys').set({ revoked_at: now.getTime() }).where('key_id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst(),
+        { retrySafe: true },
+      );
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async recordKeyUse(keyId, now) {
+      const ms = now.getTime();
+      await driver.write(
+        (trx) =>
+          trx
+            .updateTable('api_keys')
+            .set({ last_used_at: ms })
+            .where('key_id', '=', keyId)
+            .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', ms - KEY_USE_RESOLUTION_MS)]))
+            .execute(),
+        { retrySafe: true },
+      );
+    },
+
+    async findAccountByEmail(email) {
+      const row = await db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+      return row && { accountId: row.account_id, email: row.email, createdAt: toDate(row.created_at) };
+    },
+
+
     async holder(accountId) {
       const row = await db.selectFrom('web_credentials').selectAll().where('account_id', '=', accountId).executeTakeFirst();
       return row && { passwordHash: row.password_hash, timeZone: row.time_zone };

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { ConfigError, type Config } from '../../config.ts';
 import type { AccountStore } from '../../ports/account-store.ts';
-import { createPostgresStores } from './postgres.ts';
-import { createSqliteStores } from './sqlite.ts';
-import type { DatabaseStores } from './stores.ts';
+import { createPostgresAccountStore } from './postgres.ts';
+import { createSqliteAccountStore } from './sqlite.ts';
 
 export const SQLITE_FILE_NAME = 'spq.sqlite';
 
@@ -29,23 +28,18 @@ export function describeStoreLocation(location: StoreLocation): string {
  * up to date; migrations take a lock, so concurrent starts are safe.
  */
 export async function openAccountStore(config: Config, options: { readonly migrate?: boolean } = {}): Promise<AccountStore> {
-  return (await openStores(config, options)).accounts;
-}
-
-/** The AccountStore and the CredentialStore on one database (what `spq serve` needs). */
-export async function openStores(config: Config, options: { readonly migrate?: boolean } = {}): Promise<DatabaseStores> {
   const location = storeLocation(config);
-  const stores =
+  const store =
     location.kind === 'sqlite'
-      ? createSqliteStores({ file: location.file })
-      : createPostgresStores({ url: location.url, maxConnections: config.pgPoolSize, statementTimeoutMs: config.pgStatementTimeoutMs });
+      ? createSqliteAccountStore({ file: location.file })
+      : createPostgresAccountStore({ url: location.url, maxConnections: config.pgPoolSize, statementTimeoutMs: config.pgStatementTimeoutMs });
   if (options.migrate ?? true) {
     try {
-      await stores.accounts.migrate();
+      await store.migrate();
     } catch (error) {
-      await stores.accounts.close();
+      await store.close();
       throw error;
     }
   }
-  return stores;
+  return store;
 }

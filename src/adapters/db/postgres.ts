@@ -2,8 +2,6 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { StoreUnavailableError, type AccountStore } from '../../ports/account-store.ts';
 import { createKyselyAccountStore, type StoreDriver } from './kysely-account-store.ts';
-import { createKyselyCredentialStore } from './kysely-credential-store.ts';
-import type { DatabaseStores } from './stores.ts';
 import { isConnectionFailure, isTransientConflict, isUnavailable } from './pg-errors.ts';
 import type { Database } from './schema.ts';
 
@@ -37,7 +35,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * one that changes a balance first takes that balance row FOR UPDATE, so charges of one account
  * serialize across all instances while other accounts proceed in parallel.
  */
-export function createPostgresStores(options: PostgresStoreOptions): DatabaseStores {
+export function createPostgresAccountStore(options: PostgresStoreOptions): AccountStore {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
@@ -82,11 +80,8 @@ export function createPostgresStores(options: PostgresStoreOptions): DatabaseSto
     },
     close: () => db.destroy(),
   };
-  return { accounts: reportingUnavailable(createKyselyAccountStore(driver)), credentials: reportingUnavailable(createKyselyCredentialStore(driver)) };
+  return reportingUnavailable(createKyselyAccountStore(driver));
 }
-
-/** The AccountStore alone (the admin CLI, tests of the ledger). */
-export const createPostgresAccountStore = (options: PostgresStoreOptions): AccountStore => createPostgresStores(options).accounts;
 
 /** Every method of the store, with a driver error that means "out of reach for now" turned into StoreUnavailableError. */
 function reportingUnavailable<Store extends object>(store: Store): Store {

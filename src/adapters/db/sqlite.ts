@@ -3,8 +3,6 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { AccountStore } from '../../ports/account-store.ts';
-import type { DatabaseStores } from './stores.ts';
-import { createKyselyCredentialStore } from './kysely-credential-store.ts';
 import { createKyselyAccountStore, type StoreDriver } from './kysely-account-store.ts';
 import { withProcessMutex } from './process-mutex.ts';
 import type { Database } from './schema.ts';
@@ -61,7 +59,7 @@ export interface SqliteStoreOptions {
  * never corrupts), and every write transaction BEGIN IMMEDIATE so writers queue for the lock up
  * front instead of failing on a read-to-write upgrade.
  */
-export function createSqliteStores(options: SqliteStoreOptions): DatabaseStores {
+export function createSqliteAccountStore(options: SqliteStoreOptions): AccountStore {
   const file = resolve(options.file);
   mkdirSync(dirname(file), { recursive: true });
   // Node's built-in SQLite (node:sqlite): no native addon to compile for each Node version.
@@ -96,8 +94,5 @@ export function createSqliteStores(options: SqliteStoreOptions): DatabaseStores 
     },
     close: () => db.destroy(),
   };
-  return { accounts: createKyselyAccountStore(driver), credentials: createKyselyCredentialStore(driver) };
+  return createKyselyAccountStore(driver);
 }
-
-/** The AccountStore alone (the admin CLI, tests of the ledger). */
-export const createSqliteAccountStore = (options: SqliteStoreOptions): AccountStore => createSqliteStores(options).accounts;

@@ -2,7 +2,7 @@ import { appError, type AppError } from '../../core/errors.ts';
 import { isId } from '../../core/keys.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import type { ApiKeyRecord, Bundle, CreditSummary, LedgerEntry, Page } from '../../ports/account-store.ts';
-import { DEFAULT_TIME_ZONE, type CredentialStore } from '../../ports/credential-store.ts';
+import { DEFAULT_TIME_ZONE } from '../../ports/credential-store.ts';
 import { issueKey, type AccountAdminDeps, type NewKey } from '../accounts.ts';
 
 /**
@@ -10,9 +10,7 @@ import { issueKey, type AccountAdminDeps, type NewKey } from '../accounts.ts';
  * once, revoked), the balance with its bundles and ledger, and the time zone the pages use.
  * Every action is checked against the signed-in account: another holder's key is "not found".
  */
-export interface HolderDeps extends AccountAdminDeps {
-  readonly credentials: CredentialStore;
-}
+export type HolderDeps = AccountAdminDeps;
 
 export const KEY_NAME_MAX = 60;
 
@@ -53,14 +51,14 @@ export async function creditsOverview(deps: Pick<HolderDeps, 'store' | 'clock'>,
   return { summary, bundles, ledger };
 }
 
-export async function timeZoneOf(deps: Pick<HolderDeps, 'credentials'>, accountId: string): Promise<string> {
-  return (await deps.credentials.holder(accountId))?.timeZone ?? DEFAULT_TIME_ZONE;
+export async function timeZoneOf(deps: Pick<HolderDeps, 'store'>, accountId: string): Promise<string> {
+  return (await deps.store.holder(accountId))?.timeZone ?? DEFAULT_TIME_ZONE;
 }
 
 export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 
 export async function setTimeZone(deps: HolderDeps, input: { readonly accountId: string; readonly timeZone: string }): Promise<Result<string, AppError>> {
   if (!TIME_ZONES.includes(input.timeZone)) return err(appError('validation_error', `"${input.timeZone}" is not a time zone; choose one from the list (e.g. Australia/Melbourne).`));
-  await deps.credentials.setTimeZone({ accountId: input.accountId, timeZone: input.timeZone, now: deps.clock.now() });
+  await deps.store.setTimeZone({ accountId: input.accountId, timeZone: input.timeZone, now: deps.clock.now() });
   return ok(input.timeZone);
 }

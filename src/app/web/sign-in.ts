@@ -3,7 +3,6 @@ import { appError, type AppError } from '../../core/errors.ts';
 import { isId, newId, randomBase62 } from '../../core/keys.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '../../core/password.ts';
 import { err, ok, type Result } from '../../core/result.ts';
-import type { AccountStore } from '../../ports/account-store.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { CredentialStore, OneTimePurpose, WebSession } from '../../ports/credential-store.ts';
 import type { RateLimiter } from '../../ports/rate-limiter.ts';
@@ -17,7 +16,7 @@ import { normaliseEmail } from '../accounts.ts';
  * the CSRF token bound to the session. The API itself never accepts a session: only API keys.
  */
 export interface SignInDeps {
-  readonly accounts: AccountStore;
+  /** Accounts and their credentials (the account area reads nothing else to sign someone in). */
   readonly credentials: CredentialStore;
   readonly limiter: RateLimiter;
   readonly clock: Clock;
@@ -35,11 +34,11 @@ const wellFormedToken = (token: string): boolean => token.length === TOKEN_LENGT
 
 /** A one-time link for the holder to set (invitation) or reset their password. */
 export async function issueOneTimeLink(
-  deps: Pick<SignInDeps, 'accounts' | 'credentials' | 'clock' | 'config' | 'serverSecret'>,
+  deps: Pick<SignInDeps, 'credentials' | 'clock' | 'config' | 'serverSecret'>,
   input: { readonly accountId: string; readonly purpose: OneTimePurpose },
 ): Promise<Result<{ readonly path: string; readonly expiresAt: Date }, AppError>> {
   if (!isId('acc', input.accountId)) return err(appError('bad_request', `"${input.accountId}" is not an account id (acc_ followed by 20 letters and digits)`));
-  if ((await deps.accounts.getAccount(input.accountId)) === undefined) return err(appError('not_found', `no account ${input.accountId}`));
+  if ((await deps.credentials.getAccount(input.accountId)) === undefined) return err(appError('not_found', `no account ${input.accountId}`));
   const token = randomBase62(TOKEN_LENGTH);
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + deps.config.accountArea.oneTimeLinkHours * 3_600_000);
@@ -50,10 +49,10 @@ export async function issueOneTimeLink(
 const LINK_DEAD = 'This link has been used, has expired, or was mistyped. Ask the service operator for a new one (`spq admin account invite`).';
 
 /** The email a live one-time link is for (the page that asks for a password shows it). */
-export async function oneTimeLinkHolder(deps: Pick<SignInDeps, 'accounts' | 'credentials' | 'clock' | 'serverSecret'>, token: string): Promise<Result<{ readonly email: string }, AppError>> {
+export async function oneTimeLinkHolder(deps: Pick<SignInDeps, 'credentials' | 'clock' | 'serverSecret'>, token: string): Promise<Result<{ readonly email: string }, AppError>> {
   if (!wellFormedToken(token)) return err(appError('not_found', LINK_DEAD));
   const accountId = await deps.credentials.oneTimeLinkAccount(keyedHash(deps.serverSecret, 'link', token), deps.clock.now());
-  const account = accountId === undefined ? undefined : await deps.accounts.getAccount(accountId);
+  const account = accountId === undefined ? undefined : await deps.credentials.getAccount(accountId);
   return account === undefined ? err(appError('not_found', LINK_DEAD)) : ok({ email: account.email });
 }
 
@@ -91,7 +90,7 @@ export async function signIn(
   const perEmail = await deps.limiter.hit(`sign-in:email:${keyedHash(deps.serverSecret, 'email', email.value)}`, [{ name: 'sign-in-email', limit: limits.signInAttemptsPerEmail, windowSeconds: SIGN_IN_WINDOW_SECONDS }], nowMs);
   if (!perEmail.allowed) return err(rateLimitedError(perEmail, 'Too many sign-in attempts for this email'));
 
-  const account = await deps.accounts.findAccountByEmail(email.value);
+  const account = await deps.credentials.findAccountByEmail(email.value);
   const stored = account === undefined ? undefined : (await deps.credentials.holder(account.accountId))?.passwordHash;
   if (account === undefined || stored === undefined || stored === null) {
     decoyHash ??= hashPassword(randomBase62(20));

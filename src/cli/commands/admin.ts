@@ -3,8 +3,8 @@ import type { AccountAdminDeps } from '../../app/accounts.ts';
 import { loadConfig, publicBaseUrl, type Config } from '../../config.ts';
 import type { CredentialStore } from '../../ports/credential-store.ts';
 import type { AppError } from '../../core/errors.ts';
-import { ok, type Result } from '../../core/result.ts';
-import type { AccountStore, ApiKeyRecord, CreditSummary, Tier } from '../../ports/account-store.ts';
+import type { Result } from '../../core/result.ts';
+import type { ApiKeyRecord, CreditSummary, Tier } from '../../ports/account-store.ts';
 import { systemClock } from '../../ports/clock.ts';
 
 /** Exit code for anything the operator typed wrong (bad option, unknown id): nothing was changed. */
@@ -21,23 +21,23 @@ function wholeNumberOption(name: string) {
 
 type AccountUseCases = typeof import('../../app/accounts.ts') & typeof import('../../app/web/sign-in.ts');
 /** What the admin commands act with: the account store and, for account-area links, the credential store and config. */
-type AdminDeps = AccountAdminDeps & { readonly accounts: AccountStore; readonly credentials: CredentialStore; readonly config: Config };
+type AdminDeps = AccountAdminDeps & { readonly credentials: CredentialStore; readonly config: Config };
 
 /**
  * Opens the store the server uses (same config), runs one use case, closes the store. The store
  * and the use cases are loaded here, on demand, so `spq --help` loads none of them.
  */
 async function runAdmin<T>(use: (deps: AdminDeps, cases: AccountUseCases) => Promise<Result<T, AppError>>, show: (value: T) => void): Promise<void> {
-  const [{ openStores }, { loadServerSecret }, accountCases, signInCases] = await Promise.all([
+  const [{ openAccountStore }, { loadServerSecret }, accountCases, signInCases] = await Promise.all([
     import('../../adapters/db/open-store.ts'),
     import('../../adapters/db/server-secret.ts'),
     import('../../app/accounts.ts'),
     import('../../app/web/sign-in.ts'),
   ]);
   const config = loadConfig();
-  const { accounts: store, credentials } = await openStores(config);
+  const store = await openAccountStore(config);
   try {
-    const result = await use({ store, accounts: store, credentials, config, serverSecret: loadServerSecret(config), clock: systemClock }, { ...accountCases, ...signInCases });
+    const result = await use({ store, credentials: store, config, serverSecret: loadServerSecret(config), clock: systemClock }, { ...accountCases, ...signInCases });
     if (result.ok) show(result.value);
     else {
       process.stderr.write(`spq: ${result.error.detail}\n`);
@@ -105,7 +105,8 @@ export function registerAdminCommands(program: Command): void {
           const created = await cases.createAccountWithKey(deps, { email: opts.email, tier: opts.tier, ...(bundle ? { bundle } : {}) });
           if (!created.ok) return created;
           const link = await cases.issueOneTimeLink(deps, { accountId: created.value.account.accountId, purpose: 'invitation' });
-          return link.ok ? ok({ ...created.value, link: { url: `${publicBaseUrl(deps.config)}${link.value.path}`, expiresAt: link.value.expiresAt } }) : link;
+          if (!link.ok) return link;
+          return { ok: true as const, value: { ...created.value, link: { url: `${publicBaseUrl(deps.config)}${link.value.path}`, expiresAt: link.value.expiresAt } } };
         },
         (created) => {
           if (opts.json) {

@@ -89,7 +89,7 @@ export function registerServeCommand(program: Command): void {
             await services.accounts.addBundle({ accountId: demo.value.account.accountId, credits: 100, days: 365, now: services.clock.now() });
             say(`demo account ${demo.value.account.accountId} created on the paid tier with 100 credits (a 365-day bundle). Its API key, shown only this once:`);
             process.stdout.write(`${demo.value.apiKey}\n`);
-            const link = await issueOneTimeLink(services, { accountId: demo.value.account.accountId, purpose: 'invitation' });
+            const link = await issueOneTimeLink({ ...services, credentials: services.accounts }, { accountId: demo.value.account.accountId, purpose: 'invitation' });
             if (link.ok) say(`account area for ${DEMO_EMAIL}: set its password at ${publicBaseUrl(config)}${link.value.path} (works once, for ${config.accountArea.oneTimeLinkHours} hours)`);
           }
         }

@@ -30,8 +30,8 @@ type Deps = AppDeps;
  */
 export function registerAccountArea(app: Api, deps: Deps): void {
   const secure = servedOverTls(deps.config.publicBaseUrl);
-  const signInDeps: SignInDeps = { ...deps, credentials: deps.credentials };
-  const holderDeps: HolderDeps = { store: deps.accounts, serverSecret: deps.serverSecret, clock: deps.clock, credentials: deps.credentials };
+  const signInDeps: SignInDeps = { ...deps, credentials: deps.accounts };
+  const holderDeps: HolderDeps = { store: deps.accounts, serverSecret: deps.serverSecret, clock: deps.clock };
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));

@@ -1,0 +1,374 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { newId } from '../../core/keys.ts';
+import { creditSummary, freeReset, freeResetDue, refundSplit, splitCharge, tierAt, weeklyAllowance } from '../../core/ledger/rules.ts';
+import { currentFreePeriodStart } from '../../core/ledger/weekly-reset.ts';
+import { err, ok } from '../../core/result.ts';
+import type { ChargeRequest, CreditSummary, Ledger } from '../../ports/ledger.ts';
+import { assertCredits, DAY_MS, hashIdempotencyKey, IDEMPOTENCY_TTL_MS, toDate, toQueryRecord, type StoreDriver } from './kysely-driver.ts';
+import type { BalancesTable, Database, LedgerKind } from './schema.ts';
+
+type Balance = Selectable<BalancesTable>;
+
+/**
+ * The Ledger over Kysely: balances, the append-only ledger, bundles, and the charge and refund
+ * of a query. A charge writes the query log's pending row in the same transaction as its debit,
+ * and a refund marks it failed in the same transaction as the credit: the one place two
+ * aggregates share a transaction, so that a charged query always has its row.
+ */
+export function createKyselyLedger(driver: StoreDriver): Ledger {
+  const { db } = driver;
+
+  async function lockBalance(trx: Kysely<Database>, accountId: string): Promise<Balance> {
+    const query = trx.selectFrom('balances').selectAll().where('account_id', '=', accountId);
+    const row = await (driver.rowLocks ? query.forUpdate() : query).executeTakeFirst();
+    if (!row) throw new Error(`no balance row for account ${accountId}`);
+    return row;
+  }
+
+  async function bundleWindows(trx: Kysely<Database>, accountId: string) {
+    const rows = await trx.selectFrom('bundles').select(['starts_at', 'expires_at']).where('account_id', '=', accountId).execute();
+    return rows.map((r) => ({ startsAt: toDate(r.starts_at), expiresAt: toDate(r.expires_at) }));
+  }
+
+  /** The lazy weekly reset, inside the caller's transaction (the balance row is already locked). */
+  async function applyFreeReset(trx: Kysely<Database>, balance: Balance, now: Date): Promise<Balance> {
+    if (!freeResetDue(toDate(balance.free_period_start), now)) return balance;
+    const bundles = await bundleWindows(trx, balance.account_id);
+    const reset = freeReset(
+      { freeRemaining: balance.free_remaining, freePeriodStart: toDate(balance.free_period_start) },
+      now,
+      (start) => tierAt(bundles, start),
+    );
+    if (!reset) return balance;
+    await trx
+      .updateTable('balances')
+      .set({ free_remaining: reset.freeRemaining, free_period_start: reset.freePeriodStart.getTime(), updated_at: now.getTime() })
+      .where('account_id', '=', balance.account_id)
+      .execute();
+    if (reset.delta !== 0) {
+      const expired = balance.free_remaining;
+      await appendLedger(trx, {
+        accountId: balance.account_id,
+        kind: 'free_allowance',
+        free: reset.delta,
+        purchased: 0,
+        now,
+        note: `weekly reset ${reset.freePeriodStart.toISOString()}: ${expired} unused expired, ${reset.freeRemaining} granted`,
+      });
+    }
+    return { ...balance, free_remaining: reset.freeRemaining, free_period_start: reset.freePeriodStart.getTime() };
+  }
+
+  async function addPurchased(
+    accountId: string,
+    credits: number,
+    now: Date,
+    kind: 'grant' | 'bundle_purchase',
+    note: string,
+    before?: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<void> {
+    await driver.write(
+      async (trx) => {
+        await lockBalance(trx, accountId);
+        if (before) await before(trx);
+        await trx
+          .updateTable('balances')
+          .set((eb) => ({
+            purchased_remaining: eb('purchased_remaining', '+', credits),
+            credits_purchased: eb('credits_purchased', '+', credits),
+            updated_at: now.getTime(),
+          }))
+          .where('account_id', '=', accountId)
+          .execute();
+        await appendLedger(trx, { accountId, kind, free: 0, purchased: credits, now, note });
+      },
+      { retrySafe: false },
+    );
+  }
+
+  return {
+    async ledger({ accountId, page, perPage }) {
+      const [rows, count] = await Promise.all([
+        db
+          .selectFrom('ledger_entries')
+          .selectAll()
+          .where('account_id', '=', accountId)
+          .orderBy('created_at', 'desc')
+          .orderBy('entry_id', 'desc')
+          .limit(perPage)
+          .offset((page - 1) * perPage)
+          .execute(),
+        db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow(),
+      ]);
+      return {
+        total: Number(count.n),
+        items: rows.map((r) => ({
+          entryId: r.entry_id,
+          kind: r.kind,
+          freeCredits: r.free_credits,
+          purchasedCredits: r.purchased_credits,
+          queryId: r.query_id,
+          note: r.note,
+          createdAt: toDate(r.created_at),
+        })),
+      };
+    },
+
+    async bundles(accountId) {
+      const rows = await db.selectFrom('bundles').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('bundle_id', 'desc').execute();
+      return rows.map((r) => ({ bundleId: r.bundle_id, credits: r.credits, startsAt: toDate(r.starts_at), expiresAt: toDate(r.expires_at) }));
+    },
+
+    async grantCredits({ accountId, credits, now, note }) {
+      assertCredits(credits, 1, 'credits');
+      await addPurchased(accountId, credits, now, 'grant', note ?? 'granted by operator');
+    },
+
+    async addBundle({ accountId, credits, days, now }) {
+      assertCredits(credits, 0, 'credits');
+      if (!Number.isSafeInteger(days) || days < 1) throw new RangeError(`days must be an integer ≥ 1, got ${days}`);
+      const bundleId = newId('bnd');
+      await addPurchased(accountId, credits, now, 'bundle_purchase', `${bundleId}: ${credits} credits, ${days} days`, async (trx) => {
+        await trx
+          .insertInto('bundles')
+          .values({
+            bundle_id: bundleId,
+            account_id: accountId,
+            credits,
+            starts_at: now.getTime(),
+            expires_at: now.getTime() + days * DAY_MS,
+            created_at: now.getTime(),
+          })
+          .execute();
+      });
+    },
+
+    async credits(accountId, now): Promise<CreditSummary> {
+      let balance = await db.selectFrom('balances').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+      if (!balance) throw new Error(`no balance row for account ${accountId}`);
+      if (freeResetDue(toDate(balance.free_period_start), now)) {
+        balance = await driver.write(async (trx) => applyFreeReset(trx, await lockBalance(trx, accountId), now), { retrySafe: true });
+      }
+      const tier = tierAt(await bundleWindows(db, accountId), now);
+      const { free_remaining: free, purchased_remaining: purchased, credits_purchased: creditsPurchased, credits_used: creditsUsed } = balance;
+      return creditSummary({ free, purchased, creditsPurchased, creditsUsed }, tier, now);
+    },
+
+
+    async charge(request: ChargeRequest) {
+      const { accountId, queryId, credits, now, query, idempotency } = request;
+      assertCredits(credits, 0, 'credits');
+      // Retry-safe: the query id makes a second attempt of a committed charge a no-op.
+      return driver.write(
+        async (trx) => {
+          // Locking the balance first serializes every charge of the account, idempotent or not.
+          let balance = await lockBalance(trx, accountId);
+
+          const already = await trx.selectFrom('queries').selectAll().where('query_id', '=', queryId).executeTakeFirst();
+          if (already) {
+            if (already.account_id !== accountId) throw new Error(`query id ${queryId} belongs to another account`);
+            return ok({ creditsRemaining: balance.free_remaining + balance.purchased_remaining });
+          }
+
+          // Idempotency-Keys are stored hashed; rows written before that hold the key itself.
+          const storedKey = idempotency ? hashIdempotencyKey(idempotency.key) : '';
+          const storedForms = idempotency ? [storedKey, idempotency.key] : [];
+          if (idempotency) {
+            const previous = await trx
+              .selectFrom('idempotency_keys')
+              .selectAll()
+              .where('account_id', '=', accountId)
+              .where('idempotency_key', 'in', storedForms)
+              .executeTakeFirst();
+            if (previous && previous.created_at > now.getTime() - IDEMPOTENCY_TTL_MS) {
+              if (previous.request_hash !== idempotency.requestHash) return err({ kind: 'idempotency_mismatch' as const });
+              const first = await trx.selectFrom('queries').selectAll().where('query_id', '=', previous.query_id).executeTakeFirst();
+              if (first?.status === 'pending') return err({ kind: 'idempotency_in_flight' as const });
+              if (first?.status === 'completed') return err({ kind: 'idempotency_replay' as const, query: toQueryRecord(first) });
+              // The first attempt failed and was refunded: this one runs afresh under the same key.
+            }
+            if (previous) {
+              await trx
+                .deleteFrom('idempotency_keys')
+                .where('account_id', '=', accountId)
+                .where('idempotency_key', 'in', storedForms)
+                .execute();
+            }
+          }
+
+          balance = await applyFreeReset(trx, balance, now);
+          const split = splitCharge(credits, balance.free_remaining);
+          // The debit: one conditional statement. Whatever the interleaving, no bucket goes below zero.
+          const debited = await trx
+            .updateTable('balances')
+            .set((eb) => ({
+              free_remaining: eb('free_remaining', '-', split.fromFree),
+              purchased_remaining: eb('purchased_remaining', '-', split.fromPurchased),
+              credits_used: eb('credits_used', '+', credits),
+              updated_at: now.getTime(),
+            }))
+            .where('account_id', '=', accountId)
+            .where('free_remaining', '>=', split.fromFree)
+            .where('purchased_remaining', '>=', split.fromPurchased)
+            .where(sql<boolean>`free_remaining + purchased_remaining >= ${credits}`)
+            .returning(['free_remaining', 'purchased_remaining'])
+            .executeTakeFirst();
+          if (!debited) {
+            return err({
+              kind: 'insufficient_credits' as const,
+              required: credits,
+              available: balance.free_remaining + balance.purchased_remaining,
+            });
+          }
+
+          await trx
+            .insertInto('queries')
+            .values({
+              query_id: queryId,
+              account_id: accountId,
+              status: 'pending',
+              executed_at: query.executedAt.getTime(),
+              dataset_type: query.datasetType,
+              geography_selections: JSON.stringify(query.geographySelections),
+              n_observations: query.nObservations,
+              credit_cost: credits,
+              metadata: JSON.stringify(query.metadata),
+              file_key: query.fileKey,
+              download_expires: query.downloadExpires.getTime(),
+              file_deleted_at: null,
+              failure_reason: null,
+              instance_id: request.instanceId ?? null,
+            })
+            .execute();
+          await appendLedger(trx, { accountId, kind: 'charge', free: -split.fromFree, purchased: -split.fromPurchased, now, queryId });
+          if (idempotency) {
+            await trx
+              .insertInto('idempotency_keys')
+              .values({
+                account_id: accountId,
+                idempotency_key: storedKey,
+                request_hash: idempotency.requestHash,
+                query_id: queryId,
+                created_at: now.getTime(),
+              })
+              .execute();
+          }
+          return ok({ creditsRemaining: debited.free_remaining + debited.purchased_remaining });
+        },
+        { retrySafe: true },
+      );
+    },
+
+
+    async refundQuery(queryId, now, reason, options = {}) {
+      await driver.write(
+        async (trx) => {
+          if (options.onlyIfPending) {
+            // The status change comes first and is the guard: a completion committed before it wins
+            // (no row changes here), and one attempted after it finds the query no longer pending.
+            const claimed = await trx
+              .updateTable('queries')
+              .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
+              .where('query_id', '=', queryId)
+              .where('status', '=', 'pending')
+              .executeTakeFirst();
+            if (claimed.numUpdatedRows === 0n) return;
+          }
+          const query = await trx.selectFrom('queries').select(['account_id', 'credit_cost']).where('query_id', '=', queryId).executeTakeFirst();
+          if (!query) return;
+          // Lock first: concurrent refunds of one query serialize here, and the second finds the first's row.
+          let balance = await lockBalance(trx, query.account_id);
+          const entries = await trx
+            .selectFrom('ledger_entries')
+            .select(['kind', 'free_credits', 'purchased_credits', 'created_at'])
+            .where('query_id', '=', queryId)
+            .execute();
+          const charge = entries.find((e) => e.kind === 'charge');
+          const refunded = entries.some((e) => e.kind === 'refund');
+          if (charge && !refunded) {
+            balance = await applyFreeReset(trx, balance, now);
+            const back = refundSplit(
+              { fromFree: -charge.free_credits, fromPurchased: -charge.purchased_credits },
+              currentFreePeriodStart(toDate(charge.created_at)),
+              toDate(balance.free_period_start),
+            );
+            await trx
+              .updateTable('balances')
+              .set((eb) => ({
+                free_remaining: eb('free_remaining', '+', back.fromFree),
+                purchased_remaining: eb('purchased_remaining', '+', back.fromPurchased),
+                credits_used: eb('credits_used', '-', query.credit_cost),
+                updated_at: now.getTime(),
+              }))
+              .where('account_id', '=', query.account_id)
+              .execute();
+            // The unique (query_id, kind) index is the last guard against a second refund.
+            await appendLedger(trx, {
+              accountId: query.account_id,
+              kind: 'refund',
+              free: back.fromFree,
+              purchased: back.fromPurchased,
+              now,
+              queryId,
+              note: reason.slice(0, 500),
+            });
+          }
+          await trx
+            .updateTable('queries')
+            .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
+            .where('query_id', '=', queryId)
+            .where('status', '!=', 'failed')
+            .execute();
+        },
+        { retrySafe: true },
+      );
+    },
+
+
+    async ledgerBalance(accountId) {
+      const row = await db
+        .selectFrom('ledger_entries')
+        .select(sql<number | string | null>`sum(free_credits + purchased_credits)`.as('total'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return Number(row?.total ?? 0);
+    },
+  };
+}
+
+async function appendLedger(
+  trx: Kysely<Database>,
+  entry: { accountId: string; kind: LedgerKind; free: number; purchased: number; now: Date; queryId?: string; note?: string },
+): Promise<void> {
+  await trx
+    .insertInto('ledger_entries')
+    .values({
+      entry_id: newId('led'),
+      account_id: entry.accountId,
+      kind: entry.kind,
+      free_credits: entry.free,
+      purchased_credits: entry.purchased,
+      query_id: entry.queryId ?? null,
+      note: entry.note ?? null,
+      created_at: entry.now.getTime(),
+    })
+    .execute();
+}
+
+/** A new account's balance row and first week's allowance, inside the transaction that creates the account. */
+export async function openBalance(trx: Kysely<Database>, accountId: string, now: Date): Promise<void> {
+  const allowance = weeklyAllowance('free');
+  await trx
+    .insertInto('balances')
+    .values({
+      account_id: accountId,
+      free_remaining: allowance,
+      purchased_remaining: 0,
+      free_period_start: currentFreePeriodStart(now).getTime(),
+      credits_purchased: 0,
+      credits_used: 0,
+      updated_at: now.getTime(),
+    })
+    .execute();
+  await appendLedger(trx, { accountId, kind: 'free_allowance', free: allowance, purchased: 0, now, note: 'first week' });
+}
