@@ -120,6 +120,32 @@ describe('account area: one-time links and sign-in', () => {
     expect((await form('/console/sign-in', { email, password: PASSWORD })).status).toBe(401);
   });
 
+  it('a session works on every instance (it lives in the database), and "sign out everywhere" ends them all', async () => {
+    const { email } = await holder();
+    const first = await signedIn(email);
+    const second = await signedIn(email);
+    // Another instance of the service on the same database and limiter.
+    const { buildApp } = await import('../../src/http/app.ts');
+    const other = buildApp({ ...s.deps, logger: { level: 'silent' } });
+    const otherUrl = await other.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const there = await fetch(`${otherUrl}/console/credits`, { redirect: 'manual', headers: { cookie: first.cookie!, } });
+      expect(there.status).toBe(200);
+      const csrf = csrfOf(await there.text());
+      const out = await fetch(`${otherUrl}/console/sign-out`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.baseUrl, cookie: first.cookie! },
+        body: new URLSearchParams({ _csrf: csrf, everywhere: 'yes' }).toString(),
+      });
+      expect(out.status).toBe(303);
+      expect((await get('/console/keys', first)).status).toBe(303);
+      expect((await get('/console/keys', second)).status).toBe(303);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('sign-in attempts are limited per email (10 per 15 minutes), whatever the answers', async () => {
     const { email } = await holder();
     for (let i = 0; i < 10; i++) expect((await form('/console/sign-in', { email, password: `guess number ${i}` })).status).toBe(401);
@@ -144,9 +170,15 @@ describe('account area: keys, CSRF and isolation', () => {
     expect((await form('/console/keys', { name: 'cross site', _csrf: csrf }, browser, { origin: 'https://evil.example' })).status).toBe(403);
     expect((await s.store.listKeys(accountId)).length).toBe(before);
 
-    const created = await form('/console/keys', { name: 'analysis server', _csrf: csrf }, browser);
+    const formId = /name="form_id" value="([0-9a-f-]{36})"/.exec(await (await get('/console/keys', browser)).text())![1]!;
+    const created = await form('/console/keys', { name: 'analysis server', _csrf: csrf, form_id: formId }, browser);
     expect(created.status).toBe(200);
     const page = await created.text();
+    // The same form sent again (a reload of the result page) makes no second key.
+    const again = await form('/console/keys', { name: 'analysis server', _csrf: csrf, form_id: formId }, browser);
+    expect(again.status).toBe(409);
+    expect(await again.text()).not.toMatch(/spq_live_[0-9A-Za-z]{36}/);
+    expect((await s.store.listKeys(accountId)).filter((k) => k.name === 'analysis server')).toHaveLength(1);
     const apiKey = /id="new-key-value">(spq_live_[0-9A-Za-z]+)</.exec(page)![1]!;
     expect((await s.call('/account/credits', { key: apiKey })).status).toBe(200);
     // Its last use is noted in the background, off the request's path.

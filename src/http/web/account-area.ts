@@ -132,6 +132,13 @@ export function registerAccountArea(app: Api, deps: Deps): void {
     const context = await signedIn(request, reply, 'keys');
     if (!context) return reply;
     const form = request.body as FormBody;
+    // A reloaded result page sends the form again: each form creates one key at most (its id is
+    // remembered a day, in the limiter every instance shares).
+    const formId = /^[0-9a-f-]{36}$/.test(form.form_id ?? '') ? form.form_id : undefined;
+    const once = formId && (await deps.limiter.hit(`key-form:${context.session.sessionId}:${formId}`, [{ name: 'key-form', limit: 1, windowSeconds: 86_400 }], deps.clock.now().getTime()));
+    if (!once || !once.allowed) {
+      return keysPage(reply, context, 409, { message: notice('error', 'This form was already sent, and its key was shown then. If you did not copy it, revoke it below and create another.') });
+    }
     const created = await createOwnKey(holderDeps, { accountId: context.session.accountId, name: form.name ?? '', sandbox: form.sandbox === 'yes' });
     if (!created.ok) return keysPage(reply, context, 422, { message: failure(created.error) });
     request.log.info({ reqId: request.id, account: context.session.accountId, key: created.value.key.keyId }, 'account area: key created');

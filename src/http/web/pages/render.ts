@@ -7,6 +7,7 @@ import { DATASET_TYPES, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, LINKED_RECORDS, OUT
 import type { ApiKeyRecord } from '../../../ports/account-store.ts';
 import { csrfField, html, notice, when, type Html } from '../html.ts';
 import type { FormBody } from './forms.ts';
+import { randomUUID } from 'node:crypto';
 
 const LEDGER_WORDS: Readonly<Record<string, string>> = {
   grant: 'Credits granted',
@@ -47,7 +48,7 @@ export function keysBody(csrf: string, keys: readonly ApiKeyRecord[], timeZone: 
       : ''
   }
 <h2>Create a key</h2>
-<form method="post" action="/console/keys" class="stack">${csrfField(csrf)}
+<form method="post" action="/console/keys" class="stack">${csrfField(csrf)}<input type="hidden" name="form_id" value="${randomUUID()}">
   <div><label for="name">Name <span class="hint">(so you can tell keys apart)</span></label><input id="name" name="name" type="text" maxlength="60" required placeholder="e.g. laptop"></div>
   <div><input id="sandbox" name="sandbox" type="checkbox" value="yes"> <label for="sandbox" class="inline">Sandbox key (spq_test_): test data, nothing charged</label></div>
   <div><button type="submit">Create key</button></div>
@@ -57,6 +58,10 @@ ${active.length === 0 ? html`<p>No active keys.</p>` : html`<div class="table-wr
 <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="skip">Action</span></th></tr></thead><tbody>
 ${active.map((k) => html`<tr><td>${k.name ?? '(made by the operator)'}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${when(k.createdAt, timeZone)}</td><td>${k.lastUsedAt ? when(k.lastUsedAt, timeZone) : 'never'}</td>
 <td><a href="/console/keys/${k.keyId}/revoke">Revoke<span class="skip"> ${k.name ?? k.last4}</span></a></td></tr>`)}</tbody></table></div>`}
+<h2>Browsers signed in</h2>
+<form method="post" action="/console/sign-out" class="stack">${csrfField(csrf)}<input type="hidden" name="everywhere" value="yes">
+<p class="hint">If you signed in on a computer you no longer use, end every session of this account (this one too).</p>
+<div><button type="submit" class="secondary">Sign out everywhere</button></div></form>
 ${revoked.length === 0 ? '' : html`<h2>Revoked keys</h2><div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Revoked</th></tr></thead><tbody>
 ${revoked.map((k) => html`<tr><td>${k.name ?? '(made by the operator)'}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${when(k.revokedAt, timeZone)}</td></tr>`)}</tbody></table></div>`}`;
 }
