@@ -266,3 +266,34 @@ describe('account area: the query builder', () => {
     expect(joined).toContain('account area: key revoked');
   });
 });
+
+describe('account area: rate limits', () => {
+  it("the builder counts against the account's per-tier windows and says when to retry (429 with Retry-After)", async () => {
+    const limited = await startTestServer({ rateLimits: { perMinute: 2 } });
+    try {
+      const email = 'limited@example.org';
+      const { accountId } = await limited.store.createAccount({ email, now: limited.clock.now() });
+      const link = await issueOneTimeLink({ ...limited.deps, credentials: limited.store }, { accountId, purpose: 'invitation' });
+      if (!link.ok) throw new Error('no link');
+      const post = (path: string, fields: Record<string, string>, cookie?: string) =>
+        fetch(`${limited.baseUrl}${path}`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: limited.baseUrl, ...(cookie ? { cookie } : {}) },
+          body: new URLSearchParams(fields).toString(),
+        });
+      await post(link.value.path, { password: PASSWORD, confirmation: PASSWORD });
+      const cookie = cookieOf(await post('/console/sign-in', { email, password: PASSWORD }));
+      const csrf = csrfOf(await (await fetch(`${limited.baseUrl}/console/query`, { headers: { cookie } })).text());
+      const fields = { _csrf: csrf, geography_level: 'suburb', geography: 'Richmond (VIC)', dataset_type: 'persons', n_observations: '10', output_format: 'csv' };
+      expect((await post('/console/query/preview', fields, cookie)).status).toBe(200);
+      expect((await post('/console/query/preview', fields, cookie)).status).toBe(200);
+      const third = await post('/console/query/preview', fields, cookie);
+      expect(third.status).toBe(429);
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await third.text()).toContain('Retry after');
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -7,8 +7,7 @@ import { previewQuery } from '../../app/preview.ts';
 import { createOwnKey, creditsOverview, ownKey, revokeOwnKey, setTimeZone, timeZoneOf, TIME_ZONES, type HolderDeps } from '../../app/web/holder.ts';
 import { oneTimeLinkHolder, setPasswordWithLink, signIn, signOut, type SignInDeps } from '../../app/web/sign-in.ts';
 import { searchGeography } from '../../app/geography.ts';
-import type { AppError } from '../../core/errors.ts';
-import { statusOf } from '../../core/errors.ts';
+import { appError, statusOf, type AppError } from '../../core/errors.ts';
 import type { Api, AppDeps } from '../types.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
 import { html, notice, page, type Section } from './html.ts';
@@ -206,14 +205,20 @@ export function registerAccountArea(app: Api, deps: Deps): void {
     const context = await signedIn(request, reply, 'query');
     return context ? send(reply, 200, 'New query', render.builderForm(context.csrf, request.query as FormBody), context) : reply;
   });
+  /** The builder again, with the query as sent and why it did not run (429s say when to retry). */
+  const builderRefused = (reply: FastifyReply, context: WebContext & { email: string; section: Section }, form: FormBody, error: AppError) => {
+    if (error.code === 'rate_limited') void reply.header('retry-after', String(error.extra?.retry_after_seconds ?? 60));
+    return send(reply, statusOf(error.code), 'New query', render.builderForm(context.csrf, form, error.detail), context);
+  };
+
   app.post('/console/query/preview', formRoute, async (request, reply) => {
     const context = await signedIn(request, reply, 'query');
     if (!context) return reply;
     const form = request.body as FormBody;
     const limited = await withinRateLimit(context.session.accountId);
-    if (limited) return send(reply, 429, 'New query', render.builderForm(context.csrf, form, limited.detail), context);
+    if (limited) return builderRefused(reply, context, form, limited);
     const preview = await previewQuery(deps, { accountId: context.session.accountId }, queryFromForm(form));
-    if (!preview.ok) return send(reply, statusOf(preview.error.code), 'New query', render.builderForm(context.csrf, form, preview.error.detail), context);
+    if (!preview.ok) return builderRefused(reply, context, form, preview.error);
     const available = (await deps.accounts.credits(context.session.accountId, deps.clock.now())).creditsRemaining;
     return send(reply, 200, 'Check and run', render.previewBody(context.csrf, form, preview.value, randomUUID(), available), context);
   });
@@ -222,8 +227,8 @@ export function registerAccountArea(app: Api, deps: Deps): void {
     if (!context) return reply;
     const form = request.body as FormBody;
     const limited = await withinRateLimit(context.session.accountId);
-    if (limited) return send(reply, 429, 'New query', render.builderForm(context.csrf, form, limited.detail), context);
-    if (!deps.drain.enter()) return send(reply, 503, 'New query', render.builderForm(context.csrf, form, 'The server is restarting; submit the form again in a few seconds (you will not be charged twice).'), context);
+    if (limited) return builderRefused(reply, context, form, limited);
+    if (!deps.drain.enter()) return builderRefused(reply, context, form, appError('service_unavailable', 'The server is restarting; submit the form again in a few seconds (you will not be charged twice).'));
     try {
       const outcome = await executeQuery(deps, request.log, {
         accountId: context.session.accountId,
@@ -231,7 +236,7 @@ export function registerAccountArea(app: Api, deps: Deps): void {
         idempotencyKey: form.idempotency_key,
         requestId: String(request.id),
       });
-      if (!outcome.ok) return send(reply, statusOf(outcome.error.code), 'New query', render.builderForm(context.csrf, form, outcome.error.detail), context);
+      if (!outcome.ok) return builderRefused(reply, context, form, outcome.error);
       request.log.info({ reqId: request.id, account: context.session.accountId, query: outcome.value.query_id }, 'account area: query run');
       return send(reply, 200, 'Query ready', render.executedBody(outcome.value, await timeZoneOf(holderDeps, context.session.accountId)), context);
     } finally {
