@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
 import { sessionCookie } from '../../src/http/web/session.ts';
+import { StoreUnavailableError, type AccountStore } from '../../src/ports/account-store.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 let s: TestServer;
@@ -88,6 +89,26 @@ describe('account area: one-time links and sign-in', () => {
     expect(keys.status).toBe(200);
     expect(keys.headers.get('x-frame-options')).toBe('DENY');
     expect(keys.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('errors are pages, not JSON: an over-long form is 400, a database out of reach 503 with Retry-After', async () => {
+    const long = await form('/console/sign-in', { email: 'x@example.org', password: 'p'.repeat(20_000) });
+    expect(long.status).toBe(400);
+    expect(long.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await long.text()).toContain('The form could not be read');
+    const store = s.store as { findSession: AccountStore['findSession'] };
+    const original = store.findSession;
+    store.findSession = async () => {
+      throw new StoreUnavailableError('test: the database is down');
+    };
+    try {
+      const down = await get('/console/keys', { cookie: `spq_session=${'D'.repeat(32)}` });
+      expect(down.status).toBe(503);
+      expect(down.headers.get('retry-after')).toBe('5');
+      expect(await down.text()).toContain('database is out of reach');
+    } finally {
+      store.findSession = original;
+    }
   });
 
   it('pages without a session redirect to sign-in; forms without one are refused', async () => {

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { keyPolicies, rateLimitedError } from '../../app/auth.ts';
 import { executeQuery } from '../../app/execute.ts';
@@ -8,6 +8,7 @@ import { createOwnKey, creditsOverview, ownKey, revokeOwnKey, setTimeZone, timeZ
 import { oneTimeLinkHolder, setPasswordWithLink, signIn, signOut, type SignInDeps } from '../../app/web/sign-in.ts';
 import { searchGeography } from '../../app/geography.ts';
 import { appError, statusOf, type AppError } from '../../core/errors.ts';
+import { StoreUnavailableError } from '../../ports/account-store.ts';
 import type { Api, AppDeps } from '../types.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
 import { html, notice, page, type Section } from './html.ts';
@@ -18,8 +19,6 @@ import { clearedSessionCookie, csrfOk, currentSession, pageHeaders, sameOrigin, 
 const FORM_BODY_LIMIT = 16 * 1024;
 const PER_PAGE = 20;
 
-type Deps = AppDeps;
-
 /**
  * The account area (/console/…): server-rendered pages where account holders sign in and manage
  * keys, see credits and queries, and build, price, run and download a query. Each action goes
@@ -27,7 +26,7 @@ type Deps = AppDeps;
  * key store), with the same ledger, rate limits and logs; only the way in differs (a session
  * cookie plus CSRF token instead of an API key, which the API alone accepts).
  */
-export function registerAccountArea(app: Api, deps: Deps): void {
+export function registerAccountArea(app: Api, deps: AppDeps): void {
   const secure = servedOverTls(deps.config.publicBaseUrl);
   const signInDeps: SignInDeps = { ...deps, credentials: deps.accounts };
   const holderDeps: HolderDeps = { store: deps.accounts, serverSecret: deps.serverSecret, clock: deps.clock };
@@ -42,6 +41,21 @@ export function registerAccountArea(app: Api, deps: Deps): void {
     pageHeaders(reply).code(status).send(page(title, body, context && { email: context.email, csrf: context.csrf, section: context.section }));
 
   const failure = (error: AppError) => notice('error', error.detail);
+
+  // Errors the routes do not answer themselves get a page too, never the API's JSON.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const unavailable = (error as unknown) instanceof StoreUnavailableError;
+    const status = unavailable ? 503 : error.statusCode !== undefined && error.statusCode < 500 ? 400 : 500;
+    if (status >= 500) request.log.error({ err: error }, unavailable ? 'database out of reach' : 'unhandled error');
+    if (unavailable) void reply.header('retry-after', '5');
+    const text =
+      status === 400
+        ? 'The form could not be read (too long, or not sent by this page). Go back, reload the page and try again.'
+        : unavailable
+          ? 'The database is out of reach for a moment. Try again in a few seconds; nothing was charged twice.'
+          : `Something went wrong on our side. Try again; if it persists, quote request id ${request.id}.`;
+    return send(reply, status, status === 400 ? 'Form not read' : 'Please try again', notice('error', text));
+  });
 
   /** The signed-in holder, or a redirect to the sign-in page (GET) / 403 (POST without a session). */
   async function signedIn(request: FastifyRequest, reply: FastifyReply, section: Section): Promise<(WebContext & { email: string; section: Section }) | undefined> {
