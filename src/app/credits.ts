@@ -1,3 +1,4 @@
+import { RESET_TIME_ZONE } from '../core/ledger/weekly-reset.ts';
 import type { CreditSummary } from '../ports/account-store.ts';
 import type { CreditsResult } from '../wire/account.ts';
 import type { UseCaseDeps } from './deps.ts';
@@ -5,9 +6,6 @@ import { isoInZone } from './format.ts';
 
 /** GET /account/credits, as the published schema defines it (src/wire: one wire model). */
 export type CreditsOutcome = CreditsResult;
-
-/** The weekly reset happens at Monday 00:00 in Sydney; the timestamp carries Sydney's offset. */
-export const RESET_TIME_ZONE = 'Australia/Sydney';
 
 export async function accountCredits(deps: Pick<UseCaseDeps, 'accounts' | 'clock'>, accountId: string): Promise<CreditsOutcome> {
   return creditsView(await deps.accounts.credits(accountId, deps.clock.now()));
@@ -21,6 +19,6 @@ export function creditsView(c: CreditSummary): CreditsOutcome {
     credits_purchased: c.creditsPurchased,
     credits_used: c.creditsUsed,
     free_credits_remaining: c.freeCreditsRemaining,
-    free_credits_reset: c.freeCreditsReset === null ? null : isoInZone(c.freeCreditsReset, RESET_TIME_ZONE),
+    free_credits_reset: c.freeCreditsReset === null ? null : isoInZone(c.freeCreditsReset, RESET_TIME_ZONE), // the reset's own zone, so it reads as Monday 00:00
   };
 }

@@ -3,7 +3,7 @@ import { sandboxCapExceeded } from '../core/pricing.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { PreviewResult } from '../wire/query.ts';
 import type { UseCaseDeps } from './deps.ts';
-import { validateQuery, type GeographyMatch, type QueryInput } from './query-validation.ts';
+import { validateQuery, type QueryInput } from './query-validation.ts';
 
 /** A valid preview, as the published schema defines it (src/wire). */
 export type PreviewOutcome = PreviewResult;

@@ -43,22 +43,28 @@ export const internalError = (requestId: string): AppError =>
   appError('internal_error', `Something went wrong on our side. Retry with exponential backoff; if it persists, quote request id ${requestId}.`);
 
 /**
- * Fastify's own errors: schema validation and body parsing are bad_request with a clear
- * detail; a store out of reach is 503 (retry shortly); anything else unexpected is logged in full and answered 500 with only the request id.
+ * What an error thrown out of a route means to the client: schema validation and body parsing
+ * are bad_request with a clear detail; a store out of reach is 503 (retry shortly); anything
+ * else unexpected is logged in full and becomes a 500 with only the request id. The API answers
+ * it as JSON (handleError), the account area as a page.
  */
-export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error.validation) return sendError(reply, appError('bad_request', error.message));
+export function appErrorOf(error: FastifyError, request: FastifyRequest): AppError {
+  if (error.validation) return appError('bad_request', error.message);
   const status = error.statusCode ?? 500;
-  if (status === 404) return sendError(reply, appError('not_found', error.message));
-  if (status === 413) return sendError(reply, appError('bad_request', 'The request body is too large.'));
-  if (status === 415) return sendError(reply, appError('bad_request', `${error.message}. Send the body as application/json.`));
-  if (status >= 400 && status < 500) return sendError(reply, appError('bad_request', error.message));
+  if (status === 404) return appError('not_found', error.message);
+  if (status === 413) return appError('bad_request', 'The request body is too large.');
+  if (status === 415) return appError('bad_request', `${error.message}. Send the body as application/json.`);
+  if (status >= 400 && status < 500) return appError('bad_request', error.message);
   if ((error as unknown) instanceof StoreUnavailableError) {
     request.log.error({ err: error }, 'database out of reach');
-    return sendError(reply, appError('service_unavailable', 'The database is out of reach for a moment. Retry in a few seconds; a retried execute with the same Idempotency-Key is never charged twice.'));
+    return appError('service_unavailable', 'The database is out of reach for a moment. Retry in a few seconds; a retried execute with the same Idempotency-Key is never charged twice.');
   }
   request.log.error({ err: error }, 'unhandled error');
-  return sendError(reply, internalError(String(request.id)));
+  return internalError(String(request.id));
+}
+
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, appErrorOf(error, request));
 }
 
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -1,13 +1,13 @@
 /**
- * How account holders sign in to the account area: their password hash and time zone, one-time
- * links (invitation, password reset) and browser sessions. Only keyed hashes of links and session
- * tokens are stored, so a copy of the database signs nobody in. The API never uses it (the API
- * takes API keys only). Implementations: SQLite and PostgreSQL (adapters/db, on the same database
- * as the AccountStore, so sessions hold across instances) and an in-memory fake; all pass
- * test/adapters/credential-store.contract.ts.
+ * Accounts and their credentials: API keys, and how holders sign in to the account area (password
+ * hash and time zone, one-time links, browser sessions). Only keyed hashes of keys, links and
+ * session tokens are stored, so a copy of the database signs nobody in. The API takes API keys
+ * only. Sessions are in the database, so they hold across instances.
  */
-/** Time zone of holders who have not chosen one: the free allowance resets at Sydney's Monday midnight. */
-export const DEFAULT_TIME_ZONE = 'Australia/Sydney';
+import { RESET_TIME_ZONE } from '../core/ledger/weekly-reset.ts';
+
+/** Time zone of holders who have not chosen one: the one the free allowance resets in. */
+export const DEFAULT_TIME_ZONE = RESET_TIME_ZONE;
 
 export interface Account {
   readonly accountId: string; // "acc_…"

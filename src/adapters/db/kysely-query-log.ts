@@ -1,5 +1,5 @@
 import type { QueryLog } from '../../ports/query-log.ts';
-import { toDate, toQueryRecord, type StoreDriver } from './kysely-driver.ts';
+import { toQueryRecord, type StoreDriver } from './kysely-driver.ts';
 
 /** The QueryLog over Kysely: completed and pending queries, their files, and the instance leases that vouch for pending ones. */
 export function createKyselyQueryLog(driver: StoreDriver): QueryLog {

@@ -1,6 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { appError, type AppError } from '../../core/errors.ts';
-import { isId, newId, randomBase62 } from '../../core/keys.ts';
+import { hashApiKey, isId, newId, randomBase62 } from '../../core/keys.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '../../core/password.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import type { Clock } from '../../ports/clock.ts';
@@ -29,7 +29,8 @@ const MINUTE = 60_000;
 /** The path of a one-time link; the token is its last segment (redacted from logs). */
 export const ONE_TIME_LINK_PATH = '/console/welcome/';
 
-const keyedHash = (secret: string, purpose: string, token: string): string => createHmac('sha256', secret).update(`${purpose}\0${token}`).digest('hex');
+/** The server secret's HMAC, as for API keys, with the purpose in front so a token of one kind never matches another. */
+const keyedHash = (secret: string, purpose: string, token: string): string => hashApiKey(`${purpose}\0${token}`, secret);
 const wellFormedToken = (token: string): boolean => token.length === TOKEN_LENGTH && /^[0-9A-Za-z]+$/.test(token);
 
 /** A one-time link for the holder to set (invitation) or reset their password. */

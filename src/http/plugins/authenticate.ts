@@ -62,7 +62,7 @@ export function authenticationHook(deps: AppDeps, summaries: SummaryCache, log: 
       return sendError(reply, rateLimitedError(decision, 'Rate limit of this API key exceeded'));
     }
     request.principal = principal.value;
-    keyUse.record(principal.value.keyId, deps.clock.now());
+    keyUse.record(principal.value.keyId, new Date(nowMs));
     return undefined;
   };
 }

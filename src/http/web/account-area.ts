@@ -7,11 +7,12 @@ import { previewQuery } from '../../app/preview.ts';
 import { createOwnKey, creditsOverview, ownKey, revokeOwnKey, setTimeZone, timeZoneOf, TIME_ZONES, type HolderDeps } from '../../app/web/holder.ts';
 import { oneTimeLinkHolder, setPasswordWithLink, signIn, signOut, type SignInDeps } from '../../app/web/sign-in.ts';
 import { searchGeography } from '../../app/geography.ts';
-import { appError, statusOf, type AppError } from '../../core/errors.ts';
-import { StoreUnavailableError } from '../../ports/account-store.ts';
+import { appError, type AppError } from '../../core/errors.ts';
+import type { CreditSummary } from '../../ports/account-store.ts';
 import type { Api, AppDeps } from '../types.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
-import { html, notice, page, type Section } from './html.ts';
+import { appErrorOf, renderError } from '../errors.ts';
+import { html, notice, page, type Html, type Section } from './html.ts';
 import { queryFromForm, type FormBody } from './pages/forms.ts';
 import * as render from './pages/render.ts';
 import { clearedSessionCookie, csrfOk, currentSession, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
@@ -42,19 +43,25 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
 
   const failure = (error: AppError) => notice('error', error.detail);
 
-  // Errors the routes do not answer themselves get a page too, never the API's JSON.
+  /**
+   * A page for a refused action, with the status and Retry-After the API would send for the same
+   * error (renderError decides both; its Bearer challenge belongs to the API, not to pages).
+   */
+  const refusal = (reply: FastifyReply, error: AppError, title: string, body: Html, context?: WebContext & { email: string; section: Section }) => {
+    const rendered = renderError(error, String(reply.request.id));
+    const retryAfter = rendered.headers['retry-after'];
+    if (retryAfter !== undefined) void reply.header('retry-after', retryAfter);
+    return send(reply, rendered.status, title, body, context);
+  };
+
+  // Errors the routes do not answer themselves get a page too, never the API's JSON; what they
+  // mean is decided where the API decides it (appErrorOf).
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const unavailable = (error as unknown) instanceof StoreUnavailableError;
-    const status = unavailable ? 503 : error.statusCode !== undefined && error.statusCode < 500 ? 400 : 500;
-    if (status >= 500) request.log.error({ err: error }, unavailable ? 'database out of reach' : 'unhandled error');
-    if (unavailable) void reply.header('retry-after', '5');
-    const text =
-      status === 400
-        ? 'The form could not be read (too long, or not sent by this page). Go back, reload the page and try again.'
-        : unavailable
-          ? 'The database is out of reach for a moment. Try again in a few seconds; nothing was charged twice.'
-          : `Something went wrong on our side. Try again; if it persists, quote request id ${request.id}.`;
-    return send(reply, status, status === 400 ? 'Form not read' : 'Please try again', notice('error', text));
+    const meaning = appErrorOf(error, request);
+    if (meaning.code === 'bad_request') {
+      return refusal(reply, meaning, 'Form not read', notice('error', 'The form could not be read (too long, or not sent by this page). Go back, reload the page and try again.'));
+    }
+    return refusal(reply, meaning, 'Please try again', failure(meaning));
   });
 
   /** The signed-in holder, or a redirect to the sign-in page (GET) / 403 (POST without a session). */
@@ -74,12 +81,22 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     return { ...context, email: account?.email ?? '', section };
   }
 
-  /** The same per-account windows as the account's API keys, so the pages cannot outrun the API's limits. */
-  async function withinRateLimit(accountId: string): Promise<AppError | undefined> {
-    const credits = await deps.accounts.credits(accountId, deps.clock.now());
-    const decision = await deps.limiter.hit(`web:${accountId}`, keyPolicies(deps.config.rateLimits, credits.tier), deps.clock.now().getTime());
-    return decision.allowed ? undefined : rateLimitedError(decision, 'Too many queries from the account area');
+  /**
+   * The same per-account windows as the account's API keys, so the pages cannot outrun the API's
+   * limits. The balance it reads for the tier is handed on (the preview prices against it).
+   */
+  async function rateLimited(accountId: string): Promise<{ readonly refused?: AppError; readonly credits: CreditSummary }> {
+    const now = deps.clock.now();
+    const credits = await deps.accounts.credits(accountId, now);
+    const decision = await deps.limiter.hit(`web:${accountId}`, keyPolicies(deps.config.rateLimits, credits.tier), now.getTime());
+    return decision.allowed ? { credits } : { refused: rateLimitedError(decision, 'Too many queries from the account area'), credits };
   }
+
+  /** The ?page= of a paged list: a whole number from 1, else 1. */
+  const pageOf = (request: FastifyRequest): number => {
+    const requested = Number((request.query as { page?: string }).page ?? '1');
+    return Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
+  };
 
   app.get('/console/assets/spq.css', hidden, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
   app.get('/console/assets/spq.js', hidden, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(SCRIPT));
@@ -96,9 +113,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     const result = await signIn(signInDeps, { email: form.email ?? '', password: form.password ?? '', address: request.ip });
     if (!result.ok) {
       request.log.info({ reqId: request.id, outcome: result.error.code }, 'account area: sign-in refused');
-      const status = statusOf(result.error.code);
-      if (result.error.code === 'rate_limited') void reply.header('retry-after', String(result.error.extra?.retry_after_seconds ?? 60));
-      return send(reply, status, 'Sign in', render.signInBody(result.error.detail, form.email ?? ''));
+      return refusal(reply, result.error, 'Sign in', render.signInBody(result.error.detail, form.email ?? ''));
     }
     request.log.info({ reqId: request.id, account: result.value.session.accountId, session: result.value.session.sessionId }, 'account area: signed in');
     void reply.header('set-cookie', sessionCookie(result.value.token, deps.config.accountArea.sessionHours * 3600, secure));
@@ -175,8 +190,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
 
   // Credits and settings
   const creditsPage = async (request: FastifyRequest, reply: FastifyReply, context: WebContext & { email: string; section: Section }, status = 200, message?: ReturnType<typeof html>) => {
-    const requested = Number((request.query as { page?: string }).page ?? '1');
-    const pageNumber = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
+    const pageNumber = pageOf(request);
     const [overview, timeZone] = await Promise.all([creditsOverview(holderDeps, context.session.accountId, pageNumber, PER_PAGE), timeZoneOf(holderDeps, context.session.accountId)]);
     return send(reply, status, 'Credits', render.creditsBody(context.csrf, overview, timeZone, TIME_ZONES, pageNumber, PER_PAGE, message), context);
   };
@@ -195,8 +209,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   app.get('/console/queries', hidden, async (request, reply) => {
     const context = await signedIn(request, reply, 'queries');
     if (!context) return reply;
-    const requested = Number((request.query as { page?: string }).page ?? '1');
-    const pageNumber = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
+    const pageNumber = pageOf(request);
     const [history, timeZone] = await Promise.all([
       queryHistory(deps, context.session.accountId, { page: pageNumber, perPage: PER_PAGE }),
       timeZoneOf(holderDeps, context.session.accountId),
@@ -220,28 +233,25 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     return context ? send(reply, 200, 'New query', render.builderForm(context.csrf, request.query as FormBody), context) : reply;
   });
   /** The builder again, with the query as sent and why it did not run (429s say when to retry). */
-  const builderRefused = (reply: FastifyReply, context: WebContext & { email: string; section: Section }, form: FormBody, error: AppError) => {
-    if (error.code === 'rate_limited') void reply.header('retry-after', String(error.extra?.retry_after_seconds ?? 60));
-    return send(reply, statusOf(error.code), 'New query', render.builderForm(context.csrf, form, error.detail), context);
-  };
+  const builderRefused = (reply: FastifyReply, context: WebContext & { email: string; section: Section }, form: FormBody, error: AppError) =>
+    refusal(reply, error, 'New query', render.builderForm(context.csrf, form, error.detail), context);
 
   app.post('/console/query/preview', formRoute, async (request, reply) => {
     const context = await signedIn(request, reply, 'query');
     if (!context) return reply;
     const form = request.body as FormBody;
-    const limited = await withinRateLimit(context.session.accountId);
-    if (limited) return builderRefused(reply, context, form, limited);
-    const preview = await previewQuery(deps, { accountId: context.session.accountId }, queryFromForm(form));
+    const { refused, credits } = await rateLimited(context.session.accountId);
+    if (refused) return builderRefused(reply, context, form, refused);
+    const preview = await previewQuery(deps, { accountId: context.session.accountId, creditsRemaining: credits.creditsRemaining }, queryFromForm(form));
     if (!preview.ok) return builderRefused(reply, context, form, preview.error);
-    const available = (await deps.accounts.credits(context.session.accountId, deps.clock.now())).creditsRemaining;
-    return send(reply, 200, 'Check and run', render.previewBody(context.csrf, form, preview.value, randomUUID(), available), context);
+    return send(reply, 200, 'Check and run', render.previewBody(context.csrf, form, preview.value, randomUUID(), credits.creditsRemaining), context);
   });
   app.post('/console/query/execute', formRoute, async (request, reply) => {
     const context = await signedIn(request, reply, 'query');
     if (!context) return reply;
     const form = request.body as FormBody;
-    const limited = await withinRateLimit(context.session.accountId);
-    if (limited) return builderRefused(reply, context, form, limited);
+    const { refused } = await rateLimited(context.session.accountId);
+    if (refused) return builderRefused(reply, context, form, refused);
     if (!deps.drain.enter()) return builderRefused(reply, context, form, appError('service_unavailable', 'The server is restarting; submit the form again in a few seconds (you will not be charged twice).'));
     try {
       const outcome = await executeQuery(deps, request.log, {
