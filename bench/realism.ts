@@ -69,7 +69,7 @@ try {
     if (child.status !== 0) throw new Error(`spq demo-inputs failed with status ${child.status}`);
   }
   const loaded = await loadCensusInputs(inputsDir);
-  if (!loaded.ok) throw new Error(formatInputError(loaded.error));
+  if (!loaded.ok) throw new Error(loaded.error.map(formatInputError).join('\n'));
   const inputs = loaded.value;
   const truthFiles = await loadTruth(inputsDir);
   if (!truthFiles.ok) throw new Error(formatInputError(truthFiles.error));

@@ -120,7 +120,7 @@ let vsTruth: Scores | undefined;
 if (withFloor) {
   log('scoring the hidden truth against the published tables (perturbation floor), and the synthesis against the truth');
   const loaded = await loadCensusInputs(inputsDir);
-  if (!loaded.ok) throw new Error(formatInputError(loaded.error));
+  if (!loaded.ok) throw new Error(loaded.error.map(formatInputError).join('\n'));
   const inputs = loaded.value;
   const parents = sumTablesByParent(inputs.suburbs, inputs.tables);
   const geography = new Map(inputs.suburbs.map((s) => [s.salCode, s]));

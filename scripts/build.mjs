@@ -31,8 +31,8 @@ for (const dir of ['src', 'clients']) {
   const dirs = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name));
   for (const d of dirs.sort((a, b) => b.length - a.length)) if (readdirSync(d).length === 0) rmSync(d, { recursive: true });
 }
-// Reference geography (real ABS SAL, LGA and POA names) the demo generator reads next to its code.
-cpSync(join(root, 'src', 'demo', 'data'), join(root, 'dist', 'src', 'demo', 'data'), { recursive: true });
+// Reference geography (real ABS SAL, LGA and POA codes and names) that the loaders and the demo read next to the code.
+cpSync(join(root, 'src', 'adapters', 'abs', 'reference'), join(root, 'dist', 'src', 'adapters', 'abs', 'reference'), { recursive: true });
 if (!process.env.npm_config_loglevel || process.env.npm_config_loglevel !== 'silent') {
   process.stderr.write(`compiled to dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

@@ -1,5 +1,5 @@
 /**
- * Regenerates src/demo/data/{sal,lga,poa,ra}-2021.csv from the ABS geography descriptors
+ * Regenerates src/adapters/abs/reference/{sal,lga,poa,ra}-2021.csv from the ABS geography descriptors
  * (../shared/abs/2021-gcp/Metadata/2021Census_geog_desc_1st_2nd_3rd_release.xlsx, sheets
  * 2021_ASGS_Non_ABS_Structures for SAL, LGA and POA and 2021_ASGS_RA_Structures for the
  * Remoteness Areas; CC BY 4.0, based on ABS data): every real code and name, and the area in
@@ -32,7 +32,7 @@ for (const [name, levels] of Object.entries(SHEETS)) {
 }
 for (const [level, lines] of Object.entries(rows)) {
   if (lines.length === 0) throw new Error(`${workbook}: no ${level} rows`);
-  const path = new URL(`../src/demo/data/${level.toLowerCase()}-2021.csv`, import.meta.url);
+  const path = new URL(`../src/adapters/abs/reference/${level.toLowerCase()}-2021.csv`, import.meta.url);
   writeFileSync(path, csvLine(['code', 'name', 'area_sqkm']) + lines.join(''));
   console.log(`${fileURLToPath(path)}: ${lines.length} rows`);
 }

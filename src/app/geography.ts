@@ -35,6 +35,7 @@ function suburbNotFound(suburbId: string, failure: ResolveFailure): AppError {
   if (failure.kind === 'ambiguous') {
     return appError('not_found', `"${suburbId}" names suburbs in more than one state; use one of: ${failure.choices.map((c) => `"${c}"`).join(', ')}.`);
   }
+  if (failure.kind === 'unavailable') return appError('not_found', `No area "${suburbId}" in this pool release.`);
   const hint = failure.suggestions.length > 0 ? ` Did you mean ${failure.suggestions.map((c) => `"${c}"`).join(', ')}?` : '';
   return appError('not_found', `No suburb "${suburbId}".${hint}`);
 }

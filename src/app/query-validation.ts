@@ -79,6 +79,9 @@ function resolveFailureDetail(level: GeographyLevel, input: string, failure: Res
   if (failure.kind === 'ambiguous') {
     return `The ${word} name "${input}" is used in more than one state; write one of: ${quoteList(failure.choices)}.`;
   }
+  if (failure.kind === 'unavailable') {
+    return `This pool release has no pools at geography_level "${level}": it holds ${quoteList(failure.held)}. Choose one of those levels.`;
+  }
   const hint = failure.suggestions.length > 0 ? ` Did you mean ${quoteList(failure.suggestions)}?` : '';
   return `Unknown ${word} "${input}" at geography_level "${level}".${hint} GET /geography/search finds identifiers.`;
 }

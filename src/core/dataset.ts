@@ -4,6 +4,17 @@ export type DatasetType = (typeof DATASET_TYPES)[number];
 export const GEOGRAPHY_LEVELS = ['suburb', 'postcode', 'lga', 'state', 'australia'] as const;
 export type GeographyLevel = (typeof GEOGRAPHY_LEVELS)[number];
 
+/**
+ * The levels a release's pools are fitted at, each to its own census tables: suburbs (ABS SAL),
+ * postal areas (POA) and local government areas (LGA). States and Australia are served from the
+ * finest level a release holds.
+ */
+export const AREA_LEVELS = ['sal', 'poa', 'lga'] as const;
+export type AreaLevel = (typeof AREA_LEVELS)[number];
+
+/** The query level each fitted level serves directly. */
+export const QUERY_LEVEL_OF_AREA: Readonly<Record<AreaLevel, GeographyLevel>> = { sal: 'suburb', poa: 'postcode', lga: 'lga' };
+
 export const OUTPUT_FORMATS = ['parquet', 'csv', 'xlsx'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 

@@ -24,7 +24,7 @@ import {
 } from '../adapters/abs/file-names.ts';
 import { BufferedFile } from './buffered-file.ts';
 import { DemoDataPackWriter } from './datapack-writer.ts';
-import { realRemotenessAreas } from './asgs-reference.ts';
+import { realRemotenessAreas } from '../adapters/abs/asgs-reference.ts';
 import { buildDemoGeography, type DemoSuburb } from './geography.ts';
 import { areaHash, cellDefinitionHash, perturbCount } from './perturb.ts';
 import { drawSuburbPopulation } from './truth-model.ts';

@@ -1,9 +1,14 @@
-import type { DatasetType, GeographyLevel, IncludeGeography, LinkedRecords, OutputFormat, StateAbbr } from '../core/dataset.ts';
+import type { AreaLevel, DatasetType, GeographyLevel, IncludeGeography, LinkedRecords, OutputFormat, StateAbbr } from '../core/dataset.ts';
 import type { Result } from '../core/result.ts';
 
-/** One suburb (ABS Suburb and Locality, SAL) of a pool release. */
+/**
+ * One area of a pool release whose pools were fitted to its own tables: a suburb (ABS Suburb
+ * and Locality, SAL), or a postal area or LGA in a release built at those levels.
+ */
 export interface SuburbInfo {
-  /** ABS SAL code, e.g. "SAL20001" (the suburb_code column of every record). */
+  /** The level the pools were fitted at. */
+  readonly level: AreaLevel;
+  /** The DataPack code, e.g. "SAL20001", "POA7000", "LGA62810" (the suburb_code column of every record). */
   readonly salCode: string;
   /** The public identifier (decisions.md): "Richmond (VIC)", "Mount Pleasant (Ballarat, VIC)", "Fitzroy". */
   readonly suburbId: string;
@@ -31,7 +36,9 @@ export interface ResolvedSelection {
 
 export type ResolveFailure =
   | { readonly kind: 'unknown'; readonly suggestions: readonly string[] }
-  | { readonly kind: 'ambiguous'; readonly choices: readonly string[] };
+  | { readonly kind: 'ambiguous'; readonly choices: readonly string[] }
+  /** The release has no pools serving that level; `held` lists the levels it serves. */
+  | { readonly kind: 'unavailable'; readonly held: readonly GeographyLevel[] };
 
 export interface VariableEntry {
   readonly code: string;
@@ -90,6 +97,8 @@ export interface PoolRelease {
   readonly version: string;
   /** Content checksum of the release (hex SHA-256 over its files, as recorded at build time). */
   readonly checksum: string;
+  /** The query levels this release serves (postcode from postal-area pools or from suburbs, …). */
+  readonly levels: readonly GeographyLevel[];
   resolve(level: GeographyLevel, selection: string): Result<ResolvedSelection, ResolveFailure>;
   /** Suburb by public identifier (case-insensitive, spaces folded), for /geography/{suburb_id}/variables. */
   suburb(suburbId: string): Result<SuburbInfo, ResolveFailure>;

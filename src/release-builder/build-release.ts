@@ -1,13 +1,14 @@
 import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { CensusInputs, SuburbGeography } from '../core/census/inputs.ts';
-import { formatInputError } from '../core/census/inputs.ts';
+import type { AreaLevel, CensusInputs, InputError, SuburbGeography } from '../core/census/inputs.ts';
+import { AREA_LEVELS, formatInputError } from '../core/census/inputs.ts';
+import { fillNotPublished, hasUnpublished } from '../core/census/published.ts';
 import { VALIDATION_TABLES } from '../core/census/tables.ts';
 import { variablesOf } from '../core/census/variables.ts';
 import { DATASET_TYPES } from '../core/dataset.ts';
 import { loadCensusInputs, loadRealismReference, loadTruth } from '../adapters/abs/load-inputs.ts';
-import { sizeBand } from '../core/quality/metrics.ts';
+import { sizeBand, type SizeBand } from '../core/quality/metrics.ts';
 import { createRealismAccumulator, withReference } from '../core/quality/realism.ts';
 import { createPoolReleaseWriter } from '../adapters/pools/writer.ts';
 import { sumTablesByParent } from './parent-targets.ts';
@@ -22,6 +23,12 @@ export interface BuildOptions {
   readonly version: string;
   readonly seed: number;
   readonly smallSuburbThreshold: number;
+  /**
+   * The levels whose pools the release holds, each fitted to its own DataPack tables (default
+   * ["sal"]): suburbs from the SAL pack and the ASGS files, postal areas from the POA pack, LGAs
+   * from the LGA pack.
+   */
+  readonly levels?: readonly AreaLevel[];
   /**
    * Accept DataPack headers the ABS 2021 metadata does not list for their part file (skipped)
    * and read the specs' columns from whichever part holds them. Not needed for a real 2021
@@ -38,6 +45,9 @@ export interface BuildSummary {
   readonly version: string;
   readonly dir: string;
   readonly checksum: string;
+  readonly levels: readonly AreaLevel[];
+  /** Areas (suburbs, postal areas, LGAs) in the release, per level. */
+  readonly areas: Readonly<Partial<Record<AreaLevel, number>>>;
   readonly suburbs: number;
   readonly persons: number;
   readonly families: number;
@@ -45,7 +55,13 @@ export interface BuildSummary {
   readonly variables: Readonly<Record<string, number>>;
   readonly srmse_median: number | null;
   readonly srmse_p95: number | null;
+  readonly srmse_by_table: Readonly<Record<string, { readonly median: number | null; readonly p95: number | null }>>;
+  readonly srmse_by_band: Readonly<Record<'<500' | '500-4999' | '5000+', { readonly median: number | null; readonly p95: number | null; readonly pairs: number }>>;
   readonly truth_srmse_median: number | null;
+  /** Areas that could not be fitted, by name with the reason; they are not in the release. */
+  readonly areas_failed: readonly { readonly area: string; readonly reason: string }[];
+  /** Unpublished (`..`) cells estimated from a parent area, and those no parent publishes (set to 0). */
+  readonly cells_not_published: { readonly filled: number; readonly unresolved: number };
   readonly structural_violations: number;
   readonly totals_mismatched: number;
   readonly seconds: number;
@@ -56,8 +72,12 @@ export interface BuildSummary {
 
 const defaultThreads = (): number => Math.max(1, availableParallelism());
 
-/** A build that cannot start or finish because of its inputs; the message names file, row and column. */
-export class BuildInputError extends Error {}
+/** A build that cannot start because of its inputs; one line per problem, each naming file, row and column. */
+export class BuildInputError extends Error {
+  constructor(readonly problems: readonly InputError[]) {
+    super(problems.length === 1 ? formatInputError(problems[0]!) : `${problems.length} problems:\n${problems.map((p) => `  ${formatInputError(p)}`).join('\n')}`);
+  }
+}
 
 /** Per-suburb seed: the build seed mixed with the SAL code (FNV-1a), so one suburb's records don't depend on another's. */
 export function suburbSeed(buildSeed: number, salCode: string): number {
@@ -89,23 +109,57 @@ export function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Flo
   return tables;
 }
 
+/** One level's inputs with each area's tables ready to fit: unpublished cells estimated from its parents. */
+interface LevelInputs {
+  readonly inputs: CensusInputs;
+  readonly lgaTables: ReadonlyMap<string, ReadonlyMap<string, Float64Array>>;
+  readonly stateTables: ReadonlyMap<string, ReadonlyMap<string, Float64Array>>;
+  readonly australia: ReadonlyMap<string, Float64Array> | undefined;
+}
+
+/**
+ * The parents an area borrows from: its LGA (suburbs only: the suburbs' tables summed), its
+ * state and Australia (as published when the inputs have the STE and AUS files, else summed),
+ * each with its own unpublished cells estimated from the next parent up.
+ */
+function prepareLevel(inputs: CensusInputs): LevelInputs {
+  const summed = sumTablesByParent(inputs.suburbs, inputs.tables);
+  const australia = inputs.parents.australia;
+  const fillAll = (tables: ReadonlyMap<string, Float64Array>, above: (tableId: string) => (Float64Array | undefined)[]) =>
+    new Map([...tables].map(([id, cells]) => [id, fillNotPublished(cells, above(id)).cells]));
+  const stateTables = new Map<string, ReadonlyMap<string, Float64Array>>();
+  for (const [state, tables] of summed.byState) stateTables.set(state, fillAll(inputs.parents.states.get(state) ?? tables, (id) => [australia?.get(id)]));
+  const lgaTables = new Map<string, ReadonlyMap<string, Float64Array>>();
+  if (inputs.level === 'sal') {
+    const stateOfLga = new Map(inputs.suburbs.map((s) => [s.lgaCode, s.state]));
+    for (const [lga, tables] of summed.byLga) lgaTables.set(lga, fillAll(tables, (id) => [stateTables.get(stateOfLga.get(lga)!)?.get(id), australia?.get(id)]));
+  }
+  return { inputs, lgaTables, stateTables, australia };
+}
+
 /** Inputs → synthesizer → pool release and build report. */
 export async function buildRelease(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const progress = options.onProgress ?? (() => {});
-  const loaded = await loadCensusInputs(options.inputsDir, (done, total) => progress('load', done, total), {
-    allowUnknownHeaders: options.allowUnknownHeaders ?? false,
-  });
-  if (!loaded.ok) throw new BuildInputError(formatInputError(loaded.error));
-  const inputs = loaded.value;
+  const levels = orderLevels(options.levels ?? ['sal']);
+  const problems: InputError[] = [];
+  const loadedLevels: LevelInputs[] = [];
+  for (const level of levels) {
+    const loaded = await loadCensusInputs(options.inputsDir, (done, total) => progress('load', done, total), {
+      level,
+      allowUnknownHeaders: options.allowUnknownHeaders ?? false,
+    });
+    if (loaded.ok) loadedLevels.push(prepareLevel(loaded.value));
+    else problems.push(...loaded.error);
+  }
+  if (problems.length > 0) throw new BuildInputError(problems);
   const truthLoaded = await loadTruth(options.inputsDir);
-  if (!truthLoaded.ok) throw new BuildInputError(formatInputError(truthLoaded.error));
+  if (!truthLoaded.ok) throw new BuildInputError([truthLoaded.error]);
   const truth = truthLoaded.value;
   const referenceLoaded = await loadRealismReference(options.inputsDir);
-  if (!referenceLoaded.ok) throw new BuildInputError(formatInputError(referenceLoaded.error));
+  if (!referenceLoaded.ok) throw new BuildInputError([referenceLoaded.error]);
   const realism = createRealismAccumulator();
 
-  const parents = sumTablesByParent(inputs.suburbs, inputs.tables);
   const dir = join(options.poolsDir, options.version);
   await rm(dir, { recursive: true, force: true });
   const variables = Object.fromEntries(DATASET_TYPES.map((d) => [d, variablesOf(d)])) as Record<(typeof DATASET_TYPES)[number], ReturnType<typeof variablesOf>>;
@@ -113,19 +167,38 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
 
   const fits: SuburbFit[] = [];
   const totalsMismatched: string[] = [];
-  const suburbs = orderForRelease(inputs.suburbs);
+  const failed: { area: string; reason: string }[] = [];
+  const notPublished = { filled: 0, unresolved: 0 };
+  const areas = loadedLevels.flatMap((level) => orderForRelease(level.inputs.suburbs).map((suburb) => ({ suburb, level })));
   const jobs = function* (): Generator<SuburbJob> {
-    for (const [index, suburb] of suburbs.entries()) {
+    for (const [index, { suburb, level }] of areas.entries()) {
+      const { inputs } = level;
+      const lga = level.lgaTables.get(suburb.lgaCode);
+      const state = level.stateTables.get(suburb.state);
+      const tables: [string, Float64Array][] = [];
+      const published: [string, Float64Array][] = [];
+      for (const [tableId, cells] of tablesOf(inputs, suburb.salCode)) {
+        if (!hasUnpublished(cells)) {
+          tables.push([tableId, cells]);
+          continue;
+        }
+        const filled = fillNotPublished(cells, [lga?.get(tableId), state?.get(tableId), level.australia?.get(tableId)]);
+        notPublished.filled += filled.filled;
+        notPublished.unresolved += filled.unresolved;
+        tables.push([tableId, filled.cells]);
+        published.push([tableId, cells]);
+      }
       yield {
         index,
         salCode: suburb.salCode,
         seed: suburbSeed(options.seed, suburb.salCode),
         small: publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold,
         remoteness: suburb.remoteness,
-        tables: [...tablesOf(inputs, suburb.salCode)],
+        tables,
+        published,
         totals: [...totalsOf(inputs, suburb.salCode)],
-        lgaTables: [...(parents.byLga.get(suburb.lgaCode) ?? [])],
-        stateTables: [...(parents.byState.get(suburb.state) ?? [])],
+        lgaTables: [...(lga ?? [])],
+        stateTables: [...(state ?? [])],
         truth: VALIDATION_TABLES.flatMap((table) => {
           const cells = truth.get(table.id)?.get(suburb.salCode);
           return cells ? [[table.id, cells] as const] : [];
@@ -134,10 +207,17 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
     }
   };
   try {
+    let written = 0;
+    const writtenByLevel = new Map<AreaLevel, number>();
     await runJobsInOrder(jobs(), options.threads ?? defaultThreads(), async (outcome) => {
-      const suburb = suburbs[outcome.index]!;
+      const { suburb, level } = areas[outcome.index]!;
+      progress('synthesize', outcome.index + 1, areas.length);
+      if ('failure' in outcome) {
+        failed.push({ area: `${suburb.suburbId} (${suburb.salCode})`, reason: outcome.failure });
+        return;
+      }
       const { population, small } = outcome;
-      if (totalMissed(inputs, suburb.salCode, population.persons.count, population.dwellings.count)) totalsMismatched.push(suburb.suburbId);
+      if (totalMissed(level.inputs, suburb.salCode, population.persons.count, population.dwellings.count)) totalsMismatched.push(suburb.suburbId);
       realism.addTally(outcome.realism, sizeBand(outcome.realism.persons));
       fits.push({
         salCode: suburb.salCode,
@@ -154,6 +234,7 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
       });
       await writer.append({
         suburb: {
+          level: suburb.level,
           salCode: suburb.salCode,
           suburbId: suburb.suburbId,
           name: suburb.name,
@@ -169,21 +250,30 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
         population,
         coarsened: outcome.coarsened,
       });
-      progress('synthesize', outcome.index + 1, suburbs.length);
+      written++;
+      writtenByLevel.set(suburb.level, (writtenByLevel.get(suburb.level) ?? 0) + 1);
     });
+    if (written === 0) throw new BuildInputError([{ file: options.inputsDir, message: `no area could be fitted (${failed.length} failed: ${failed.slice(0, 3).map((f) => `${f.area}: ${f.reason}`).join('; ')})` }]);
 
     const reference = referenceLoaded.value;
     const realismSummary = reference ? withReference(realism.summary(), reference) : realism.summary();
-    const report = summariseReport(options.version, fits, totalsMismatched, realismSummary);
+    const report = summariseReport(options.version, fits, totalsMismatched, realismSummary, failed);
     const seconds = (performance.now() - started) / 1000;
     const summaryText = renderReport(report, seconds);
     progress('write', 0, 1);
     const { checksum } = await writer.finish(report, summaryText);
     progress('write', 1, 1);
+    const byTable = Object.fromEntries(report.tables.filter((t) => t.kind === 'input').map((t) => [t.tableId, { median: t.srmse.median, p95: t.srmse.p95 }]));
+    const band = (b: SizeBand) => {
+      const d = report.inputs.bySizeBand[b];
+      return { median: d.median, p95: d.p95, pairs: d.pairs };
+    };
     return {
       version: options.version,
       dir,
       checksum,
+      levels,
+      areas: Object.fromEntries(levels.map((level) => [level, writtenByLevel.get(level) ?? 0])),
       suburbs: report.suburbs,
       persons: report.persons,
       families: report.families,
@@ -191,9 +281,13 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
       variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].length])),
       srmse_median: report.inputs.overall.median,
       srmse_p95: report.inputs.overall.p95,
+      srmse_by_table: byTable,
+      srmse_by_band: { '<500': band('<500'), '500-4999': band('500-5000'), '5000+': band('>=5000') },
       truth_srmse_median: report.truth?.overall.median ?? null,
       structural_violations: report.structuralViolations,
       totals_mismatched: totalsMismatched.length,
+      areas_failed: failed,
+      cells_not_published: notPublished,
       seconds: (performance.now() - started) / 1000,
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
       report,
@@ -203,6 +297,11 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
     await writer.abort();
     throw error;
   }
+}
+
+/** The requested levels, each once, finest first (the release lays them out in that order). */
+function orderLevels(levels: readonly AreaLevel[]): AreaLevel[] {
+  return AREA_LEVELS.filter((level) => levels.includes(level));
 }
 
 /** Suburbs in catalog order: by state, then identifier, so a release's row ranges are stable. */

@@ -56,7 +56,11 @@ export interface SuburbFit {
   readonly diagnostics: Readonly<Record<string, number>>;
 }
 
-export function compareTable(tableId: string, synthetic: Float64Array, target: Float64Array): TableFit {
+export function compareTable(tableId: string, synthetic: Float64Array, publishedTarget: Float64Array): TableFit {
+  // Unpublished cells (NaN) are no census figure: the fit is scored on the published ones.
+  const keep = publishedTarget.map((v) => (Number.isNaN(v) ? 0 : 1));
+  const target = keep.every((k) => k === 1) ? publishedTarget : publishedTarget.filter((_, i) => keep[i] === 1);
+  if (target !== publishedTarget) synthetic = synthetic.filter((_, i) => keep[i] === 1);
   let targetTotal = 0;
   let syntheticTotal = 0;
   for (let i = 0; i < target.length; i++) {
@@ -101,6 +105,8 @@ export interface BuildReport {
   readonly tables: readonly { readonly tableId: string; readonly kind: 'input' | 'truth'; readonly srmse: Distribution; readonly totalAbsoluteError: number }[];
   /** Suburbs whose person or dwelling total differs from the census total they were fitted to. */
   readonly totalsMismatched: readonly string[];
+  /** Areas that could not be fitted (left out of the release), by name with the reason. */
+  readonly areasFailed: readonly { readonly area: string; readonly reason: string }[];
   /** Which real DataPack columns were read, per input table. */
   readonly columnsRead: readonly TableColumnsRead[];
   /**
@@ -138,7 +144,13 @@ function perTable(fits: readonly SuburbFit[], kind: 'input' | 'truth') {
   }));
 }
 
-export function summariseReport(version: string, fits: readonly SuburbFit[], totalsMismatched: readonly string[], realism: RealismSummary): BuildReport {
+export function summariseReport(
+  version: string,
+  fits: readonly SuburbFit[],
+  totalsMismatched: readonly string[],
+  realism: RealismSummary,
+  areasFailed: readonly { readonly area: string; readonly reason: string }[] = [],
+): BuildReport {
   const hasTruth = fits.some((fit) => fit.truth.length > 0);
   const violationsByRule: Record<string, number> = {};
   for (const fit of fits) {
@@ -158,6 +170,7 @@ export function summariseReport(version: string, fits: readonly SuburbFit[], tot
       : null,
     tables: [...perTable(fits, 'input'), ...(hasTruth ? perTable(fits, 'truth') : [])],
     totalsMismatched,
+    areasFailed,
     columnsRead: columnsRead(),
     realism,
     perSuburb: fits,
@@ -181,6 +194,10 @@ export function renderReport(report: BuildReport, seconds: number): string {
   }
   lines.push(`structural violations: ${report.structuralViolations}`);
   lines.push(`suburbs whose person or dwelling total misses the census total: ${report.totalsMismatched.length}`);
+  if (report.areasFailed.length > 0) {
+    lines.push(`areas that could not be fitted (not in the release): ${report.areasFailed.length}`);
+    for (const f of report.areasFailed) lines.push(`  ${f.area}: ${f.reason}`);
+  }
   lines.push('per table (median SRMSE, p95, total absolute error):');
   for (const table of report.tables) {
     lines.push(`  ${table.kind === 'truth' ? 'truth ' : ''}${table.tableId.padEnd(8)} ${fmt(table.srmse.median)}  ${fmt(table.srmse.p95)}  ${Math.round(table.totalAbsoluteError)}`);

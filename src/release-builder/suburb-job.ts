@@ -15,9 +15,12 @@ export interface SuburbJob {
   readonly salCode: string;
   readonly seed: number;
   readonly small: boolean;
-  /** The suburb's Remoteness Area class (DLOD category). */
-  readonly remoteness: number;
+  /** The area's Remoteness Area class (DLOD category); undefined where the inputs allocate none. */
+  readonly remoteness: number | undefined;
+  /** The tables to fit: as published, with unpublished cells estimated from the parents. */
   readonly tables: readonly (readonly [string, Float64Array])[];
+  /** As published (NaN where not), for the tables that had unpublished cells: what the fit is scored against. */
+  readonly published: readonly (readonly [string, Float64Array])[];
   readonly totals: readonly (readonly [string, number])[];
   readonly lgaTables: readonly (readonly [string, Float64Array])[];
   readonly stateTables: readonly (readonly [string, Float64Array])[];
@@ -39,6 +42,21 @@ export interface SuburbOutcome {
   readonly realism: GroupTally;
 }
 
+/** An area that could not be synthesized: the build reports it by name and leaves it out. */
+export interface FailedSuburb {
+  readonly index: number;
+  readonly failure: string;
+}
+
+/** runSuburbJob, with a failure of this one area returned as a value so that no single area aborts a build. */
+export function tryRunSuburbJob(job: SuburbJob): SuburbOutcome | FailedSuburb {
+  try {
+    return runSuburbJob(job);
+  } catch (error) {
+    return { index: job.index, failure: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /** Synthesizes one suburb, checks every rule, scores it against its tables, and coarsens it when small. */
 export function runSuburbJob(job: SuburbJob): SuburbOutcome {
   const targets: SuburbTargets = {
@@ -50,15 +68,17 @@ export function runSuburbJob(job: SuburbJob): SuburbOutcome {
     seed: job.seed,
     smallSuburb: job.small,
     totals: new Map(job.totals),
-    dwellingLocation: job.remoteness,
+    ...(job.remoteness !== undefined ? { dwellingLocation: job.remoteness } : {}),
   });
 
   const violationsByRule: Record<string, number> = { ...checkStructuralRules(population).byRule };
   for (const result of checkCoherence(population)) violationsByRule[result.rule] = (violationsByRule[result.rule] ?? 0) + result.violations;
 
-  // Scored before coarsening: the tables are in fine categories.
+  // Scored before coarsening: the tables are in fine categories. Against the published cells
+  // only: an unpublished cell's estimate is no census figure.
+  const published = new Map(job.published);
   const inputs = INPUT_TABLES.flatMap((table) => {
-    const target = targets.tables.get(table.id);
+    const target = published.get(table.id) ?? targets.tables.get(table.id);
     return target ? [compareTable(table.id, tabulate(population, table), target)] : [];
   });
   const truthTables = new Map(job.truth);

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { runSuburbJob, type SuburbJob, type SuburbOutcome } from './suburb-job.ts';
+import { tryRunSuburbJob, type FailedSuburb, type SuburbJob, type SuburbOutcome } from './suburb-job.ts';
 
-type WorkerReply = { ok: true; outcome: SuburbOutcome } | { ok: false; index: number; message: string };
+type WorkerReply = { ok: true; outcome: SuburbOutcome | FailedSuburb } | { ok: false; index: number; message: string };
 
 /**
  * Runs suburb jobs on `threads` worker threads (inline when 0) and hands the outcomes to
@@ -11,10 +11,10 @@ type WorkerReply = { ok: true; outcome: SuburbOutcome } | { ok: false; index: nu
 export async function runJobsInOrder(
   jobs: Iterable<SuburbJob>,
   threads: number,
-  consume: (outcome: SuburbOutcome) => Promise<void>,
+  consume: (outcome: SuburbOutcome | FailedSuburb) => Promise<void>,
 ): Promise<void> {
   if (threads <= 0) {
-    for (const job of jobs) await consume(runSuburbJob(job));
+    for (const job of jobs) await consume(tryRunSuburbJob(job));
     return;
   }
   // Compiled (dist/, production): the worker is JavaScript. From the sources (tests, benches): a
@@ -26,7 +26,7 @@ export async function runJobsInOrder(
       : new Worker(new URL('./worker-bootstrap.js', import.meta.url), { workerData: { entry: new URL('./synth-worker.ts', import.meta.url).href } }),
   );
   const iterator = jobs[Symbol.iterator]();
-  const finished = new Map<number, SuburbOutcome>();
+  const finished = new Map<number, SuburbOutcome | FailedSuburb>();
   const idle = [...workers];
   let dispatched = 0;
   let nextToConsume = 0;

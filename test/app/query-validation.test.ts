@@ -8,7 +8,7 @@ import type { PoolRelease, ResolvedSelection, SuburbInfo } from '../../src/ports
 /** A pool release reduced to what validation reads: resolve and poolSize (the small tier: ports faked). */
 function poolsOf(sizes: Record<string, number>): PoolRelease {
   const suburb = (id: string): SuburbInfo => ({
-    salCode: `SAL_${id}`, suburbId: id, name: id, state: 'VIC', postcode: '3000', lga: 'X', lgaCode: 'LGA1', gccsa: 'G',
+    level: 'sal', salCode: `SAL_${id}`, suburbId: id, name: id, state: 'VIC', postcode: '3000', lga: 'X', lgaCode: 'LGA1', gccsa: 'G',
     smallSuburb: sizes[id]! < 100, pools: { persons: sizes[id]!, families: sizes[id]!, dwellings: sizes[id]! },
   });
   return {

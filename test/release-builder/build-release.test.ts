@@ -118,8 +118,8 @@ describe('buildRelease on generated demo inputs', () => {
 
   it("labels every dwelling with its suburb's Remoteness Area (remote suburbs are never Major Cities)", async () => {
     const inputs = await loadCensusInputs(join(root, 'inputs'));
-    if (!inputs.ok) throw new Error(inputs.error.message);
-    expect(inputs.value.suburbs.some((s) => s.remoteness >= 3)).toBe(true);
+    if (!inputs.ok) throw new Error(inputs.error.map((e) => e.message).join('; '));
+    expect(inputs.value.suburbs.some((s) => (s.remoteness ?? 0) >= 3)).toBe(true);
     const release = await openPoolRelease(inline.dir);
     try {
       for (const suburb of inputs.value.suburbs) {
@@ -131,7 +131,7 @@ describe('buildRelease on generated demo inputs', () => {
         const [header, ...lines] = (await readFile(destPath, 'utf8')).trim().split('\n');
         const at = parseCsvLine(header!).indexOf('DLOD');
         const labels = new Set(lines.map((l) => parseCsvLine(l)[at]));
-        expect([...labels], suburb.suburbId).toEqual([variableByCode('DLOD').categories[suburb.remoteness]]);
+        expect([...labels], suburb.suburbId).toEqual([variableByCode('DLOD').categories[suburb.remoteness!]]);
       }
     } finally {
       await release.close();

@@ -201,6 +201,7 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
       // The class holding most of the SAL's mesh blocks; ties go to the more remote class.
       const remoteness = rec.remotenessCounts.reduce((best, n, cls) => (n >= rec.remotenessCounts[best]! ? cls : best), 0);
       return {
+        level: 'sal',
         salCode: sal,
         absName: rec.absName,
         name: parsed.get(sal)!.name,

@@ -2,10 +2,13 @@ import type { InputError } from '../../core/census/inputs.ts';
 import type { TableSpec } from '../../core/census/tables.ts';
 import { GCP_PART_HEADERS } from '../../core/census/gcp/layout.generated.ts';
 import { err, ok, type Result } from '../../core/result.ts';
+import { NOT_PUBLISHED } from '../../core/census/published.ts';
 import { readCsvRows } from './csv.ts';
 import { SAL_KEY, dataPackFile } from './file-names.ts';
-import type { FileIndex } from './file-index.ts';
-import { isNonSpatialSal, salKey } from './asgs.ts';
+import type { FoundPart } from './file-index.ts';
+
+/** How the ABS writes a cell it does not publish (structurally impossible cells such as partners aged 0–14). */
+export const NOT_PUBLISHED_MARK = '..';
 
 export interface PartReadOptions {
   /**
@@ -63,8 +66,9 @@ function homeOf(header: string, part: string): string | undefined {
  * - the header row must hold the key column, and no header the metadata does not list for the
  *   part (unless `allowUnknownHeaders`; a header of another part is named as such), none twice;
  * - every requested column must be there (unless `optionalHeaders`);
- * - every value of a requested column must be a number (empty cells included); the other
- *   columns are split off the line but never parsed;
+ * - every value of a requested column must be a number (empty cells included) or `..`, the
+ *   ABS's mark for a cell it does not publish, read as NOT_PUBLISHED (NaN); the other columns are
+ *   split off the line but never parsed;
  * - every row has as many fields as the header, and no key appears twice.
  *
  * The first problem is an InputError naming file, row (1 = the header row) and column.
@@ -140,6 +144,10 @@ export async function readDataPackPart(path: string, part: string, options: Part
       const j = slot[i]!;
       if (j < 0) continue;
       const text = fields[i]!.trim();
+      if (text === NOT_PUBLISHED_MARK) {
+        values[j] = NOT_PUBLISHED;
+        continue;
+      }
       const value = text === '' ? Number.NaN : Number(text);
       if (!Number.isFinite(value)) return err({ file, row, column: headers[j]!, message: `not a number: "${text}"` });
       values[j] = value;
@@ -152,9 +160,9 @@ export async function readDataPackPart(path: string, part: string, options: Part
 }
 
 export interface LoadedTable {
-  /** SAL code → cells in spec order. */
+  /** Area code → cells in spec order (NOT_PUBLISHED where the ABS wrote `..`). */
   readonly cells: Map<string, Float64Array>;
-  /** SAL code → the published total (when the table names one). */
+  /** Area code → the published total (when the table names one). */
   readonly totals: Map<string, number>;
 }
 
@@ -167,20 +175,31 @@ export interface TableLoadOptions {
   readonly allowUnknownHeaders?: boolean;
 }
 
+/** Where a level's tables come from: its part files, key column and areas. */
+export interface TableSource {
+  /** The level as its file names write it ("SAL", "POA", "LGA"): errors name its files. */
+  readonly level: string;
+  /** Part → its files: one Australia-wide file, or one per state (their rows are put together). */
+  readonly parts: ReadonlyMap<string, readonly FoundPart[]>;
+  readonly keyColumn: string;
+  /** The row's area code from the key column's text: the code, null to skip the row, or an error message. */
+  readonly key: (raw: string, file: string) => string | null | { readonly error: string };
+  /** The areas of the build: each gets a row (zeros when a file leaves it out). */
+  readonly areas: ReadonlySet<string>;
+  /** Where the areas come from, for the error on a row of another area ("the ASGS files"). */
+  readonly areasFrom: string;
+}
+
 /**
- * One GCP table from its SAL DataPack part files (e.g. G04A + G04B), each read with
+ * One GCP table from its DataPack part files at one level (e.g. G04A + G04B), each read with
  * readDataPackPart: every header of a part file must be one the ABS metadata lists for that
  * part; every header of the spec must be present (in the part the metadata puts it in); the
  * columns the spec does not read are skipped without being parsed. Every value read must be a
- * number; every SAL must be a known suburb (the non-spatial SALs are skipped). A suburb missing
- * from the file gets zeros (the ABS publishes empty SALs as zero rows).
+ * number or `..`; every row's key must be a known area (rows `key` returns null for are
+ * skipped). An area missing from the files gets zeros (the ABS publishes empty areas as zero
+ * rows). Every missing part file and every file's first problem are reported together.
  */
-export async function loadDataPackTable(
-  files: FileIndex,
-  spec: TableSpec,
-  suburbs: ReadonlySet<string>,
-  options: TableLoadOptions = {},
-): Promise<Result<LoadedTable, InputError>> {
+export async function loadDataPackTable(source: TableSource, spec: TableSpec, options: TableLoadOptions = {}): Promise<Result<LoadedTable, InputError[]>> {
   const lenient = options.allowUnknownHeaders ?? false;
   const cellAt = new Map(spec.cells.map((c, i) => [c.header, i]));
   const wanted = [...new Set([...cellAt.keys(), ...spec.otherHeaders, ...(spec.totalHeader ? [spec.totalHeader] : [])])];
@@ -189,48 +208,69 @@ export async function loadDataPackTable(
   const readFrom = new Map<string, string>();
   const cells = new Map<string, Float64Array>();
   const totals = new Map<string, number>();
+  const problems: InputError[] = [];
 
   for (const part of spec.files) {
-    const file = dataPackFile(part);
-    const path = files.get(file);
-    if (!path) return err({ file, message: `DataPack file for table ${spec.id} is missing from the input directory` });
+    const files = source.parts.get(part) ?? [];
+    if (files.length === 0) {
+      problems.push({ file: dataPackFile(part, source.level), message: `DataPack file for table ${spec.id} is missing from the input directory` });
+      continue;
+    }
     const listed = new Set(GCP_PART_HEADERS[part] ?? []);
-    const read = await readDataPackPart(path, part, {
-      keyColumn: SAL_KEY,
-      headers: lenient ? wanted.filter((h) => !readFrom.has(h)) : wanted.filter((h) => listed.has(h)),
-      optionalHeaders: lenient,
-      allowUnknownHeaders: lenient,
-      key: (raw) => {
-        const sal = salKey(raw);
-        if (!sal) return { error: `not a SAL code: "${raw}"` };
-        if (isNonSpatialSal(sal)) return null;
-        if (!suburbs.has(sal)) return { error: `${sal} is in ${file} but not in the ASGS files` };
-        return sal;
-      },
-    });
-    if (!read.ok) return read;
-    const { headers, rows } = read.value;
-    for (const h of read.value.columns) {
-      const earlier = readFrom.get(h);
-      if (earlier !== undefined && wantedSet.has(h))
-        return err({ file, row: 1, column: h, message: `header ${h} appears twice in table ${spec.id} (also in ${earlier})` });
-    }
-    for (const h of headers) readFrom.set(h, file);
-
-    const into = headers.map((h) => cellAt.get(h) ?? -1);
-    const totalAt = spec.totalHeader === undefined ? -1 : headers.indexOf(spec.totalHeader);
-    for (const [sal, values] of rows) {
-      let out = cells.get(sal);
-      if (!out) cells.set(sal, (out = new Float64Array(spec.cells.length)));
-      for (let j = 0; j < into.length; j++) if (into[j]! >= 0) out[into[j]!] = values[j]!;
-      if (totalAt >= 0) totals.set(sal, values[totalAt]!);
+    const headersOfPart = new Set<string>();
+    /** Area → the file whose row it came from (state packs must not repeat an area). */
+    const rowFrom = new Map<string, string>();
+    for (const found of files) {
+      const file = found.path.split(/[\\/]/).at(-1)!;
+      const read = await readDataPackPart(found.path, part, {
+        keyColumn: source.keyColumn,
+        headers: lenient ? wanted.filter((h) => !readFrom.has(h) || headersOfPart.has(h)) : wanted.filter((h) => listed.has(h)),
+        optionalHeaders: lenient,
+        allowUnknownHeaders: lenient,
+        key: (raw) => {
+          const key = source.key(raw, file);
+          if (key === null || typeof key !== 'string') return key;
+          if (!source.areas.has(key)) return { error: `${key} is in ${file} but not in ${source.areasFrom}` };
+          const earlier = rowFrom.get(key);
+          // Twice in the same file is readDataPackPart's own error ("appears twice").
+          if (earlier !== undefined && earlier !== file) return { error: `${key} is in ${file} and in ${earlier}` };
+          rowFrom.set(key, file);
+          return key;
+        },
+      });
+      if (!read.ok) {
+        problems.push(read.error);
+        continue;
+      }
+      const { headers, rows } = read.value;
+      if (headersOfPart.size === 0) {
+        for (const h of read.value.columns) {
+          const earlier = readFrom.get(h);
+          if (earlier !== undefined && wantedSet.has(h))
+            problems.push({ file, row: 1, column: h, message: `header ${h} appears twice in table ${spec.id} (also in ${earlier})` });
+        }
+        for (const h of headers) {
+          readFrom.set(h, file);
+          headersOfPart.add(h);
+        }
+      }
+      const into = headers.map((h) => cellAt.get(h) ?? -1);
+      const totalAt = spec.totalHeader === undefined ? -1 : headers.indexOf(spec.totalHeader);
+      for (const [area, values] of rows) {
+        let out = cells.get(area);
+        if (!out) cells.set(area, (out = new Float64Array(spec.cells.length)));
+        for (let j = 0; j < into.length; j++) if (into[j]! >= 0) out[into[j]!] = values[j]!;
+        if (totalAt >= 0) totals.set(area, values[totalAt]!);
+      }
     }
   }
+  if (problems.length > 0) return err(problems);
 
-  const first = dataPackFile(spec.files[0]!);
+  const first = dataPackFile(spec.files[0]!, source.level);
   for (const h of wanted) {
-    if (!readFrom.has(h)) return err({ file: first, row: 1, column: h, message: `missing column ${h} of table ${spec.id}` });
+    if (!readFrom.has(h)) problems.push({ file: first, row: 1, column: h, message: `missing column ${h} of table ${spec.id}` });
   }
-  for (const sal of suburbs) if (!cells.has(sal)) cells.set(sal, new Float64Array(spec.cells.length));
+  if (problems.length > 0) return err(problems);
+  for (const area of source.areas) if (!cells.has(area)) cells.set(area, new Float64Array(spec.cells.length));
   return ok({ cells, totals });
 }

@@ -10,7 +10,30 @@ export const RA_ALLOCATION = 'RA_2021_AUST.csv';
 export const SAL_POA_CORRESPONDENCE = 'CG_SAL_2021_POA_2021.csv';
 export const SAL_LGA_CORRESPONDENCE = 'CG_SAL_2021_LGA_2021.csv';
 
-export const dataPackFile = (part: string): string => `2021Census_${part}_AUST_SAL.csv`;
+export const dataPackFile = (part: string, level = 'SAL'): string => `2021Census_${part}_AUST_${level}.csv`;
+
+/** What a DataPack file's name says: `2021Census_G04A_AUST_POA.csv`, `2021Census_G01_VIC_SAL.csv`, `2021Census_G01_AUS_AUS.csv`. */
+export interface DataPackFileName {
+  /** The part file, e.g. "G04A". */
+  readonly part: string;
+  /** "AUST" (or "AUS" at Australia level) for an Australia-wide pack, else the state's abbreviation ("VIC", "OT"). */
+  readonly region: string;
+  readonly australiaWide: boolean;
+  /** The geography level as the ABS abbreviates it: "SAL", "POA", "LGA", "STE", "AUS", "SA1", … */
+  readonly level: string;
+}
+
+const DATAPACK_NAME = /^2021Census_(G\d{2}[A-Z]?)_([A-Z]+)_([A-Z0-9]+)\.csv$/i;
+
+export function parseDataPackFileName(name: string): DataPackFileName | undefined {
+  const m = DATAPACK_NAME.exec(name);
+  if (!m) return undefined;
+  const region = m[2]!.toUpperCase();
+  return { part: m[1]!.toUpperCase(), region, australiaWide: region === 'AUST' || region === 'AUS', level: m[3]!.toUpperCase() };
+}
+
+/** The key column of a level's DataPack files ("POA" → POA_CODE_2021). */
+export const dataPackKeyColumn = (level: string): string => `${level.toUpperCase()}_CODE_2021`;
 
 /** Where the demo generator puts the hidden truth's validation tabulations. */
 export const TRUTH_DIR = 'truth';

@@ -1,46 +1,221 @@
 import { join } from 'node:path';
-import type { CensusInputs, InputError } from '../../core/census/inputs.ts';
+import { PACK_LEVEL, type AreaLevel, type CensusInputs, type InputError, type PublishedParents, type SuburbGeography } from '../../core/census/inputs.ts';
 import { INPUT_TABLES, VALIDATION_TABLES } from '../../core/census/tables.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { loadGeography, isNonSpatialSal, salKey } from './asgs.ts';
+import { realLgas, realPostcodes, type RealArea } from './asgs-reference.ts';
 import { readCsvRows } from './csv.ts';
-import { loadDataPackTable, type TableLoadOptions } from './datapack.ts';
-import { REALISM_REFERENCE_FILE, SAL_KEY, TRUTH_DIR, truthFile } from './file-names.ts';
-import { indexFiles } from './file-index.ts';
+import { loadDataPackTable, readDataPackPart, type TableLoadOptions, type TableSource } from './datapack.ts';
+import {
+  MB_ALLOCATION, RA_ALLOCATION, REALISM_REFERENCE_FILE, SAL_ALLOCATION, SAL_KEY, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE, TRUTH_DIR,
+  dataPackFile, dataPackKeyColumn, truthFile,
+} from './file-names.ts';
+import { indexInputs, type FileIndex, type FoundPart, type InputIndex } from './file-index.ts';
+import { STATE_BY_ABS_CODE } from '../../core/geography/identifiers.ts';
+
+const ASGS_FILES = [MB_ALLOCATION, SAL_ALLOCATION, RA_ALLOCATION, SAL_POA_CORRESPONDENCE, SAL_LGA_CORRESPONDENCE] as const;
+
+/** "No usual address" and "Migratory – Offshore – Shipping" postal areas (9494, 9797) and LGAs (x9499, x9799). */
+const isNonSpatialArea = (code: string): boolean => /(?:^POA9494|^POA9797|9499|9799)$/.test(code);
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { RealismSummary } from '../../core/quality/realism.ts';
 
+export interface CensusLoadOptions extends TableLoadOptions {
+  /** The level whose tables are fitted (default "sal": suburbs, with the ASGS allocation files). */
+  readonly level?: AreaLevel;
+}
+
+/** The part files every input table needs. */
+const INPUT_PARTS: readonly string[] = [...new Set(INPUT_TABLES.flatMap((t) => t.files))];
+
 /**
- * Everything the synthesizer needs from an input directory: the ASGS files (anywhere under
- * `dir`) and one GCP DataPack CSV per table part. The first malformed thing stops the load
- * with an InputError naming file, row and column.
+ * Everything the synthesizer needs from an input directory for one level: the areas (for
+ * suburbs from the ASGS files; for postal areas and LGAs from the DataPack's own rows and the
+ * ABS geography descriptors the repository ships), one DataPack CSV per table part at that
+ * level (an Australia-wide pack or every state's), and the states' and Australia's published
+ * tables when their files are there. Files are found by name anywhere under `dir`, through
+ * symbolic links. Every problem is reported in one run: each missing file, and each file's
+ * first malformed thing (file, row and column).
  */
 export async function loadCensusInputs(
   dir: string,
   onProgress?: (done: number, total: number, what: string) => void,
-  options: TableLoadOptions = {},
-): Promise<Result<CensusInputs, InputError>> {
-  if (!existsSync(dir)) return err({ file: dir, message: 'input directory does not exist' });
-  const files = await indexFiles(dir);
-  const total = INPUT_TABLES.length + 1;
-  onProgress?.(0, total, 'ASGS geography');
-  const geography = await loadGeography(files);
-  if (!geography.ok) return geography;
-  const salCodes = new Set(geography.value.map((s) => s.salCode));
+  options: CensusLoadOptions = {},
+): Promise<Result<CensusInputs, InputError[]>> {
+  if (!existsSync(dir)) return err([{ file: dir, message: 'input directory does not exist' }]);
+  const level = options.level ?? 'sal';
+  const index = await indexInputs(dir);
+  const packLevel = PACK_LEVEL[level];
+  const parts = index.dataPack.get(packLevel) ?? new Map<string, readonly FoundPart[]>();
+  const problems: InputError[] = [];
+  const missing = INPUT_PARTS.filter((p) => (parts.get(p) ?? []).length === 0);
+  for (const part of missing) problems.push({ file: dataPackFile(part, packLevel), message: `${level.toUpperCase()} DataPack part ${part} is missing from the input directory` });
+
+  const total = INPUT_TABLES.length + 2;
+  onProgress?.(0, total, 'geography');
+  const geography = level === 'sal' ? await loadSalGeography(index.byName) : await loadPackAreas(level, parts);
+  if (!geography.ok) return err([...problems, ...geography.error]);
+  if (missing.length > 0) return err(problems);
+  const suburbs = geography.value;
+  const areas = new Set(suburbs.map((s) => s.salCode));
+  const areasFrom = level === 'sal' ? 'the ASGS files' : `the ${packLevel} G01 file, whose rows are the build's areas`;
+  const source: TableSource = { level: packLevel, parts, keyColumn: dataPackKeyColumn(packLevel), key: areaKey(level), areas, areasFrom };
   const tables = new Map<string, ReadonlyMap<string, Float64Array>>();
   const totals = new Map<string, ReadonlyMap<string, number>>();
   let done = 1;
   for (const spec of INPUT_TABLES) {
     onProgress?.(done, total, spec.id);
-    const loaded = await loadDataPackTable(files, spec, salCodes, options);
-    if (!loaded.ok) return loaded;
+    const loaded = await loadDataPackTable(source, spec, options);
+    done++;
+    if (!loaded.ok) {
+      problems.push(...loaded.error);
+      continue;
+    }
     tables.set(spec.id, loaded.value.cells);
     if (spec.totalHeader) totals.set(spec.id, loaded.value.totals);
-    done++;
   }
-  onProgress?.(done, total, 'done');
-  return ok({ suburbs: geography.value, tables, totals });
+  onProgress?.(done, total, 'states and Australia');
+  const parents = await loadPublishedParents(index, options);
+  if (!parents.ok) problems.push(...parents.error);
+  if (problems.length > 0) return err(problems);
+  onProgress?.(total, total, 'done');
+  return ok({ level, suburbs, tables, totals, parents: parents.ok ? parents.value : { states: new Map(), australia: undefined } });
+}
+
+/** Every ASGS file a suburb build reads, each missing one reported, then the allocation itself. */
+async function loadSalGeography(files: FileIndex): Promise<Result<SuburbGeography[], InputError[]>> {
+  const missing = ASGS_FILES.filter((f) => !files.has(f));
+  if (missing.length > 0) return err(missing.map((file) => ({ file, message: 'required ASGS file is missing from the input directory (docs/inputs.md says where to download it)' })));
+  const loaded = await loadGeography(files);
+  return loaded.ok ? loaded : err([loaded.error]);
+}
+
+/** The row key of a level's DataPack files as an area code; non-spatial areas are skipped. */
+function areaKey(level: AreaLevel): TableSource['key'] {
+  if (level === 'sal')
+    return (raw) => {
+      const sal = salKey(raw);
+      if (!sal) return { error: `not a SAL code: "${raw}"` };
+      return isNonSpatialSal(sal) ? null : sal;
+    };
+  const prefix = PACK_LEVEL[level];
+  const pattern = level === 'poa' ? /^(?:POA)?(\d{4})$/ : /^(?:LGA)?(\d{5})$/;
+  return (raw) => {
+    const m = pattern.exec(raw.trim());
+    if (!m) return { error: `not a ${prefix} code: "${raw}"` };
+    const code = `${prefix}${m[1]}`;
+    return isNonSpatialArea(code) ? null : code;
+  };
+}
+
+/**
+ * The postal areas or LGAs of a POA or LGA build: every area with a row in the level's G01
+ * file(s), named from the ABS geography descriptors (src/adapters/abs/reference). A row whose
+ * code the descriptors do not know is an error naming it.
+ */
+async function loadPackAreas(level: 'poa' | 'lga', parts: ReadonlyMap<string, readonly FoundPart[]>): Promise<Result<SuburbGeography[], InputError[]>> {
+  const files = parts.get('G01') ?? [];
+  if (files.length === 0) return ok([]); // reported as a missing part by the caller
+  const known = new Map((level === 'poa' ? realPostcodes() : realLgas()).map((a) => [a.code, a]));
+  const key = areaKey(level);
+  const codes: string[] = [];
+  const problems: InputError[] = [];
+  for (const found of files) {
+    const file = found.path.split(/[\\/]/).at(-1)!;
+    const read = await readDataPackPart(found.path, 'G01', {
+      keyColumn: dataPackKeyColumn(PACK_LEVEL[level]),
+      headers: [],
+      key: (raw) => {
+        const code = key(raw, file);
+        if (code === null || typeof code !== 'string') return code;
+        if (!known.has(code)) return { error: `${code} is not a ${level === 'poa' ? 'postal area' : 'LGA'} of the ABS 2021 geography descriptors` };
+        return code;
+      },
+    });
+    if (!read.ok) problems.push(read.error);
+    else codes.push(...read.value.keys);
+  }
+  if (problems.length > 0) return err(problems);
+  const areas = [...new Set(codes)].sort().map((code) => known.get(code)!);
+  return ok(level === 'poa' ? areas.map(postalArea) : lgaAreas(areas));
+}
+
+const postalArea = (a: RealArea): SuburbGeography => ({
+  level: 'poa',
+  salCode: a.code,
+  absName: a.absName,
+  name: a.name,
+  suburbId: a.name,
+  state: a.state,
+  postcodes: [{ code: a.name, ratio: 1 }],
+  lgas: [],
+  postcode: a.name,
+  lgaCode: '',
+  lgaName: '',
+  gccsa: '',
+  remoteness: undefined,
+  areaSqkm: a.areaSqkm,
+});
+
+/** LGAs: a name used in more than one state carries " (STATE)", as decisions.md has it for LGA selections. */
+function lgaAreas(areas: readonly RealArea[]): SuburbGeography[] {
+  const states = new Map<string, Set<string>>();
+  for (const a of areas) states.set(a.name, (states.get(a.name) ?? new Set()).add(a.state));
+  return areas.map((a) => {
+    const id = states.get(a.name)!.size > 1 ? `${a.name} (${a.state})` : a.name;
+    return {
+      level: 'lga',
+      salCode: a.code,
+      absName: a.absName,
+      name: a.name,
+      suburbId: id,
+      state: a.state,
+      postcodes: [],
+      lgas: [{ code: a.code, name: a.name, ratio: 1 }],
+      postcode: '',
+      lgaCode: a.code,
+      lgaName: a.name,
+      gccsa: '',
+      remoteness: undefined,
+      areaSqkm: a.areaSqkm,
+    };
+  });
+}
+
+/**
+ * The input tables as published for each state (STE files) and Australia (AUS files), when the
+ * directory has them: the parents that unpublished cells are estimated from and small areas
+ * borrow strength from. Absent files are no error (a suburb build sums its own parents); a
+ * malformed one is.
+ */
+async function loadPublishedParents(index: InputIndex, options: TableLoadOptions): Promise<Result<PublishedParents, InputError[]>> {
+  const states = new Map<string, Map<string, Float64Array>>();
+  let australia: Map<string, Float64Array> | undefined;
+  const problems: InputError[] = [];
+  for (const [packLevel, into] of [['STE', 'states'], ['AUS', 'australia']] as const) {
+    const parts = index.dataPack.get(packLevel);
+    if (!parts || INPUT_PARTS.some((p) => (parts.get(p) ?? []).length === 0)) continue;
+    const key = packLevel === 'STE' ? (raw: string) => STATE_BY_ABS_CODE[raw.trim()] ?? { error: `not a state code: "${raw}"` } : () => 'AUS';
+    const areas = new Set(packLevel === 'STE' ? Object.values(STATE_BY_ABS_CODE) : ['AUS']);
+    const source: TableSource = { level: packLevel, parts, keyColumn: dataPackKeyColumn(packLevel), key, areas, areasFrom: 'the states and Australia' };
+    for (const spec of INPUT_TABLES) {
+      const loaded = await loadDataPackTable(source, spec, options);
+      if (!loaded.ok) {
+        problems.push(...loaded.error);
+        continue;
+      }
+      for (const [area, cells] of loaded.value.cells) {
+        if (into === 'australia') (australia ??= new Map()).set(spec.id, cells);
+        else {
+          let tables = states.get(area);
+          if (!tables) states.set(area, (tables = new Map()));
+          tables.set(spec.id, cells);
+        }
+      }
+    }
+  }
+  return problems.length > 0 ? err(problems) : ok({ states, australia });
 }
 
 /**

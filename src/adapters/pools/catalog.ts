@@ -2,7 +2,9 @@ import type { DatasetType } from '../../core/dataset.ts';
 import type { SuburbInfo } from '../../ports/pool-release.ts';
 
 /** One suburb as the builder describes it; postcodes and LGAs beyond the primary ones are optional memberships. */
-export type SuburbEntry = Omit<SuburbInfo, 'pools'> & {
+export type SuburbEntry = Omit<SuburbInfo, 'pools' | 'level'> & {
+  /** The level the area's pools were fitted at (default "sal"). */
+  readonly level?: SuburbInfo['level'];
   /** Every postcode whose pool includes this suburb (the primary one is always included). */
   readonly postcodes?: readonly string[];
   /** Every LGA whose pool includes this suburb (the primary one is always included). */
@@ -20,7 +22,9 @@ export interface CatalogVariable {
   readonly labels: readonly string[];
 }
 
-export interface CatalogSuburb extends Omit<SuburbInfo, 'pools'> {
+export interface CatalogSuburb extends Omit<SuburbInfo, 'pools' | 'level'> {
+  /** The level the area's pools were fitted at (absent in releases before levels: "sal"). */
+  readonly level?: SuburbInfo['level'];
   readonly postcodes: readonly string[];
   readonly lgas: readonly { readonly code: string; readonly name: string }[];
   /** First global row_index of this suburb's records, per dataset. */

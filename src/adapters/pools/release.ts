@@ -7,7 +7,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { open, rm, stat } from 'node:fs/promises';
 import { DATASET_TYPES, type DatasetType, type GeographyLevel } from '../../core/dataset.ts';
-import { buildGeographyIndex, resolveGeography, searchGeography, type GeographyIndex } from '../../core/geography/matching.ts';
+import { buildGeographyIndex, findArea, resolveGeography, searchGeography, type GeographyIndex } from '../../core/geography/matching.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sample.ts';
 import type { ExportBundleRequest, ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
@@ -45,6 +45,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
 
   const entries = catalog.suburbs.map((c) => {
     const info: SuburbInfo = {
+      level: c.level ?? 'sal',
       salCode: c.salCode, suburbId: c.suburbId, name: c.name, state: c.state, postcode: c.postcode,
       lga: c.lga, lgaCode: c.lgaCode, gccsa: c.gccsa, smallSuburb: c.smallSuburb, pools: c.pools,
     };
@@ -94,13 +95,14 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
     });
   const asFailure = (f: ResolveFailure): ResolveFailure => f;
   const suburb = (suburbId: string): Result<SuburbInfo, ResolveFailure> => {
-    const r = resolveGeography(index, 'suburb', suburbId);
+    const r = findArea(index, suburbId);
     return r.ok ? ok(r.value.suburbs[0]!.info) : err(asFailure(r.error));
   };
 
   const release: PoolRelease = {
     version: manifest.version,
     checksum: manifest.checksum,
+    levels: index.levels,
 
     resolve(level: GeographyLevel, selection: string) {
       const r = resolveGeography(index, level, selection);

@@ -232,8 +232,9 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       const { postcodes, lgas, ...info } = suburb;
       suburbs.push({
         ...info,
-        postcodes: [...new Set([suburb.postcode, ...(postcodes ?? [])])],
-        lgas: [{ code: suburb.lgaCode, name: suburb.lga }, ...(lgas ?? []).filter((l) => l.code !== suburb.lgaCode)],
+        // A postal area has no LGA, an LGA no postcode: those stay out of the lists (the primary fields are "").
+        postcodes: [...new Set([suburb.postcode, ...(postcodes ?? [])])].filter((p) => p !== ''),
+        lgas: [{ code: suburb.lgaCode, name: suburb.lga }, ...(lgas ?? []).filter((l) => l.code !== suburb.lgaCode)].filter((l) => l.code !== ''),
         offsets,
         pools: { persons: persons.count, families: families.count, dwellings: dwellings.count },
         coarsened: [...co].sort(),

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../config.ts';
+import { AREA_LEVELS, type AreaLevel } from '../../core/dataset.ts';
 import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
 import { DEMO_SEED, DEMO_VERSION } from '../../release-builder/releases.ts'; // constants only: the builder loads when the command runs
 import { createProgress } from '../progress.ts';
@@ -15,6 +16,7 @@ interface BuildFlags {
   json?: boolean;
   scale: string;
   allowUnknownHeaders?: boolean;
+  levels: string;
 }
 
 export function registerBuildCommand(program: Command): void {
@@ -26,6 +28,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--version <v>', 'release version (default: demo-2021.1 for demo inputs, 2021.1 otherwise)')
     .option('--seed <n>', 'synthesis seed', String(DEMO_SEED))
     .option('--scale <scale>', 'demo inputs only: demo or national', 'demo')
+    .option('--levels <list>', 'comma list of the levels to fit, each to its own DataPack tables: sal (suburbs, with the ASGS files), poa (postal areas), lga', 'sal')
     .option('--allow-unknown-headers', 'accept DataPack headers the ABS 2021 metadata does not list (a DataPack release with another layout; a real 2021 DataPack does not need it)')
     .option('--json', 'print one JSON summary on stdout (progress stays on stderr)')
     .action(async (flags: BuildFlags) => {
@@ -33,6 +36,10 @@ export function registerBuildCommand(program: Command): void {
       const seed = Number(flags.seed);
       if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got "${flags.seed}"`);
       if (flags.scale !== 'demo' && flags.scale !== 'national') throw new Error(`--scale must be demo or national, got "${flags.scale}"`);
+      const levels = flags.levels.split(',').map((l) => l.trim().toLowerCase()).filter((l) => l !== '');
+      const unknownLevel = levels.find((l) => !(AREA_LEVELS as readonly string[]).includes(l));
+      if (unknownLevel !== undefined || levels.length === 0) throw new Error(`--levels takes a comma list of ${AREA_LEVELS.join(', ')}; got "${flags.levels}"`);
+      if (!flags.inputs && levels.join() !== 'sal') throw new Error('--levels other than sal need --inputs (the demo inputs are suburbs)');
       const config = loadConfig();
       const progress = createProgress(process.stderr);
       let inputsDir = flags.inputs;
@@ -53,11 +60,12 @@ export function registerBuildCommand(program: Command): void {
           seed,
           smallSuburbThreshold: config.smallSuburbThreshold,
           allowUnknownHeaders: flags.allowUnknownHeaders ?? false,
+          levels: levels as AreaLevel[],
           onProgress: (next, done, total) => {
             if (next !== phase) {
               if (phase) progress.done();
               phase = next;
-              progress.phase({ load: 'loading inputs', synthesize: 'synthesizing suburbs', write: 'writing the pool release' }[next]);
+              progress.phase({ load: 'loading inputs', synthesize: 'synthesizing areas', write: 'writing the pool release' }[next]);
             }
             progress.update(done, total);
           },
@@ -68,7 +76,7 @@ export function registerBuildCommand(program: Command): void {
         else process.stdout.write(`${summaryText}release written to ${summary.dir}\n`);
       } catch (error) {
         if (error instanceof BuildInputError) {
-          process.stderr.write(`spq build: input error: ${error.message}\n`);
+          process.stderr.write(`spq build: input ${error.problems.length === 1 ? 'error' : 'errors'}: ${error.message}\n`);
           process.exitCode = 2;
           return;
         }

@@ -826,8 +826,8 @@ export const VARIABLES: readonly VariableDef[] = [
   {
     code: 'DLOD',
     dataset: 'dwellings',
-    description: 'Dwelling location (remoteness area of the suburb)',
-    categories: ['Major Cities of Australia', 'Inner Regional Australia', 'Outer Regional Australia', 'Remote Australia', 'Very Remote Australia'],
+    description: 'Dwelling location (remoteness area of the suburb; not allocated for postal-area and LGA pools, which straddle remoteness areas)',
+    categories: ['Major Cities of Australia', 'Inner Regional Australia', 'Outer Regional Australia', 'Remote Australia', 'Very Remote Australia', 'Not allocated'],
   },
 ];
 

@@ -3,7 +3,7 @@
  * "Geography identifiers" and "Geography search"). Pure: the pool reader builds the index once
  * from its catalog and answers every request from it.
  */
-import { STATES, STATE_NAMES, type GeographyLevel, type StateAbbr } from '../dataset.ts';
+import { QUERY_LEVEL_OF_AREA, STATES, STATE_NAMES, type AreaLevel, type GeographyLevel, type StateAbbr } from '../dataset.ts';
 import { err, ok, type Result } from '../result.ts';
 
 /** Trims and folds runs of white space into one space. */
@@ -68,8 +68,10 @@ export function closestNames(input: string, candidates: Iterable<string>, limit 
   return scored.slice(0, limit).map((s) => s.name);
 }
 
-/** What matching needs to know about a suburb. */
+/** What matching needs to know about an area (a suburb, or a postal area or LGA fitted to its own tables). */
 export interface MatchableSuburb {
+  /** The level the area's pools were fitted at (releases before levels: suburbs). */
+  readonly level?: AreaLevel;
   readonly suburbId: string;
   readonly name: string;
   readonly state: StateAbbr;
@@ -82,7 +84,9 @@ export interface MatchableSuburb {
 
 export type MatchFailure =
   | { readonly kind: 'unknown'; readonly suggestions: readonly string[] }
-  | { readonly kind: 'ambiguous'; readonly choices: readonly string[] };
+  | { readonly kind: 'ambiguous'; readonly choices: readonly string[] }
+  /** The release holds no pools that serve this level; `held` are the levels it serves. */
+  | { readonly kind: 'unavailable'; readonly held: readonly GeographyLevel[] };
 
 export interface Match<S> {
   readonly canonical: string;
@@ -98,7 +102,15 @@ interface LgaEntry {
 }
 
 export interface GeographyIndex<S extends MatchableSuburb> {
+  /**
+   * The areas of the finest level the release holds (suburbs, else postal areas, else LGAs):
+   * what states, Australia and searches are made of.
+   */
   readonly suburbs: readonly S[];
+  /** Query levels the release serves. */
+  readonly levels: readonly GeographyLevel[];
+  /** Postal areas and LGAs by identifier (a suburb of the same name is found first). */
+  readonly otherByIdentifier: ReadonlyMap<string, S>;
   readonly byIdentifier: ReadonlyMap<string, S>;
   readonly byName: ReadonlyMap<string, readonly S[]>;
   readonly byPostcode: ReadonlyMap<string, readonly S[]>;
@@ -116,19 +128,45 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
   else map.set(key, [value]);
 };
 
-/** Builds the look-up tables; the suburbs' order is kept (it is the result order among equals). */
-export function buildGeographyIndex<S extends MatchableSuburb>(suburbs: readonly S[]): GeographyIndex<S> {
+const levelOf = (s: MatchableSuburb): AreaLevel => s.level ?? 'sal';
+
+/**
+ * Builds the look-up tables; the areas' order is kept (it is the result order among equals).
+ * Postcodes resolve to the postal areas fitted to the POA tables when the release has them,
+ * else to the suburbs that overlap them; LGAs likewise.
+ */
+export function buildGeographyIndex<S extends MatchableSuburb>(areas: readonly S[]): GeographyIndex<S> {
+  const ofLevel = (level: AreaLevel) => areas.filter((a) => levelOf(a) === level);
+  const sals = ofLevel('sal');
+  const poas = ofLevel('poa');
+  const lgaAreas = ofLevel('lga');
+  const suburbs = sals.length > 0 ? sals : poas.length > 0 ? poas : lgaAreas;
+  const levels: GeographyLevel[] = [];
+  if (sals.length > 0) levels.push('suburb');
+  if (sals.length > 0 || poas.length > 0) levels.push('postcode');
+  if (sals.length > 0 || lgaAreas.length > 0) levels.push('lga');
+  if (areas.length > 0) levels.push('state', 'australia');
   const byIdentifier = new Map<string, S>();
+  const otherByIdentifier = new Map<string, S>();
   const byName = new Map<string, S[]>();
   const byPostcode = new Map<string, S[]>();
   const lgas = new Map<string, LgaEntry>();
   const lgaMembers = new Map<string, S[]>();
-  for (const s of suburbs) {
+  for (const s of [...poas, ...lgaAreas]) {
+    const key = identifierKey(s.suburbId);
+    if (otherByIdentifier.has(key)) throw new Error(`two ${levelOf(s) === 'poa' ? 'postal areas' : 'LGAs'} share the identifier "${s.suburbId}"`);
+    otherByIdentifier.set(key, s);
+  }
+  const postcodeMembers = poas.length > 0 ? poas : sals;
+  const lgaSources = lgaAreas.length > 0 ? lgaAreas : sals;
+  for (const s of postcodeMembers) for (const p of new Set([s.postcode, ...s.postcodes])) push(byPostcode, p, s);
+  for (const s of sals) {
     const key = identifierKey(s.suburbId);
     if (byIdentifier.has(key)) throw new Error(`two suburbs share the identifier "${s.suburbId}"`);
     byIdentifier.set(key, s);
     push(byName, identifierKey(s.name), s);
-    for (const p of new Set([s.postcode, ...s.postcodes])) push(byPostcode, p, s);
+  }
+  for (const s of lgaSources) {
     for (const l of s.lgas) {
       if (!lgas.has(l.code)) lgas.set(l.code, { code: l.code, name: l.name, state: s.state, identifier: l.name, searchName: searchKey(l.name) });
       push(lgaMembers, l.code, s);
@@ -143,7 +181,7 @@ export function buildGeographyIndex<S extends MatchableSuburb>(suburbs: readonly
   const lgaByIdentifier = new Map<string, LgaEntry>();
   for (const l of lgas.values()) lgaByIdentifier.set(identifierKey(l.identifier), l);
   const keys = suburbs.map((s) => ({ name: searchKey(s.name), id: searchKey(s.suburbId), lgas: s.lgas.map((l) => searchKey(l.name)) }));
-  return { suburbs, byIdentifier, byName, byPostcode, lgas, lgaMembers, lgaByIdentifier, lgaByName, keys };
+  return { suburbs, levels, otherByIdentifier, byIdentifier, byName, byPostcode, lgas, lgaMembers, lgaByIdentifier, lgaByName, keys };
 }
 
 /** "Richmond (VIC)" → { name: "Richmond", state: "VIC" }; anything else → undefined. */
@@ -152,6 +190,18 @@ function splitStateQualifier(input: string): { name: string; state: StateAbbr } 
   if (!m) return undefined;
   const state = parseState(m[2]!);
   return state === undefined ? undefined : { name: m[1]!, state };
+}
+
+/**
+ * An area by its identifier, as /geography/{suburb_id}/variables takes it: a suburb, else a
+ * postal area or LGA the release fitted to its own tables.
+ */
+export function findArea<S extends MatchableSuburb>(index: GeographyIndex<S>, input: string): Result<Match<S>, MatchFailure> {
+  const resolved = resolveSuburb(index, input);
+  if (resolved.ok || resolved.error.kind === 'ambiguous') return resolved;
+  const other = index.otherByIdentifier.get(identifierKey(input));
+  if (other) return ok({ canonical: other.suburbId, suburbs: [other] });
+  return index.byIdentifier.size > 0 ? resolved : err({ kind: 'unknown', suggestions: closestNames(input, [...index.otherByIdentifier.values()].map((s) => s.suburbId)) });
 }
 
 function resolveSuburb<S extends MatchableSuburb>(index: GeographyIndex<S>, input: string): Result<Match<S>, MatchFailure> {
@@ -186,6 +236,7 @@ function resolveLga<S extends MatchableSuburb>(index: GeographyIndex<S>, input: 
 
 /** Resolves one geography selection at a level to the suburbs that make up its pool. */
 export function resolveGeography<S extends MatchableSuburb>(index: GeographyIndex<S>, level: GeographyLevel, input: string): Result<Match<S>, MatchFailure> {
+  if (!index.levels.includes(level)) return err({ kind: 'unavailable', held: index.levels });
   switch (level) {
     case 'suburb':
       return resolveSuburb(index, input);
@@ -218,9 +269,9 @@ export interface GeographySearch {
 }
 
 /**
- * Suburbs whose name (or postcode, LGA, state, by level) contains the term, case- and
- * accent-insensitively; those that start with it first, then by name and identifier.
- * total counts every match, results are the first `limit`.
+ * Areas of the finest level the release holds whose name (or postcode, LGA, state, by level)
+ * contains the term, case- and accent-insensitively; those that start with it first, then by
+ * name and identifier. total counts every match, results are the first `limit`.
  */
 export function searchGeography<S extends MatchableSuburb>(index: GeographyIndex<S>, q: GeographySearch): { results: S[]; total: number } {
   const term = searchKey(q.query);

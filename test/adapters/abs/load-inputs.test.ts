@@ -28,7 +28,7 @@ const dropColumn = (path: string, header: string) => {
 describe('loadCensusInputs', () => {
   it('reads geography: codes, names, identifiers, ratios and primaries', async () => {
     const result = await loadCensusInputs(fixture());
-    if (!result.ok) throw new Error(result.error.message);
+    if (!result.ok) throw new Error(result.error.map((e) => e.message).join('; '));
     const { suburbs } = result.value;
     expect(suburbs.map((s) => s.salCode)).toEqual(['SAL13250', 'SAL20100', 'SAL20900', 'SAL22170']);
     const richmond = suburbs.find((s) => s.salCode === 'SAL22170')!;
@@ -52,7 +52,7 @@ describe('loadCensusInputs', () => {
 
   it("reads each SAL's Remoteness Area (most of its mesh blocks) and area", async () => {
     const result = await loadCensusInputs(fixture());
-    if (!result.ok) throw new Error(result.error.message);
+    if (!result.ok) throw new Error(result.error.map((e) => e.message).join('; '));
     const by = new Map(result.value.suburbs.map((s) => [s.salCode, s]));
     expect([...['SAL22170', 'SAL20900', 'SAL20100', 'SAL13250'].map((c) => by.get(c)!.remoteness)]).toEqual([0, 0, 1, 2]);
     expect(by.get('SAL22170')!.areaSqkm).toBeCloseTo(0.3, 6);
@@ -62,7 +62,7 @@ describe('loadCensusInputs', () => {
     const dir = fixture();
     replaceIn(join(dir, 'asgs', 'RA_2021_AUST.csv'), /^SA1_CODE_2021/, 'MB_CODE_2021');
     const result = await loadCensusInputs(dir);
-    if (!result.ok) throw new Error(result.error.message);
+    if (!result.ok) throw new Error(result.error.map((e) => e.message).join('; '));
     expect(result.value.suburbs.map((s) => s.remoteness)).toEqual([2, 1, 0, 0]);
   });
 
@@ -70,28 +70,28 @@ describe('loadCensusInputs', () => {
     const dir = fixture();
     replaceIn(join(dir, 'asgs', 'RA_2021_AUST.csv'), '20000000004,20,', '20000000004,2X,');
     const bad = await loadCensusInputs(dir);
-    expect(!bad.ok && bad.error).toMatchObject({ file: 'RA_2021_AUST.csv', row: 5, column: 'RA_CODE_2021' });
+    expect(!bad.ok && bad.error[0]).toMatchObject({ file: 'RA_2021_AUST.csv', row: 5, column: 'RA_CODE_2021' });
     const dir2 = fixture();
     replaceIn(join(dir2, 'asgs', 'RA_2021_AUST.csv'), /\n20000000004,20,[^\n]*/, '');
     const missing = await loadCensusInputs(dir2);
-    expect(!missing.ok && missing.error).toMatchObject({ file: 'SAL_2021_AUST.csv', column: 'MB_CODE_2021', message: expect.stringMatching(/RA_2021_AUST/) });
+    expect(!missing.ok && missing.error[0]).toMatchObject({ file: 'SAL_2021_AUST.csv', column: 'MB_CODE_2021', message: expect.stringMatching(/RA_2021_AUST/) });
   });
 
   it('names a missing Remoteness Area file, and reads RA codes written with the descriptors\' "RA" prefix', async () => {
     const dir = fixture();
     unlinkSync(join(dir, 'asgs', 'RA_2021_AUST.csv'));
     const missing = await loadCensusInputs(dir);
-    expect(!missing.ok && missing.error).toMatchObject({ file: 'RA_2021_AUST.csv', message: expect.stringMatching(/missing/) });
+    expect(!missing.ok && missing.error[0]).toMatchObject({ file: 'RA_2021_AUST.csv', message: expect.stringMatching(/missing/) });
     const prefixed = fixture();
     replaceIn(join(prefixed, 'asgs', 'RA_2021_AUST.csv'), '10000000001,12,', '10000000001,RA12,');
     const result = await loadCensusInputs(prefixed);
-    if (!result.ok) throw new Error(result.error.message);
+    if (!result.ok) throw new Error(result.error.map((e) => e.message).join('; '));
     expect(result.value.suburbs.find((s) => s.salCode === 'SAL13250')!.remoteness).toBe(2);
   });
 
   it('reads every table in spec order, with totals, across part files', async () => {
     const result = await loadCensusInputs(fixture((sal, _h, i) => (sal === 'SAL20900' ? i + 1 : 0)));
-    if (!result.ok) throw new Error(result.error.message);
+    if (!result.ok) throw new Error(result.error.map((e) => e.message).join('; '));
     for (const id of ['G04', 'G17', 'G29', 'G36']) {
       const spec = tableById(id);
       const cells = result.value.tables.get(id)!.get('SAL20900')!;
@@ -114,24 +114,24 @@ describe('loadCensusInputs', () => {
     unlinkSync(gcpFile(dir, 'G17B'));
     const result = await loadCensusInputs(dir);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error).toMatchObject({ file: '2021Census_G17B_AUST_SAL.csv' });
+    if (!result.ok) expect(result.error[0]).toMatchObject({ file: '2021Census_G17B_AUST_SAL.csv' });
   });
 
   it('names a missing ASGS file', async () => {
     const dir = fixture();
     unlinkSync(join(dir, 'asgs', 'CG_SAL_2021_LGA_2021.csv'));
     const result = await loadCensusInputs(dir);
-    expect(!result.ok && result.error.file).toBe('CG_SAL_2021_LGA_2021.csv');
+    expect(!result.ok && result.error[0]!.file).toBe('CG_SAL_2021_LGA_2021.csv');
   });
 
   it('rejects an unknown header, naming file, row and column (and accepts it on request)', async () => {
     const dir = fixture();
     replaceIn(gcpFile(dir, 'G34'), 'Num_MVs_NS', 'Num_MVs_Mystery');
     const result = await loadCensusInputs(dir);
-    expect(!result.ok && result.error).toMatchObject({ file: '2021Census_G34_AUST_SAL.csv', row: 1, column: 'Num_MVs_Mystery' });
+    expect(!result.ok && result.error[0]).toMatchObject({ file: '2021Census_G34_AUST_SAL.csv', row: 1, column: 'Num_MVs_Mystery' });
     const lenient = await loadCensusInputs(dir, undefined, { allowUnknownHeaders: true });
     // Still an error: the spec's own header is now missing.
-    expect(!lenient.ok && lenient.error).toMatchObject({ column: 'Num_MVs_NS', message: expect.stringMatching(/missing column/) });
+    expect(!lenient.ok && lenient.error[0]).toMatchObject({ column: 'Num_MVs_NS', message: expect.stringMatching(/missing column/) });
   });
 
   it('rejects a column in the wrong part file, naming the part the ABS metadata puts it in', async () => {
@@ -139,7 +139,7 @@ describe('loadCensusInputs', () => {
     // M_650_799_85ov is G17A's; put it in G17C's header row in place of one of G17C's own columns.
     replaceIn(gcpFile(dir, 'G17C'), /,P_650_799_85ov,/, ',M_650_799_85ov,');
     const result = await loadCensusInputs(dir);
-    expect(!result.ok && result.error).toMatchObject({
+    expect(!result.ok && result.error[0]).toMatchObject({
       file: '2021Census_G17C_AUST_SAL.csv',
       row: 1,
       column: 'M_650_799_85ov',
@@ -151,7 +151,7 @@ describe('loadCensusInputs', () => {
     const dir = fixture();
     dropColumn(gcpFile(dir, 'G34'), 'Num_MVs_NS');
     const result = await loadCensusInputs(dir);
-    expect(!result.ok && result.error).toMatchObject({
+    expect(!result.ok && result.error[0]).toMatchObject({
       file: '2021Census_G34_AUST_SAL.csv',
       row: 1,
       column: 'Num_MVs_NS',
@@ -170,11 +170,11 @@ describe('loadCensusInputs', () => {
     const dir = fixture();
     replaceIn(gcpFile(dir, 'G14'), 'Christianity_Anglican_M', 'Christianity_Anglican_F');
     const twice = await loadCensusInputs(dir);
-    expect(!twice.ok && twice.error).toMatchObject({ file: '2021Census_G14_AUST_SAL.csv', row: 1, column: 'Christianity_Anglican_F' });
+    expect(!twice.ok && twice.error[0]).toMatchObject({ file: '2021Census_G14_AUST_SAL.csv', row: 1, column: 'Christianity_Anglican_F' });
     const dir2 = fixture();
     replaceIn(gcpFile(dir2, 'G14'), 'SAL20100,', 'SAL20900,');
     const sal = await loadCensusInputs(dir2);
-    expect(!sal.ok && sal.error).toMatchObject({ file: '2021Census_G14_AUST_SAL.csv', row: 4, column: 'SAL_CODE_2021', message: expect.stringMatching(/twice/) });
+    expect(!sal.ok && sal.error[0]).toMatchObject({ file: '2021Census_G14_AUST_SAL.csv', row: 4, column: 'SAL_CODE_2021', message: expect.stringMatching(/twice/) });
   });
 
   it('rejects a row with a missing field, naming file and row', async () => {
@@ -184,7 +184,7 @@ describe('loadCensusInputs', () => {
     lines[3] = lines[3]!.replace(/,[^,]*$/, '');
     writeFileSync(path, lines.join('\n'));
     const result = await loadCensusInputs(dir);
-    expect(!result.ok && result.error).toMatchObject({ file: '2021Census_G05_AUST_SAL.csv', row: 4, message: expect.stringMatching(/fields/) });
+    expect(!result.ok && result.error[0]).toMatchObject({ file: '2021Census_G05_AUST_SAL.csv', row: 4, message: expect.stringMatching(/fields/) });
   });
 
   it('reads real part files whole but parses only the columns the specs read', async () => {
@@ -206,35 +206,35 @@ describe('loadCensusInputs', () => {
     lines[2] = row3.join(',');
     writeFileSync(path, lines.join('\n'));
     const result = await loadCensusInputs(dir);
-    expect(!result.ok && result.error).toMatchObject({ file: '2021Census_G36_AUST_SAL.csv', row: 3, column: 'OPDs_Separate_house_Dwellings' });
+    expect(!result.ok && result.error[0]).toMatchObject({ file: '2021Census_G36_AUST_SAL.csv', row: 3, column: 'OPDs_Separate_house_Dwellings' });
   });
 
   it('rejects a SAL that is in a table but not in the ASGS files', async () => {
     const dir = fixture();
     replaceIn(gcpFile(dir, 'G01'), 'SAL20900,', 'SAL20999,');
     const result = await loadCensusInputs(dir);
-    expect(!result.ok && result.error).toMatchObject({ file: '2021Census_G01_AUST_SAL.csv', row: 3, column: 'SAL_CODE_2021', message: expect.stringMatching(/SAL20999.*not in the ASGS/) });
+    expect(!result.ok && result.error[0]).toMatchObject({ file: '2021Census_G01_AUST_SAL.csv', row: 3, column: 'SAL_CODE_2021', message: expect.stringMatching(/SAL20999.*not in the ASGS/) });
   });
 
   it('rejects a correspondence row for a SAL the allocation file does not have', async () => {
     const dir = fixture();
     replaceIn(join(dir, 'asgs', 'CG_SAL_2021_POA_2021.csv'), '20900,Fitzroy', '20901,Fitzroy');
     const result = await loadCensusInputs(dir);
-    expect(!result.ok && result.error).toMatchObject({ file: 'CG_SAL_2021_POA_2021.csv', row: 4, column: 'SAL_CODE_2021' });
+    expect(!result.ok && result.error[0]).toMatchObject({ file: 'CG_SAL_2021_POA_2021.csv', row: 4, column: 'SAL_CODE_2021' });
   });
 
   it('rejects a ratio that is not a number', async () => {
     const dir = fixture();
     replaceIn(join(dir, 'asgs', 'CG_SAL_2021_LGA_2021.csv'), 'Yarra,0.4', 'Yarra,forty');
     const result = await loadCensusInputs(dir);
-    expect(!result.ok && result.error).toMatchObject({ file: 'CG_SAL_2021_LGA_2021.csv', row: 2, column: 'RATIO_FROM_TO' });
+    expect(!result.ok && result.error[0]).toMatchObject({ file: 'CG_SAL_2021_LGA_2021.csv', row: 2, column: 'RATIO_FROM_TO' });
   });
 
   it('rejects a missing key column', async () => {
     const dir = fixture();
     replaceIn(gcpFile(dir, 'G42'), 'SAL_CODE_2021', 'POA_CODE_2021');
     const result = await loadCensusInputs(dir);
-    expect(!result.ok && result.error).toMatchObject({ file: '2021Census_G42_AUST_SAL.csv', column: 'SAL_CODE_2021' });
+    expect(!result.ok && result.error[0]).toMatchObject({ file: '2021Census_G42_AUST_SAL.csv', column: 'SAL_CODE_2021' });
   });
 
   it('fails cleanly on a directory that does not exist', async () => {

@@ -46,6 +46,6 @@ export function assignDwellings(ctx: AttributeContext, dwellings: Level, personA
   ctx.fitOrUniform(dwellings, 'G38', 'MRERD', { eligible: mortgagor, ranked: true, score: byIncome() });
   const adults = tally.adults;
   ctx.fitOrUniform(dwellings, 'G34', 'VEHRD', { ranked: true, score: scoreOf((d) => adults[d]! + (strd[d] === house ? 0.7 : 0), 0.8) });
-  dwellings.columns.DLOD = new Uint8Array(D).fill(ctx.options.dwellingLocation ?? 0);
+  dwellings.columns.DLOD = new Uint8Array(D).fill(ctx.options.dwellingLocation ?? categoryIndex('DLOD', 'Not allocated'));
   for (const v of variablesOf('dwellings')) if (!dwellings.columns[v.code]) ctx.drawUniform(dwellings, v.code);
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DESCRIPTORS, readCellDescriptors } from '../../../../scripts/gcp-descriptors.ts';
-import { LAYOUT_FILE, LONG_HEADERS_FILE, renderLayout } from '../../../../scripts/gen-gcp-layout.ts';
+import { LAYOUT_FILE, LONG_HEADERS_FILE, PARTS_FILE, renderLayout } from '../../../../scripts/gen-gcp-layout.ts';
 import { GCP_PART_HEADERS } from '../../../../src/core/census/gcp/layout.generated.ts';
 import { gcpPartsOf } from '../../../../src/core/census/gcp/cells.ts';
 import { INPUT_TABLES } from '../../../../src/core/census/tables.ts';
@@ -11,9 +11,10 @@ if (!metadata) console.warn(`ABS metadata not found at ${DEFAULT_DESCRIPTORS}: p
 
 describe('the GCP header map', () => {
   it.skipIf(!metadata)('is exactly what the ABS metadata gives (regenerate with scripts/gen-gcp-layout.ts)', async () => {
-    const { layout, longHeaders } = renderLayout(await readCellDescriptors(DEFAULT_DESCRIPTORS));
+    const { layout, longHeaders, parts } = renderLayout(await readCellDescriptors(DEFAULT_DESCRIPTORS));
     expect(readFileSync(LAYOUT_FILE, 'utf8') === layout).toBe(true);
     expect(readFileSync(LONG_HEADERS_FILE, 'utf8') === longHeaders).toBe(true);
+    expect(readFileSync(PARTS_FILE, 'utf8') === parts).toBe(true);
   });
 
   it("lists every header the synthesizer reads, in one of its table's real part files", () => {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { StateAbbr } from '../core/dataset.ts';
-import { STATE_BY_ABS_CODE, lgaBaseName, parseAbsName } from '../core/geography/identifiers.ts';
-import { parseCsvLine } from '../adapters/abs/csv.ts';
+import type { StateAbbr } from '../../core/dataset.ts';
+import { STATE_BY_ABS_CODE, lgaBaseName, parseAbsName } from '../../core/geography/identifiers.ts';
+import { parseCsvLine } from './csv.ts';
 
 /**
- * The real ASGS 2021 codes, names and areas the demo is built on (src/demo/data, extracted from
+ * The real ASGS 2021 codes, names and areas (the demo's places; the postcodes and LGAs of a POA or LGA build) (src/adapters/abs/reference, extracted from
  * the ABS geography descriptors by scripts/gen-asgs-reference.ts; CC BY 4.0, based on ABS data).
  */
 export interface RealArea {
@@ -20,7 +20,7 @@ export interface RealArea {
 }
 
 function read(file: string, stateOf: (code: string, name: string) => StateAbbr | undefined, nameOf: (absName: string) => string): RealArea[] {
-  const text = readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8');
+  const text = readFileSync(new URL(`./reference/${file}`, import.meta.url), 'utf8');
   const out: RealArea[] = [];
   for (const line of text.split('\n').slice(1)) {
     if (!line) continue;
