@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { DatasetType, OutputFormat } from '../core/dataset.ts';
+import type { DatasetType, FittedTo, OutputFormat } from '../core/dataset.ts';
+import { citationOf } from '../core/provenance.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { sandboxCapExceeded } from '../core/pricing.ts';
 import { withoutTaken } from '../core/sampling/index.ts';
@@ -23,6 +24,8 @@ import type { ExecuteResult } from '../wire/query.ts';
 
 export interface ExecuteMetadata extends NormalizedQuery {
   readonly version: string;
+  /** Whether the pools were fitted to the real census tables or to demo figures. */
+  readonly fitted_to: FittedTo;
   readonly generated_at: string;
   readonly seed: string;
   /** Extension: present (true) when a sandbox key ran the query: test data, nothing charged. */
@@ -67,8 +70,6 @@ const SEED_STEP = 0x9e3779b97f4a7c15n;
 /** Selection i samples with seed + i·SEED_STEP (mod 2^64), so one stored seed reproduces the whole file. */
 export const selectionSeed = (seed: bigint, index: number): bigint => (seed + BigInt(index) * SEED_STEP) & MASK64;
 
-export const CITATION =
-  'Synthetic records from spq (Synthetic Population Query service), fitted to ABS 2021 Census data; not real persons. Cite the pool release version and seed.';
 /** What a sandbox key's file says of itself, before the citation. */
 export const TEST_DATA_NOTICE = 'TEST DATA from a sandbox (spq_test_) key: capped and not charged; not for analysis.';
 
@@ -134,6 +135,7 @@ export async function executeQuery(
   const metadata: ExecuteMetadata = {
     ...q,
     version: deps.pools.version,
+    fitted_to: deps.pools.fittedTo,
     generated_at: now.toISOString(),
     seed: seed.toString(),
     ...(sandbox ? { test_data: true as const } : {}),
@@ -209,7 +211,8 @@ export async function executeQuery(
       n_observations: String(q.n_observations),
       include_geography: q.include_geography,
       ...(q.linked_records ? { linked_records: q.linked_records } : {}),
-      citation: sandbox ? `${TEST_DATA_NOTICE} ${CITATION}` : CITATION,
+      fitted_to: deps.pools.fittedTo,
+      citation: sandbox ? `${TEST_DATA_NOTICE} ${citationOf(deps.pools.fittedTo)}` : citationOf(deps.pools.fittedTo),
       ...(sandbox ? { test_data: 'true' } : {}),
     };
     exported = household

@@ -1,4 +1,4 @@
-import { DATASET_TYPES, type DatasetType } from '../core/dataset.ts';
+import { DATASET_TYPES, type DatasetType, type FittedTo } from '../core/dataset.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { ResolveFailure, SuburbInfo } from '../ports/pool-release.ts';
@@ -9,7 +9,7 @@ import type { UseCaseDeps } from './deps.ts';
 /** One search result, as the published schema defines it (src/wire). */
 export type SearchItem = Static<typeof SearchResultItem>;
 
-const searchItem = (s: SuburbInfo): SearchItem => ({
+const searchItem = (s: SuburbInfo, fittedTo: FittedTo): SearchItem => ({
   suburb_id: s.suburbId,
   state: s.state,
   postcode: s.postcode,
@@ -17,6 +17,7 @@ const searchItem = (s: SuburbInfo): SearchItem => ({
   gccsa: s.gccsa,
   pool_size: s.pools.persons,
   small_suburb_flag: s.smallSuburb,
+  fitted_to: fittedTo,
   datasets_available: DATASET_TYPES.filter((d) => s.pools[d] > 0),
   pool_sizes: s.pools,
 });
@@ -28,7 +29,7 @@ export function searchGeography(deps: Pick<UseCaseDeps, 'pools'>, input: SearchQ
     limit: input.limit ?? SEARCH_DEFAULTS.limit,
     ...(input.state !== undefined ? { state: input.state } : {}),
   });
-  return { results: found.results.map(searchItem), total_matches: found.total };
+  return { results: found.results.map((s) => searchItem(s, deps.pools.fittedTo)), total_matches: found.total };
 }
 
 function suburbNotFound(suburbId: string, failure: ResolveFailure): AppError {

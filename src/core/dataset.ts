@@ -15,6 +15,10 @@ export type AreaLevel = (typeof AREA_LEVELS)[number];
 /** The query level each fitted level serves directly. */
 export const QUERY_LEVEL_OF_AREA: Readonly<Record<AreaLevel, GeographyLevel>> = { sal: 'suburb', poa: 'postcode', lga: 'lga' };
 
+/** What a release's pools were fitted to: the real ABS census tables, or the demo's made-up figures. */
+export const FITTED_TO = ['census', 'demo'] as const;
+export type FittedTo = (typeof FITTED_TO)[number];
+
 export const OUTPUT_FORMATS = ['parquet', 'csv', 'xlsx'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 

@@ -11,7 +11,7 @@ const query = {
   output_format: 'parquet',
   include_geography: 'none',
 };
-const metadata = { ...query, version: 'demo-2021.1', generated_at: '2026-11-24T09:30:00.000Z', seed: '12297829382473034410' };
+const metadata = { ...query, version: '2021.1', fitted_to: 'census', generated_at: '2026-11-24T09:30:00.000Z', seed: '12297829382473034410' };
 const historyItem = {
   query_id: 'qry_01JDQ2V3F8X4N6P7R9S2T5W8Y1',
   executed_at: '2026-11-24T09:30:00.000Z',
@@ -76,6 +76,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
             gccsa: 'Greater Melbourne',
             pool_size: 28420,
             small_suburb_flag: false,
+            fitted_to: 'census',
             datasets_available: ['persons', 'families', 'dwellings'],
             pool_sizes: { persons: 28420, families: 6510, dwellings: 14210 },
           },

@@ -1,4 +1,4 @@
-import type { AreaLevel, DatasetType, GeographyLevel, IncludeGeography, LinkedRecords, OutputFormat, StateAbbr } from '../core/dataset.ts';
+import type { AreaLevel, DatasetType, FittedTo, GeographyLevel, IncludeGeography, LinkedRecords, OutputFormat, StateAbbr } from '../core/dataset.ts';
 import type { Result } from '../core/result.ts';
 
 /**
@@ -97,6 +97,8 @@ export interface PoolRelease {
   readonly version: string;
   /** Content checksum of the release (hex SHA-256 over its files, as recorded at build time). */
   readonly checksum: string;
+  /** Whether the pools were fitted to the real ABS census tables or to the demo's made-up figures. */
+  readonly fittedTo: FittedTo;
   /** The query levels this release serves (postcode from postal-area pools or from suburbs, …). */
   readonly levels: readonly GeographyLevel[];
   resolve(level: GeographyLevel, selection: string): Result<ResolvedSelection, ResolveFailure>;

@@ -6,7 +6,7 @@ import { AREA_LEVELS, formatInputError } from '../core/census/inputs.ts';
 import { fillNotPublished, hasUnpublished } from '../core/census/published.ts';
 import { VALIDATION_TABLES } from '../core/census/tables.ts';
 import { variablesOf } from '../core/census/variables.ts';
-import { DATASET_TYPES } from '../core/dataset.ts';
+import { DATASET_TYPES, type FittedTo } from '../core/dataset.ts';
 import { loadCensusInputs, loadRealismReference, loadTruth } from '../adapters/abs/load-inputs.ts';
 import { sizeBand, type SizeBand } from '../core/quality/metrics.ts';
 import { createRealismAccumulator, withReference } from '../core/quality/realism.ts';
@@ -45,6 +45,8 @@ export interface BuildSummary {
   readonly version: string;
   readonly dir: string;
   readonly checksum: string;
+  /** "census" for real ABS inputs, "demo" for the generated ones. */
+  readonly fitted_to: FittedTo;
   readonly levels: readonly AreaLevel[];
   /** Areas (suburbs, postal areas, LGAs) in the release, per level. */
   readonly areas: Readonly<Partial<Record<AreaLevel, number>>>;
@@ -60,8 +62,8 @@ export interface BuildSummary {
   readonly truth_srmse_median: number | null;
   /** Areas that could not be fitted, by name with the reason; they are not in the release. */
   readonly areas_failed: readonly { readonly area: string; readonly reason: string }[];
-  /** Unpublished (`..`) cells estimated from a parent area, and those no parent publishes (set to 0). */
-  readonly cells_not_published: { readonly filled: number; readonly unresolved: number };
+  /** Unpublished (`..`) cells: estimated from a parent area that publishes them, and structural zeros (published at no level). */
+  readonly cells_not_published: { readonly estimated: number; readonly structural: number };
   readonly structural_violations: number;
   readonly totals_mismatched: number;
   readonly seconds: number;
@@ -109,12 +111,15 @@ export function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Flo
   return tables;
 }
 
-/** One level's inputs with each area's tables ready to fit: unpublished cells estimated from its parents. */
+type Tables = ReadonlyMap<string, Float64Array>;
+
+/** One level's inputs and the parents its areas borrow from, as published (NaN where not) and filled. */
 interface LevelInputs {
   readonly inputs: CensusInputs;
-  readonly lgaTables: ReadonlyMap<string, ReadonlyMap<string, Float64Array>>;
-  readonly stateTables: ReadonlyMap<string, ReadonlyMap<string, Float64Array>>;
-  readonly australia: ReadonlyMap<string, Float64Array> | undefined;
+  readonly published: { readonly lga: ReadonlyMap<string, Tables>; readonly state: ReadonlyMap<string, Tables>; readonly australia: Tables | undefined };
+  /** The parents with their own unpublished cells resolved: what small areas are smoothed toward. */
+  readonly lgaTables: ReadonlyMap<string, Tables>;
+  readonly stateTables: ReadonlyMap<string, Tables>;
 }
 
 /**
@@ -123,18 +128,17 @@ interface LevelInputs {
  * each with its own unpublished cells estimated from the next parent up.
  */
 function prepareLevel(inputs: CensusInputs): LevelInputs {
+  // A sum over areas is NaN in a cell any of them leaves unpublished: unpublished for the parent too.
   const summed = sumTablesByParent(inputs.suburbs, inputs.tables);
   const australia = inputs.parents.australia;
-  const fillAll = (tables: ReadonlyMap<string, Float64Array>, above: (tableId: string) => (Float64Array | undefined)[]) =>
+  const state = new Map<string, Tables>([...summed.byState].map(([s, tables]) => [s, inputs.parents.states.get(s) ?? tables]));
+  const lga = inputs.level === 'sal' ? summed.byLga : new Map<string, Tables>();
+  const fillAll = (tables: Tables, above: (tableId: string) => (Float64Array | undefined)[]) =>
     new Map([...tables].map(([id, cells]) => [id, fillNotPublished(cells, above(id)).cells]));
-  const stateTables = new Map<string, ReadonlyMap<string, Float64Array>>();
-  for (const [state, tables] of summed.byState) stateTables.set(state, fillAll(inputs.parents.states.get(state) ?? tables, (id) => [australia?.get(id)]));
-  const lgaTables = new Map<string, ReadonlyMap<string, Float64Array>>();
-  if (inputs.level === 'sal') {
-    const stateOfLga = new Map(inputs.suburbs.map((s) => [s.lgaCode, s.state]));
-    for (const [lga, tables] of summed.byLga) lgaTables.set(lga, fillAll(tables, (id) => [stateTables.get(stateOfLga.get(lga)!)?.get(id), australia?.get(id)]));
-  }
-  return { inputs, lgaTables, stateTables, australia };
+  const stateTables = new Map([...state].map(([s, tables]) => [s, fillAll(tables, (id) => [australia?.get(id)])]));
+  const stateOfLga = new Map(inputs.suburbs.map((s) => [s.lgaCode, s.state]));
+  const lgaTables = new Map([...lga].map(([code, tables]) => [code, fillAll(tables, (id) => [state.get(stateOfLga.get(code)!)?.get(id), australia?.get(id)])]));
+  return { inputs, published: { lga, state, australia }, lgaTables, stateTables };
 }
 
 /** Inputs → synthesizer → pool release and build report. */
@@ -163,18 +167,21 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
   const dir = join(options.poolsDir, options.version);
   await rm(dir, { recursive: true, force: true });
   const variables = Object.fromEntries(DATASET_TYPES.map((d) => [d, variablesOf(d)])) as Record<(typeof DATASET_TYPES)[number], ReturnType<typeof variablesOf>>;
-  const writer = await createPoolReleaseWriter({ dir, version: options.version, variables });
+  // Demo inputs carry their hidden truth (truth/); real ABS inputs have none.
+  const fittedTo: FittedTo = truth.size > 0 ? 'demo' : 'census';
+  const writer = await createPoolReleaseWriter({ dir, version: options.version, variables, fittedTo });
 
   const fits: SuburbFit[] = [];
   const totalsMismatched: string[] = [];
   const failed: { area: string; reason: string }[] = [];
-  const notPublished = { filled: 0, unresolved: 0 };
+  const notPublished = { estimated: 0, structural: 0 };
   const areas = loadedLevels.flatMap((level) => orderForRelease(level.inputs.suburbs).map((suburb) => ({ suburb, level })));
   const jobs = function* (): Generator<SuburbJob> {
     for (const [index, { suburb, level }] of areas.entries()) {
       const { inputs } = level;
       const lga = level.lgaTables.get(suburb.lgaCode);
       const state = level.stateTables.get(suburb.state);
+      const parents = [level.published.lga.get(suburb.lgaCode), level.published.state.get(suburb.state), level.published.australia];
       const tables: [string, Float64Array][] = [];
       const published: [string, Float64Array][] = [];
       for (const [tableId, cells] of tablesOf(inputs, suburb.salCode)) {
@@ -182,9 +189,9 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
           tables.push([tableId, cells]);
           continue;
         }
-        const filled = fillNotPublished(cells, [lga?.get(tableId), state?.get(tableId), level.australia?.get(tableId)]);
-        notPublished.filled += filled.filled;
-        notPublished.unresolved += filled.unresolved;
+        const filled = fillNotPublished(cells, parents.map((p) => p?.get(tableId)));
+        notPublished.estimated += filled.estimated;
+        notPublished.structural += filled.structural;
         tables.push([tableId, filled.cells]);
         published.push([tableId, cells]);
       }
@@ -272,6 +279,7 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
       version: options.version,
       dir,
       checksum,
+      fitted_to: fittedTo,
       levels,
       areas: Object.fromEntries(levels.map((level) => [level, writtenByLevel.get(level) ?? 0])),
       suburbs: report.suburbs,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DATASET_TYPES, STATES } from '../core/dataset.ts';
+import { DATASET_TYPES, FITTED_TO, STATES } from '../core/dataset.ts';
 import { StringEnum } from './common.ts';
 
 export const SearchQuery = Type.Object({
@@ -24,6 +24,7 @@ export const SearchResultItem = Type.Object({
   gccsa: Type.String(),
   pool_size: Type.Integer({ description: 'The persons pool' }),
   small_suburb_flag: Type.Boolean(),
+  fitted_to: StringEnum(FITTED_TO, { description: 'Extension: "census" when the pools were fitted to the real ABS 2021 Census tables, "demo" when to the demo\'s made-up figures' }),
   datasets_available: Type.Array(StringEnum(DATASET_TYPES)),
   pool_sizes: Type.Object(
     { persons: Type.Integer(), families: Type.Integer(), dwellings: Type.Integer() },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DATASET_TYPES, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, LINKED_RECORDS, OUTPUT_FORMATS } from '../core/dataset.ts';
+import { DATASET_TYPES, FITTED_TO, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, LINKED_RECORDS, OUTPUT_FORMATS } from '../core/dataset.ts';
 import { StringEnum, Timestamp } from './common.ts';
 
 /** Body of POST /query/preview and POST /query/execute (one schema for both, as v1 says). */
@@ -71,6 +71,11 @@ export const QueryMetadata = Type.Object(
     include_geography: StringEnum(INCLUDE_GEOGRAPHY),
     linked_records: Type.Optional(StringEnum(LINKED_RECORDS)),
     version: Type.String({ description: 'Version of the pool release the records come from' }),
+    fitted_to: Type.Optional(
+      StringEnum(FITTED_TO, {
+        description: 'Extension: "census" when the pools were fitted to the real ABS 2021 Census tables, "demo" when to the demo\'s made-up figures (absent on queries run before 2026-11-25)',
+      }),
+    ),
     generated_at: Timestamp('When the file was generated'),
     seed: Type.String({ description: 'Extension: the 64-bit sampling seed (decimal), to reproduce the file' }),
     test_data: Type.Optional(

@@ -29,6 +29,7 @@ describe('geography', () => {
       gccsa: 'Greater Melbourne',
       pool_size: 320,
       small_suburb_flag: false,
+      fitted_to: 'demo',
       datasets_available: ['persons', 'families', 'dwellings'],
       pool_sizes: { persons: 320, families: expect.any(Number), dwellings: expect.any(Number) },
     });

@@ -265,6 +265,11 @@ export interface components {
             /** @description Version of the pool release the records come from */
             version: string;
             /**
+             * @description Extension: "census" when the pools were fitted to the real ABS 2021 Census tables, "demo" when to the demo's made-up figures (absent on queries run before 2026-11-25)
+             * @enum {string}
+             */
+            fitted_to?: "census" | "demo";
+            /**
              * Format: date-time
              * @description When the file was generated
              */
@@ -343,6 +348,11 @@ export interface components {
             /** @description The persons pool */
             pool_size: number;
             small_suburb_flag: boolean;
+            /**
+             * @description Extension: "census" when the pools were fitted to the real ABS 2021 Census tables, "demo" when to the demo's made-up figures
+             * @enum {string}
+             */
+            fitted_to: "census" | "demo";
             datasets_available: ("persons" | "families" | "dwellings")[];
             /** @description Extension: the pool of every dataset */
             pool_sizes: {
@@ -771,7 +781,8 @@ export interface operations {
                      *         "n_observations": 500,
                      *         "output_format": "parquet",
                      *         "include_geography": "none",
-                     *         "version": "demo-2021.1",
+                     *         "version": "2021.1",
+                     *         "fitted_to": "census",
                      *         "generated_at": "2026-11-24T09:30:00.000Z",
                      *         "seed": "12297829382473034410"
                      *       }
@@ -1211,6 +1222,7 @@ export interface operations {
                      *           "gccsa": "Greater Melbourne",
                      *           "pool_size": 28420,
                      *           "small_suburb_flag": false,
+                     *           "fitted_to": "census",
                      *           "datasets_available": [
                      *             "persons",
                      *             "families",

@@ -1,4 +1,4 @@
-import type { DatasetType } from '../../core/dataset.ts';
+import type { DatasetType, FittedTo } from '../../core/dataset.ts';
 import type { SuburbInfo } from '../../ports/pool-release.ts';
 
 /** One suburb as the builder describes it; postcodes and LGAs beyond the primary ones are optional memberships. */
@@ -38,6 +38,8 @@ export interface CatalogSuburb extends Omit<SuburbInfo, 'pools' | 'level'> {
 export interface Catalog {
   readonly format: 1;
   readonly version: string;
+  /** What the pools were fitted to (absent in releases before 2026-11-25, which were all demo builds). */
+  readonly fittedTo?: FittedTo;
   readonly variables: Readonly<Record<DatasetType, readonly CatalogVariable[]>>;
   readonly suburbs: readonly CatalogSuburb[];
   readonly totals: Readonly<Record<DatasetType, number>>;

@@ -14,6 +14,7 @@ import type * as Bindings from '@duckdb/node-bindings';
 import { stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { HIERARCHICAL_COLUMNS, type DatasetType } from '../../core/dataset.ts';
+import { fittedToText } from '../../core/provenance.ts';
 import type { ExportRequest, ExportResult } from '../../ports/pool-release.ts';
 import { ID_DIGITS, ID_PREFIX, type Catalog, type CatalogSuburb } from './catalog.ts';
 import type { ColumnArray } from './columns.ts';
@@ -56,6 +57,7 @@ const hasSelectionColumn = (parts: readonly ExportPart[]): boolean => parts.leng
 export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns?: readonly VariableFileColumn[], parts?: readonly ExportPart[], hierarchical = false) {
   return {
     version: catalog.version,
+    fitted_to: fittedToText(catalog.fittedTo ?? 'demo'),
     dataset_type: dataset,
     ...(fileColumns ? { columns: describeColumns(catalog, dataset, fileColumns, parts ?? [], hierarchical) } : {}),
     ...(fileColumns?.some((c) => c.source.link) ? { linked_variables: linkedVariables(catalog, fileColumns) } : {}),
@@ -89,11 +91,12 @@ const ID_MEANING: Readonly<Record<string, string>> = {
   dwelling_id: "The record's dwelling (D + 9 digits); joins the dwellings file",
 };
 const GEOGRAPHY_MEANING: Readonly<Record<string, string>> = {
-  suburb_code: "The record's suburb: ABS 2021 SAL code (SAL + 5 digits)",
-  suburb: 'The suburb as spq identifies it (decisions.md, "Geography identifiers")',
-  postcode: "The suburb's main postcode (4 digits, text: keep the leading zero, e.g. 0800)",
-  lga: "The suburb's main Local Government Area",
-  gccsa: "The suburb's Greater Capital City Statistical Area",
+  suburb_code:
+    "The area whose pools the record comes from: ABS 2021 SAL code (SAL + 5 digits) for a suburb; POA + 4 digits or LGA + 5 digits where the release fits postal areas or LGAs to their own tables",
+  suburb: 'The suburb as spq identifies it (decisions.md, "Geography identifiers"); empty for records of postal-area and LGA pools',
+  postcode: "The suburb's main postcode, or the postal area (4 digits, text: keep the leading zero, e.g. 0800); empty for LGA pools",
+  lga: "The suburb's main Local Government Area, or the LGA; empty for postal-area pools (postcodes straddle LGAs)",
+  gccsa: "The suburb's Greater Capital City Statistical Area; empty for postal-area and LGA pools",
   state: 'State or territory abbreviation',
 };
 
@@ -153,7 +156,8 @@ function geographyColumns(catalog: Catalog, parts: readonly ExportPart[], hierar
   }
   const pick: Record<string, (s: CatalogSuburb) => string> = {
     suburb_code: (s) => s.salCode,
-    suburb: (s) => s.suburbId,
+    // A postal area's or LGA's pools belong to no one suburb.
+    suburb: (s) => ((s.level ?? 'sal') === 'sal' ? s.suburbId : ''),
     postcode: (s) => s.postcode,
     lga: (s) => s.lga,
     gccsa: (s) => s.gccsa,

@@ -103,6 +103,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
     version: manifest.version,
     checksum: manifest.checksum,
     levels: index.levels,
+    fittedTo: catalog.fittedTo ?? 'demo',
 
     resolve(level: GeographyLevel, selection: string) {
       const r = resolveGeography(index, level, selection);

@@ -2,7 +2,7 @@ import { DuckDBDataChunk, DuckDBInstance, ENUM, UINTEGER, type DuckDBAppender, t
 import { mkdir, open, readdir, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Population } from '../../core/census/population.ts';
-import { DATASET_TYPES, type DatasetType } from '../../core/dataset.ts';
+import { DATASET_TYPES, type DatasetType, type FittedTo } from '../../core/dataset.ts';
 import { columnLabels, type VariableDef } from '../../core/census/variables.ts';
 import { LINK_FILES, columnFile } from './columns.ts';
 import { RELEASE_FILES, type Catalog, type CatalogSuburb, type CatalogVariable, type SuburbEntry } from './catalog.ts';
@@ -22,6 +22,8 @@ export interface PoolReleaseWriterOptions {
   readonly dir: string;
   readonly version: string;
   readonly variables: Readonly<Record<DatasetType, readonly VariableDef[]>>;
+  /** What the pools are fitted to (default "demo"). */
+  readonly fittedTo?: FittedTo;
 }
 
 export interface PoolReleaseWriter {
@@ -269,6 +271,7 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       const catalog: Catalog = {
         format: 1,
         version,
+        fittedTo: opts.fittedTo ?? 'demo',
         variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].map(catalogVariable)])) as Record<DatasetType, CatalogVariable[]>,
         suburbs,
         totals: { persons: appenders.persons.rows, families: appenders.families.rows, dwellings: appenders.dwellings.rows },

@@ -14,30 +14,33 @@ export function hasUnpublished(cells: ArrayLike<number>): boolean {
 }
 
 /**
- * The area's table with every unpublished cell estimated from the nearest parent area (LGA,
- * state, Australia: nearest first) that publishes it: the parent's share of that cell, among
- * the cells both publish, times the area's sum of those cells. A cell the parent publishes as 0
- * (Australia publishes every `..` cell of the 2021 GCP as 0: they are structural zeros) becomes 0;
- * a cell no parent publishes also becomes 0, and is counted in `unresolved` so a build reports it.
+ * The area's table with every unpublished cell resolved from its parent areas (as published:
+ * LGA, state, Australia, nearest first):
+ * - a cell no parent publishes either is a **structural zero**: the 2021 GCP writes `..` in the
+ *   same cells at every level, Australia included, and they are the cells impossible by
+ *   definition (partners aged 0–14, a child under 15 aged 15 or more, a one-person family
+ *   household); it becomes 0 and is counted in `structural`;
+ * - a cell the nearest parent publishes is **estimated**: the parent's share of that cell, among
+ *   the cells both publish, times the area's sum of those cells; counted in `estimated`.
  * Published cells are returned unchanged.
  */
 export function fillNotPublished(
   cells: Float64Array,
   parents: readonly (Float64Array | undefined)[],
-): { readonly cells: Float64Array; readonly filled: number; readonly unresolved: number } {
-  if (!hasUnpublished(cells)) return { cells, filled: 0, unresolved: 0 };
+): { readonly cells: Float64Array; readonly estimated: number; readonly structural: number } {
+  if (!hasUnpublished(cells)) return { cells, estimated: 0, structural: 0 };
   const out = Float64Array.from(cells);
-  let filled = 0;
-  let unresolved = 0;
+  let estimated = 0;
+  let structural = 0;
   for (let i = 0; i < out.length; i++) {
     if (isPublished(out[i]!)) continue;
-    filled++;
     const parent = parents.find((p) => p !== undefined && p.length === cells.length && isPublished(p[i]!));
     if (!parent) {
       out[i] = 0;
-      unresolved++;
+      structural++;
       continue;
     }
+    estimated++;
     if (parent[i] === 0) {
       out[i] = 0;
       continue;
@@ -51,5 +54,5 @@ export function fillNotPublished(
     }
     out[i] = parentSum > 0 ? (parent[i]! * areaSum) / parentSum : 0;
   }
-  return { cells: out, filled, unresolved };
+  return { cells: out, estimated, structural };
 }
