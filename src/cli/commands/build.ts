@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../config.ts';
-import { AREA_LEVELS, type AreaLevel } from '../../core/dataset.ts';
+import { parseLevels } from '../levels.ts';
 import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
 import { DEMO_SEED, DEMO_VERSION } from '../../release-builder/releases.ts'; // constants only: the builder loads when the command runs
 import { createProgress } from '../progress.ts';
@@ -36,9 +36,7 @@ export function registerBuildCommand(program: Command): void {
       const seed = Number(flags.seed);
       if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got "${flags.seed}"`);
       if (flags.scale !== 'demo' && flags.scale !== 'national') throw new Error(`--scale must be demo or national, got "${flags.scale}"`);
-      const levels = flags.levels.split(',').map((l) => l.trim().toLowerCase()).filter((l) => l !== '');
-      const unknownLevel = levels.find((l) => !(AREA_LEVELS as readonly string[]).includes(l));
-      if (unknownLevel !== undefined || levels.length === 0) throw new Error(`--levels takes a comma list of ${AREA_LEVELS.join(', ')}; got "${flags.levels}"`);
+      const levels = parseLevels(flags.levels);
       if (!flags.inputs && levels.join() !== 'sal') throw new Error('--levels other than sal need --inputs (the demo inputs are suburbs)');
       const config = loadConfig();
       const progress = createProgress(process.stderr);
@@ -60,7 +58,7 @@ export function registerBuildCommand(program: Command): void {
           seed,
           smallSuburbThreshold: config.smallSuburbThreshold,
           allowUnknownHeaders: flags.allowUnknownHeaders ?? false,
-          levels: levels as AreaLevel[],
+          levels,
           onProgress: (next, done, total) => {
             if (next !== phase) {
               if (phase) progress.done();

@@ -4,6 +4,7 @@ import { InvalidArgumentError } from 'commander';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceLog } from '../../main/compose.ts';
 import { loadConfig } from '../../config.ts';
+import { parseLevels } from '../levels.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
 const DEMO_EMAIL = 'demo@spq.local';
@@ -28,7 +29,10 @@ export function registerServeCommand(program: Command): void {
     .option('--data-dir <dir>', 'data directory (SPQ_DATA_DIR, default ./data)')
     .option('--host <host>', 'address to listen on (SPQ_HOST, default 127.0.0.1)')
     .option('--port <port>', 'port to listen on (SPQ_PORT, default 8080)', portOption)
-    .action(async (options: { dataDir?: string; host?: string; port?: number }) => {
+    .option('--inputs <dir>', 'on a data directory with no release: build it from these ABS DataPack files (e.g. census/2021-gcp) instead of the demo inputs')
+    .option('--levels <list>', 'with --inputs: the levels to fit (comma list of sal, poa, lga)', 'sal')
+    .action(async (options: { dataDir?: string; host?: string; port?: number; inputs?: string; levels: string }) => {
+      const levels = parseLevels(options.levels);
       // Loaded here, not at the top: `spq --help` and the other commands do not load the server.
       const [{ createAccountWithKey }, { composeServices, publicBaseUrl }, { Drain }, maintenance, { buildApp }, { issueOneTimeLink }] = await Promise.all([
         import('../../app/accounts.ts'),
@@ -51,7 +55,8 @@ export function registerServeCommand(program: Command): void {
         else say(level === 'warn' ? `warning: ${line}` : line);
       };
       // The release builder is loaded only when the data directory holds no release yet.
-      const demoRelease = async (c: typeof config, log: (line: string) => void) => (await import('../../release-builder/index.ts')).ensureDemoRelease(c, log);
+      const inputs = options.inputs !== undefined ? { inputsDir: options.inputs, levels } : undefined;
+      const demoRelease = async (c: typeof config, log: (line: string) => void) => (await import('../../release-builder/index.ts')).ensureDemoRelease(c, log, inputs);
       const services = await composeServices(config, serviceLog, { demoRelease });
       const drain = new Drain();
       const { instanceId } = services;

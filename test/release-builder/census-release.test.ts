@@ -1,0 +1,100 @@
+/**
+ * A release fitted to the real ABS postcode tables the repository ships (census/2021-gcp:
+ * Tasmania, the ACT and the NT), built and opened as `npm run start:census` does: postal-area
+ * pools serve postcode selections, states and Australia are made of them, a suburb query names
+ * the levels the release holds, and every answer says the pools were fitted to the census.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsvLine } from '../../src/adapters/abs/csv.ts';
+import { openPoolRelease } from '../../src/adapters/pools/release.ts';
+import { buildRelease, type BuildSummary } from '../../src/release-builder/build-release.ts';
+import type { PoolRelease } from '../../src/ports/pool-release.ts';
+
+const SHIPPED = fileURLToPath(new URL('../../census/2021-gcp/', import.meta.url));
+
+describe('a release fitted to the real postcode tables the repository ships', () => {
+  let root: string;
+  let summary: BuildSummary;
+  let release: PoolRelease;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'spq-census-'));
+    summary = await buildRelease({ inputsDir: SHIPPED, poolsDir: root, version: 'census-test', seed: 1, smallSuburbThreshold: 500, levels: ['poa'] });
+    release = await openPoolRelease(summary.dir);
+  }, 180_000);
+
+  afterAll(async () => {
+    await release?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('fits every postal area of the three states to its own tables, with the census totals', () => {
+    expect(summary.fitted_to).toBe('census');
+    expect(summary.levels).toEqual(['poa']);
+    // 115 + 25 + 34 postal areas less those that could not be fitted, each named with its reason.
+    expect(summary.areas['poa']! + summary.areas_failed.length).toBe(174);
+    for (const failed of summary.areas_failed) expect(failed.reason.length).toBeGreaterThan(0);
+    expect(summary.structural_violations).toBe(0);
+    expect(summary.totals_mismatched).toBe(0);
+    expect(summary.cells_not_published.structural).toBeGreaterThan(0);
+    expect(Object.keys(summary.srmse_by_table)).toContain('G27');
+    expect(summary.srmse_by_band['5000+'].pairs).toBeGreaterThan(0);
+  });
+
+  it('serves postcode selections from the postal-area pools, states and Australia from them', () => {
+    expect(release.fittedTo).toBe('census');
+    expect(release.levels).toEqual(['postcode', 'state', 'australia']);
+    const hobart = release.resolve('postcode', '7000');
+    if (!hobart.ok) throw new Error(JSON.stringify(hobart.error));
+    expect(hobart.value.suburbs.map((s) => [s.level, s.salCode, s.state])).toEqual([['poa', 'POA7000', 'TAS']]);
+    // The census counts 15,645 usual residents in postcode 7000.
+    expect(release.poolSize(hobart.value, 'persons')).toBe(15_645);
+    const darwin = release.resolve('postcode', '0800');
+    expect(darwin.ok && darwin.value.suburbs[0]!.state).toBe('NT');
+    const tas = release.resolve('state', 'Tasmania');
+    if (!tas.ok) throw new Error('TAS');
+    expect(tas.value.suburbs.every((s) => s.level === 'poa' && s.state === 'TAS')).toBe(true);
+    expect(tas.value.suburbs.length).toBeGreaterThan(100);
+    const australia = release.resolve('australia', 'Australia');
+    expect(australia.ok && new Set(australia.value.suburbs.map((s) => s.state))).toEqual(new Set(['TAS', 'ACT', 'NT']));
+  });
+
+  it('answers a level it holds no pools for with the levels it holds', () => {
+    expect(release.resolve('suburb', 'Hobart')).toEqual({ ok: false, error: { kind: 'unavailable', held: ['postcode', 'state', 'australia'] } });
+    expect(release.resolve('lga', 'Hobart')).toEqual({ ok: false, error: { kind: 'unavailable', held: ['postcode', 'state', 'australia'] } });
+  });
+
+  it('searches and lists variables on the postal areas it holds', () => {
+    const found = release.search({ query: '700', level: 'postcode', limit: 50 });
+    expect(found.results.map((s) => s.suburbId)).toContain('7000');
+    expect(found.results.every((s) => s.suburbId.startsWith('700'))).toBe(true);
+    const variables = release.variables('7000', 'dwellings');
+    expect(variables.ok && variables.value.map((v) => v.code)).toContain('DLOD');
+  });
+
+  it('writes files whose geography columns fit a postal area: no suburb, no LGA, DLOD not allocated', async () => {
+    const selection = release.resolve('postcode', '7000');
+    if (!selection.ok) throw new Error('7000');
+    const destPath = join(root, 'hobart.csv');
+    const rows = release.sample(selection.value, 'dwellings', 50, 3n);
+    await release.export({ dataset: 'dwellings', parts: [{ selection: selection.value, rows }], format: 'csv', includeGeography: 'hierarchical', metadata: {}, destPath });
+    const [header, ...lines] = (await readFile(destPath, 'utf8')).trim().split('\n');
+    const columns = parseCsvLine(header!);
+    const at = (name: string) => columns.indexOf(name);
+    for (const line of lines) {
+      const fields = parseCsvLine(line);
+      expect(fields[at('suburb_code')]).toBe('POA7000');
+      expect(fields[at('suburb')]).toBe('');
+      expect(fields[at('postcode')]).toBe('7000');
+      expect(fields[at('lga')]).toBe('');
+      expect(fields[at('state')]).toBe('TAS');
+      expect(fields[at('DLOD')]).toBe('Not allocated');
+    }
+    const dictionary = JSON.parse(await readFile(`${destPath}.dictionary.json`, 'utf8')) as { fitted_to: string };
+    expect(dictionary.fitted_to).toMatch(/^census: fitted to the real ABS 2021 Census/);
+  });
+});
