@@ -19,6 +19,7 @@ import {
   SAL_POA_CORRESPONDENCE,
   SAL_POA_HEADER,
   REALISM_REFERENCE_FILE,
+  FLOOR_FILE,
   TRUTH_DIR,
   truthFile,
 } from '../adapters/abs/file-names.ts';
@@ -29,6 +30,28 @@ import { buildDemoGeography, type DemoSuburb } from './geography.ts';
 import { areaHash, cellDefinitionHash, perturbCount } from './perturb.ts';
 import { drawSuburbPopulation } from './truth-model.ts';
 import { createRealismAccumulator } from '../core/quality/realism.ts';
+import { quantile, srmse } from '../core/quality/metrics.ts';
+import type { Population } from '../core/census/population.ts';
+
+/**
+ * The perturbation floor: the hidden truth itself scored (SRMSE) against the input tables it was
+ * published as, over every (suburb, table) pair. No synthesizer can know the perturbation, so
+ * the build reports this beside its own fit (floor_srmse_median, floor_srmse_p95).
+ */
+function createFloorAccumulator() {
+  const hashes = INPUT_TABLES.map((spec) => Uint32Array.from(spec.cells.map((c) => cellDefinitionHash(spec.universe, c))));
+  const scores: number[] = [];
+  return {
+    add(pop: Population, area: number): void {
+      INPUT_TABLES.forEach((spec, t) => {
+        const counts = tabulateCells(pop, spec.universe, spec.cells);
+        const score = srmse(counts, Float64Array.from(counts, (count, i) => perturbCount(count, hashes[t]![i]!, area)));
+        if (score !== undefined) scores.push(score);
+      });
+    },
+    summary: () => ({ pairs: scores.length, median: quantile(scores, 0.5) ?? null, p95: quantile(scores, 0.95) ?? null }),
+  };
+}
 
 export interface DemoInputOptions {
   readonly outDir: string;
@@ -147,6 +170,7 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
 
   const base = createRng(opts.seed);
   const realism = createRealismAccumulator();
+  const floor = createFloorAccumulator();
   let persons = 0;
   const total = geography.suburbs.length;
   for (const suburb of geography.suburbs) {
@@ -156,6 +180,7 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
     realism.add({ synthetic: pop, truth: pop, oracle: drawOracle(base, suburb) });
     const area = areaHash(suburb.salCode, opts.seed);
     dataPack.write(suburb.salCode, pop, area);
+    floor.add(pop, area);
     for (const v of truth) {
       const counts = tabulateCells(pop, v.spec.universe, v.spec.cells);
       v.file.write(`${suburb.salCode},${Array.from(counts).join(',')}\n`);
@@ -167,6 +192,8 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
   dataPack.close();
   for (const v of truth) v.file.close();
   writeFileSync(join(truthDir, REALISM_REFERENCE_FILE), `${JSON.stringify(realism.summary())}\n`);
+  writeFileSync(join(truthDir, FLOOR_FILE), `${JSON.stringify(floor.summary())}\n`);
+  files += 1;
   files += 1;
   writeFileSync(join(opts.outDir, 'README.txt'), README(opts.scale, opts.seed, total, persons));
   files += 1;

@@ -7,7 +7,7 @@ import { fillNotPublished, hasUnpublished } from '../core/census/published.ts';
 import { VALIDATION_TABLES } from '../core/census/tables.ts';
 import { variablesOf } from '../core/census/variables.ts';
 import { DATASET_TYPES, type FittedTo } from '../core/dataset.ts';
-import { loadCensusInputs, loadRealismReference, loadTruth } from '../adapters/abs/load-inputs.ts';
+import { loadCensusInputs, loadPerturbationFloor, loadRealismReference, loadTruth } from '../adapters/abs/load-inputs.ts';
 import { sizeBand, type SizeBand } from '../core/quality/metrics.ts';
 import { createRealismAccumulator, withReference } from '../core/quality/realism.ts';
 import { createPoolReleaseWriter } from '../adapters/pools/writer.ts';
@@ -60,6 +60,9 @@ export interface BuildSummary {
   readonly srmse_by_table: Readonly<Record<string, { readonly median: number | null; readonly p95: number | null }>>;
   readonly srmse_by_band: Readonly<Record<'<500' | '500-4999' | '5000+', { readonly median: number | null; readonly p95: number | null; readonly pairs: number }>>;
   readonly truth_srmse_median: number | null;
+  /** Demo builds: the hidden truth itself scored against the tables it was published as (the perturbation floor). */
+  readonly floor_srmse_median?: number | null;
+  readonly floor_srmse_p95?: number | null;
   /** Areas that could not be fitted, by name with the reason; they are not in the release. */
   readonly areas_failed: readonly { readonly area: string; readonly reason: string }[];
   /** Unpublished (`..`) cells: estimated from a parent area that publishes them, and structural zeros (published at no level). */
@@ -162,6 +165,9 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
   const truth = truthLoaded.value;
   const referenceLoaded = await loadRealismReference(options.inputsDir);
   if (!referenceLoaded.ok) throw new BuildInputError([referenceLoaded.error]);
+  const floorLoaded = await loadPerturbationFloor(options.inputsDir);
+  if (!floorLoaded.ok) throw new BuildInputError([floorLoaded.error]);
+  const floor = floorLoaded.value;
   const realism = createRealismAccumulator();
 
   const dir = join(options.poolsDir, options.version);
@@ -292,6 +298,7 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
       srmse_by_table: byTable,
       srmse_by_band: { '<500': band('<500'), '500-4999': band('500-5000'), '5000+': band('>=5000') },
       truth_srmse_median: report.truth?.overall.median ?? null,
+      ...(floor ? { floor_srmse_median: floor.median, floor_srmse_p95: floor.p95 } : {}),
       structural_violations: report.structuralViolations,
       totals_mismatched: totalsMismatched.length,
       areas_failed: failed,

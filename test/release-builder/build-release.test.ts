@@ -47,6 +47,9 @@ describe('buildRelease on generated demo inputs', () => {
     expect(inline.srmse_median!).toBeLessThan(0.2);
     expect(inline.srmse_p95!).toBeGreaterThanOrEqual(inline.srmse_median!);
     expect(inline.truth_srmse_median).not.toBeNull();
+    // The perturbation floor the demo generator measured: the truth itself misses the published tables.
+    expect(inline.floor_srmse_median).toBeGreaterThan(0);
+    expect(inline.floor_srmse_p95!).toBeGreaterThanOrEqual(inline.floor_srmse_median!);
     expect(inline.report.perSuburb).toHaveLength(30);
     expect(inline.report.tables.some((t) => t.kind === 'truth')).toBe(true);
   });

@@ -40,6 +40,8 @@ export const TRUTH_DIR = 'truth';
 export const truthFile = (tableId: string): string => `${tableId}_SAL.csv`;
 /** The truth's and an oracle's realism figures (demo inputs only), beside the truth tables. */
 export const REALISM_REFERENCE_FILE = 'realism.json';
+/** The hidden truth scored against the tables it was published as (demo inputs only). */
+export const FLOOR_FILE = 'floor.json';
 
 export const SAL_KEY = 'SAL_CODE_2021';
 

@@ -7,7 +7,7 @@ import { realLgas, realPostcodes, type RealArea } from './asgs-reference.ts';
 import { readCsvRows } from './csv.ts';
 import { loadDataPackTable, readDataPackPart, type TableLoadOptions, type TableSource } from './datapack.ts';
 import {
-  MB_ALLOCATION, RA_ALLOCATION, REALISM_REFERENCE_FILE, SAL_ALLOCATION, SAL_KEY, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE, TRUTH_DIR,
+  FLOOR_FILE, MB_ALLOCATION, RA_ALLOCATION, REALISM_REFERENCE_FILE, SAL_ALLOCATION, SAL_KEY, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE, TRUTH_DIR,
   dataPackFile, dataPackKeyColumn, truthFile,
 } from './file-names.ts';
 import { indexInputs, type FileIndex, type FoundPart, type InputIndex } from './file-index.ts';
@@ -264,6 +264,22 @@ export async function loadTruth(dir: string): Promise<Result<ReadonlyMap<string,
     out.set(spec.id, bySal);
   }
   return ok(out);
+}
+
+/** The perturbation floor the demo generator measured (<dir>/truth/floor.json); undefined for real inputs. */
+export async function loadPerturbationFloor(dir: string): Promise<Result<{ readonly median: number | null; readonly p95: number | null } | undefined, InputError>> {
+  const path = join(dir, TRUTH_DIR, FLOOR_FILE);
+  if (!existsSync(path)) return ok(undefined);
+  try {
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as { median?: unknown; p95?: unknown };
+    const figure = (v: unknown) => (typeof v === 'number' || v === null ? v : undefined);
+    const median = figure(parsed.median);
+    const p95 = figure(parsed.p95);
+    if (median === undefined || p95 === undefined) return err({ file: FLOOR_FILE, message: 'not a floor summary (no "median" or "p95")' });
+    return ok({ median, p95 });
+  } catch (error) {
+    return err({ file: FLOOR_FILE, message: `unreadable: ${(error as Error).message}` });
+  }
 }
 
 /**
