@@ -57,6 +57,19 @@ describe('validateQuery', () => {
     if (!r.ok) expect(r.error.detail).toContain('Tiny: 50 records');
   });
 
+  it('a level the release holds no pools for is a 422 naming the levels it holds', () => {
+    const postcodesOnly = {
+      ...pools,
+      resolve: () => err({ kind: 'unavailable' as const, held: ['postcode', 'state', 'australia'] as const }),
+    } as unknown as PoolRelease;
+    const refused = validateQuery(postcodesOnly, limits, q({ geography_selections: ['Hobart'] }));
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) {
+      expect(refused.error.code).toBe('validation_error');
+      expect(refused.error.detail).toBe('This pool release has no pools at geography_level "suburb": it holds "postcode", "state", "australia". Choose one of those levels.');
+    }
+  });
+
   it('empty list is bad_request; unknown names suggest', () => {
     const empty = validateQuery(pools, limits, q({ geography_selections: [] }));
     expect(!empty.ok && empty.error.code).toBe('bad_request');

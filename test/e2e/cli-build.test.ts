@@ -45,7 +45,7 @@ describe('spq demo-inputs and spq build', () => {
     expect(summary['suburbs']).toBe(12);
     expect(summary['structural_violations']).toBe(0);
     expect(typeof summary['truth_srmse_median']).toBe('number');
-    expect(built.stderr).toMatch(/synthesizing suburbs/);
+    expect(built.stderr).toMatch(/synthesizing areas/);
     const manifest = JSON.parse(await readFile(join(root, 'data', 'pools', 'cli-test', 'manifest.json'), 'utf8')) as { version: string };
     expect(manifest.version).toBe('cli-test');
   });
