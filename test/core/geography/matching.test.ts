@@ -4,6 +4,7 @@ import {
   buildGeographyIndex,
   closestNames,
   editDistance,
+  findArea,
   identifierKey,
   parseState,
   resolveGeography,
@@ -110,5 +111,41 @@ describe('searchGeography', () => {
     expect(searchGeography(index, { query: '312', level: 'postcode', limit: 10 }).total).toBe(2);
     expect(searchGeography(index, { query: 'yarra', level: 'lga', limit: 10 }).total).toBe(4);
     expect(searchGeography(index, { query: 'south', level: 'state', limit: 10 }).results.map((s) => s.state).sort()).toEqual(['NSW', 'NSW', 'SA']);
+  });
+});
+
+describe('a release of several levels', () => {
+  const hobartSuburb = sub('Hobart', 'Hobart', 'TAS', '7000', ['LGA62810', 'Hobart'], { level: 'sal' });
+  const sandy = sub('Sandy Bay', 'Sandy Bay', 'TAS', '7005', ['LGA62810', 'Hobart'], { level: 'sal' });
+  const poa7000 = { ...sub('7000', '7000', 'TAS', '7000', ['', '']), level: 'poa' as const, lgas: [] };
+  const lgaHobart = { ...sub('Hobart', 'Hobart', 'TAS', '', ['LGA62810', 'Hobart']), level: 'lga' as const, postcodes: [] };
+  const mixed = buildGeographyIndex([hobartSuburb, sandy, poa7000, lgaHobart]);
+
+  it('serves every level, postcodes from the postal-area pools and LGAs from the LGA pools', () => {
+    expect(mixed.levels).toEqual(['suburb', 'postcode', 'lga', 'state', 'australia']);
+    expect(resolveGeography(mixed, 'postcode', '7000')).toEqual({ ok: true, value: { canonical: '7000', suburbs: [poa7000] } });
+    expect(resolveGeography(mixed, 'lga', 'Hobart')).toEqual({ ok: true, value: { canonical: 'Hobart', suburbs: [lgaHobart] } });
+    expect(resolveGeography(mixed, 'suburb', 'Hobart')).toEqual({ ok: true, value: { canonical: 'Hobart', suburbs: [hobartSuburb] } });
+    // States and Australia from the finest level only: nobody is counted twice.
+    expect(ids(resolveGeography(mixed, 'state', 'TAS'))).toEqual(['Hobart', 'Sandy Bay']);
+    expect(ids(resolveGeography(mixed, 'australia', 'Australia'))).toEqual(['Hobart', 'Sandy Bay']);
+  });
+
+  it('finds an area by identifier for its variables: the suburb first, then postal areas and LGAs', () => {
+    expect(findArea(mixed, 'hobart')).toEqual({ ok: true, value: { canonical: 'Hobart', suburbs: [hobartSuburb] } });
+    expect(findArea(mixed, '7000')).toEqual({ ok: true, value: { canonical: '7000', suburbs: [poa7000] } });
+    const lgaOnly = buildGeographyIndex([lgaHobart]);
+    expect(findArea(lgaOnly, 'Hobart')).toEqual({ ok: true, value: { canonical: 'Hobart', suburbs: [lgaHobart] } });
+    expect(findArea(lgaOnly, 'Hobrat')).toEqual({ ok: false, error: { kind: 'unknown', suggestions: ['Hobart'] } });
+  });
+
+  it('names the levels it holds when asked for one it has no pools for', () => {
+    const postcodes = buildGeographyIndex([poa7000]);
+    expect(postcodes.levels).toEqual(['postcode', 'state', 'australia']);
+    for (const level of ['suburb', 'lga'] as const) {
+      expect(resolveGeography(postcodes, level, 'Hobart')).toEqual({ ok: false, error: { kind: 'unavailable', held: ['postcode', 'state', 'australia'] } });
+    }
+    expect(ids(resolveGeography(postcodes, 'state', 'Tasmania'))).toEqual(['7000']);
+    expect(buildGeographyIndex([]).levels).toEqual([]);
   });
 });
