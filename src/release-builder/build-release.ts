@@ -270,7 +270,11 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
 
     const reference = referenceLoaded.value;
     const realismSummary = reference ? withReference(realism.summary(), reference) : realism.summary();
-    const report = summariseReport(options.version, fits, totalsMismatched, realismSummary, failed);
+    const report = summariseReport(options.version, fits, totalsMismatched, realismSummary, {
+      areasFailed: failed,
+      cellsNotPublished: notPublished,
+      ...(floor ? { floor } : {}),
+    });
     const seconds = (performance.now() - started) / 1000;
     const summaryText = renderReport(report, seconds);
     progress('write', 0, 1);

@@ -107,6 +107,10 @@ export interface BuildReport {
   readonly totalsMismatched: readonly string[];
   /** Areas that could not be fitted (left out of the release), by name with the reason. */
   readonly areasFailed: readonly { readonly area: string; readonly reason: string }[];
+  /** Unpublished (`..`) cells: estimated from a parent that publishes them, or structural zeros (published at no level). */
+  readonly cellsNotPublished: { readonly estimated: number; readonly structural: number };
+  /** Demo inputs: the hidden truth scored against the tables it was published as (what no synthesizer can beat). */
+  readonly floor: { readonly median: number | null; readonly p95: number | null } | null;
   /** Which real DataPack columns were read, per input table. */
   readonly columnsRead: readonly TableColumnsRead[];
   /**
@@ -144,12 +148,19 @@ function perTable(fits: readonly SuburbFit[], kind: 'input' | 'truth') {
   }));
 }
 
+/** What a build knows beyond the areas' fits: areas left out, unpublished cells, the demo's perturbation floor. */
+export interface BuildExtras {
+  readonly areasFailed?: readonly { readonly area: string; readonly reason: string }[];
+  readonly cellsNotPublished?: { readonly estimated: number; readonly structural: number };
+  readonly floor?: { readonly median: number | null; readonly p95: number | null };
+}
+
 export function summariseReport(
   version: string,
   fits: readonly SuburbFit[],
   totalsMismatched: readonly string[],
   realism: RealismSummary,
-  areasFailed: readonly { readonly area: string; readonly reason: string }[] = [],
+  extras: BuildExtras = {},
 ): BuildReport {
   const hasTruth = fits.some((fit) => fit.truth.length > 0);
   const violationsByRule: Record<string, number> = {};
@@ -170,7 +181,9 @@ export function summariseReport(
       : null,
     tables: [...perTable(fits, 'input'), ...(hasTruth ? perTable(fits, 'truth') : [])],
     totalsMismatched,
-    areasFailed,
+    areasFailed: extras.areasFailed ?? [],
+    cellsNotPublished: extras.cellsNotPublished ?? { estimated: 0, structural: 0 },
+    floor: extras.floor ?? null,
     columnsRead: columnsRead(),
     realism,
     perSuburb: fits,
@@ -189,10 +202,13 @@ export function renderReport(report: BuildReport, seconds: number): string {
       return `  ${band.padEnd(9)} persons: median ${fmt(d.median)}, p95 ${fmt(d.p95)} (${d.pairs} pairs)`;
     }),
   ];
+  if (report.floor) lines.push(`perturbation floor (the hidden truth vs the tables it was published as): median ${fmt(report.floor.median)}, p95 ${fmt(report.floor.p95)}`);
   if (report.truth) {
     lines.push(`SRMSE vs hidden truth (cross-tabs not used as inputs): median ${fmt(report.truth.overall.median)}, p95 ${fmt(report.truth.overall.p95)}`);
   }
   lines.push(`structural violations: ${report.structuralViolations}`);
+  const np = report.cellsNotPublished;
+  if (np.estimated + np.structural > 0) lines.push(`cells the ABS does not publish (..): ${np.structural} structural zeros (published at no level), ${np.estimated} estimated from a parent area`);
   lines.push(`suburbs whose person or dwelling total misses the census total: ${report.totalsMismatched.length}`);
   if (report.areasFailed.length > 0) {
     lines.push(`areas that could not be fitted (not in the release): ${report.areasFailed.length}`);
