@@ -221,3 +221,28 @@ describe('spq admin', () => {
     for (const key of printedKeys) expectNoPlaintext(key);
   });
 });
+
+describe('spq admin --data-dir, --host, --port: the same resolution as spq serve', () => {
+  it('writes to the data directory it is given (not ./data) and prints links for the server it names', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'spq-admin-other-'));
+    try {
+      const run = await spq('admin', '--data-dir', other, '--port', '9123', 'account', 'create', '--email', 'elsewhere@example.org', '--json');
+      expect(run.code, run.stderr).toBe(0);
+      const created = JSON.parse(run.stdout) as { account_id: string; invitation_url: string };
+      expect(created.invitation_url).toMatch(/^http:\/\/127\.0\.0\.1:9123\/console\/welcome\//);
+      expect(existsSync(join(other, 'spq.sqlite'))).toBe(true);
+      // The account is in that database, not in SPQ_DATA_DIR's.
+      const where = await spq('admin', '--data-dir', other, 'where', '--json');
+      expect((JSON.parse(where.stdout) as { database: string }).database).toContain(other);
+      const missing = await spq('admin', 'account', 'invite', '--account', created.account_id);
+      expect(missing.code).toBe(2);
+      const invite = await spq('admin', '--data-dir', other, '--host', '0.0.0.0', '--port', '8443', 'account', 'invite', '--account', created.account_id, '--json');
+      expect(invite.code, invite.stderr).toBe(0);
+      expect((JSON.parse(invite.stdout) as { url: string }).url).toMatch(/^http:\/\/0\.0\.0\.0:8443\/console\/welcome\//);
+      const badPort = await spq('admin', '--port', 'eighty', 'where');
+      expect(badPort.code).toBe(2);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+});

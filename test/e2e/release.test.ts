@@ -44,7 +44,7 @@ describe('the release build', () => {
   });
 
   it('command modules load only commander, node built-ins, config and small helpers until a command runs', () => {
-    const allowed = /^(commander|node:.*|\.\.\/\.\.\/config\.js|\.\.\/\.\.\/ports\/clock\.js|\.\.\/progress\.js|\.\.\/levels\.js|\.\.\/\.\.\/release-builder\/releases\.js|\.\.\/\.\.\/adapters\/pools\/release-dirs\.js|\.\.\/\.\.\/\.\.\/clients\/typescript\/src\/index\.js|\.\/[a-z-]+\.js)$/;
+    const allowed = /^(commander|node:.*|\.\.\/\.\.\/config\.js|\.\.\/\.\.\/ports\/clock\.js|\.\.\/progress\.js|\.\.\/options\.js|\.\.\/\.\.\/release-builder\/releases\.js|\.\.\/\.\.\/adapters\/pools\/release-dirs\.js|\.\.\/\.\.\/\.\.\/clients\/typescript\/src\/index\.js|\.\/[a-z-]+\.js)$/;
     const dir = join(ROOT, 'dist', 'src', 'cli', 'commands');
     for (const file of jsFiles(dir)) {
       for (const specifier of staticImports(file)) expect(specifier, file).toMatch(allowed);

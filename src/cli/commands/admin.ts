@@ -6,6 +6,12 @@ import type { AppError } from '../../core/errors.ts';
 import type { Result } from '../../core/result.ts';
 import type { ApiKeyRecord, CreditSummary, Tier } from '../../ports/account-store.ts';
 import { systemClock } from '../../ports/clock.ts';
+import { configOverrides, portOption, type ServerLocation } from '../options.ts';
+
+/** The server's location flags of this `spq admin` run (set before its action runs). */
+let location: ServerLocation = {};
+/** The config the server would run with, under this run's flags. */
+const adminConfig = (): Config => loadConfig(process.env, location);
 
 /** Exit code for anything the operator typed wrong (bad option, unknown id): nothing was changed. */
 export const EXIT_BAD_INPUT = 2;
@@ -34,7 +40,7 @@ async function runAdmin<T>(use: (deps: AdminDeps, cases: AccountUseCases) => Pro
     import('../../app/accounts.ts'),
     import('../../app/web/sign-in.ts'),
   ]);
-  const config = loadConfig();
+  const config = adminConfig();
   const store = await openAccountStore(config);
   try {
     const result = await use({ store, credentials: store, config, serverSecret: loadServerSecret(config), clock: systemClock }, { ...accountCases, ...signInCases });
@@ -84,6 +90,13 @@ export function registerAdminCommands(program: Command): void {
   const admin = program
     .command('admin')
     .description('manage accounts, API keys, credits and bundles (acts on the database the server uses)')
+    // The same resolution as `spq serve`: flags, then SPQ_* variables, then defaults; the links it prints name this server.
+    .option('--data-dir <dir>', 'data directory of the server (SPQ_DATA_DIR, default ./data)')
+    .option('--host <host>', 'the server\'s address, for the links printed (SPQ_HOST; SPQ_PUBLIC_BASE_URL wins)')
+    .option('--port <port>', 'the server\'s port, for the links printed (SPQ_PORT; SPQ_PUBLIC_BASE_URL wins)', portOption)
+    .hook('preAction', (command) => {
+      location = configOverrides(command.opts<ServerLocation>());
+    })
     // Every usage error below (unknown option, missing value, bad number) exits with 2.
     .exitOverride((error) => {
       throw error.exitCode === 0 ? error : new CommanderError(EXIT_BAD_INPUT, error.code, error.message);
@@ -134,7 +147,7 @@ export function registerAdminCommands(program: Command): void {
       await runAdmin(
         (deps, cases) => cases.issueOneTimeLink(deps, { accountId: opts.account, purpose: opts.reset ? 'reset' : 'invitation' }),
         (link) => {
-          const url = `${publicBaseUrl(loadConfig())}${link.path}`;
+          const url = `${publicBaseUrl(adminConfig())}${link.path}`;
           if (opts.json) out(JSON.stringify({ account_id: opts.account, url, expires: link.expiresAt.toISOString() }));
           else {
             out(`link (works once, until ${link.expiresAt.toISOString()}):`);
@@ -234,7 +247,7 @@ export function registerAdminCommands(program: Command): void {
     .option('--json', 'print {"kind", "database"} as JSON')
     .action(async (opts: { json?: boolean }) => {
       const { describeStoreLocation, storeLocation } = await import('../../adapters/db/open-store.ts');
-      const location = storeLocation(loadConfig());
+      const location = storeLocation(adminConfig());
       // Never the URL itself: it may carry a password.
       out(opts.json ? JSON.stringify({ kind: location.kind, database: describeStoreLocation(location) }) : describeStoreLocation(location));
     });

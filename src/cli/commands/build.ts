@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../config.ts';
-import { parseLevels } from '../levels.ts';
+import { parseLevels } from '../options.ts';
 import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
 import { DEMO_SEED, DEMO_VERSION } from '../../release-builder/releases.ts'; // constants only: the builder loads when the command runs
 import { createProgress } from '../progress.ts';

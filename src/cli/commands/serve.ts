@@ -1,21 +1,14 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceLog } from '../../main/compose.ts';
 import { loadConfig } from '../../config.ts';
-import { parseLevels } from '../levels.ts';
+import { configOverrides, parseLevels, portOption } from '../options.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
 const DEMO_EMAIL = 'demo@spq.local';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
-
-function portOption(value: string): number {
-  const port = Number(value);
-  if (!Number.isSafeInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`--port must be 0–65535, got "${value}"`);
-  return port;
-}
 
 /**
  * `spq serve`: config (with overrides) → demo pools if needed → adapters → crash recovery →
@@ -43,11 +36,7 @@ export function registerServeCommand(program: Command): void {
         import('../../app/web/sign-in.ts'),
       ]);
       const { holdInstanceLease, PENDING_TIMEOUT_MS, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps, startSweeper } = maintenance;
-      const config = loadConfig(process.env, {
-        ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
-        ...(options.host !== undefined ? { host: options.host } : {}),
-        ...(options.port !== undefined ? { port: options.port } : {}),
-      });
+      const config = loadConfig(process.env, configOverrides(options));
       // Adapters' reports go to stderr during start-up and into the JSON log once it exists.
       let jsonLog: FastifyBaseLogger | undefined;
       const serviceLog: ServiceLog = (line, level = 'info') => {
