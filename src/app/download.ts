@@ -41,7 +41,8 @@ export interface DownloadFile {
  * The file name in the link is ours (spq-<query id>-<dataset>.<format>, …-dictionary.json, or a
  * household sample's spq-<query id>-household.zip); anything else was edited.
  */
-const FILE_NAME = /^spq-(qry_[0-9A-Za-z]+)-(?:(persons|families|dwellings)(?:\.(parquet|csv|xlsx)|-(dictionary)\.json)|(household)\.zip)$/;
+// A sandbox query's names carry "-TEST-DATA" before the extension (format.ts).
+const FILE_NAME = /^spq-(qry_[0-9A-Za-z]+)-(?:(persons|families|dwellings)(?:(?:-TEST-DATA)?\.(parquet|csv|xlsx)|-(dictionary)(?:-TEST-DATA)?\.json)|(household)(?:-TEST-DATA)?\.zip)$/;
 
 /** The store key and content type a genuine file name stands for. */
 function keyOfName(name: RegExpExecArray): { key: string; contentType: string } {

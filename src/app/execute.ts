@@ -97,16 +97,16 @@ async function outcomeOf(deps: Pick<UseCaseDeps, 'files' | 'accounts' | 'clock'>
     status: 'completed',
     credit_cost: q.creditCost,
     credits_remaining: balance.creditsRemaining,
-    download_url: await deps.files.downloadUrl(q.fileKey ?? '', downloadNameOf(q.queryId, q.datasetType, q.fileKey, metadata.output_format), q.downloadExpires),
+    download_url: await deps.files.downloadUrl(q.fileKey ?? '', downloadNameOf(q.queryId, q.datasetType, q.fileKey, metadata.output_format, metadata.test_data === true), q.downloadExpires),
     download_expires: q.downloadExpires.toISOString(),
     metadata: wireMetadata(metadata),
-    ...(q.fileKey?.endsWith('.zip') ? {} : await dictionaryLink(deps, q.queryId, q.datasetType, metadata.output_format, q.downloadExpires)),
+    ...(q.fileKey?.endsWith('.zip') ? {} : await dictionaryLink(deps, q.queryId, q.datasetType, metadata.output_format, q.downloadExpires, metadata.test_data === true)),
   };
 }
 
-async function dictionaryLink(deps: Pick<UseCaseDeps, 'files'>, queryId: string, dataset: QueryRecord['datasetType'], format: string, expires: Date) {
+async function dictionaryLink(deps: Pick<UseCaseDeps, 'files'>, queryId: string, dataset: QueryRecord['datasetType'], format: string, expires: Date, testData: boolean) {
   if (format !== 'csv') return {};
-  return { dictionary_url: await deps.files.downloadUrl(dictionaryFileKey(queryId), dictionaryFileName(queryId, dataset), expires) };
+  return { dictionary_url: await deps.files.downloadUrl(dictionaryFileKey(queryId), dictionaryFileName(queryId, dataset, testData), expires) };
 }
 
 /**
@@ -243,7 +243,7 @@ export async function executeQuery(
       // Recovery refunded it meanwhile (this instance's lease lapsed): the file must not be handed out.
       throw new LeaseLapsedError(queryId);
     }
-    const downloadUrl = await deps.files.downloadUrl(fileKey, downloadNameOf(queryId, q.dataset_type, fileKey, q.output_format), expires);
+    const downloadUrl = await deps.files.downloadUrl(fileKey, downloadNameOf(queryId, q.dataset_type, fileKey, q.output_format, sandbox), expires);
     const outcome: ExecuteOutcome = {
       query_id: queryId,
       status: 'completed',
@@ -252,7 +252,7 @@ export async function executeQuery(
       download_url: downloadUrl,
       download_expires: expires.toISOString(),
       metadata: wireMetadata(metadata),
-      ...(household ? {} : await dictionaryLink(deps, queryId, q.dataset_type, q.output_format, expires)),
+      ...(household ? {} : await dictionaryLink(deps, queryId, q.dataset_type, q.output_format, expires, sandbox)),
     };
     // Only here is a charge final (a replay charged nothing new; a failure above is refunded).
     deps.executeObserver?.executeCompleted({ credits: creditCost, rows: exported.rows, bytes: exported.bytes, dataset: q.dataset_type, format: q.output_format });

@@ -19,13 +19,16 @@ export const householdFileKey = (queryId: string): string => `${queryId}.zip`;
 export const householdFileName = (queryId: string): string => `spq-${queryId}-household.zip`;
 
 /** The name a stored result downloads under: a household zip's, or the single file's. */
-export function downloadNameOf(queryId: string, dataset: DatasetType, fileKey: string | null, format: OutputFormat): string {
-  return fileKey?.endsWith('.zip') ? householdFileName(queryId) : resultFileName(queryId, dataset, format);
+/** A sandbox query's files say so in their names too ("…-persons-TEST-DATA.csv"): a csv has no other place for it. */
+const marked = (name: string, testData: boolean): string => (testData ? name.replace(/(\.[a-z]+)$/, '-TEST-DATA$1') : name);
+
+export function downloadNameOf(queryId: string, dataset: DatasetType, fileKey: string | null, format: OutputFormat, testData = false): string {
+  return marked(fileKey?.endsWith('.zip') ? householdFileName(queryId) : resultFileName(queryId, dataset, format), testData);
 }
 
 /** A csv result's dictionary (codes, descriptions, labels and the query metadata) is a second file beside it. */
 export const dictionaryFileKey = (queryId: string): string => `${queryId}.dictionary.json`;
-export const dictionaryFileName = (queryId: string, dataset: DatasetType): string => `spq-${queryId}-${dataset}-dictionary.json`;
+export const dictionaryFileName = (queryId: string, dataset: DatasetType, testData = false): string => marked(`spq-${queryId}-${dataset}-dictionary.json`, testData);
 export const DICTIONARY_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 

@@ -16,6 +16,7 @@ type Deps = Pick<UseCaseDeps, 'accounts' | 'files' | 'clock'>;
 /** A link is expired once its time has passed or the sweeper has deleted the file. */
 async function historyItem(deps: Deps, q: QueryRecord, now: Date): Promise<HistoryItem> {
   const format: OutputFormat = formatOfFileName(q.fileKey ?? '') ?? 'parquet';
+  const testData = q.metadata['test_data'] === true;
   return {
     query_id: q.queryId,
     executed_at: q.executedAt.toISOString(),
@@ -23,11 +24,13 @@ async function historyItem(deps: Deps, q: QueryRecord, now: Date): Promise<Histo
     geography_selections: [...q.geographySelections],
     n_observations: q.nObservations,
     credit_cost: q.creditCost,
-    download_url: await deps.files.downloadUrl(q.fileKey ?? '', downloadNameOf(q.queryId, q.datasetType, q.fileKey, format), q.downloadExpires),
+    download_url: await deps.files.downloadUrl(q.fileKey ?? '', downloadNameOf(q.queryId, q.datasetType, q.fileKey, format, testData), q.downloadExpires),
     download_expired: q.fileDeletedAt !== null || now.getTime() >= q.downloadExpires.getTime(),
     ...(format === 'csv'
-      ? { dictionary_url: await deps.files.downloadUrl(dictionaryFileKey(q.queryId), dictionaryFileName(q.queryId, q.datasetType), q.downloadExpires) }
+      ? { dictionary_url: await deps.files.downloadUrl(dictionaryFileKey(q.queryId), dictionaryFileName(q.queryId, q.datasetType, testData), q.downloadExpires) }
       : {}),
+    // The sandbox mark travels with the query wherever it is listed, not only in the execute response.
+    ...(testData ? { test_data: true as const } : {}),
   };
 }
 

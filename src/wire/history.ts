@@ -14,6 +14,9 @@ export const HistoryItem = Type.Object({
   dictionary_url: Type.Optional(
     Type.String({ description: 'Extension, csv results only: signed link to the dictionary of codes and labels (JSON), valid as long as download_url' }),
   ),
+  test_data: Type.Optional(
+    Type.Literal(true, { description: 'Extension: present when a sandbox (spq_test_) key ran the query: nothing charged, test data, not for analysis' }),
+  ),
 });
 export type HistoryItem = Static<typeof HistoryItem>;
 

@@ -55,6 +55,43 @@ describe('spq client', () => {
     expect(JSON.parse((await spq(['history'])).stdout).queries[0].query_id).toBe(summary.query_id);
   });
 
+  it('execute prints the version and seed that reproduce the file; --idempotency-key makes a repeated command cost nothing more', async () => {
+    const queryPath = join(dir, 'retry.json');
+    await writeFile(queryPath, JSON.stringify({ geography_level: 'suburb', geography_selections: ['Fitzroy'], dataset_type: 'persons', n_observations: 10, output_format: 'csv' }));
+    const args = ['execute', queryPath, '--idempotency-key', 'nightly-fitzroy-2026-11-25'];
+    const first = await spq([...args, '--out', join(dir, 'first.csv')]);
+    expect(first.code, first.stderr).toBe(0);
+    const one = JSON.parse(first.stdout);
+    expect(one).toMatchObject({ version: expect.any(String), seed: expect.stringMatching(/^\d+$/), fitted_to: 'demo' });
+    expect(one.test_data).toBeUndefined();
+    // The same command again (say after a dropped connection): the first result, not a second charge.
+    const again = await spq([...args, '--out', join(dir, 'again.csv')]);
+    expect(again.code, again.stderr).toBe(0);
+    const two = JSON.parse(again.stdout);
+    expect(two).toMatchObject({ query_id: one.query_id, seed: one.seed, credits_remaining: one.credits_remaining });
+    expect(await readFile(join(dir, 'again.csv'), 'utf8')).toBe(await readFile(join(dir, 'first.csv'), 'utf8'));
+  });
+
+  it('a sandbox key\'s execute says test data in its output and its file name', async () => {
+    const sandbox = await s.account({ grant: 0, kind: 'test' });
+    const queryPath = join(dir, 'sandbox.json');
+    await writeFile(queryPath, JSON.stringify({ geography_level: 'suburb', geography_selections: ['Fitzroy'], dataset_type: 'persons', n_observations: 5, output_format: 'csv' }));
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(import.meta.dirname, '../../bin/spq.js'), 'client', '--url', s.baseUrl, 'execute', queryPath], {
+        env: { ...process.env, SPQ_API_KEY: sandbox.key },
+        cwd: dir,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ credit_cost: 0, test_data: true, file: expect.stringMatching(/-TEST-DATA\.csv$/) });
+  });
+
   it('says where the key must come from, and fails with the API\'s detail', async () => {
     const noKey = await spq(['credits'], { SPQ_API_KEY: '' });
     expect(noKey.code).toBe(1);

@@ -35,9 +35,25 @@ describe('sandbox keys', () => {
     expect(meta['test_data']).toBe('true');
     expect(meta['citation']).toMatch(/^TEST DATA/);
     expect((await readTable(file.path, 'parquet')).rows).toHaveLength(2 * SANDBOX_MAX_OBSERVATIONS);
-    // The history lists it, at no cost.
+    // The history lists it, at no cost, marked as test data; so does GET /query/{id}.
     const history = await (await s.call('/query/history', { key: sandbox.key })).json();
-    expect(history.queries[0]).toMatchObject({ query_id: json.query_id, credit_cost: 0 });
+    expect(history.queries[0]).toMatchObject({ query_id: json.query_id, credit_cost: 0, test_data: true });
+    const one = await (await s.call(`/query/${json.query_id}`, { key: sandbox.key })).json();
+    expect(one).toMatchObject({ query_id: json.query_id, test_data: true });
+    expect(decodeURIComponent(one.download_url)).toMatch(/-TEST-DATA\.parquet$/);
+  });
+
+  it('a sandbox csv says test data in its file name and in its dictionary', async () => {
+    const body = query({ geography_selections: ['Richmond (VIC)'], n_observations: 5, output_format: 'csv' });
+    const json = await (await s.call('/query/execute', { key: sandbox.key, body })).json();
+    expect(json.download_url).toMatch(/-TEST-DATA\.csv$/);
+    expect(json.dictionary_url).toMatch(/-TEST-DATA\.json$/);
+    const dictionary = await (await fetch(json.dictionary_url)).json();
+    expect(dictionary.metadata).toMatchObject({ test_data: 'true', citation: expect.stringMatching(/^TEST DATA/) });
+    const liveCsv = await (await s.call('/query/execute', { key: live.key, body })).json();
+    expect(liveCsv.download_url).not.toMatch(/TEST-DATA/);
+    const history = await (await s.call('/query/history', { key: live.key })).json();
+    expect(history.queries.find((q: { query_id: string }) => q.query_id === liveCsv.query_id).test_data).toBeUndefined();
   });
 
   it('is capped: more than the cap per selection is a 422 that names the cap, in preview and execute, and nothing is charged', async () => {

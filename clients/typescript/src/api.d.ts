@@ -318,6 +318,11 @@ export interface components {
             download_expired: boolean;
             /** @description Extension, csv results only: signed link to the dictionary of codes and labels (JSON), valid as long as download_url */
             dictionary_url?: string;
+            /**
+             * @description Extension: present when a sandbox (spq_test_) key ran the query: nothing charged, test data, not for analysis
+             * @enum {boolean}
+             */
+            test_data?: true;
         };
         HistoryResult: {
             queries: components["schemas"]["HistoryItem"][];

@@ -57,10 +57,14 @@ export function registerClientCommand(program: Command): void {
     .command('execute <query>')
     .description('run a query (charges credits) and download its file')
     .option('--out <file>', 'where to save the file (default: the name the server gives it)')
-    .action((source: string, o: { out?: string }) =>
+    .option(
+      '--idempotency-key <key>',
+      'run the query under this key (any text up to 255 characters): after a dropped connection, the same command with the same key returns the first result instead of charging again (24 h)',
+    )
+    .action((source: string, o: { out?: string; idempotencyKey?: string }) =>
       run(async () => {
         const spq = clientOf(opts());
-        const result = await spq.execute(await queryOf(source));
+        const result = await spq.execute(await queryOf(source), o.idempotencyKey !== undefined ? { idempotencyKey: o.idempotencyKey } : {});
         const out = o.out ?? decodeURIComponent(new URL(result.download_url).pathname.split('/').pop() ?? `${result.query_id}.${result.metadata.output_format}`);
         let shown = -1;
         const { bytes } = await spq.download(result, out, {
@@ -72,7 +76,20 @@ export function registerClientCommand(program: Command): void {
             }
           },
         });
-        print({ query_id: result.query_id, credit_cost: result.credit_cost, credits_remaining: result.credits_remaining, file: out, bytes, ...(result.dictionary_url ? { dictionary_url: result.dictionary_url } : {}) });
+        // What reproduces and cites the file (version, seed), and what it is (test data, fitted to what).
+        const { version, seed, fitted_to, test_data } = result.metadata;
+        print({
+          query_id: result.query_id,
+          credit_cost: result.credit_cost,
+          credits_remaining: result.credits_remaining,
+          file: out,
+          bytes,
+          version,
+          seed,
+          ...(fitted_to !== undefined ? { fitted_to } : {}),
+          ...(test_data ? { test_data } : {}),
+          ...(result.dictionary_url ? { dictionary_url: result.dictionary_url } : {}),
+        });
       }),
     );
 
