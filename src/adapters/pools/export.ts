@@ -15,6 +15,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { HIERARCHICAL_COLUMNS, type DatasetType } from '../../core/dataset.ts';
 import { fittedToText } from '../../core/provenance.ts';
+import { missingCodesOf } from '../../core/census/missing-codes.ts';
 import type { ExportRequest, ExportResult } from '../../ports/pool-release.ts';
 import { ID_DIGITS, ID_PREFIX, type Catalog, type CatalogSuburb } from './catalog.ts';
 import type { ColumnArray } from './columns.ts';
@@ -72,6 +73,8 @@ export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns
         code: v.code,
         description: v.description,
         categories: v.categories,
+        // Missing-value codes, so readers order only the substantive levels (fine and coarse labels).
+        missing: missingCodesOf([...new Set([...v.categories, ...(v.coarseCategories ?? [])])]),
         ...(v.coarseCategories ? { coarse_categories: v.coarseCategories } : {}),
         ...(companion
           ? {

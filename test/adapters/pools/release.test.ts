@@ -136,6 +136,9 @@ describe('export', () => {
     expect(dictionary.columns.find((c: { name: string }) => c.name === 'postcode').description).toMatch(/leading zero/);
     expect(dictionary.columns.find((c: { name: string }) => c.name === 'AGE5P_coarse').kind).toBe('coarse');
     expect(dictionary.variables[1].coarse_column).toBeUndefined();
+    // Missing-value codes marked, so a reader orders only the substantive levels.
+    expect(dictionary.variables[2].missing).toEqual({ not_applicable: ['Not applicable'], non_response: ['Not stated'], partial_response: [] });
+    expect(dictionary.variables[0].missing).toEqual({ not_applicable: [], non_response: [], partial_response: [] });
   });
 
   it('keeps fine columns alone when no suburb of the file is coarsened', async () => {
