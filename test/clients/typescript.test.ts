@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SpqClient, SpqError } from '../../clients/typescript/src/index.ts';
+import { GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, UnauthorizedError, SpqClient, SpqError, ValidationError, backoffMs, retryAfterMs } from '../../clients/typescript/src/index.ts';
 import { startTestServer, type TestServer } from '../http/harness.ts';
 
 let s: TestServer;
@@ -87,6 +87,62 @@ describe('TypeScript client', () => {
     expect(retries).toEqual([429, 503]);
     expect(new Set(keys).size).toBe(1);
     expect((await flaky.credits()).credits_remaining).toBe(before - result.credit_cost);
+  });
+
+  it("follows the contract's retry policy: a long Retry-After is handed back as a RateLimitError, a missing one backs off from 1 s", async () => {
+    const waits: number[] = [];
+    let calls = 0;
+    const limited = (headers: Record<string, string>) =>
+      new SpqClient({
+        baseUrl: s.baseUrl,
+        apiKey: 'spq_live_unused',
+        onRetry: (_attempt, _status, wait) => waits.push(wait),
+        fetch: async () => {
+          calls++;
+          return new Response(JSON.stringify({ error: 'rate_limited', detail: 'at most 60 requests per minute' }), { status: 429, headers });
+        },
+      });
+    // 3,131 s is past the default cap of 60 s: no sleep, one call, the wait carried by a typed error.
+    const started = Date.now();
+    const long = await limited({ 'retry-after': '3131' }).credits().catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(calls).toBe(1);
+    expect(long).toBeInstanceOf(RateLimitError);
+    expect(long).toBeInstanceOf(SpqError);
+    expect(long).toMatchObject({ status: 429, code: 'rate_limited', retryAfterMs: 3_131_000 });
+    expect(waits).toEqual([]);
+    // No Retry-After: 1 s, 2 s, 4 s … capped at 60 s (±25%), never 0.
+    expect([0, 1, 2, 3, 6, 7, 20].map((attempt) => backoffMs(attempt, 1000, 60_000, () => 0.5))).toEqual([1000, 2000, 4000, 8000, 60_000, 60_000, 60_000]);
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const low = backoffMs(attempt, 1000, 60_000, () => 0);
+      const high = backoffMs(attempt, 1000, 60_000, () => 0.9999);
+      expect(low).toBeGreaterThanOrEqual(750);
+      expect(high).toBeLessThanOrEqual(60_000);
+    }
+    expect(retryAfterMs(null)).toBeUndefined();
+    expect(retryAfterMs('7')).toBe(7000);
+    expect(retryAfterMs('Wed, 25 Nov 2026 08:00:10 GMT', Date.parse('Wed, 25 Nov 2026 08:00:00 GMT'))).toBe(10_000);
+  });
+
+  it('gives each error code its own class, and iterates the history page after page', async () => {
+    const notFound = await spq.query('qry_doesnotexist').catch((e: unknown) => e);
+    expect(notFound).toBeInstanceOf(NotFoundError);
+    const invalid = await spq.execute({ ...query, n_observations: 10_000_000 }).catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(ValidationError);
+    const fresh = new SpqClient({ baseUrl: s.baseUrl, apiKey: (await s.account({ grant: 10 })).key, backoffMs: 5 });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await fresh.execute({ ...query, n_observations: 5 })).query_id);
+    const seen: string[] = [];
+    for await (const item of fresh.historyItems({ perPage: 2 })) seen.push(item.query_id);
+    // Every query once, across pages of two (several in the same millisecond may tie in order).
+    expect([...seen].sort()).toEqual([...ids].sort());
+    // The rest of the catalogue, as a server (or a proxy in front of it, without a JSON body) answers it.
+    const answering = (status: number, body: string) =>
+      new SpqClient({ baseUrl: s.baseUrl, apiKey: 'spq_live_unused', retries: 0, fetch: async () => new Response(body, { status }) });
+    expect(await answering(402, JSON.stringify({ error: 'insufficient_credits', detail: 'needs 4, has 1', credits_remaining: 1 })).credits().catch((e: unknown) => e)).toBeInstanceOf(InsufficientCreditsError);
+    expect(await answering(401, '{"error":"unauthorized","detail":"no key"}').credits().catch((e: unknown) => e)).toBeInstanceOf(UnauthorizedError);
+    expect(await answering(503, '<html>bad gateway</html>').credits().catch((e: unknown) => e)).toBeInstanceOf(ServiceUnavailableError);
+    expect(await answering(410, '{"error":"gone","detail":"expired"}').credits().catch((e: unknown) => e)).toBeInstanceOf(GoneError);
   });
 
   it('is typed from the committed OpenAPI document (api.d.ts is what openapi-typescript makes of it)', () => {

@@ -8,9 +8,12 @@
  *     dataset_type: 'persons', n_observations: 500, output_format: 'parquet' });
  *   await spq.download(result, 'fitzroy.parquet', { onProgress: (done, total) => … });
  *
- * Retries as the contract asks: 429 after its Retry-After, 500/502/503/504 and network failures
- * with exponential backoff and jitter. execute is retried only under one Idempotency-Key (made
- * here unless given), so a retried execute never charges twice.
+ * Retries as the contract asks: 429, 500/502/503/504 and network failures with exponential
+ * backoff from 1 s, doubling, capped at 60 s (with ±25% jitter); a 429's Retry-After is honoured
+ * up to `maxRetryAfterMs` (default 60 s), and a longer one is not slept through: the call throws
+ * a RateLimitError carrying the wait. `onRetry` hears every wait before it starts. execute is
+ * retried only under one Idempotency-Key (made here unless given), so a retried execute never
+ * charges twice. Every API error is an SpqError, of the subclass of its catalogue code.
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -37,11 +40,15 @@ export interface SpqClientOptions {
   readonly baseUrl: string;
   /** spq_live_… or spq_test_…: sent as a bearer token, never in a URL. */
   readonly apiKey: string;
-  /** Retries after the first attempt (default 4). */
+  /** Retries after the first attempt (default 5). */
   readonly retries?: number;
-  /** First backoff in ms (default 500), doubled each retry, with up to 50% jitter. */
+  /** First backoff in ms (default 1,000), doubled each retry up to `maxBackoffMs`, ±25% jitter. */
   readonly backoffMs?: number;
-  /** Told about each retry (status 0 = network failure). */
+  /** The longest backoff in ms (default 60,000). */
+  readonly maxBackoffMs?: number;
+  /** The longest Retry-After the client waits out (default 60,000 ms); a longer one throws a RateLimitError carrying it. */
+  readonly maxRetryAfterMs?: number;
+  /** Told about each wait before it starts (status 0 = network failure): show progress, log, or count. */
   readonly onRetry?: (attempt: number, status: number, waitMs: number) => void;
   /** A fetch to use instead of the global one (tests, proxies). */
   readonly fetch?: typeof fetch;
@@ -59,6 +66,57 @@ export class SpqError extends Error {
     super(`${status}${code ? ` ${code}` : ''}: ${detail}${requestId ? ` (request ${requestId})` : ''}`);
     this.name = 'SpqError';
   }
+}
+
+/** One class per error code of the API's catalogue, so callers catch what they can handle. */
+export class BadRequestError extends SpqError {}
+export class UnauthorizedError extends SpqError {}
+export class InsufficientCreditsError extends SpqError {}
+export class ForbiddenError extends SpqError {}
+export class NotFoundError extends SpqError {}
+export class ConflictError extends SpqError {}
+export class GoneError extends SpqError {}
+export class ValidationError extends SpqError {}
+export class InternalError extends SpqError {}
+export class ServiceUnavailableError extends SpqError {}
+/** 429: `retryAfterMs` is how long the server asked to wait (undefined when it did not say). */
+export class RateLimitError extends SpqError {
+  constructor(status: number, code: string | undefined, detail: string, requestId: string | undefined, body: unknown, readonly retryAfterMs: number | undefined) {
+    super(status, code, detail, requestId, body);
+    this.name = 'RateLimitError';
+    if (retryAfterMs !== undefined) this.message += `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
+  }
+}
+
+const ERROR_CLASSES: Readonly<Record<string, new (...args: ConstructorParameters<typeof SpqError>) => SpqError>> = {
+  bad_request: BadRequestError,
+  unauthorized: UnauthorizedError,
+  insufficient_credits: InsufficientCreditsError,
+  forbidden: ForbiddenError,
+  not_found: NotFoundError,
+  conflict: ConflictError,
+  gone: GoneError,
+  validation_error: ValidationError,
+  internal_error: InternalError,
+  service_unavailable: ServiceUnavailableError,
+};
+const CODE_OF_STATUS: Readonly<Record<number, string>> = {
+  400: 'bad_request', 401: 'unauthorized', 402: 'insufficient_credits', 403: 'forbidden', 404: 'not_found', 409: 'conflict',
+  410: 'gone', 422: 'validation_error', 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavailable',
+};
+
+/** Retry-After in ms: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The contract's backoff: 1 s, doubling, capped (default 60 s), ±25% jitter, never past the cap. */
+export function backoffMs(attempt: number, firstMs = 1000, maxMs = 60_000, random = Math.random): number {
+  const base = Math.min(maxMs, firstMs * 2 ** attempt);
+  return Math.min(maxMs, base * (0.75 + random() / 2));
 }
 
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -90,6 +148,15 @@ export class SpqClient {
     if (options.perPage !== undefined) params.set('per_page', String(options.perPage));
     if (options.datasetType !== undefined) params.set('dataset_type', options.datasetType);
     return this.call<HistoryResult>('GET', `/query/history${params.size > 0 ? `?${params}` : ''}`);
+  }
+
+  /** Every history item, newest first, page after page (per_page 100 unless given). */
+  async *historyItems(options: { perPage?: number; datasetType?: QueryRequest['dataset_type'] } = {}): AsyncGenerator<HistoryItem> {
+    for (let page = 1; ; page++) {
+      const result = await this.history({ ...options, page, perPage: options.perPage ?? 100 });
+      yield* result.queries;
+      if (page >= result.pagination.total_pages) return;
+    }
   }
 
   async query(queryId: string): Promise<HistoryItem> {
@@ -156,10 +223,10 @@ export class SpqClient {
     throw await this.errorOf(response);
   }
 
-  /** One request with the contract's retries: 429 after Retry-After, 5xx and network failures with backoff. */
+  /** One request with the contract's retries (see the module's comment). */
   private async send(method: 'GET' | 'POST', url: string, options: { body?: unknown; headers?: Record<string, string> }, authorised: boolean): Promise<Response> {
-    const retries = this.options.retries ?? 4;
-    const first = this.options.backoffMs ?? 500;
+    const retries = this.options.retries ?? 5;
+    const maxRetryAfter = this.options.maxRetryAfterMs ?? 60_000;
     for (let attempt = 0; ; attempt++) {
       let response: Response | undefined;
       try {
@@ -177,9 +244,10 @@ export class SpqClient {
       }
       if (response && !RETRY_STATUSES.has(response.status)) return response;
       if (response && attempt >= retries) return response;
-      const retryAfter = Number(response?.headers.get('retry-after'));
-      const backoff = first * 2 ** attempt * (1 + Math.random() / 2);
-      const wait = response?.status === 429 && Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : backoff;
+      const asked = response?.status === 429 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
+      // A wait longer than the caller allows is theirs to decide on: hand it over instead of blocking.
+      if (response && asked !== undefined && asked > maxRetryAfter) return response;
+      const wait = asked ?? backoffMs(attempt, this.options.backoffMs ?? 1000, this.options.maxBackoffMs ?? 60_000);
       await response?.body?.cancel().catch(() => undefined);
       this.options.onRetry?.(attempt + 1, response?.status ?? 0, wait);
       await sleep(wait);
@@ -197,6 +265,10 @@ export class SpqClient {
     }
     const b = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     const detail = String(b['detail'] ?? b['message'] ?? (text || response.statusText));
-    return new SpqError(response.status, typeof b['error'] === 'string' ? b['error'] : undefined, detail, requestId, body);
+    const code = typeof b['error'] === 'string' ? b['error'] : undefined;
+    const kind = code ?? CODE_OF_STATUS[response.status];
+    if (kind === 'rate_limited') return new RateLimitError(response.status, code, detail, requestId, body, retryAfterMs(response.headers.get('retry-after')));
+    const ErrorClass = (kind !== undefined ? ERROR_CLASSES[kind] : undefined) ?? SpqError;
+    return new ErrorClass(response.status, code, detail, requestId, body);
   }
 }
