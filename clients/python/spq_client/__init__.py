@@ -9,9 +9,12 @@ Standard library only (urllib); pandas (and pyarrow for parquet) only for ``to_d
     result = spq.execute(query)
     df = spq.to_dataframe(spq.download(result, "fitzroy.csv"), spq.dictionary(result))
 
-Retries follow the contract: 429 after its Retry-After, 500/502/503/504 and network failures
-with exponential backoff and jitter; ``execute`` keeps one Idempotency-Key across its retries,
-so a retried execute never charges twice.
+Retries follow the contract: 429, 500/502/503/504 and network failures back off from 1 s,
+doubling, capped at 60 s (±25% jitter); a 429's Retry-After is waited out up to
+``max_retry_after`` seconds (default 60), and a longer one is not slept through: the call raises
+``RateLimitError`` carrying ``retry_after``. ``on_retry(attempt, status, wait)`` hears every wait
+before it starts. ``execute`` keeps one Idempotency-Key across its retries, so a retried execute
+never charges twice. Every API error is an ``SpqError``, of the subclass of its catalogue code.
 """
 
 from __future__ import annotations
@@ -24,9 +27,14 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from typing import Any, Callable, Dict, List, Optional, Union
+from email.utils import parsedate_to_datetime
+from typing import Any, Callable, Dict, Iterator, List, Optional, Union
 
-__all__ = ["SpqClient", "SpqError", "categories_of"]
+__all__ = [
+    "SpqClient", "SpqError", "categories_of", "backoff_seconds", "retry_after_seconds",
+    "BadRequestError", "UnauthorizedError", "InsufficientCreditsError", "ForbiddenError", "NotFoundError",
+    "ConflictError", "GoneError", "ValidationError", "RateLimitError", "InternalError", "ServiceUnavailableError",
+]
 
 RETRY_STATUSES = {429, 500, 502, 503, 504}
 
@@ -43,6 +51,86 @@ class SpqError(Exception):
         self.body = body
 
 
+class BadRequestError(SpqError):
+    pass
+
+
+class UnauthorizedError(SpqError):
+    pass
+
+
+class InsufficientCreditsError(SpqError):
+    pass
+
+
+class ForbiddenError(SpqError):
+    pass
+
+
+class NotFoundError(SpqError):
+    pass
+
+
+class ConflictError(SpqError):
+    pass
+
+
+class GoneError(SpqError):
+    pass
+
+
+class ValidationError(SpqError):
+    pass
+
+
+class InternalError(SpqError):
+    pass
+
+
+class ServiceUnavailableError(SpqError):
+    pass
+
+
+class RateLimitError(SpqError):
+    """429: ``retry_after`` is how many seconds the server asked to wait (None when it did not say)."""
+
+    def __init__(self, status: int, code: Optional[str], detail: str, request_id: Optional[str], body: Any = None,
+                 retry_after: Optional[float] = None):
+        super().__init__(status, code, detail + (f"; retry after {int(retry_after + 0.999)} s" if retry_after is not None else ""), request_id, body)
+        self.detail = detail
+        self.retry_after = retry_after
+
+
+ERROR_CLASSES = {
+    "bad_request": BadRequestError, "unauthorized": UnauthorizedError, "insufficient_credits": InsufficientCreditsError,
+    "forbidden": ForbiddenError, "not_found": NotFoundError, "conflict": ConflictError, "gone": GoneError,
+    "validation_error": ValidationError, "internal_error": InternalError, "service_unavailable": ServiceUnavailableError,
+}
+CODE_OF_STATUS = {400: "bad_request", 401: "unauthorized", 402: "insufficient_credits", 403: "forbidden", 404: "not_found",
+                  409: "conflict", 410: "gone", 422: "validation_error", 429: "rate_limited", 500: "internal_error",
+                  503: "service_unavailable"}
+
+
+def retry_after_seconds(header: Optional[str], now: Optional[float] = None) -> Optional[float]:
+    """Retry-After in seconds: delta-seconds or an HTTP date; None when absent or unreadable."""
+    if header is None or not header.strip():
+        return None
+    text = header.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = parsedate_to_datetime(text).timestamp()
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when - (time.time() if now is None else now))
+
+
+def backoff_seconds(attempt: int, first: float = 1.0, cap: float = 60.0, rand: Callable[[], float] = random.random) -> float:
+    """The contract's backoff: 1 s, doubling, capped (default 60 s), ±25% jitter, never past the cap."""
+    base = min(cap, first * (2 ** attempt))
+    return min(cap, base * (0.75 + rand() / 2))
+
+
 def categories_of(dictionary: Dict[str, Any]) -> Dict[str, List[str]]:
     """Column name -> its categories in ABS order, for every coded column a dictionary describes:
     the variables (and their coarse companions), the linked records' joined columns."""
@@ -57,12 +145,15 @@ def categories_of(dictionary: Dict[str, Any]) -> Dict[str, List[str]]:
 
 
 class SpqClient:
-    def __init__(self, base_url: str, api_key: str, retries: int = 4, backoff: float = 0.5, timeout: float = 120.0,
-                 on_retry: Optional[Callable[[int, int, float], None]] = None):
+    def __init__(self, base_url: str, api_key: str, retries: int = 5, backoff: float = 1.0, timeout: float = 120.0,
+                 on_retry: Optional[Callable[[int, int, float], None]] = None, max_backoff: float = 60.0,
+                 max_retry_after: float = 60.0):
         self.base_url = base_url.rstrip("/")
         self._api_key = api_key
         self.retries = retries
         self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.max_retry_after = max_retry_after
         self.timeout = timeout
         self.on_retry = on_retry
 
@@ -85,6 +176,16 @@ class SpqClient:
     def history(self, page: Optional[int] = None, per_page: Optional[int] = None, dataset_type: Optional[str] = None) -> Dict[str, Any]:
         params = {k: v for k, v in (("page", page), ("per_page", per_page), ("dataset_type", dataset_type)) if v is not None}
         return self._call("GET", "/query/history" + (("?" + urllib.parse.urlencode(params)) if params else ""))
+
+    def history_items(self, per_page: int = 100, dataset_type: Optional[str] = None) -> Iterator[Dict[str, Any]]:
+        """Every history item, newest first, page after page."""
+        page = 1
+        while True:
+            result = self.history(page=page, per_page=per_page, dataset_type=dataset_type)
+            yield from result["queries"]
+            if page >= result["pagination"]["total_pages"]:
+                return
+            page += 1
 
     def query(self, query_id: str) -> Dict[str, Any]:
         return self._call("GET", "/query/" + urllib.parse.quote(query_id, safe=""))
@@ -194,17 +295,15 @@ class SpqClient:
                 status = error.code
                 if status not in RETRY_STATUSES or attempt >= self.retries:
                     raise self._error_of(error) from None
-                retry_after = error.headers.get("Retry-After")
+                retry_after = retry_after_seconds(error.headers.get("Retry-After")) if status == 429 else None
+                # A wait longer than the caller allows is theirs to decide on: raise it instead of blocking.
+                if retry_after is not None and retry_after > self.max_retry_after:
+                    raise self._error_of(error) from None
                 error.close()
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 if attempt >= self.retries:
                     raise
-            wait = self.backoff * (2 ** attempt) * (1 + random.random() / 2)
-            if status == 429 and retry_after is not None:
-                try:
-                    wait = max(0.0, float(retry_after))
-                except ValueError:
-                    pass
+            wait = retry_after if retry_after is not None else backoff_seconds(attempt, self.backoff, self.max_backoff)
             attempt += 1
             if self.on_retry:
                 self.on_retry(attempt, status, wait)
@@ -219,4 +318,9 @@ class SpqClient:
             body = text
         b = body if isinstance(body, dict) else {}
         detail = str(b.get("detail") or b.get("message") or text or error.reason)
-        return SpqError(error.code, b.get("error"), detail, error.headers.get("X-Request-Id"), body)
+        code = b.get("error") if isinstance(b.get("error"), str) else None
+        kind = code or CODE_OF_STATUS.get(error.code)
+        request_id = error.headers.get("X-Request-Id")
+        if kind == "rate_limited":
+            return RateLimitError(error.code, code, detail, request_id, body, retry_after_seconds(error.headers.get("Retry-After")))
+        return ERROR_CLASSES.get(kind or "", SpqError)(error.code, code, detail, request_id, body)

@@ -7,10 +7,14 @@ import os
 import sys
 import tempfile
 import threading
+import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from spq_client import SpqClient, SpqError, categories_of  # noqa: E402
+from spq_client import (  # noqa: E402
+    GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, SpqClient, SpqError,
+    UnauthorizedError, ValidationError, backoff_seconds, categories_of, retry_after_seconds,
+)
 
 BASE = os.environ.get("SPQ_BASE_URL")
 KEY = os.environ.get("SPQ_API_KEY")
@@ -106,6 +110,100 @@ class Offline(unittest.TestCase):
             self.assertEqual(set(keys), {"Bearer spq_test_x"})
         finally:
             server.shutdown()
+            server.server_close()
+
+
+def serve(answers, on_request=None):
+    """A local HTTP server answering each request with the next (status, headers, body)."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            if on_request:
+                on_request(self)
+            status, headers, body = answers.pop(0)
+            self.send_response(status)
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+class RetryPolicy(unittest.TestCase):
+    def test_a_retry_after_past_the_cap_raises_a_rate_limit_error_carrying_it_without_waiting(self):
+        server = serve([(429, {"Retry-After": "3131"}, b'{"error":"rate_limited","detail":"at most 60 requests per minute"}')])
+        try:
+            waits = []
+            client = SpqClient(f"http://127.0.0.1:{server.server_port}", "spq_test_x", on_retry=lambda a, s, w: waits.append(w))
+            started = time.monotonic()
+            with self.assertRaises(RateLimitError) as raised:
+                client.credits()
+            self.assertLess(time.monotonic() - started, 1.0)
+            self.assertEqual(raised.exception.retry_after, 3131.0)
+            self.assertEqual(raised.exception.status, 429)
+            self.assertIsInstance(raised.exception, SpqError)
+            self.assertIn("retry after 3131 s", str(raised.exception))
+            self.assertEqual(waits, [])
+        finally:
+            server.shutdown()
+            server.server_close()
+
+    def test_a_missing_retry_after_backs_off_instead_of_retrying_at_once(self):
+        server = serve([(429, {}, b'{"error":"rate_limited","detail":"slow"}'), (200, {}, b'{"credits_remaining":3}')])
+        try:
+            waits = []
+            client = SpqClient(f"http://127.0.0.1:{server.server_port}", "spq_test_x", backoff=0.05, on_retry=lambda a, s, w: waits.append(w))
+            self.assertEqual(client.credits(), {"credits_remaining": 3})
+            self.assertEqual(len(waits), 1)
+            self.assertGreaterEqual(waits[0], 0.05 * 0.75)
+        finally:
+            server.shutdown()
+            server.server_close()
+
+    def test_backoff_is_one_second_doubling_to_sixty(self):
+        self.assertEqual([backoff_seconds(a, rand=lambda: 0.5) for a in (0, 1, 2, 3, 6, 20)], [1.0, 2.0, 4.0, 8.0, 60.0, 60.0])
+        for attempt in range(12):
+            self.assertGreaterEqual(backoff_seconds(attempt, rand=lambda: 0.0), 0.75)
+            self.assertLessEqual(backoff_seconds(attempt, rand=lambda: 0.9999), 60.0)
+        self.assertIsNone(retry_after_seconds(None))
+        self.assertEqual(retry_after_seconds("7"), 7.0)
+        self.assertEqual(retry_after_seconds("Wed, 25 Nov 2026 08:00:10 GMT", now=1795593600.0), 10.0)
+
+    def test_each_error_code_has_its_class(self):
+        cases = [(402, b'{"error":"insufficient_credits","detail":"needs 4"}', InsufficientCreditsError),
+                 (401, b'{"error":"unauthorized","detail":"no key"}', UnauthorizedError),
+                 (404, b'{"error":"not_found","detail":"no query"}', NotFoundError),
+                 (422, b'{"error":"validation_error","detail":"bad"}', ValidationError),
+                 (410, b'{"error":"gone","detail":"expired"}', GoneError),
+                 (503, b"<html>bad gateway</html>", ServiceUnavailableError)]
+        server = serve([(status, {}, body) for status, body, _ in cases])
+        try:
+            client = SpqClient(f"http://127.0.0.1:{server.server_port}", "spq_test_x", retries=0)
+            for status, _, cls in cases:
+                with self.assertRaises(cls) as raised:
+                    client.credits()
+                self.assertEqual(raised.exception.status, status)
+        finally:
+            server.shutdown()
+            server.server_close()
+
+    def test_history_items_iterate_every_page(self):
+        page = lambda items, n, total: (200, {}, json.dumps({"queries": [{"query_id": q} for q in items],
+                                                             "pagination": {"page": n, "per_page": 2, "total_pages": total, "total_queries": 3}}).encode())
+        server = serve([page(["c", "b"], 1, 2), page(["a"], 2, 2)])
+        try:
+            client = SpqClient(f"http://127.0.0.1:{server.server_port}", "spq_test_x")
+            self.assertEqual([q["query_id"] for q in client.history_items(per_page=2)], ["c", "b", "a"])
+        finally:
+            server.shutdown()
+            server.server_close()
 
 
 if __name__ == "__main__":
