@@ -31,7 +31,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Dict, Iterator, List, Optional, Union
 
 __all__ = [
-    "SpqClient", "SpqError", "categories_of", "backoff_seconds", "retry_after_seconds",
+    "SpqClient", "SpqError", "categories_of", "missing_codes_of", "backoff_seconds", "retry_after_seconds",
     "BadRequestError", "UnauthorizedError", "InsufficientCreditsError", "ForbiddenError", "NotFoundError",
     "ConflictError", "GoneError", "ValidationError", "RateLimitError", "InternalError", "ServiceUnavailableError",
 ]
@@ -144,6 +144,25 @@ def categories_of(dictionary: Dict[str, Any]) -> Dict[str, List[str]]:
     return out
 
 
+def missing_codes_of(dictionary: Dict[str, Any]) -> Dict[str, List[str]]:
+    """Column name -> its missing-value labels (not applicable, non-response, partial response),
+    as the dictionary marks them; the linked columns take their variable's."""
+    def labels(v: Dict[str, Any]) -> List[str]:
+        m = v.get("missing") or {}
+        return [*m.get("not_applicable", []), *m.get("non_response", []), *m.get("partial_response", [])]
+
+    out: Dict[str, List[str]] = {}
+    by_code = {}
+    for v in dictionary.get("variables", []):
+        out[v["code"]] = labels(v)
+        by_code[v["code"]] = out[v["code"]]
+        if v.get("coarse_column"):
+            out[v["coarse_column"]] = labels(v)
+    for v in dictionary.get("linked_variables", []):
+        out[v["column"]] = labels(v) or by_code.get(v.get("code"), [])
+    return out
+
+
 class SpqClient:
     def __init__(self, base_url: str, api_key: str, retries: int = 5, backoff: float = 1.0, timeout: float = 120.0,
                  on_retry: Optional[Callable[[int, int, float], None]] = None, max_backoff: float = 60.0,
@@ -242,10 +261,16 @@ class SpqClient:
 
     # -------------------------------------------------------------- data frames
     @staticmethod
-    def to_dataframe(path: str, dictionary: Optional[Dict[str, Any]] = None):
+    def to_dataframe(path: str, dictionary: Optional[Dict[str, Any]] = None, missing: str = "na"):
         """A pandas DataFrame of a downloaded csv or parquet file: ids and geography as text (leading
-        zeros kept), every coded column an *ordered* Categorical with the ABS category order.
+        zeros kept), every coded column an *ordered* Categorical of its substantive levels in the
+        ABS order, so that a comparison or ``max()`` never lands on "Not stated".
+        ``missing="na"`` (default): the missing-value codes the dictionary marks ("Not stated",
+        "Not applicable", "Partial income stated", …) become NA. ``missing="keep"``: they stay, as
+        levels of an *unordered* Categorical (pandas cannot order only some levels).
         A csv needs its dictionary (``dictionary(result)``); a parquet file carries its own."""
+        if missing not in ("na", "keep"):
+            raise ValueError('missing must be "na" or "keep"')
         import pandas as pd  # optional dependency
 
         if path.endswith(".parquet"):
@@ -261,9 +286,17 @@ class SpqClient:
             frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
         if dictionary is None:
             raise ValueError("no dictionary: pass dictionary(result) for a csv file")
+        missing_of = missing_codes_of(dictionary)
         for column, categories in categories_of(dictionary).items():
-            if column in frame.columns:
-                frame[column] = pd.Categorical(frame[column].astype("object"), categories=categories, ordered=True)
+            if column not in frame.columns:
+                continue
+            values = frame[column].astype("object")
+            codes = set(missing_of.get(column, []))
+            if missing == "keep" and codes:
+                frame[column] = pd.Categorical(values, categories=categories, ordered=False)
+            else:
+                substantive = [c for c in categories if c not in codes]
+                frame[column] = pd.Categorical(values.where(~values.isin(codes)), categories=substantive, ordered=True)
         return frame
 
     # -------------------------------------------------------------- transport

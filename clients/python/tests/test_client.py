@@ -64,6 +64,26 @@ class AgainstServer(unittest.TestCase):
         self.assertNotEqual(draws[0]["metadata"]["seed"], draws[1]["metadata"]["seed"])
 
     @unittest.skipUnless(HAVE_PANDAS, "pandas is not installed (Debian: python3-pandas)")
+    def test_to_dataframe_orders_substantive_levels_and_missing_codes_are_na(self):
+        query = dict(QUERY, n_observations=200)
+        result = self.spq.execute(query)
+        path = self.spq.download(result, os.path.join(self.dir, "missing.csv"))
+        dictionary = self.spq.dictionary(result)
+        frame = self.spq.to_dataframe(path, dictionary)
+        # Income: "Not stated" and "Not applicable" are NA, not the top of the order.
+        self.assertNotIn("Not stated", list(frame["INCP"].cat.categories))
+        self.assertNotIn("Not applicable", list(frame["INCP"].cat.categories))
+        self.assertTrue(frame["INCP"].cat.ordered)
+        self.assertNotIn(frame["INCP"].max(), ("Not stated", "Not applicable"))
+        raw = pandas.read_csv(path, dtype=str, keep_default_na=False)
+        self.assertEqual(int(frame["INCP"].isna().sum()), int(raw["INCP"].isin(["Not stated", "Not applicable"]).sum()))
+        self.assertGreater(int(frame["INCP"].isna().sum()), 0)  # children have "Not applicable"
+        kept = self.spq.to_dataframe(path, dictionary, missing="keep")
+        self.assertFalse(kept["INCP"].cat.ordered)
+        self.assertIn("Not applicable", list(kept["INCP"].cat.categories))
+        self.assertEqual(int(kept["INCP"].isna().sum()), 0)
+
+    @unittest.skipUnless(HAVE_PANDAS, "pandas is not installed (Debian: python3-pandas)")
     def test_to_dataframe_gives_ordered_categoricals_and_text_ids(self):
         result = self.spq.execute(QUERY)
         path = self.spq.download(result, os.path.join(self.dir, "df.csv"))
