@@ -27,11 +27,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+import zipfile
 from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Dict, Iterator, List, Optional, Union
 
 __all__ = [
-    "SpqClient", "SpqError", "categories_of", "missing_codes_of", "backoff_seconds", "retry_after_seconds",
+    "SpqClient", "SpqError", "categories_of", "missing_codes_of", "file_kind", "backoff_seconds", "retry_after_seconds",
     "BadRequestError", "UnauthorizedError", "InsufficientCreditsError", "ForbiddenError", "NotFoundError",
     "ConflictError", "GoneError", "ValidationError", "RateLimitError", "InternalError", "ServiceUnavailableError",
 ]
@@ -163,6 +164,37 @@ def missing_codes_of(dictionary: Dict[str, Any]) -> Dict[str, List[str]]:
     return out
 
 
+def file_kind(path: str) -> str:
+    """What a downloaded file is, by its content (a name can be anything): parquet, xlsx, zip or csv."""
+    with open(path, "rb") as f:
+        head = f.read(4)
+    if head == b"PAR1":
+        return "parquet"
+    if head[:2] == b"PK":
+        with zipfile.ZipFile(path) as archive:
+            return "xlsx" if "xl/workbook.xml" in archive.namelist() else "zip"
+    return "csv"
+
+
+def _typed(frame, dictionary: Dict[str, Any], missing: str):
+    """Every coded column an ordered Categorical of its substantive levels (missing codes NA), or,
+    with missing="keep", an unordered Categorical of all its levels."""
+    import pandas as pd  # optional dependency
+
+    missing_of = missing_codes_of(dictionary)
+    for column, categories in categories_of(dictionary).items():
+        if column not in frame.columns:
+            continue
+        values = frame[column].astype("object")
+        codes = set(missing_of.get(column, []))
+        if missing == "keep" and codes:
+            frame[column] = pd.Categorical(values, categories=categories, ordered=False)
+        else:
+            substantive = [c for c in categories if c not in codes]
+            frame[column] = pd.Categorical(values.where(~values.isin(codes)), categories=substantive, ordered=True)
+    return frame
+
+
 class SpqClient:
     def __init__(self, base_url: str, api_key: str, retries: int = 5, backoff: float = 1.0, timeout: float = 120.0,
                  on_retry: Optional[Callable[[int, int, float], None]] = None, max_backoff: float = 60.0,
@@ -271,9 +303,14 @@ class SpqClient:
         A csv needs its dictionary (``dictionary(result)``); a parquet file carries its own."""
         if missing not in ("na", "keep"):
             raise ValueError('missing must be "na" or "keep"')
+        kind = file_kind(path)
+        if kind == "zip":
+            raise ValueError("a household zip holds several linked files: read it with to_dataframes(path)")
+        if kind == "xlsx":
+            return SpqClient._xlsx_dataframe(path, missing)
         import pandas as pd  # optional dependency
 
-        if path.endswith(".parquet"):
+        if kind == "parquet":
             import pyarrow.parquet as pq  # optional dependency
 
             table = pq.read_table(path)
@@ -286,18 +323,50 @@ class SpqClient:
             frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
         if dictionary is None:
             raise ValueError("no dictionary: pass dictionary(result) for a csv file")
-        missing_of = missing_codes_of(dictionary)
-        for column, categories in categories_of(dictionary).items():
-            if column not in frame.columns:
-                continue
-            values = frame[column].astype("object")
-            codes = set(missing_of.get(column, []))
-            if missing == "keep" and codes:
-                frame[column] = pd.Categorical(values, categories=categories, ordered=False)
-            else:
-                substantive = [c for c in categories if c not in codes]
-                frame[column] = pd.Categorical(values.where(~values.isin(codes)), categories=substantive, ordered=True)
-        return frame
+        return _typed(frame, dictionary, missing)
+
+    @staticmethod
+    def to_dataframes(path: str, missing: str = "na") -> Dict[str, Any]:
+        """A household zip (linked_records "household") as {"dwellings": …, "families": …, "persons": …}:
+        one data frame per file, typed like ``to_dataframe``, the id columns intact so that
+        persons.merge(dwellings, on="dwelling_id") links them. A single file gives a one-entry dict."""
+        import tempfile
+
+        if file_kind(path) != "zip":
+            return {"records": SpqClient.to_dataframe(path, missing=missing)}
+        out: Dict[str, Any] = {}
+        with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(path) as archive:
+            archive.extractall(tmp)
+            names = archive.namelist()
+            for name in names:
+                if name.endswith(".json"):
+                    continue
+                dataset = next((d for d in ("dwellings", "families", "persons") if f"-{d}" in name), name)
+                member = os.path.join(tmp, name)
+                dictionary = None
+                sidecar = next((n for n in names if n.endswith(".json") and f"-{dataset}" in n), None)
+                if sidecar:
+                    with open(os.path.join(tmp, sidecar), encoding="utf-8") as f:
+                        dictionary = json.load(f)
+                out[dataset] = SpqClient.to_dataframe(member, dictionary, missing=missing)
+        return out
+
+    @staticmethod
+    def _xlsx_dataframe(path: str, missing: str):
+        """The xlsx file's data sheet (the first), typed by its own dictionary sheet."""
+        import pandas as pd  # optional dependency
+
+        sheets = pd.read_excel(path, sheet_name=None, dtype=str, keep_default_na=False, na_values=[""])
+        names = list(sheets)
+        frame = sheets[names[0]]
+        variables: Dict[str, Dict[str, Any]] = {}
+        for _, row in sheets.get("dictionary", pd.DataFrame()).iterrows():
+            v = variables.setdefault(row["code"], {"code": row["code"], "categories": [], "missing": {"not_applicable": [], "non_response": [], "partial_response": []}})
+            v["categories"].append(row["label"])
+            kind = row.get("missing")
+            if isinstance(kind, str) and kind in v["missing"]:
+                v["missing"][kind].append(row["label"])
+        return _typed(frame, {"variables": list(variables.values())}, missing)
 
     # -------------------------------------------------------------- transport
     def _call(self, method: str, path: str, body: Any = None, headers: Optional[Dict[str, str]] = None, accept=()) -> Dict[str, Any]:

@@ -13,7 +13,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from spq_client import (  # noqa: E402
     GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, SpqClient, SpqError,
-    UnauthorizedError, ValidationError, backoff_seconds, categories_of, retry_after_seconds,
+    UnauthorizedError, ValidationError, backoff_seconds, categories_of, file_kind, retry_after_seconds,
 )
 
 BASE = os.environ.get("SPQ_BASE_URL")
@@ -82,6 +82,29 @@ class AgainstServer(unittest.TestCase):
         self.assertFalse(kept["INCP"].cat.ordered)
         self.assertIn("Not applicable", list(kept["INCP"].cat.categories))
         self.assertEqual(int(kept["INCP"].isna().sum()), 0)
+
+    @unittest.skipUnless(HAVE_PANDAS, "pandas is not installed (Debian: python3-pandas)")
+    def test_readers_choose_by_content_xlsx_and_household_zips(self):
+        xlsx = self.spq.execute(dict(QUERY, output_format="xlsx", n_observations=30))
+        path = self.spq.download(xlsx, os.path.join(self.dir, "no-extension"))
+        self.assertEqual(file_kind(path), "xlsx")
+        frame = self.spq.to_dataframe(path)
+        self.assertEqual(len(frame), 30)
+        self.assertTrue(frame["AGE5P"].cat.ordered)
+        self.assertNotIn("Not applicable", list(frame["INCP"].cat.categories))
+        self.assertTrue(frame["person_id"].str.match(r"^P\d{9}$").all())
+        household = self.spq.execute({"geography_level": "suburb", "geography_selections": ["Fitzroy"], "dataset_type": "dwellings",
+                                      "n_observations": 5, "output_format": "csv", "linked_records": "household"})
+        zipped = self.spq.download(household, os.path.join(self.dir, "household.bin"))
+        self.assertEqual(file_kind(zipped), "zip")
+        frames = self.spq.to_dataframes(zipped)
+        self.assertEqual(sorted(frames), ["dwellings", "families", "persons"])
+        self.assertEqual(len(frames["dwellings"]), 5)
+        # The keys link: every person's dwelling is among the dwellings drawn.
+        self.assertTrue(frames["persons"]["dwelling_id"].isin(frames["dwellings"]["dwelling_id"]).all())
+        self.assertTrue(frames["persons"]["AGE5P"].cat.ordered)
+        with self.assertRaises(ValueError):
+            self.spq.to_dataframe(zipped)
 
     @unittest.skipUnless(HAVE_PANDAS, "pandas is not installed (Debian: python3-pandas)")
     def test_to_dataframe_gives_ordered_categoricals_and_text_ids(self):
