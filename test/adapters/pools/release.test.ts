@@ -239,8 +239,13 @@ describe('export', () => {
     expect(data.slice(1)).toEqual(expected);
     expect(sheets[3]!.data).toContainEqual(['seed', '12345']);
     expect(sheets[2]!.data.slice(1).map((r) => r[0])).toEqual(data[0]);
-    expect(sheets[1]!.data).toContainEqual(['INCP', 'Total personal income (weekly)', 3, '$1-$399']);
-    expect(sheets[1]!.data).toContainEqual(['INCP_coarse', 'Total personal income (weekly) (coarse categories, every record; INCP is empty for small suburbs)', 1, 'Under $400']);
+    const dictionaryRow = (code: string, label: string) => sheets[1]!.data.find((r) => r[0] === code && r[3] === label);
+    expect(sheets[1]!.data[0]).toEqual(['code', 'description', 'category_index', 'label', 'missing']);
+    expect(dictionaryRow('INCP', '$1-$399')?.slice(0, 4)).toEqual(['INCP', 'Total personal income (weekly)', 3, '$1-$399']);
+    expect(dictionaryRow('INCP', '$1-$399')?.[4] ?? '').toBe('');
+    expect(dictionaryRow('INCP', 'Not stated')?.[4]).toBe('non_response');
+    expect(dictionaryRow('INCP', 'Not applicable')?.[4]).toBe('not_applicable');
+    expect(dictionaryRow('INCP_coarse', 'Under $400')?.slice(0, 4)).toEqual(['INCP_coarse', 'Total personal income (weekly) (coarse categories, every record; INCP is empty for small suburbs)', 1, 'Under $400']);
 
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(destPath);
