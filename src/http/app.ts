@@ -93,6 +93,9 @@ export function buildApp(given: AppDeps): FastifyInstance {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Every answer is one account's (balances, prices, results, errors): no cache keeps it. A
+    // route that may be cached says so itself (the account area's assets); the reference's static files may be.
+    if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
     return refuseKeyInUrl(request, reply);
   });
   app.addHook('onResponse', async (request, reply) => {

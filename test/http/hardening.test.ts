@@ -13,8 +13,8 @@ const credits = async () => (await (await ctx.s.call('/account/credits', { key: 
 describe('hardening', () => {
   it('refuses an API key used as an Idempotency-Key (400) and charges nothing', async () => {
     const before = await credits();
-    for (const kind of ['live', 'test'] as const) {
-      const res = await ctx.s.call('/query/execute', { key: ctx.key, body: query({ geography_selections: ['Fitzroy'], n_observations: 10 }), headers: { 'Idempotency-Key': generateApiKey(kind) } });
+    for (const idempotencyKey of [generateApiKey('live'), generateApiKey('test'), `Bearer ${generateApiKey('live')}`]) {
+      const res = await ctx.s.call('/query/execute', { key: ctx.key, body: query({ geography_selections: ['Fitzroy'], n_observations: 10 }), headers: { 'Idempotency-Key': idempotencyKey } });
       expect(res.status).toBe(400);
       const body = await res.json();
       expect(body.error).toBe('bad_request');
@@ -32,6 +32,20 @@ describe('hardening', () => {
     const { query_id } = await res.json();
     expect((await ctx.s.call('/query/history', { key: ctx.key })).headers.get('cache-control')).toBe('no-store');
     expect((await ctx.s.call(`/query/${query_id}`, { key: ctx.key })).headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('marks every API answer Cache-Control: no-store: balances, prices, geography and errors', async () => {
+    const answers = [
+      await ctx.s.call('/account/credits', { key: ctx.key }),
+      await ctx.s.call('/query/preview', { key: ctx.key, body: query({ geography_selections: ['Fitzroy'], n_observations: 10 }) }),
+      await ctx.s.call('/geography/search?query=Fitz', { key: ctx.key }),
+      await ctx.s.call('/geography/Fitzroy/variables?dataset_type=persons', { key: ctx.key }),
+      await ctx.s.call('/account/credits', { key: 'spq_live_notakeyatall' }),
+      await ctx.s.call('/query/qry_nosuchquery', { key: ctx.key }),
+      await ctx.s.call('/no/such/route', { key: ctx.key }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 401, 404, 404]);
+    for (const r of answers) expect(r.headers.get('cache-control'), r.url).toBe('no-store');
   });
 });
 

@@ -23,7 +23,7 @@ export function loadServerSecret(config: Config): string {
     return config.serverSecret;
   }
   const file = join(config.dataDir, SERVER_SECRET_FILE);
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   // Written to a private temporary file and linked into place, so that two processes starting
   // together never read a half-written secret: link() fails if the secret already exists.
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
@@ -54,6 +54,18 @@ export interface SqliteStoreOptions {
 }
 
 /**
+ * The database holds accounts, key hashes and the ledger: its directory is the owner's alone
+ * (0700) and its files too (0600). The file is made before SQLite opens it because SQLite gives
+ * its -wal and -shm files the database file's mode.
+ */
+function keepPrivate(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  chmodSync(dirname(file), 0o700);
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
+}
+
+/**
  * The embedded AccountStore: one SQLite file in WAL mode (readers never wait for the writer),
  * synchronous=NORMAL (durable across process crashes; a power cut may lose the last commits but
  * never corrupts), and every write transaction BEGIN IMMEDIATE so writers queue for the lock up
@@ -61,7 +73,7 @@ export interface SqliteStoreOptions {
  */
 export function createSqliteAccountStore(options: SqliteStoreOptions): AccountStore {
   const file = resolve(options.file);
-  mkdirSync(dirname(file), { recursive: true });
+  keepPrivate(file);
   // Node's built-in SQLite (node:sqlite): no native addon to compile for each Node version.
   const sqlite = new DatabaseSync(file);
   sqlite.exec('PRAGMA journal_mode = WAL');

@@ -32,7 +32,8 @@ type Schema = ReturnType<typeof schemaFor>;
 export const handler = (deps: AppDeps) => async (request: RequestOf<Schema>, reply: ReplyOf<Schema>) => {
   const principal = principalOf(request);
   const idempotencyKey = request.headers['idempotency-key'];
-  if (idempotencyKey !== undefined && Object.values(KEY_PREFIXES).some((prefix) => idempotencyKey.toLowerCase().startsWith(prefix))) {
+  // Anywhere in it ("Bearer spq_live_…" pasted whole too): a key must never be stored as an idempotency key.
+  if (idempotencyKey !== undefined && Object.values(KEY_PREFIXES).some((prefix) => idempotencyKey.toLowerCase().includes(prefix))) {
     return sendError(reply, appError('bad_request', 'This Idempotency-Key looks like an API key. Send the key only in the Authorization header, revoke it if it was exposed, and use a random value (a UUID) as the Idempotency-Key.'));
   }
   if (!deps.drain.enter()) return sendError(reply, appError('service_unavailable', 'The server is shutting down; retry in a few seconds (another instance may answer).'));
