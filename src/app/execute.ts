@@ -258,6 +258,9 @@ export async function executeQuery(
     deps.executeObserver?.executeCompleted({ credits: creditCost, rows: exported.rows, bytes: exported.bytes, dataset: q.dataset_type, format: q.output_format });
     return ok(outcome);
   } catch (error) {
+    // Crash recovery refunds the queries of an instance whose lease lapsed (and clears its scratch
+    // files); a stalled instance that resumes then fails anywhere, not only at completeQuery.
+    const cancelled = error instanceof LeaseLapsedError || (await deps.accounts.getQuery(input.accountId, queryId).catch(() => undefined))?.status === 'failed';
     log.error({ err: error, queryId, requestId: input.requestId }, 'execute failed after the charge; refunding');
     if (tmpPath !== undefined) await deps.scratch.remove(tmpPath).catch(() => undefined);
     if (exported?.dictionaryPath !== undefined) await deps.scratch.remove(exported.dictionaryPath).catch(() => undefined);
@@ -272,7 +275,7 @@ export async function executeQuery(
       refundLater(deps, log, queryId, input.requestId);
       settled = 'its charge will be refunded automatically as soon as the ledger answers';
     }
-    if (error instanceof LeaseLapsedError) {
+    if (cancelled) {
       // Not a fault of the query: this instance stalled past its lease and another one refunded it.
       return err(appError('service_unavailable', 'This server stalled while running the query, so the query was cancelled and nothing was charged. Retry it (the same Idempotency-Key runs it afresh).'));
     }

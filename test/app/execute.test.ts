@@ -237,6 +237,19 @@ describe('executeQuery, branch by branch', () => {
     expect(w.files.keys()).toEqual([]);
   });
 
+  it('a stalled instance whose query recovery refunded, and whose scratch file it cleared, is 503 too, not 500', async () => {
+    w.onExport = async () => {
+      const pending = await w.accounts.pendingQueriesBefore(new Date(w.deps.clock.now().getTime() + 1));
+      for (const q of pending) await w.accounts.refundQuery(q.queryId, w.deps.clock.now(), 'interrupted', { onlyIfPending: true });
+      throw Object.assign(new Error('ENOENT: no such file or directory'), { code: 'ENOENT' });
+    };
+    const result = await run();
+    expect(!result.ok && result.error.code).toBe('service_unavailable');
+    expect(!result.ok && result.error.detail).toMatch(/nothing was charged/);
+    expect(await balance()).toBe(15);
+    expect(w.files.keys()).toEqual([]);
+  });
+
   it('when the ledger cannot refund, the 500 says so and the refund is retried in the background', async () => {
     let failures = 1;
     const accounts = w.accounts;
