@@ -288,6 +288,27 @@ describe('account area: the query builder', () => {
   });
 });
 
+describe('account area: bodies other than forms', () => {
+  it('refuses JSON, arrays and empty bodies on its forms with a 415 page, signed in or not, never a 500', async () => {
+    const { email } = await holder();
+    const browser = await signedIn(email);
+    const posts = [
+      fetch(`${s.baseUrl}/console/sign-in`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json', origin: s.baseUrl }, body: JSON.stringify([email, PASSWORD]) }),
+      fetch(`${s.baseUrl}/console/sign-in`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json', origin: s.baseUrl }, body: JSON.stringify({ email, password: PASSWORD }) }),
+      fetch(`${s.baseUrl}/console/keys`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json', origin: s.baseUrl, cookie: browser.cookie! }, body: '[]' }),
+      fetch(`${s.baseUrl}/console/sign-in`, { method: 'POST', redirect: 'manual', headers: { origin: s.baseUrl } }),
+    ];
+    for (const res of await Promise.all(posts)) {
+      expect(res.status).toBe(415);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await res.text()).toMatch(/reads forms as a browser sends them/);
+    }
+    // A JSON sign-in did not sign anybody in.
+    const signIn = await posts[1];
+    expect(signIn!.headers.get("set-cookie")).toBeNull();
+  });
+});
+
 describe('account area: rate limits', () => {
   it("the builder counts against the account's per-tier windows and says when to retry (429 with Retry-After)", async () => {
     const limited = await startTestServer({ rateLimits: { perMinute: 2 } });

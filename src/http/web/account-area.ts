@@ -43,6 +43,15 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
 
   const failure = (error: AppError) => notice('error', error.detail);
 
+  // The pages' forms are browser forms: any other body (JSON, an array, none) is refused as a
+  // page before a route reads it, never a TypeError.
+  app.addHook('preValidation', async (request, reply) => {
+    if (request.method !== 'POST') return;
+    const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type === 'application/x-www-form-urlencoded' && typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body)) return;
+    return send(reply, 415, 'Form not read', notice('error', 'This page reads forms as a browser sends them. Go back, reload the page and submit it again.'));
+  });
+
   /**
    * A page for a refused action, with the status and Retry-After the API would send for the same
    * error (renderError decides both; its Bearer challenge belongs to the API, not to pages).
