@@ -10,7 +10,9 @@ const oneOf = <T extends string>(values: readonly T[], value: string | undefined
 export function queryFromForm(form: FormBody): QueryInput {
   const level = oneOf(GEOGRAPHY_LEVELS, form.geography_level, 'suburb');
   const selections = level === 'australia' ? ['Australia'] : (form.geography ?? '').split(/[;\n]|,(?![^()]*\))/).map((s) => s.trim()).filter((s) => s.length > 0);
-  const n = Number(form.n_observations ?? '');
+  // Plain digits only, as the API's integers are: Number() would take "1e2", "0x10" and " 7 ".
+  const digits = (form.n_observations ?? '').trim();
+  const n = /^\d{1,15}$/.test(digits) ? Number(digits) : Number.NaN;
   return {
     geography_level: level,
     geography_selections: selections,
