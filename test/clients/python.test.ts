@@ -6,6 +6,8 @@
  * where no python3 is.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../http/harness.ts';
@@ -25,6 +27,59 @@ beforeAll(async () => {
   key = (await s.account({ grant: 20 })).key;
 });
 afterAll(async () => s?.close());
+
+/** A venv of the python3 with pandas (seeing its system packages: Debian's pandas), made in `dir`. */
+async function venv(dir: string): Promise<string> {
+  const made = await runPython(PYTHON, ['-m', 'venv', '--system-site-packages', dir], tmpdir());
+  expect(made.status, made.output).toBe(0);
+  return join(dir, 'bin', 'python');
+}
+
+function runPython(exe: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(exe, args, { cwd, env: { ...process.env, PYTHONWARNINGS: 'ignore', ...env } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('close', (status) => resolve({ status, output }));
+  });
+}
+
+const haveVenv = havePython && works(PYTHON, 'import venv, setuptools, wheel');
+
+describe.skipIf(!haveVenv)('Python client, installed as a package', () => {
+  it('pip installs from the repository path and from a built wheel into clean venvs, and passes its tests there', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'spq-py-package-'));
+    try {
+      const root = join(import.meta.dirname, '..', '..', 'clients', 'python');
+      // No registry here: the build backend is the system's setuptools (--no-build-isolation), nothing is downloaded (--no-index).
+      const fromPath = await venv(join(work, 'from-path'));
+      const installed = await runPython(fromPath, ['-m', 'pip', 'install', '--no-index', '--no-build-isolation', root], work);
+      expect(installed.status, installed.output).toBe(0);
+      const built = await runPython(fromPath, ['-m', 'pip', 'wheel', '--no-index', '--no-build-isolation', '--no-deps', '-w', join(work, 'wheels'), root], work);
+      expect(built.status, built.output).toBe(0);
+      const wheel = readdirSync(join(work, 'wheels')).find((f) => /^spq_client-1\.0\.0-py3-none-any\.whl$/.test(f));
+      expect(wheel).toBeDefined();
+      const fromWheel = await venv(join(work, 'from-wheel'));
+      const fromWheelInstalled = await runPython(fromWheel, ['-m', 'pip', 'install', '--no-index', join(work, 'wheels', wheel!)], work);
+      expect(fromWheelInstalled.status, fromWheelInstalled.output).toBe(0);
+      for (const python of [fromPath, fromWheel]) {
+        // The tests run from elsewhere, so only the installed package can be imported.
+        const tested = await runPython(python, ['-m', 'unittest', 'discover', '-s', join(root, 'tests'), '-v'], work, {
+          SPQ_CLIENT_INSTALLED: '1',
+          SPQ_BASE_URL: s!.baseUrl,
+          // Its own account: the history tests expect to see only their own queries.
+          SPQ_API_KEY: (await s!.account({ grant: 20 })).key,
+        });
+        expect(tested.status, tested.output).toBe(0);
+        const where = await runPython(python, ['-c', 'import spq_client, sys; print(spq_client.__file__, spq_client.__version__)'], work);
+        expect(where.output).toMatch(new RegExp(`^${work.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/from-(path|wheel)/lib/.*site-packages/spq_client/__init__\\.py 1\\.0\\.0`));
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
 
 describe.skipIf(!havePython)('Python client', () => {
   it('passes its tests against a running server', async () => {

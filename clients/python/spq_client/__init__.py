@@ -31,6 +31,9 @@ import zipfile
 from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Dict, Iterator, List, Optional, Union
 
+# The API version this client speaks (the OpenAPI document's info.version); the package has the same.
+__version__ = "1.0.0"
+
 __all__ = [
     "SpqClient", "SpqError", "categories_of", "missing_codes_of", "file_kind", "backoff_seconds", "retry_after_seconds",
     "BadRequestError", "UnauthorizedError", "InsufficientCreditsError", "ForbiddenError", "NotFoundError",

@@ -10,7 +10,8 @@ import threading
 import time
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+if not os.environ.get("SPQ_CLIENT_INSTALLED"):  # the source tree, unless testing an installed package
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from spq_client import (  # noqa: E402
     GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, SpqClient, SpqError,
     UnauthorizedError, ValidationError, backoff_seconds, categories_of, file_kind, retry_after_seconds,

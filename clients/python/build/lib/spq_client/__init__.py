@@ -1,0 +1,431 @@
+"""The official Python client of the spq API (Synthetic Population Query service).
+
+Standard library only (urllib); pandas (and pyarrow for parquet) only for ``to_dataframe``::
+
+    from spq_client import SpqClient
+    spq = SpqClient("http://127.0.0.1:8080", api_key=os.environ["SPQ_API_KEY"])
+    query = {"geography_level": "suburb", "geography_selections": ["Fitzroy"],
+             "dataset_type": "persons", "n_observations": 500, "output_format": "csv"}
+    result = spq.execute(query)
+    df = spq.to_dataframe(spq.download(result, "fitzroy.csv"), spq.dictionary(result))
+
+Retries follow the contract: 429, 500/502/503/504 and network failures back off from 1 s,
+doubling, capped at 60 s (±25% jitter); a 429's Retry-After is waited out up to
+``max_retry_after`` seconds (default 60), and a longer one is not slept through: the call raises
+``RateLimitError`` carrying ``retry_after``. ``on_retry(attempt, status, wait)`` hears every wait
+before it starts. ``execute`` keeps one Idempotency-Key across its retries, so a retried execute
+never charges twice. Every API error is an ``SpqError``, of the subclass of its catalogue code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+import zipfile
+from email.utils import parsedate_to_datetime
+from typing import Any, Callable, Dict, Iterator, List, Optional, Union
+
+# The API version this client speaks (the OpenAPI document's info.version); the package has the same.
+__version__ = "1.0.0"
+
+__all__ = [
+    "SpqClient", "SpqError", "categories_of", "missing_codes_of", "file_kind", "backoff_seconds", "retry_after_seconds",
+    "BadRequestError", "UnauthorizedError", "InsufficientCreditsError", "ForbiddenError", "NotFoundError",
+    "ConflictError", "GoneError", "ValidationError", "RateLimitError", "InternalError", "ServiceUnavailableError",
+]
+
+RETRY_STATUSES = {429, 500, 502, 503, 504}
+
+
+class SpqError(Exception):
+    """An answer the API gave as an error: status, catalogue code, detail and request id."""
+
+    def __init__(self, status: int, code: Optional[str], detail: str, request_id: Optional[str], body: Any = None):
+        super().__init__(f"{status}{' ' + code if code else ''}: {detail}{f' (request {request_id})' if request_id else ''}")
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.request_id = request_id
+        self.body = body
+
+
+class BadRequestError(SpqError):
+    pass
+
+
+class UnauthorizedError(SpqError):
+    pass
+
+
+class InsufficientCreditsError(SpqError):
+    pass
+
+
+class ForbiddenError(SpqError):
+    pass
+
+
+class NotFoundError(SpqError):
+    pass
+
+
+class ConflictError(SpqError):
+    pass
+
+
+class GoneError(SpqError):
+    pass
+
+
+class ValidationError(SpqError):
+    pass
+
+
+class InternalError(SpqError):
+    pass
+
+
+class ServiceUnavailableError(SpqError):
+    pass
+
+
+class RateLimitError(SpqError):
+    """429: ``retry_after`` is how many seconds the server asked to wait (None when it did not say)."""
+
+    def __init__(self, status: int, code: Optional[str], detail: str, request_id: Optional[str], body: Any = None,
+                 retry_after: Optional[float] = None):
+        super().__init__(status, code, detail + (f"; retry after {int(retry_after + 0.999)} s" if retry_after is not None else ""), request_id, body)
+        self.detail = detail
+        self.retry_after = retry_after
+
+
+ERROR_CLASSES = {
+    "bad_request": BadRequestError, "unauthorized": UnauthorizedError, "insufficient_credits": InsufficientCreditsError,
+    "forbidden": ForbiddenError, "not_found": NotFoundError, "conflict": ConflictError, "gone": GoneError,
+    "validation_error": ValidationError, "internal_error": InternalError, "service_unavailable": ServiceUnavailableError,
+}
+CODE_OF_STATUS = {400: "bad_request", 401: "unauthorized", 402: "insufficient_credits", 403: "forbidden", 404: "not_found",
+                  409: "conflict", 410: "gone", 422: "validation_error", 429: "rate_limited", 500: "internal_error",
+                  503: "service_unavailable"}
+
+
+def retry_after_seconds(header: Optional[str], now: Optional[float] = None) -> Optional[float]:
+    """Retry-After in seconds: delta-seconds or an HTTP date; None when absent or unreadable."""
+    if header is None or not header.strip():
+        return None
+    text = header.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = parsedate_to_datetime(text).timestamp()
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when - (time.time() if now is None else now))
+
+
+def backoff_seconds(attempt: int, first: float = 1.0, cap: float = 60.0, rand: Callable[[], float] = random.random) -> float:
+    """The contract's backoff: 1 s, doubling, capped (default 60 s), ±25% jitter, never past the cap."""
+    base = min(cap, first * (2 ** attempt))
+    return min(cap, base * (0.75 + rand() / 2))
+
+
+def categories_of(dictionary: Dict[str, Any]) -> Dict[str, List[str]]:
+    """Column name -> its categories in ABS order, for every coded column a dictionary describes:
+    the variables (and their coarse companions), the linked records' joined columns."""
+    out: Dict[str, List[str]] = {}
+    for v in dictionary.get("variables", []):
+        out[v["code"]] = list(v["categories"])
+        if v.get("coarse_column") and v.get("coarse_categories"):
+            out[v["coarse_column"]] = list(v["coarse_categories"])
+    for v in dictionary.get("linked_variables", []):
+        out[v["column"]] = list(v["categories"])
+    return out
+
+
+def missing_codes_of(dictionary: Dict[str, Any]) -> Dict[str, List[str]]:
+    """Column name -> its missing-value labels (not applicable, non-response, partial response),
+    as the dictionary marks them; the linked columns take their variable's."""
+    def labels(v: Dict[str, Any]) -> List[str]:
+        m = v.get("missing") or {}
+        return [*m.get("not_applicable", []), *m.get("non_response", []), *m.get("partial_response", [])]
+
+    out: Dict[str, List[str]] = {}
+    by_code = {}
+    for v in dictionary.get("variables", []):
+        out[v["code"]] = labels(v)
+        by_code[v["code"]] = out[v["code"]]
+        if v.get("coarse_column"):
+            out[v["coarse_column"]] = labels(v)
+    for v in dictionary.get("linked_variables", []):
+        out[v["column"]] = labels(v) or by_code.get(v.get("code"), [])
+    return out
+
+
+def file_kind(path: str) -> str:
+    """What a downloaded file is, by its content (a name can be anything): parquet, xlsx, zip or csv."""
+    with open(path, "rb") as f:
+        head = f.read(4)
+    if head == b"PAR1":
+        return "parquet"
+    if head[:2] == b"PK":
+        with zipfile.ZipFile(path) as archive:
+            return "xlsx" if "xl/workbook.xml" in archive.namelist() else "zip"
+    return "csv"
+
+
+def _typed(frame, dictionary: Dict[str, Any], missing: str):
+    """Every coded column an ordered Categorical of its substantive levels (missing codes NA), or,
+    with missing="keep", an unordered Categorical of all its levels."""
+    import pandas as pd  # optional dependency
+
+    missing_of = missing_codes_of(dictionary)
+    for column, categories in categories_of(dictionary).items():
+        if column not in frame.columns:
+            continue
+        values = frame[column].astype("object")
+        codes = set(missing_of.get(column, []))
+        if missing == "keep" and codes:
+            frame[column] = pd.Categorical(values, categories=categories, ordered=False)
+        else:
+            substantive = [c for c in categories if c not in codes]
+            frame[column] = pd.Categorical(values.where(~values.isin(codes)), categories=substantive, ordered=True)
+    return frame
+
+
+class SpqClient:
+    def __init__(self, base_url: str, api_key: str, retries: int = 5, backoff: float = 1.0, timeout: float = 120.0,
+                 on_retry: Optional[Callable[[int, int, float], None]] = None, max_backoff: float = 60.0,
+                 max_retry_after: float = 60.0):
+        self.base_url = base_url.rstrip("/")
+        self._api_key = api_key
+        self.retries = retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.max_retry_after = max_retry_after
+        self.timeout = timeout
+        self.on_retry = on_retry
+
+    # -------------------------------------------------------------- calls
+    def preview(self, query: Dict[str, Any]) -> Dict[str, Any]:
+        """Prices and checks a query; spends nothing. An invalid query is a result (valid: False)."""
+        return self._call("POST", "/query/preview", body=query, accept=(422,))
+
+    def execute(self, query: Dict[str, Any], idempotency_key: Optional[str] = None) -> Dict[str, Any]:
+        """Runs a query (charges its credits), retried safely under one Idempotency-Key."""
+        return self._call("POST", "/query/execute", body=query, headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
+
+    def replicates(self, m: int, query: Dict[str, Any]) -> List[Dict[str, Any]]:
+        """m independent draws of the same query (each execute samples with a fresh seed), for
+        multiple imputation: analyse each, then combine with Rubin's rules (docs/multiple-imputation.md)."""
+        if m < 1:
+            raise ValueError("m must be at least 1")
+        return [self.execute(query) for _ in range(m)]
+
+    def history(self, page: Optional[int] = None, per_page: Optional[int] = None, dataset_type: Optional[str] = None) -> Dict[str, Any]:
+        params = {k: v for k, v in (("page", page), ("per_page", per_page), ("dataset_type", dataset_type)) if v is not None}
+        return self._call("GET", "/query/history" + (("?" + urllib.parse.urlencode(params)) if params else ""))
+
+    def history_items(self, per_page: int = 100, dataset_type: Optional[str] = None) -> Iterator[Dict[str, Any]]:
+        """Every history item, newest first, page after page."""
+        page = 1
+        while True:
+            result = self.history(page=page, per_page=per_page, dataset_type=dataset_type)
+            yield from result["queries"]
+            if page >= result["pagination"]["total_pages"]:
+                return
+            page += 1
+
+    def query(self, query_id: str) -> Dict[str, Any]:
+        return self._call("GET", "/query/" + urllib.parse.quote(query_id, safe=""))
+
+    def credits(self) -> Dict[str, Any]:
+        return self._call("GET", "/account/credits")
+
+    def search(self, term: str, level: Optional[str] = None, state: Optional[str] = None, limit: Optional[int] = None) -> Dict[str, Any]:
+        params = {k: v for k, v in (("query", term), ("level", level), ("state", state), ("limit", limit)) if v is not None}
+        return self._call("GET", "/geography/search?" + urllib.parse.urlencode(params))
+
+    def variables(self, suburb_id: str, dataset_type: str = "persons") -> Dict[str, Any]:
+        return self._call("GET", f"/geography/{urllib.parse.quote(suburb_id, safe='')}/variables?dataset_type={dataset_type}")
+
+    def download(self, target: Union[Dict[str, Any], str], path: str,
+                 on_progress: Optional[Callable[[int, Optional[int]], None]] = None) -> str:
+        """Streams a result file (or a dictionary_url) to ``path``; the file appears only when complete."""
+        url = target if isinstance(target, str) else target["download_url"]
+        response = self._send("GET", url, authorised=False)
+        total = response.headers.get("Content-Length")
+        total_bytes = int(total) if total is not None else None
+        partial = path + ".part"
+        done = 0
+        try:
+            with response, open(partial, "wb") as out:
+                while True:
+                    chunk = response.read(1 << 16)
+                    if not chunk:
+                        break
+                    out.write(chunk)
+                    done += len(chunk)
+                    if on_progress:
+                        on_progress(done, total_bytes)
+            os.replace(partial, path)
+        except BaseException:
+            if os.path.exists(partial):
+                os.remove(partial)
+            raise
+        return path
+
+    def dictionary(self, result: Dict[str, Any], path: Optional[str] = None) -> Dict[str, Any]:
+        """The file's dictionary: the csv's second download (dictionary_url); for parquet, read
+        ``dictionary`` from the file's key-value metadata instead (``to_dataframe`` does)."""
+        url = result.get("dictionary_url")
+        if not url:
+            raise ValueError("only csv results have a dictionary_url; parquet and xlsx carry their dictionary inside")
+        response = self._send("GET", url, authorised=False)
+        with response:
+            data = json.loads(response.read().decode("utf-8"))
+        if path:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+        return data
+
+    # -------------------------------------------------------------- data frames
+    @staticmethod
+    def to_dataframe(path: str, dictionary: Optional[Dict[str, Any]] = None, missing: str = "na"):
+        """A pandas DataFrame of a downloaded csv or parquet file: ids and geography as text (leading
+        zeros kept), every coded column an *ordered* Categorical of its substantive levels in the
+        ABS order, so that a comparison or ``max()`` never lands on "Not stated".
+        ``missing="na"`` (default): the missing-value codes the dictionary marks ("Not stated",
+        "Not applicable", "Partial income stated", …) become NA. ``missing="keep"``: they stay, as
+        levels of an *unordered* Categorical (pandas cannot order only some levels).
+        A csv needs its dictionary (``dictionary(result)``); a parquet file carries its own."""
+        if missing not in ("na", "keep"):
+            raise ValueError('missing must be "na" or "keep"')
+        kind = file_kind(path)
+        if kind == "zip":
+            raise ValueError("a household zip holds several linked files: read it with to_dataframes(path)")
+        if kind == "xlsx":
+            return SpqClient._xlsx_dataframe(path, missing)
+        import pandas as pd  # optional dependency
+
+        if kind == "parquet":
+            import pyarrow.parquet as pq  # optional dependency
+
+            table = pq.read_table(path)
+            meta = table.schema.metadata or {}
+            if dictionary is None and b"dictionary" in meta:
+                dictionary = json.loads(meta[b"dictionary"].decode("utf-8"))
+            frame = table.to_pandas()
+        else:
+            # keep_default_na=False: no label turns into NaN; only empty cells are missing.
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+        if dictionary is None:
+            raise ValueError("no dictionary: pass dictionary(result) for a csv file")
+        return _typed(frame, dictionary, missing)
+
+    @staticmethod
+    def to_dataframes(path: str, missing: str = "na") -> Dict[str, Any]:
+        """A household zip (linked_records "household") as {"dwellings": …, "families": …, "persons": …}:
+        one data frame per file, typed like ``to_dataframe``, the id columns intact so that
+        persons.merge(dwellings, on="dwelling_id") links them. A single file gives a one-entry dict."""
+        import tempfile
+
+        if file_kind(path) != "zip":
+            return {"records": SpqClient.to_dataframe(path, missing=missing)}
+        out: Dict[str, Any] = {}
+        with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(path) as archive:
+            archive.extractall(tmp)
+            names = archive.namelist()
+            for name in names:
+                if name.endswith(".json"):
+                    continue
+                dataset = next((d for d in ("dwellings", "families", "persons") if f"-{d}" in name), name)
+                member = os.path.join(tmp, name)
+                dictionary = None
+                sidecar = next((n for n in names if n.endswith(".json") and f"-{dataset}" in n), None)
+                if sidecar:
+                    with open(os.path.join(tmp, sidecar), encoding="utf-8") as f:
+                        dictionary = json.load(f)
+                out[dataset] = SpqClient.to_dataframe(member, dictionary, missing=missing)
+        return out
+
+    @staticmethod
+    def _xlsx_dataframe(path: str, missing: str):
+        """The xlsx file's data sheet (the first), typed by its own dictionary sheet."""
+        import pandas as pd  # optional dependency
+
+        sheets = pd.read_excel(path, sheet_name=None, dtype=str, keep_default_na=False, na_values=[""])
+        names = list(sheets)
+        frame = sheets[names[0]]
+        variables: Dict[str, Dict[str, Any]] = {}
+        for _, row in sheets.get("dictionary", pd.DataFrame()).iterrows():
+            v = variables.setdefault(row["code"], {"code": row["code"], "categories": [], "missing": {"not_applicable": [], "non_response": [], "partial_response": []}})
+            v["categories"].append(row["label"])
+            kind = row.get("missing")
+            if isinstance(kind, str) and kind in v["missing"]:
+                v["missing"][kind].append(row["label"])
+        return _typed(frame, {"variables": list(variables.values())}, missing)
+
+    # -------------------------------------------------------------- transport
+    def _call(self, method: str, path: str, body: Any = None, headers: Optional[Dict[str, str]] = None, accept=()) -> Dict[str, Any]:
+        try:
+            response = self._send(method, self.base_url + path, body=body, headers=headers)
+        except SpqError as error:
+            if error.status in accept and isinstance(error.body, dict):
+                return error.body
+            raise
+        with response:
+            return json.loads(response.read().decode("utf-8"))
+
+    def _send(self, method: str, url: str, body: Any = None, headers: Optional[Dict[str, str]] = None, authorised: bool = True):
+        data = json.dumps(body).encode("utf-8") if body is not None else None
+        all_headers = dict(headers or {})
+        if authorised:
+            all_headers["Authorization"] = f"Bearer {self._api_key}"
+        if data is not None:
+            all_headers["Content-Type"] = "application/json"
+        attempt = 0
+        while True:
+            request = urllib.request.Request(url, data=data, method=method, headers=all_headers)
+            status = 0
+            retry_after = None
+            try:
+                return urllib.request.urlopen(request, timeout=self.timeout)
+            except urllib.error.HTTPError as error:
+                status = error.code
+                if status not in RETRY_STATUSES or attempt >= self.retries:
+                    raise self._error_of(error) from None
+                retry_after = retry_after_seconds(error.headers.get("Retry-After")) if status == 429 else None
+                # A wait longer than the caller allows is theirs to decide on: raise it instead of blocking.
+                if retry_after is not None and retry_after > self.max_retry_after:
+                    raise self._error_of(error) from None
+                error.close()
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                if attempt >= self.retries:
+                    raise
+            wait = retry_after if retry_after is not None else backoff_seconds(attempt, self.backoff, self.max_backoff)
+            attempt += 1
+            if self.on_retry:
+                self.on_retry(attempt, status, wait)
+            time.sleep(wait)
+
+    @staticmethod
+    def _error_of(error: urllib.error.HTTPError) -> SpqError:
+        text = error.read().decode("utf-8", errors="replace")
+        try:
+            body: Any = json.loads(text)
+        except ValueError:
+            body = text
+        b = body if isinstance(body, dict) else {}
+        detail = str(b.get("detail") or b.get("message") or text or error.reason)
+        code = b.get("error") if isinstance(b.get("error"), str) else None
+        kind = code or CODE_OF_STATUS.get(error.code)
+        request_id = error.headers.get("X-Request-Id")
+        if kind == "rate_limited":
+            return RateLimitError(error.code, code, detail, request_id, body, retry_after_seconds(error.headers.get("Retry-After")))
+        return ERROR_CLASSES.get(kind or "", SpqError)(error.code, code, detail, request_id, body)
