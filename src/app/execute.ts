@@ -5,7 +5,7 @@ import { appError, type AppError } from '../core/errors.ts';
 import { sandboxCapExceeded } from '../core/pricing.ts';
 import { withoutTaken } from '../core/sampling/index.ts';
 import { err, ok, type Result } from '../core/result.ts';
-import type { QueryRecord } from '../ports/account-store.ts';
+import { StoreUnavailableError, type QueryRecord } from '../ports/account-store.ts';
 import type { ExportResult, SampledPart } from '../ports/pool-release.ts';
 import type { OpsLog, UseCaseDeps } from './deps.ts';
 import {
@@ -260,7 +260,10 @@ export async function executeQuery(
   } catch (error) {
     // Crash recovery refunds the queries of an instance whose lease lapsed (and clears its scratch
     // files); a stalled instance that resumes then fails anywhere, not only at completeQuery.
-    const cancelled = error instanceof LeaseLapsedError || (await deps.accounts.getQuery(input.accountId, queryId).catch(() => undefined))?.status === 'failed';
+    // (A database out of reach is not asked: that would only wait out another timeout.)
+    const cancelled =
+      error instanceof LeaseLapsedError ||
+      (!(error instanceof StoreUnavailableError) && (await deps.accounts.getQuery(input.accountId, queryId).catch(() => undefined))?.status === 'failed');
     log.error({ err: error, queryId, requestId: input.requestId }, 'execute failed after the charge; refunding');
     if (tmpPath !== undefined) await deps.scratch.remove(tmpPath).catch(() => undefined);
     if (exported?.dictionaryPath !== undefined) await deps.scratch.remove(exported.dictionaryPath).catch(() => undefined);
@@ -278,6 +281,10 @@ export async function executeQuery(
     if (cancelled) {
       // Not a fault of the query: this instance stalled past its lease and another one refunded it.
       return err(appError('service_unavailable', 'This server stalled while running the query, so the query was cancelled and nothing was charged. Retry it (the same Idempotency-Key runs it afresh).'));
+    }
+    if (error instanceof StoreUnavailableError) {
+      // The database was out of reach for a moment (as the request gate answers it): retryable, not a fault.
+      return err(appError('service_unavailable', `The database was out of reach for a moment, so the query could not be completed and ${settled}. Retry in a few seconds; the same Idempotency-Key is never charged twice.`));
     }
     return err(appError('internal_error', `The query could not be completed and ${settled}. Retry with backoff; quote request id ${input.requestId}.`));
   }

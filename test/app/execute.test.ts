@@ -17,7 +17,7 @@ import { executeQuery } from '../../src/app/execute.ts';
 import { dictionaryFileKey, householdFileKey, resultFileKey } from '../../src/app/format.ts';
 import type { UseCaseDeps } from '../../src/app/deps.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { AccountStore } from '../../src/ports/account-store.ts';
+import { StoreUnavailableError, type AccountStore } from '../../src/ports/account-store.ts';
 import type { ExportBundleRequest, ExportRequest, PoolRelease } from '../../src/ports/pool-release.ts';
 import { buildFixtureRelease } from '../adapters/pools/fixture.ts';
 import { memoryAccountStore } from '../fakes/account-store.ts';
@@ -246,6 +246,19 @@ describe('executeQuery, branch by branch', () => {
     const result = await run();
     expect(!result.ok && result.error.code).toBe('service_unavailable');
     expect(!result.ok && result.error.detail).toMatch(/nothing was charged/);
+    expect(await balance()).toBe(15);
+    expect(w.files.keys()).toEqual([]);
+  });
+
+  it('a database out of reach while completing is 503 (retryable), refunded, and its file not handed out', async () => {
+    const accounts = w.accounts;
+    w.deps = {
+      ...w.deps,
+      accounts: { ...accounts, completeQuery: async () => Promise.reject(new StoreUnavailableError('the database is out of reach: timeout exceeded when trying to connect')) },
+    };
+    const result = await run();
+    expect(!result.ok && result.error.code).toBe('service_unavailable');
+    expect(!result.ok && result.error.detail).toMatch(/out of reach .* nothing was charged/);
     expect(await balance()).toBe(15);
     expect(w.files.keys()).toEqual([]);
   });

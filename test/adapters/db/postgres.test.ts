@@ -60,9 +60,15 @@ describe('PostgreSQL under connection failures', () => {
     const name = `spq_test_${randomBytes(6).toString('hex')}`;
     await admin((client) => client.query(`create database ${name}`));
     created.push(name);
+    // Migrated by a store with the default timeout: the schema's DDL may take longer than 50 ms on a busy machine.
+    const migrator = createPostgresAccountStore({ url: `${SERVER}/${name}` });
+    try {
+      await migrator.migrate();
+    } finally {
+      await migrator.close();
+    }
     const slow = createPostgresAccountStore({ url: `${SERVER}/${name}`, statementTimeoutMs: 50, maxAttempts: 1 });
     try {
-      await slow.migrate();
       const now = new Date('2026-11-25T03:00:00Z');
       // A second connection holds the balance row, so the charge's FOR UPDATE waits past the timeout.
       const account = await slow.createAccount({ email: 'slow@example.org', now });
