@@ -47,11 +47,16 @@ export class DemoDataPackWriter {
     return 1 + this.plans.reduce((n, p) => n + p.files.length, 0);
   }
 
-  /** One suburb's row in every file; `area` keys the perturbation and the made-up fills. */
-  write(salCode: string, pop: Population, area: number): void {
+  /**
+   * One suburb's row in every file; `area` keys the perturbation and the made-up fills.
+   * `observe` sees each table's true and published counts (per column, file order) as written.
+   */
+  write(salCode: string, pop: Population, area: number, observe?: (plan: TablePlan, truth: Float64Array, published: Float64Array) => void): void {
     this.g02.write(`${salCode},${g02Values(pop).join(',')}\n`);
     for (const { plan, files } of this.plans) {
-      const published = publishedCounts(plan, trueCounts(plan, pop, area), area);
+      const truth = trueCounts(plan, pop, area);
+      const published = publishedCounts(plan, truth, area);
+      observe?.(plan, truth, published);
       plan.parts.forEach((part, k) => {
         let line = salCode;
         for (let i = part.from; i < part.to; i++) line += `,${published[i]}`;

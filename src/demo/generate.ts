@@ -31,7 +31,7 @@ import { areaHash, cellDefinitionHash, perturbCount } from './perturb.ts';
 import { drawSuburbPopulation } from './truth-model.ts';
 import { createRealismAccumulator } from '../core/quality/realism.ts';
 import { quantile, srmse } from '../core/quality/metrics.ts';
-import type { Population } from '../core/census/population.ts';
+import type { TablePlan } from './datapack-plan.ts';
 
 /**
  * The perturbation floor: the hidden truth itself scored (SRMSE) against the input tables it was
@@ -39,15 +39,22 @@ import type { Population } from '../core/census/population.ts';
  * the build reports this beside its own fit (floor_srmse_median, floor_srmse_p95).
  */
 function createFloorAccumulator() {
-  const hashes = INPUT_TABLES.map((spec) => Uint32Array.from(spec.cells.map((c) => cellDefinitionHash(spec.universe, c))));
+  /** Per input table: where its fitted cells sit among the written table's columns. */
+  const positions = new Map<string, Int32Array>();
   const scores: number[] = [];
   return {
-    add(pop: Population, area: number): void {
-      INPUT_TABLES.forEach((spec, t) => {
-        const counts = tabulateCells(pop, spec.universe, spec.cells);
-        const score = srmse(counts, Float64Array.from(counts, (count, i) => perturbCount(count, hashes[t]![i]!, area)));
-        if (score !== undefined) scores.push(score);
-      });
+    /** The DataPack writer's view of one table of one suburb: true and published counts per column. */
+    observe(plan: TablePlan, truth: Float64Array, published: Float64Array): void {
+      const spec = INPUT_TABLES.find((t) => t.id === plan.table);
+      if (!spec) return;
+      let at = positions.get(spec.id);
+      if (!at) {
+        const index = new Map(plan.columns.map((c, i) => [c.header, i]));
+        positions.set(spec.id, (at = Int32Array.from(spec.cells, (c) => index.get(c.header) ?? -1)));
+      }
+      if (at.some((i) => i < 0)) return; // a spec cell the plan does not write (none today)
+      const score = srmse(Float64Array.from(at, (i) => truth[i]!), Float64Array.from(at, (i) => published[i]!));
+      if (score !== undefined) scores.push(score);
     },
     summary: () => ({ pairs: scores.length, median: quantile(scores, 0.5) ?? null, p95: quantile(scores, 0.95) ?? null }),
   };
@@ -179,8 +186,7 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
     // The build report's reference: the truth's own realism, and an oracle's (another draw).
     realism.add({ synthetic: pop, truth: pop, oracle: drawOracle(base, suburb) });
     const area = areaHash(suburb.salCode, opts.seed);
-    dataPack.write(suburb.salCode, pop, area);
-    floor.add(pop, area);
+    dataPack.write(suburb.salCode, pop, area, floor.observe);
     for (const v of truth) {
       const counts = tabulateCells(pop, v.spec.universe, v.spec.cells);
       v.file.write(`${suburb.salCode},${Array.from(counts).join(',')}\n`);
