@@ -126,13 +126,13 @@ export function religionAffinity(shares: ArrayLike<number>, alikeShare: number):
 export const G14_RELIGION_GROUPS_AUSTRALIA_2021 = [615823, 11148814, 684002, 813392, 99956, 325421, 9886957] as const;
 
 /**
- * Couples of whom both partners state a religion group that differ, among all couples: the ABC's
- * analysis of 2021 Census data ("When it comes to love, more of us are crossing the religious
- * divide", ABC News, 27 September 2025): 3.3 million persons hold different religious beliefs
- * from their partner, among 5.2 million married and de facto couples (10.4 million partnered
- * persons). Counted over 50+ denominations, so Catholic with Anglican counts as different where
- * RELP's groups call both Christianity: 1 − 3.3 / 10.4 = 68.3% alike is a lower bound for RELP.
- * Read from the article's summary here, not from the ABS; not verified against TableBuilder.
+ * Couples whose partners share a religion: the ABC's analysis of 2021 Census data ("When it
+ * comes to love, more of us are crossing the religious divide", ABC News, September 2025): 3.3
+ * million persons hold different religious beliefs from their partner, among 5.2 million married
+ * and de facto couples (10.4 million partnered persons). Counted over 50+ denominations, so
+ * Catholic with Anglican counts as different where RELP's groups call both Christianity:
+ * 1 − 3.3 / 10.4 = 68.3% alike is a lower bound for RELP. Read from a republished copy of the
+ * article, not from the ABS; not verified here.
  */
 export const COUPLES_SAME_RELIGION_AT_LEAST = 1 - 3.3 / 10.4;
 
@@ -141,8 +141,9 @@ export const COUPLES_SAME_RELIGION_AT_LEAST = 1 - 3.3 / 10.4;
 /**
  * How much more often than chance two degree holders are partners: "about 85% more likely to
  * partner with another bachelor's graduate than chance would predict" (e61 Institute, analysis
- * of 2021 Census data on working-age couples, media release February 2026). Read from the
- * release, not from the study's tables; not verified here.
+ * of 2021 Census data on working-age couples, media release of February 2026 as carried by
+ * Mirage News and Medianet). Read from the release, not from the study's tables; not verified
+ * here.
  */
 export const DEGREE_WITH_DEGREE_OVER_CHANCE = 1.85;
 
