@@ -117,14 +117,14 @@ export function matchPartners(ctx: AttributeContext, persons: PersonLevel, famil
 }
 
 /**
- * MSTP (G05 by age × sex, registered partners married, minors never), then origin: INGP, BPLP,
+ * MSTP (G05 by age × sex, registered partners married, minors never), then origin: INGP (by age), BPLP,
  * CITP, LANP (G01, by birthplace, Indigenous status and remoteness), ENGLP, RELP (G14, by
  * birthplace); then families are made to resemble each other (family-resemblance.ts).
  */
 export function assignOrigin(ctx: AttributeContext, persons: PersonLevel, basics: PersonBasics, family: Int32Array): InheritReport {
   const { age } = persons;
   ctx.fitOrDraw(persons, 'G05', 'MSTP', priors.mstpPrior(age, persons.columns.MDCP), { eligible: basics.adult });
-  ctx.fitOrUniform(persons, 'G01', 'INGP');
+  ctx.fitOrDraw(persons, 'G01', 'INGP', priors.matrixPrior(basics.band, priors.INGP_BY_AGE));
   ctx.fitOrUniform(persons, 'G01', 'BPLP', { categoryWeights: priors.BPLP_OVERSEAS_SHARES });
   const bplp = persons.columns.BPLP!;
   ctx.fitOrDraw(persons, 'G01', 'CITP', priors.citpPrior(bplp));
