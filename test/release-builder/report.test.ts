@@ -94,5 +94,7 @@ describe('the build report', () => {
     expect(row('partners-born-in-australia-or-overseas')).toMatch(/\| [\d.]+% \| [\d.]+% \| [\d.]+% \| 82\.8% \| [\d.]+% \| — \| G30/);
     expect(row('partners-qualification')).toMatch(/\| [\d.]+% \| [\d.]+% \| [\d.]+% \| — \|/);
     expect(text).toMatch(/\| opposite-sex couples 10 or more years apart \| [\d.]+% \| — \| — \| 8% \|/);
+    expect(text).toMatch(/\| parents of dependent children born in Australia or overseas alike \(\d+\) \| [\d.]+% \| [\d.]+% \| — \| 82\.8% \|/);
+    expect(json.realism.all.synthetic.resemblance.parentsOfDependentChildren.published.oddsRatio).toBeCloseTo(21.48, 2);
   });
 });

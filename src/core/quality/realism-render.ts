@@ -91,6 +91,12 @@ export function renderFamilies(all: GroupFigures): string[] {
     const alike = (s: SourceFigures) => pct(s.resemblance?.links[link.name]?.alike, 1);
     line([`${link.name} (${mine.pairs})`, alike(all.synthetic), pct(mine.independence, 1), pct(mine.target, 1), pct(mine.published, 1), maybe(all.truth, alike), maybe(all.oracle, alike), link.source]);
   }
+  const parents = all.synthetic.resemblance.parentsOfDependentChildren;
+  const g30 = 'G30 (Australia, 2021), counted as G30 counts: per dependent child of an opposite-sex couple';
+  const parentsAlike = (s: SourceFigures) => pct(s.resemblance?.parentsOfDependentChildren?.alike, 1);
+  const parentsOdds = (s: SourceFigures) => num(s.resemblance?.parentsOfDependentChildren?.oddsRatio, 1);
+  line([`parents of dependent children born in Australia or overseas alike (${parents.children})`, parentsAlike(all.synthetic), pct(parents.independence, 1), '—', pct(parents.published.alike, 1), maybe(all.truth, parentsAlike), maybe(all.oracle, parentsAlike), g30]);
+  line(['the same: odds ratio', parentsOdds(all.synthetic), '1.0', '—', num(parents.published.oddsRatio, 1), maybe(all.truth, parentsOdds), maybe(all.oracle, parentsOdds), g30]);
   const degree = all.synthetic.resemblance.degreeOverChance;
   const overChance = (s: SourceFigures) => num(s.resemblance?.degreeOverChance.records);
   line([`both partners with a degree, × chance (${degree.couples})`, num(degree.records), '1.00', num(degree.target), num(degree.published), maybe(all.truth, overChance), maybe(all.oracle, overChance), 'e61 Institute, 2021 Census (unverified)']);

@@ -151,9 +151,22 @@ export interface DegreeTally {
   atTarget: number;
 }
 
+/**
+ * Dependent children (under 15, dependent students) of opposite-sex couples by their parents'
+ * birthplaces, as G30 counts them: both overseas, father only, mother only, both in Australia
+ * (parents stated). Compares like with like with the table the birthplace strength comes from.
+ */
+export interface ParentsBirthplaceTally {
+  bothOverseas: number;
+  fatherOnlyOverseas: number;
+  motherOnlyOverseas: number;
+  bothAustralia: number;
+}
+
 export interface ResemblanceTally {
   links: Record<string, LinkTally>;
   degree: DegreeTally;
+  parentsOfDependentChildren: ParentsBirthplaceTally;
 }
 
 const emptyLink = (): LinkTally => ({ pairs: 0, alike: 0, independent: 0, targetPairs: 0, target: 0 });
@@ -161,6 +174,7 @@ const emptyLink = (): LinkTally => ({ pairs: 0, alike: 0, independent: 0, target
 export const emptyResemblanceTally = (links: readonly ResemblanceLink[] = RESEMBLANCE_LINKS): ResemblanceTally => ({
   links: Object.fromEntries(links.map((l) => [l.name, emptyLink()])),
   degree: { couples: 0, bothDegree: 0, byChance: 0, atTarget: 0 },
+  parentsOfDependentChildren: { bothOverseas: 0, fatherOnlyOverseas: 0, motherOnlyOverseas: 0, bothAustralia: 0 },
 });
 
 export function addResemblance(into: ResemblanceTally, from: ResemblanceTally): void {
@@ -176,6 +190,11 @@ export function addResemblance(into: ResemblanceTally, from: ResemblanceTally): 
   into.degree.bothDegree += from.degree.bothDegree;
   into.degree.byChance += from.degree.byChance;
   into.degree.atTarget += from.degree.atTarget;
+  const parents = into.parentsOfDependentChildren;
+  parents.bothOverseas += from.parentsOfDependentChildren.bothOverseas;
+  parents.fatherOnlyOverseas += from.parentsOfDependentChildren.fatherOnlyOverseas;
+  parents.motherOnlyOverseas += from.parentsOfDependentChildren.motherOnlyOverseas;
+  parents.bothAustralia += from.parentsOfDependentChildren.bothAustralia;
 }
 
 interface Pairs {
@@ -290,6 +309,26 @@ function countDegrees(pairs: Pairs, heap: Uint8Array, strengths: FamilyStrengths
   into.atTarget += affinityTable(rows, cols, strengths.partnersQualification, alikeBy())[DEGREE_LEVEL * levels + DEGREE_LEVEL]!;
 }
 
+const DEPENDENT = new Set(['Child under 15', 'Dependent student (aged 15-24 years)'].map((l) => categoryIndex('RLHP', l)));
+const MALE = categoryIndex('SEXP', 'Male');
+const BORN_IN_AUSTRALIA = categoryIndex('BPLP', 'Australia');
+const BPLP_STATED = statedCategories('BPLP');
+
+function countParentsBirthplace(pairs: Pairs, rlhp: Uint8Array, sexp: Uint8Array, bplp: Uint8Array, into: ParentsBirthplaceTally): void {
+  for (let k = 0; k < pairs.children.length; k += 3) {
+    const [a, b] = [pairs.children[k + 1]!, pairs.children[k + 2]!];
+    if (b < 0 || sexp[a] === sexp[b] || !DEPENDENT.has(rlhp[pairs.children[k]!]!)) continue;
+    const [father, mother] = sexp[a] === MALE ? [a, b] : [b, a];
+    if (!BPLP_STATED[bplp[father]!] || !BPLP_STATED[bplp[mother]!]) continue;
+    const fatherOverseas = bplp[father] !== BORN_IN_AUSTRALIA;
+    const motherOverseas = bplp[mother] !== BORN_IN_AUSTRALIA;
+    if (fatherOverseas && motherOverseas) into.bothOverseas++;
+    else if (fatherOverseas) into.fatherOnlyOverseas++;
+    else if (motherOverseas) into.motherOnlyOverseas++;
+    else into.bothAustralia++;
+  }
+}
+
 /** Adds one population's resemblance to `into`, against the targets `strengths` set. */
 export function countResemblance(pop: Population, into: ResemblanceTally, strengths: FamilyStrengths = NATIONAL_FAMILY_STRENGTHS_2021, links: readonly ResemblanceLink[] = RESEMBLANCE_LINKS): void {
   const v = pop.persons.variables;
@@ -304,6 +343,7 @@ export function countResemblance(pop: Population, into: ResemblanceTally, streng
     else countChildren(link, pairs, column, stated, strengths, tally);
   }
   if (v.HEAP) countDegrees(pairs, v.HEAP, strengths, into.degree);
+  if (v.SEXP && v.BPLP) countParentsBirthplace(pairs, v.RLHP, v.SEXP, v.BPLP, into.parentsOfDependentChildren);
 }
 
 // ------------------------------------------------------------------ figures
@@ -321,8 +361,33 @@ export interface LinkFigures {
   readonly source: string;
 }
 
+/** Parents of dependent children as G30 counts them: share both born in Australia or both overseas, odds ratio, and G30's own. */
+export interface ParentsBirthplaceFigures {
+  readonly children: number;
+  readonly alike: number | undefined;
+  readonly independence: number | undefined;
+  readonly oddsRatio: number | undefined;
+  readonly published: { readonly alike: number; readonly independence: number; readonly oddsRatio: number };
+}
+
+function parentsFigures(t: ParentsBirthplaceTally): Omit<ParentsBirthplaceFigures, 'published'> {
+  const n = t.bothOverseas + t.fatherOnlyOverseas + t.motherOnlyOverseas + t.bothAustralia;
+  if (n === 0) return { children: 0, alike: undefined, independence: undefined, oddsRatio: undefined };
+  const father = (t.bothOverseas + t.fatherOnlyOverseas) / n;
+  const mother = (t.bothOverseas + t.motherOnlyOverseas) / n;
+  const unlike = t.fatherOnlyOverseas * t.motherOnlyOverseas;
+  return {
+    children: n,
+    alike: (t.bothOverseas + t.bothAustralia) / n,
+    independence: father * mother + (1 - father) * (1 - mother),
+    oddsRatio: unlike > 0 ? (t.bothOverseas * t.bothAustralia) / unlike : undefined,
+  };
+}
+
 export interface ResemblanceFigures {
   readonly links: Record<string, LinkFigures>;
+  /** Parents of dependent children, Australian-born or overseas-born, against G30 for Australia. */
+  readonly parentsOfDependentChildren: ParentsBirthplaceFigures;
   /** Couples both holding a degree, over what chance gives at their margins: records, target, published (e61). */
   readonly degreeOverChance: { readonly couples: number; readonly records: number | undefined; readonly target: number | undefined; readonly published: number };
 }
@@ -347,6 +412,10 @@ export function resemblanceFigures(t: ResemblanceTally, links: readonly Resembla
         ];
       }),
     ),
+    parentsOfDependentChildren: (() => {
+      const national = parentsFigures(G30_COUPLES_AUSTRALIA_2021);
+      return { ...parentsFigures(t.parentsOfDependentChildren), published: { alike: national.alike!, independence: national.independence!, oddsRatio: national.oddsRatio! } };
+    })(),
     degreeOverChance: {
       couples: t.degree.couples,
       records: share(t.degree.bothDegree, t.degree.byChance),

@@ -82,6 +82,28 @@ describe('family resemblance against independence', () => {
     expect(f.links['child-birthplace']).toMatchObject({ pairs: 2, alike: 1 / 2 });
   });
 
+  it("counts dependent children by their parents' birthplaces as G30 does, with G30's national figures beside them", () => {
+    const overseas = { BPLP: ASIA };
+    const australia = { BPLP: AUS };
+    const f = figuresOf([
+      ...couple(0, overseas, overseas),
+      child(0, {}),
+      child(0, { RLHP: 'Dependent student (aged 15-24 years)' }),
+      ...couple(1, overseas, australia),
+      child(1, {}),
+      ...couple(2, australia, overseas),
+      child(2, {}),
+      ...couple(3, australia, australia),
+      child(3, {}),
+      { age: 30, family: 3, dwelling: 3, v: { RLHP: 'Non-dependent child', BPLP: AUS } },
+    ]).parentsOfDependentChildren;
+    // 5 dependent children (the non-dependent one is not counted): 2 both overseas, 1 father only, 1 mother only, 1 both in Australia.
+    expect(f).toMatchObject({ children: 5, alike: 3 / 5, oddsRatio: 2 });
+    expect(f.independence).toBeCloseTo((3 / 5) * (3 / 5) + (2 / 5) * (2 / 5), 12);
+    expect(f.published.alike).toBeCloseTo(0.8275, 4);
+    expect(f.published.oddsRatio).toBeCloseTo(21.48, 2);
+  });
+
   it('gives degree holders pairing with each other over chance', () => {
     const degree = { HEAP: 'Bachelor Degree Level' };
     const school = { HEAP: 'Secondary Education - Years 10 and above' };

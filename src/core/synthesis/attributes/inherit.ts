@@ -7,11 +7,11 @@
  * they fit.
  *
  * Each trait has a target: the share of its links (couples, or children with their parents) that
- * should be alike. The climb proposes one swap at a time and keeps it when the distance to every
- * target, Σ_t (|alike_t − target_t · counted_t| + 2 · |counted_t − counted as dealt|) / counted
- * as dealt (in shares of each trait's links), does not grow;
- * so it stops at a realistic level instead of making every family uniform, and can also undo
- * likeness the dealing made by chance beyond the target. Targets come from family-strengths.ts (docs/synthesis.md, "Families").
+ * should be alike. The climb proposes one swap at a time and keeps it when the distance to the
+ * targets, Σ_t (|alike_t − target_t · counted_t| + 2 · |counted_t − counted as dealt|) / counted
+ * as dealt (in shares of each trait's links), does not grow; so it stops at a realistic level
+ * instead of making every family uniform, and undoes likeness the dealing made by chance beyond
+ * a target. The targets come from family-strengths.ts (docs/synthesis.md, "Families").
  */
 import type { Rng } from '../rng.ts';
 import type { FamilyLinks } from './family-links.ts';
@@ -210,11 +210,11 @@ export function inheritWithinFamilies(input: InheritInput, rng: Rng): InheritRep
   }
   const alikeBefore = Float64Array.from(alike);
   const countedBefore = Float64Array.from(counted);
-  // Moving an unstated answer into a link would take an unlike link out of the count and so
-  // near the target for nothing: every link counted or uncounted beyond the dealing costs two,
-  // more than it can gain.
   // Each trait's distance is in shares of its links, so a rare link (children of Indigenous
   // parents) weighs as much as a common one (children's religion) instead of being outvoted.
+  // Moving an unstated answer into a link would take an unlike link out of the count, nearer
+  // the target for nothing: each link counted or uncounted beyond the dealing costs two, more
+  // than it can gain.
   const weight = Float64Array.from(countedBefore, (c) => 1 / Math.max(1, c));
   const distance = () => {
     let sum = 0;
@@ -238,9 +238,9 @@ export function inheritWithinFamilies(input: InheritInput, rng: Rng): InheritRep
   const childTraits = traits.flatMap((t, k) => (t.children ? [k] : []));
   // The change a swap makes to each trait's tallies: the touched links' states after minus before.
   const deltaCounted = new Float64Array(traits.length);
+  const deltaAlike = new Float64Array(traits.length);
   /** Traits whose column the swap changes (c and d hold different categories): the others' links stay as they are. */
   const changes = new Uint8Array(traits.length);
-  const deltaAlike = new Float64Array(traits.length);
   /** Adds (sign +1) or takes away (−1) the touched links' states into the deltas. */
   const tally = (sign: number) => {
     for (let i = 0; i < touched.length; i++) {
