@@ -4,6 +4,7 @@ import { GCP_PART_HEADERS } from '../../src/core/census/gcp/layout.generated.ts'
 import { INPUT_TABLES, VALIDATION_TABLES } from '../../src/core/census/tables.ts';
 import { tabulate } from '../../src/core/census/tabulate.ts';
 import { summarizeRealism, withReference } from '../../src/core/quality/realism.ts';
+import { RESEMBLANCE_LINKS } from '../../src/core/quality/resemblance.ts';
 import { createRng } from '../../src/core/synthesis/rng.ts';
 import { buildDemoGeography } from '../../src/demo/geography.ts';
 import { drawSuburbPopulation } from '../../src/demo/truth-model.ts';
@@ -68,5 +69,32 @@ describe('the build report', () => {
     const text = renderReport(demo, 1);
     expect(text).toContain('share of the independence error removed');
     expect(text).toMatch(/\| V_AGE_SEX_LFS \| -?\d+% \/ -?\d+% \|/);
+  });
+
+  it("carries families' resemblance against independence in report.json and report.txt, with the truth's beside it for demo inputs", () => {
+    const suburb = buildDemoGeography('demo', 3, 4).suburbs[1]!;
+    const truth = drawSuburbPopulation(suburb, createRng(3).fork(1));
+    const synthetic = drawSuburbPopulation(suburb, createRng(3).fork(2));
+    const reference = summarizeRealism([{ synthetic: truth, truth }]);
+    const report = summariseReport('v-demo', [], [], withReference(summarizeRealism([{ synthetic }]), reference));
+    const json = JSON.parse(JSON.stringify(report)) as typeof report;
+    const families = json.realism.all.synthetic.resemblance;
+    expect(Object.keys(families.links)).toEqual(RESEMBLANCE_LINKS.map((l) => l.name));
+    const birthplace = families.links['partners-born-in-australia-or-overseas']!;
+    expect(birthplace.pairs).toBeGreaterThan(50);
+    for (const share of [birthplace.alike, birthplace.independence, birthplace.target, birthplace.published]) expect(share).toBeGreaterThan(0.3);
+    expect(birthplace.source).toContain('G30');
+    expect(families.degreeOverChance.published).toBe(1.85);
+    expect(json.realism.all.synthetic.couples.gap10PlusShare).toBeGreaterThanOrEqual(0);
+
+    const text = renderReport(report, 1);
+    expect(text).toContain('families: share of pairs alike');
+    const row = (name: string) => text.split('\n').find((l) => l.startsWith(`| ${name} (`));
+    // synthetic, independence, target, published, truth, oracle (none here), source.
+    expect(row('partners-born-in-australia-or-overseas')).toMatch(/\| [\d.]+% \| [\d.]+% \| [\d.]+% \| 82\.8% \| [\d.]+% \| — \| G30/);
+    expect(row('partners-qualification')).toMatch(/\| [\d.]+% \| [\d.]+% \| [\d.]+% \| — \|/);
+    expect(text).toMatch(/\| opposite-sex couples 10 or more years apart \| [\d.]+% \| — \| — \| 8% \|/);
+    expect(text).toMatch(/\| parents of dependent children born in Australia or overseas alike \(\d+\) \| [\d.]+% \| [\d.]+% \| — \| 82\.8% \|/);
+    expect(json.realism.all.synthetic.resemblance.parentsOfDependentChildren.published.oddsRatio).toBeCloseTo(21.48, 2);
   });
 });

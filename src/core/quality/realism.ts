@@ -4,6 +4,7 @@ import { VALIDATION_TABLES, type TableSpec } from '../census/tables.ts';
 import { tabulate } from '../census/tabulate.ts';
 import { categoryIndex, variableByCode } from '../census/variables.ts';
 import { sizeBand, SIZE_BANDS, type SizeBand } from './metrics.ts';
+import { addResemblance, countResemblance, emptyResemblanceTally, resemblanceFigures, type ResemblanceFigures, type ResemblanceTally } from './resemblance.ts';
 
 /**
  * Realism figures a researcher checks with a cross-tab rather than a table fit (issue 10, item 5):
@@ -169,94 +170,6 @@ export function forEachMother(pop: Population, visit: (ageAtEldestBirth: number)
   }
 }
 
-/**
- * Visits every child (child under 15, dependent student, non-dependent child) with the parent
- * whose origin a child's most often follows: the mother (female partner or lone parent), else
- * the family's first parent.
- */
-export function forEachChildAndParent(pop: Population, visit: (child: number, parent: number) => void): void {
-  const { RLHP: rlhp, SEXP: sexp } = columnsOf(pop, 'persons', ['RLHP', 'SEXP']);
-  const { family, count } = pop.persons;
-  const parent = new Int32Array(pop.families.count).fill(-1);
-  for (let p = 0; p < count; p++) {
-    const f = family[p]!;
-    const r = rlhp![p]!;
-    if (f < 0 || !(isPartner(r) || r === RLHP.loneParent)) continue;
-    if (parent[f]! < 0 || (sexp![p] === FEMALE && sexp![parent[f]!] !== FEMALE)) parent[f] = p;
-  }
-  for (let p = 0; p < count; p++) {
-    const f = family[p]!;
-    if (f >= 0 && parent[f]! >= 0 && isChild(rlhp![p]!)) visit(p, parent[f]!);
-  }
-}
-
-/** Visits both partners of every family with exactly two. */
-export function forEachCouple(pop: Population, visit: (a: number, b: number) => void): void {
-  const { RLHP: rlhp } = columnsOf(pop, 'persons', ['RLHP']);
-  const F = pop.families.count;
-  const first = new Int32Array(F).fill(-1);
-  const second = new Int32Array(F).fill(-1);
-  const partners = new Int32Array(F);
-  for (let p = 0; p < pop.persons.count; p++) {
-    const f = pop.persons.family[p]!;
-    if (f < 0 || !isPartner(rlhp![p]!)) continue;
-    if (partners[f] === 0) first[f] = p;
-    else if (partners[f] === 1) second[f] = p;
-    partners[f]!++;
-  }
-  for (let f = 0; f < F; f++) if (partners[f] === 2) visit(first[f]!, second[f]!);
-}
-
-const STATED = (code: string): Uint8Array => Uint8Array.from(variableByCode(code).categories, (label) => (isInformative(label) ? 1 : 0));
-
-/** Children alike their parent, or partners alike each other, in `code` (both stated; `coarse`: in its coarse categories). */
-function likenessCheck(name: string, description: string, code: string, pairs: 'children' | 'couples', coarse = false): ImplausibleCheck {
-  const group = coarse ? variableByCode(code).coarse!.fromFine : undefined;
-  let statedOnce: Uint8Array | undefined;
-  return {
-    name,
-    level: 'persons',
-    description,
-    count(pop, into) {
-      const stated = (statedOnce ??= STATED(code));
-      const { [code]: v } = columnsOf(pop, 'persons', [code]);
-      const visit = (a: number, b: number) => {
-        if (!stated[v![a]!] || !stated[v![b]!]) return;
-        into.denominator++;
-        if (group ? group[v![a]!] === group[v![b]!] : v![a] === v![b]) into.numerator++;
-      };
-      if (pairs === 'children') forEachChildAndParent(pop, visit);
-      else forEachCouple(pop, visit);
-    },
-  };
-}
-
-/**
- * How families hold together: children share their parent's religion, language and Indigenous
- * status, partners each other's birthplace and religion, mostly but not always (2021 Census:
- * about two couples in three were born in the same country).
- */
-export const FAMILY_LIKENESS: readonly ImplausibleCheck[] = [
-  likenessCheck('child-same-religion', "children whose religion (RELP) is their mother's (else the parent's), both stated", 'RELP', 'children'),
-  likenessCheck('child-same-language', "children who speak their mother's (else the parent's) language at home (LANP), both stated", 'LANP', 'children'),
-  {
-    name: 'child-of-indigenous-indigenous',
-    level: 'persons',
-    description: 'children of an Aboriginal and/or Torres Strait Islander mother (else parent) who are Indigenous too',
-    count(pop, into) {
-      const { INGP: ingp } = columnsOf(pop, 'persons', ['INGP']);
-      forEachChildAndParent(pop, (child, parent) => {
-        if (!INDIGENOUS.has(ingp![parent]!)) return;
-        into.denominator++;
-        if (INDIGENOUS.has(ingp![child]!)) into.numerator++;
-      });
-    },
-  },
-  likenessCheck('couple-same-birthplace', 'couples both born in the same region (BPLP), both stated', 'BPLP', 'couples'),
-  likenessCheck('couple-same-religion', 'couples of the same religion (RELP), both stated', 'RELP', 'couples'),
-  likenessCheck('couple-same-education', 'couples at the same level of education (HEAP coarse: degree, diploma or certificate, school), both stated', 'HEAP', 'couples', true),
-];
-
 /** The implausible combinations issue 10 names, and a few more a researcher would flag. */
 export const IMPLAUSIBLE_CHECKS: readonly ImplausibleCheck[] = [
   personCheck('partner-15-17', 'persons aged 15–17 who are a registered or de facto partner', ['RLHP'], aged(15, 17), (v, _a, p) => isPartner(v.RLHP![p]!)),
@@ -341,14 +254,21 @@ export function countImplausible(pop: Population, checks: readonly ImplausibleCh
 
 // ------------------------------------------------------------------ couples and mothers
 
-/** Couples: families with exactly two partners. gapSum = Σ (man's age − woman's age) over opposite-sex couples. */
+/**
+ * Couples: families with exactly two partners. Over opposite-sex couples: gapSum = Σ (man's age
+ * − woman's age), and how many are 10 or more years apart (either way), how many have the man
+ * older, how many are the same age (in single years; the census has no birth dates).
+ */
 export interface CoupleTally {
   couples: number;
   sameSex: number;
   gapSum: number;
+  gap10Plus: number;
+  manOlder: number;
+  sameAge: number;
 }
 
-export const emptyCoupleTally = (): CoupleTally => ({ couples: 0, sameSex: 0, gapSum: 0 });
+export const emptyCoupleTally = (): CoupleTally => ({ couples: 0, sameSex: 0, gapSum: 0, gap10Plus: 0, manOlder: 0, sameAge: 0 });
 
 export function countCouples(pop: Population, into: CoupleTally): void {
   const { RLHP: rlhp, SEXP: sexp } = columnsOf(pop, 'persons', ['RLHP', 'SEXP']);
@@ -369,8 +289,15 @@ export function countCouples(pop: Population, into: CoupleTally): void {
     const q = first[f]!;
     const p = second[f]!;
     into.couples++;
-    if (sexp![q] === sexp![p]) into.sameSex++;
-    else into.gapSum += sexp![q] === MALE ? age[q]! - age[p]! : age[p]! - age[q]!;
+    if (sexp![q] === sexp![p]) {
+      into.sameSex++;
+      continue;
+    }
+    const gap = sexp![q] === MALE ? age[q]! - age[p]! : age[p]! - age[q]!;
+    into.gapSum += gap;
+    if (Math.abs(gap) >= 10) into.gap10Plus++;
+    if (gap > 0) into.manOlder++;
+    else if (gap === 0) into.sameAge++;
   }
 }
 
@@ -378,6 +305,9 @@ export function addCouples(into: CoupleTally, from: CoupleTally): void {
   into.couples += from.couples;
   into.sameSex += from.sameSex;
   into.gapSum += from.gapSum;
+  into.gap10Plus += from.gap10Plus;
+  into.manOlder += from.manOlder;
+  into.sameAge += from.sameAge;
 }
 
 export interface CoupleFigures {
@@ -387,15 +317,31 @@ export interface CoupleFigures {
   sameSexShare: number | undefined;
   /** Mean man − woman age gap (years) over opposite-sex couples. */
   meanAgeGap: number | undefined;
+  /** Opposite-sex couples 10 or more years apart (ABS: 8% in 2011, OPPOSITE_SEX_GAP_10_PLUS_2011). */
+  gap10PlusShare: number | undefined;
+  /** Opposite-sex couples where the man is older (in whole years). */
+  manOlderShare: number | undefined;
+  /** Opposite-sex couples of the same age in whole years. */
+  sameAgeShare: number | undefined;
 }
+
+/**
+ * Opposite-sex couples 10 or more years apart: "only 8 per cent" (ABS, Australian Social Trends,
+ * July 2013, "Same-sex couples", 2011 Census; from the ABS media release, not its tables).
+ */
+export const OPPOSITE_SEX_GAP_10_PLUS_2011 = 0.08;
 
 export function coupleFigures(t: CoupleTally): CoupleFigures {
   const opposite = t.couples - t.sameSex;
+  const of = (x: number | undefined) => (opposite > 0 && x !== undefined ? x / opposite : undefined);
   return {
     couples: t.couples,
     sameSex: t.sameSex,
     sameSexShare: t.couples > 0 ? t.sameSex / t.couples : undefined,
-    meanAgeGap: opposite > 0 ? t.gapSum / opposite : undefined,
+    meanAgeGap: of(t.gapSum),
+    gap10PlusShare: of(t.gap10Plus),
+    manOlderShare: of(t.manOlder),
+    sameAgeShare: of(t.sameAge),
   };
 }
 
@@ -801,7 +747,8 @@ export interface RealismOptions {
 /** Counts of one source (synthetic, truth or oracle) pooled over suburbs. */
 export interface SourceTally {
   implausible: Record<string, Rate>;
-  likeness: Record<string, Rate>;
+  /** Families against independence: couples and children alike (resemblance.ts). */
+  resemblance: ResemblanceTally;
   couples: CoupleTally;
   mothers: MotherTally;
   pairs: Record<string, Float64Array>;
@@ -874,7 +821,7 @@ const pairCells = (pair: PairSpec) => variableByCode(pair.a).categories.length *
 function emptySourceTally(r: Resolved): SourceTally {
   return {
     implausible: Object.fromEntries(r.checks.map((c) => [c.name, emptyRate()])),
-    likeness: Object.fromEntries(FAMILY_LIKENESS.map((c) => [c.name, emptyRate()])),
+    resemblance: emptyResemblanceTally(),
     couples: emptyCoupleTally(),
     mothers: emptyMotherTally(),
     pairs: Object.fromEntries(r.pairs.map((pair) => [pair.name, new Float64Array(pairCells(pair))])),
@@ -886,7 +833,7 @@ function emptySourceTally(r: Resolved): SourceTally {
 function sourceTally(pop: Population, r: Resolved): SourceTally {
   const t = emptySourceTally(r);
   for (const check of r.checks) check.count(pop, t.implausible[check.name]!);
-  for (const check of FAMILY_LIKENESS) check.count(pop, t.likeness[check.name]!);
+  countResemblance(pop, t.resemblance);
   countCouples(pop, t.couples);
   countMothers(pop, t.mothers);
   for (const pair of r.pairs) addPairCounts(t.pairs[pair.name]!, pop, pair.a, pair.b, pair.keep);
@@ -896,7 +843,7 @@ function sourceTally(pop: Population, r: Resolved): SourceTally {
 
 function addSourceTally(into: SourceTally, from: SourceTally): void {
   for (const [name, rate] of Object.entries(from.implausible)) addRate((into.implausible[name] ??= emptyRate()), rate);
-  for (const [name, rate] of Object.entries(from.likeness ?? {})) addRate(((into.likeness ??= {})[name] ??= emptyRate()), rate);
+  addResemblance(into.resemblance, from.resemblance);
   addCouples(into.couples, from.couples);
   addHistogram(into.mothers, from.mothers);
   for (const [name, table] of Object.entries(from.pairs)) addHistogram((into.pairs[name] ??= new Float64Array(table.length)), table);
@@ -984,8 +931,8 @@ const rateFigure = (r: Rate): RateFigure => ({ numerator: r.numerator, denominat
 /** One source's figures over a set of suburbs. */
 export interface SourceFigures {
   implausible: Record<string, RateFigure>;
-  /** FAMILY_LIKENESS: children like their parent, partners like each other. */
-  likeness: Record<string, RateFigure>;
+  /** Couples and children alike, against independence, the synthesizer's target and the published figure. */
+  resemblance: ResemblanceFigures;
   couples: CoupleFigures;
   /** Mothers' age at the eldest child's birth. */
   mothers: MotherFigures;
@@ -1022,7 +969,7 @@ export interface RealismSummary {
 export function sourceFigures(t: SourceTally, pairs: readonly PairSpec[] = REALISM_PAIRS): SourceFigures {
   return {
     implausible: Object.fromEntries(Object.entries(t.implausible).map(([name, r]) => [name, rateFigure(r)])),
-    likeness: Object.fromEntries(Object.entries(t.likeness ?? {}).map(([name, r]) => [name, rateFigure(r)])),
+    resemblance: resemblanceFigures(t.resemblance),
     couples: coupleFigures(t.couples),
     mothers: motherFigures(t.mothers),
     cramersV: Object.fromEntries(

@@ -1,6 +1,7 @@
 import type { Population } from '../census/population.ts';
 import type { SuburbTargets } from '../census/targets.ts';
 import { assignAttributesWithDiagnostics, type AttributeDiagnostics } from './attributes/index.ts';
+import type { FamilyStrengths } from './attributes/family-strengths.ts';
 import { createRng } from './rng.ts';
 import { buildStructure, type StructureDiagnostics } from './structure/index.ts';
 import { structureTargetsFrom } from './structure/from-tables.ts';
@@ -15,6 +16,8 @@ export interface SynthesizeOptions {
   readonly totals?: ReadonlyMap<string, number>;
   /** DLOD category of the suburb, passed to the attributes step. */
   readonly dwellingLocation?: number;
+  /** How strongly families resemble each other, passed to the attributes step (default: the 2021 national figures). */
+  readonly familyStrengths?: FamilyStrengths;
 }
 
 /** Flat numeric counters (the build report keeps the numeric fields) plus the attributes' detail. */
@@ -43,6 +46,7 @@ export function synthesizeSuburb(
   const attributes = assignAttributesWithDiagnostics(structure.population, targets, rng.fork(2), {
     smallSuburb: options.smallSuburb,
     ...(options.dwellingLocation !== undefined ? { dwellingLocation: options.dwellingLocation } : {}),
+    ...(options.familyStrengths ? { familyStrengths: options.familyStrengths } : {}),
   });
   const forced = Object.values(attributes.diagnostics.forced).reduce((a, b) => a + b, 0);
   return {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Population } from '../../../src/core/census/population.ts';
 import { INPUT_TABLES, VALIDATION_CODES, VALIDATION_TABLES } from '../../../src/core/census/tables.ts';
 import { tabulate } from '../../../src/core/census/tabulate.ts';
-import { categoryIndex, variableByCode, variablesOf } from '../../../src/core/census/variables.ts';
+import { variableByCode } from '../../../src/core/census/variables.ts';
 import { quantile } from '../../../src/core/quality/metrics.ts';
 import {
   AGE_OFFSET,
@@ -29,45 +29,7 @@ import {
   shareOfErrorRemoved,
   summarizeRealism,
 } from '../../../src/core/quality/realism.ts';
-
-// ------------------------------------------------------------------ tiny hand-built populations
-
-type Labels = Readonly<Record<string, string>>;
-interface PersonSpec {
-  readonly age: number;
-  readonly dwelling?: number;
-  readonly family?: number;
-  /** Variable code → category label; AGE5P follows the age; others default to "Not applicable" or the first category. */
-  readonly v?: Labels;
-}
-
-const defaultLabel = (code: string) => {
-  const cats = variableByCode(code).categories;
-  return cats.includes('Not applicable') ? 'Not applicable' : cats[0]!;
-};
-const columns = (level: 'persons' | 'families' | 'dwellings', rows: readonly Labels[]) =>
-  Object.fromEntries(variablesOf(level).map((v) => [v.code, Uint8Array.from(rows, (r) => categoryIndex(v.code, r[v.code] ?? defaultLabel(v.code)))]));
-
-/** A population from person specs; families and dwellings are as many as the persons name (dwelling 0 by default). */
-function population(persons: readonly PersonSpec[], dwellings: readonly Labels[] = [], families: readonly Labels[] = []): Population {
-  const dwellingCount = Math.max(dwellings.length, 1 + Math.max(-1, ...persons.map((p) => p.dwelling ?? 0)));
-  const familyCount = Math.max(families.length, 1 + Math.max(-1, ...persons.map((p) => p.family ?? -1)));
-  const familyDwelling = Array.from({ length: familyCount }, (_, f) => persons.find((p) => p.family === f)?.dwelling ?? 0);
-  return {
-    persons: {
-      count: persons.length,
-      age: Uint8Array.from(persons, (p) => p.age),
-      dwelling: Uint32Array.from(persons, (p) => p.dwelling ?? 0),
-      family: Int32Array.from(persons, (p) => p.family ?? -1),
-      variables: columns(
-        'persons',
-        persons.map((p) => ({ AGE5P: variableByCode('AGE5P').categories[Math.min(20, Math.floor(p.age / 5))]!, SEXP: 'Male', ...p.v })),
-      ),
-    },
-    families: { count: familyCount, dwelling: Uint32Array.from(familyDwelling), variables: columns('families', Array.from({ length: familyCount }, (_, f) => families[f] ?? {})) },
-    dwellings: { count: dwellingCount, variables: columns('dwellings', Array.from({ length: dwellingCount }, (_, d) => dwellings[d] ?? {})) },
-  };
-}
+import { population, type PersonSpec } from './fixture.ts';
 
 const rate = (pop: Population, name: string) => {
   const into = emptyRate();
@@ -277,7 +239,7 @@ describe('implausible combinations', () => {
     ]);
     const t = emptyCoupleTally();
     countCouples(pop, t);
-    expect(coupleFigures(t)).toEqual({ couples: 3, sameSex: 1, sameSexShare: 1 / 3, meanAgeGap: 3 });
+    expect(coupleFigures(t)).toEqual({ couples: 3, sameSex: 1, sameSexShare: 1 / 3, meanAgeGap: 3, gap10PlusShare: 0, manOlderShare: 1, sameAgeShare: 0 });
   });
 
   it('takes histogram quantiles like metrics.quantile on the expanded values (property)', () => {

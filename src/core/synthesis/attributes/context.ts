@@ -10,6 +10,7 @@ import { tableById } from '../../census/tables.ts';
 import { variableByCode } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
 import { SMALL_SUBURB_SMOOTHING } from '../structure/from-tables.ts';
+import type { FamilyStrengths } from './family-strengths.ts';
 import { fitTable, type ClassPrior } from './fit.ts';
 import { isUninformative, notApplicableIndex, ordinalRanks } from './labels.ts';
 import { planTable, type CategoryInfo, type CellLike } from './plan.ts';
@@ -19,6 +20,8 @@ export interface AttributeOptions {
   readonly smallSuburb: boolean;
   /** DLOD category of the suburb (its remoteness area); no census table carries it. Default 0. */
   readonly dwellingLocation?: number;
+  /** How strongly families resemble each other (default: the 2021 national figures, family-strengths.ts). */
+  readonly familyStrengths?: FamilyStrengths;
 }
 
 /** One level's columns under construction (persons, families or dwellings). */

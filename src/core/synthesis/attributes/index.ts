@@ -30,9 +30,9 @@ export interface AttributeDiagnostics {
   /** Variables with no table for this suburb, drawn from their prior alone. */
   readonly fromPriorOnly: string[];
   readonly incomeSwaps?: SwapReport;
-  /** Family resemblance of the origin bundles before and after their swaps. */
+  /** Families' resemblance in origin (couples, children): each trait's alike links before and after the swaps, and its target. */
   readonly culture?: InheritReport;
-  /** Couples sharing a level of education before and after the work bundles' swaps. */
+  /** Couples alike in their level of qualification before and after the work bundles' swaps, and the target. */
   readonly education?: InheritReport;
 }
 

@@ -1,281 +1,362 @@
 /**
- * Families that hold together: children mostly share their mother's religion, language and
- * Indigenous status and are born in Australia or where she was; partners mostly share
- * birthplace, language and religion. The attributes were dealt person by person (exact to their
- * tables, by sex), so here whole *bundles* (a person's Indigenous status, birthplace, citizenship,
- * language, English proficiency, religion) are swapped between two persons of the same sex and
- * age group: every table that carries them (G01, G14: by sex) stays exactly as dealt, as does
- * their link with age, while the bundles move to the families they fit (a hill climb on the
- * number of family resemblances, one swap at a time, kept when it does not lower it).
+ * Families made to resemble each other without moving a table. The attributes were dealt person
+ * by person, exact to their tables by sex and age group, so here whole *bundles* (columns that
+ * travel together: a person's birthplace, language, religion …) are swapped between two persons
+ * of one stratum (sex × age group, finer where a table needs it): every table that carries the
+ * bundle's columns within those strata stays exactly as dealt, while bundles move to the families
+ * they fit.
  *
- * Not every link is pursued: each child follows its parent, and each couple is alike, with a
- * set probability (intermarriage, adoption, a child's own religion), so the climb stops at a
- * realistic level instead of making every family uniform.
+ * Each trait has a target: the share of its links (couples, or children with their parents) that
+ * should be alike. The climb proposes one swap at a time and keeps it when the distance to the
+ * targets, Σ_t (|alike_t − target_t · counted_t| + 2 · |counted_t − counted as dealt|) / counted
+ * as dealt (in shares of each trait's links), does not grow; so it stops at a realistic level
+ * instead of making every family uniform, and undoes likeness the dealing made by chance beyond
+ * a target. The targets come from family-strengths.ts (docs/synthesis.md, "Families").
  */
-import { categoryIndex, variableByCode } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
-import { isUninformative } from './labels.ts';
+import type { FamilyLinks } from './family-links.ts';
 
-export interface ResemblanceTrait {
-  /** Index of the trait's column in the bundle. */
-  readonly column: number;
-  /** Which categories count (stated ones); a link with an unstated side scores nothing. */
+export interface LinkTrait {
+  readonly name: string;
+  /** Which links the trait compares: the two partners, or a child with its parents. */
+  readonly link: 'partners' | 'children';
+  /** The trait's column (one of the bundle's columns, changed in place by the swaps). */
+  readonly column: Uint8Array;
+  /** Stated categories (1); a link with an unstated side is not counted. */
   readonly stated: Uint8Array;
-  /** Weight of a child sharing its parent's category. */
-  readonly child: number;
-  /** Weight of partners sharing a category. */
-  readonly partner: number;
-  /** For children: a category that also counts as resembling whatever the parent has (born in Australia). */
-  readonly childAlsoMatches?: number;
   /** Compare groups of categories (a coarse level) instead of categories. */
   readonly groupOf?: ArrayLike<number>;
+  /** Children: a category alike whatever the parents hold (born in Australia). */
+  readonly childAlsoMatches?: number;
+  /** Children: count only children with a parent in this group, alike when the child is in it too. */
+  readonly amongParentGroup?: number;
+  /** Share of counted links that should be alike. */
+  readonly targetShare: number;
 }
 
 export interface InheritInput {
-  /** The swapped columns (changed in place). */
+  /** The swapped columns (changed in place); every trait's column is one of them. */
   readonly bundle: readonly Uint8Array[];
-  readonly traits: readonly ResemblanceTrait[];
-  /** Swap stratum of each person (sex × age group), -1 = never swapped. */
+  readonly traits: readonly LinkTrait[];
+  /** Swap stratum of each person, −1 = never swapped. */
   readonly stratum: Int32Array;
   readonly strata: number;
-  /** The person each one should resemble (-1 = none): a child's mother (else parent), the second partner's first. */
-  readonly anchor: Int32Array;
-  /** 'child' or 'partner' link per person with an anchor. */
-  readonly asChild: Uint8Array;
-  /** Proposals per linked person. */
+  readonly links: FamilyLinks;
+  /** Proposals per link. */
   readonly proposals: number;
+}
+
+export interface TraitOutcome {
+  readonly name: string;
+  readonly link: 'partners' | 'children';
+  /** Links with both sides stated, after the climb. */
+  readonly counted: number;
+  readonly countedBefore: number;
+  readonly alikeBefore: number;
+  readonly alikeAfter: number;
+  readonly targetShare: number;
 }
 
 export interface InheritReport {
   readonly links: number;
-  readonly scoreBefore: number;
-  readonly scoreAfter: number;
   readonly swaps: number;
+  /** Σ_t (|alike_t − target_t · counted_t| + 2 · |counted_t − counted as dealt|) / counted as dealt, before and after the climb. */
+  readonly distanceBefore: number;
+  readonly distanceAfter: number;
+  readonly traits: readonly TraitOutcome[];
 }
 
-/** Probability that a child follows its parent, and that a couple is alike (2021 Census: about two couples in three share a birthplace). */
-export const CHILD_FOLLOWS = 0.9;
-export const PARTNERS_ALIKE = 0.7;
-/** Draws of a swap partner per proposal in search of one holding the wanted category. */
-const TARGETED_TRIES = 24;
+/** A trait with its lookups resolved to typed arrays. */
+interface Compiled {
+  readonly column: Uint8Array;
+  readonly stated: Uint8Array;
+  readonly group: Uint8Array;
+  readonly alsoMatches: number;
+  readonly among: number;
+  readonly children: boolean;
+  readonly target: number;
+}
+
+const compile = (t: LinkTrait): Compiled => ({
+  column: t.column,
+  stated: t.stated,
+  group: Uint8Array.from({ length: 256 }, (_, k) => (t.groupOf ? (t.groupOf[k] ?? 255) : k)),
+  alsoMatches: t.childAlsoMatches ?? -1,
+  among: t.amongParentGroup ?? -1,
+  children: t.link === 'children',
+  target: t.targetShare,
+});
+
+/** 0 = link not counted, 1 = counted and unlike, 2 = counted and alike. */
+function partnersState(t: Compiled, a: number, b: number): number {
+  const va = t.column[a]!;
+  const vb = t.column[b]!;
+  if (!t.stated[va] || !t.stated[vb]) return 0;
+  return t.group[va] === t.group[vb] ? 2 : 1;
+}
+
+function childState(t: Compiled, child: number, parentA: number, parentB: number): number {
+  const vc = t.column[child]!;
+  if (!t.stated[vc]) return 0;
+  const gc = t.group[vc]!;
+  let counted = false;
+  let alike = false;
+  for (let side = 0; side < 2; side++) {
+    const parent = side === 0 ? parentA : parentB;
+    if (parent < 0) continue;
+    const vp = t.column[parent]!;
+    if (!t.stated[vp]) continue;
+    const gp = t.group[vp]!;
+    if (t.among >= 0) {
+      if (gp !== t.among) continue;
+      counted = true;
+      if (gc === t.among) alike = true;
+    } else {
+      counted = true;
+      if (gc === gp) alike = true;
+    }
+  }
+  if (!counted) return 0;
+  if (t.among < 0 && vc === t.alsoMatches) alike = true;
+  return alike ? 2 : 1;
+}
+
+/**
+ * Who holds which group of a trait, per stratum, so a targeted draw finds a holder at once
+ * instead of by trial. A swap exchanges two bundles within one stratum, so each stratum's
+ * buckets keep their sizes and only the two persons trade places.
+ */
+interface Holders {
+  /** A person of stratum s holding group g, or −1 when none does. */
+  draw(s: number, g: number, rng: Rng): number;
+  /** After c and d (one stratum) swapped bundles. */
+  exchanged(c: number, d: number): void;
+}
+
+const GROUPS = 256;
+/** Draws of a link per proposal in search of one the trait would change. */
+const LINK_TRIES = 8;
+/** Proposals per link without a step nearer the targets after which the climb stops. */
+const STALL_PROPOSALS_PER_LINK = 2;
+
+function holdersOf(t: Compiled, stratum: Int32Array, strata: number): Holders {
+  const n = stratum.length;
+  const key = (p: number) => stratum[p]! * GROUPS + t.group[t.column[p]!]!;
+  const start = new Int32Array(strata * GROUPS + 1);
+  for (let p = 0; p < n; p++) if (stratum[p]! >= 0) start[key(p) + 1]!++;
+  for (let b = 0; b < strata * GROUPS; b++) start[b + 1]! += start[b]!;
+  const order = new Int32Array(start[strata * GROUPS]!);
+  const at = new Int32Array(n).fill(-1);
+  const fill = start.slice(0, strata * GROUPS);
+  for (let p = 0; p < n; p++) {
+    if (stratum[p]! < 0) continue;
+    at[p] = fill[key(p)]!++;
+    order[at[p]!] = p;
+  }
+  return {
+    draw(s, g, rng) {
+      const from = start[s * GROUPS + g]!;
+      const size = start[s * GROUPS + g + 1]! - from;
+      return size > 0 ? order[from + rng.int(size)]! : -1;
+    },
+    exchanged(c, d) {
+      if (t.group[t.column[c]!] === t.group[t.column[d]!]) return;
+      const x = at[c]!;
+      at[c] = at[d]!;
+      at[d] = x;
+      order[at[c]!] = c;
+      order[at[d]!] = d;
+    },
+  };
+}
 
 export function inheritWithinFamilies(input: InheritInput, rng: Rng): InheritReport {
-  const { bundle, traits, stratum, anchor, asChild } = input;
+  const { bundle, stratum, links } = input;
   const n = stratum.length;
-  // Dependents of each person (CSR), for the links a swap touches.
-  const start = new Int32Array(n + 1);
-  for (let x = 0; x < n; x++) if (anchor[x]! >= 0) start[anchor[x]! + 1]!++;
-  for (let x = 0; x < n; x++) start[x + 1]! += start[x]!;
-  const dependents = new Int32Array(start[n]!);
-  const fill = start.slice(0, n);
-  for (let x = 0; x < n; x++) if (anchor[x]! >= 0) dependents[fill[anchor[x]!]!++] = x;
-  // Members of each stratum, to draw swap partners from.
-  const members: number[][] = Array.from({ length: input.strata }, () => []);
-  for (let x = 0; x < n; x++) if (stratum[x]! >= 0) members[stratum[x]!]!.push(x);
+  const traits = input.traits.map(compile);
+  const couples = links.partners.length / 2;
+  const linkCount = couples + links.children.length / 3;
+  const membersOf = (l: number): [number, number, number] =>
+    l < couples ? [links.partners[2 * l]!, links.partners[2 * l + 1]!, -1] : [links.children[3 * (l - couples)]!, links.children[3 * (l - couples) + 1]!, links.children[3 * (l - couples) + 2]!];
+  const { partners, children } = links;
+  const stateOf = (t: Compiled, l: number): number => {
+    if (t.children !== l >= couples) return 0;
+    if (!t.children) return partnersState(t, partners[2 * l]!, partners[2 * l + 1]!);
+    const j = 3 * (l - couples);
+    return childState(t, children[j]!, children[j + 1]!, children[j + 2]!);
+  };
 
-  /** Score of the link from dependent y to its anchor. */
-  const link = (y: number): number => {
-    const a = anchor[y]!;
-    if (a < 0) return 0;
-    let score = 0;
-    const child = asChild[y] === 1;
-    for (const t of traits) {
-      const col = bundle[t.column]!;
-      const vy = col[y]!;
-      const va = col[a]!;
-      if (!t.stated[vy] || !t.stated[va]) continue;
-      const w = child ? t.child : t.partner;
-      const same = t.groupOf ? t.groupOf[vy] === t.groupOf[va] : vy === va;
-      if (same || (child && t.childAlsoMatches === vy)) score += w;
-    }
-    return score;
+  // The links each person is in (CSR), for the links a swap touches.
+  const start = new Int32Array(n + 1);
+  for (let l = 0; l < linkCount; l++) for (const p of membersOf(l)) if (p >= 0) start[p + 1]!++;
+  for (let p = 0; p < n; p++) start[p + 1]! += start[p]!;
+  const linksOf = new Int32Array(start[n]!);
+  const fill = start.slice(0, n);
+  for (let l = 0; l < linkCount; l++) for (const p of membersOf(l)) if (p >= 0) linksOf[fill[p]!++] = l;
+  // Members of each stratum, to draw swap partners from.
+  const lists: number[][] = Array.from({ length: input.strata }, () => []);
+  for (let p = 0; p < n; p++) if (stratum[p]! >= 0) lists[stratum[p]!]!.push(p);
+  const members = lists.map((list) => Int32Array.from(list));
+  const holders = traits.map((t) => holdersOf(t, stratum, input.strata));
+
+  const counted = new Float64Array(traits.length);
+  const alike = new Float64Array(traits.length);
+  for (let l = 0; l < linkCount; l++) {
+    traits.forEach((t, k) => {
+      const s = stateOf(t, l);
+      if (s > 0) counted[k]!++;
+      if (s === 2) alike[k]!++;
+    });
+  }
+  const alikeBefore = Float64Array.from(alike);
+  const countedBefore = Float64Array.from(counted);
+  // Each trait's distance is in shares of its links, so a rare link (children of Indigenous
+  // parents) weighs as much as a common one (children's religion) instead of being outvoted.
+  // Moving an unstated answer into a link would take an unlike link out of the count, nearer
+  // the target for nothing: each link counted or uncounted beyond the dealing costs two, more
+  // than it can gain.
+  const weight = Float64Array.from(countedBefore, (c) => 1 / Math.max(1, c));
+  const distance = () => {
+    let sum = 0;
+    for (let k = 0; k < traits.length; k++) sum += weight[k]! * (Math.abs(alike[k]! - traits[k]!.target * counted[k]!) + 2 * Math.abs(counted[k]! - countedBefore[k]!));
+    return sum;
   };
+  const distanceBefore = distance();
+
+  const stamp = new Int32Array(linkCount).fill(-1);
   const touched: number[] = [];
-  const collect = (x: number) => {
-    if (anchor[x]! >= 0) touched.push(x);
-    for (let k = start[x]!; k < start[x + 1]!; k++) touched.push(dependents[k]!);
-  };
-  const localScore = (): number => {
-    let s = 0;
-    for (let k = 0; k < touched.length; k++) {
-      const y = touched[k]!;
-      let seen = false;
-      for (let j = 0; j < k; j++) if (touched[j] === y) seen = true;
-      if (!seen) s += link(y);
+  const collect = (p: number, round: number) => {
+    for (let k = start[p]!; k < start[p + 1]!; k++) {
+      const l = linksOf[k]!;
+      if (stamp[l] !== round) {
+        stamp[l] = round;
+        touched.push(l);
+      }
     }
-    return s;
+  };
+  const partnerTraits = traits.flatMap((t, k) => (t.children ? [] : [k]));
+  const childTraits = traits.flatMap((t, k) => (t.children ? [k] : []));
+  // The change a swap makes to each trait's tallies: the touched links' states after minus before.
+  const deltaCounted = new Float64Array(traits.length);
+  const deltaAlike = new Float64Array(traits.length);
+  /** Traits whose column the swap changes (c and d hold different categories): the others' links stay as they are. */
+  const changes = new Uint8Array(traits.length);
+  /** Adds (sign +1) or takes away (−1) the touched links' states into the deltas. */
+  const tally = (sign: number) => {
+    for (let i = 0; i < touched.length; i++) {
+      const l = touched[i]!;
+      if (l < couples) {
+        const a = partners[2 * l]!;
+        const b = partners[2 * l + 1]!;
+        for (let m = 0; m < partnerTraits.length; m++) {
+          const k = partnerTraits[m]!;
+          if (!changes[k]) continue;
+          const s = partnersState(traits[k]!, a, b);
+          if (s > 0) deltaCounted[k]! += sign;
+          if (s === 2) deltaAlike[k]! += sign;
+        }
+      } else {
+        const j = 3 * (l - couples);
+        const child = children[j]!;
+        const parentA = children[j + 1]!;
+        const parentB = children[j + 2]!;
+        for (let m = 0; m < childTraits.length; m++) {
+          const k = childTraits[m]!;
+          if (!changes[k]) continue;
+          const s = childState(traits[k]!, child, parentA, parentB);
+          if (s > 0) deltaCounted[k]! += sign;
+          if (s === 2) deltaAlike[k]! += sign;
+        }
+      }
+    }
+  };
+  /** The distance with the deltas applied. */
+  const distanceAfter = () => {
+    let sum = 0;
+    for (let k = 0; k < traits.length; k++) {
+      const c = counted[k]! + deltaCounted[k]!;
+      sum += weight[k]! * (Math.abs(alike[k]! + deltaAlike[k]! - traits[k]!.target * c) + 2 * Math.abs(c - countedBefore[k]!));
+    }
+    return sum;
   };
   const swap = (c: number, d: number) => {
     for (const col of bundle) {
-      const t = col[c]!;
+      const x = col[c]!;
       col[c] = col[d]!;
-      col[d] = t;
+      col[d] = x;
     }
   };
 
-  const linked: number[] = [];
-  let scoreBefore = 0;
-  for (let x = 0; x < n; x++) {
-    if (anchor[x]! < 0) continue;
-    linked.push(x);
-    scoreBefore += link(x);
-  }
   let swaps = 0;
-  const rounds = linked.length * input.proposals;
-  for (let r = 0; r < rounds; r++) {
-    // The dependent or its anchor moves: either may hold the bundle that fits the other.
-    const y = linked[rng.int(linked.length)]!;
-    const moveDependent = rng.next() < 0.5;
-    const c = moveDependent ? y : anchor[y]!;
+  let current = distanceBefore;
+  const childLinks = linkCount - couples;
+  const rounds = linkCount * input.proposals;
+  // Stop early once the climb has stalled: no step nearer the targets in this many proposals.
+  const patience = STALL_PROPOSALS_PER_LINK * linkCount;
+  let lastGain = 0;
+  for (let round = 0; round < rounds && round - lastGain < patience && traits.length > 0; round++) {
+    // A trait, then one of its links, then the member that moves (either side may hold the
+    // bundle that fits the other).
+    const k = rng.int(traits.length);
+    const t = traits[k]!;
+    const ofKind = t.children ? childLinks : couples;
+    if (ofKind === 0) continue;
+    // A link worth moving: unlike while the trait is short of its target, alike past it (a
+    // few draws; most links are already as they should be).
+    const short = alike[k]! < t.target * counted[k]!;
+    const wanted = short ? 1 : 2;
+    let l = (t.children ? couples : 0) + rng.int(ofKind);
+    for (let tries = 0; tries < LINK_TRIES && stateOf(t, l) !== wanted; tries++) l = (t.children ? couples : 0) + rng.int(ofKind);
+    let c: number;
+    let other: number;
+    if (!t.children) {
+      const first = rng.next() < 0.5;
+      c = partners[2 * l + (first ? 0 : 1)]!;
+      other = partners[2 * l + (first ? 1 : 0)]!;
+    } else {
+      const j = 3 * (l - couples);
+      const child = children[j]!;
+      const parent = children[j + 2]! >= 0 && rng.next() < 0.5 ? children[j + 2]! : children[j + 1]!;
+      const moveChild = rng.next() < 0.5;
+      c = moveChild ? child : parent;
+      other = moveChild ? parent : child;
+    }
     const s = stratum[c]!;
-    if (s < 0) continue;
+    if (s < 0 || c === other) continue;
+    // Short of its target, a trait takes someone of the stratum holding what the other side
+    // has; past it, anyone (a blind draw undoes likeness).
     const pool = members[s]!;
-    // Look for a partner holding what the other side of the link has, on one trait at random
-    // (a few draws; in a large suburb a blind draw rarely fits).
-    const t = traits[rng.int(traits.length)]!;
-    const wanted = bundle[t.column]![moveDependent ? anchor[y]! : y]!;
-    let d = pool[rng.int(pool.length)]!;
-    for (let tries = 0; tries < TARGETED_TRIES && bundle[t.column]![d] !== wanted; tries++) d = pool[rng.int(pool.length)]!;
-    if (d === c) continue;
+    const d = short ? holders[k]!.draw(s, t.group[t.column[other]!]!, rng) : pool[rng.int(pool.length)]!;
+    if (d < 0 || d === c) continue;
+    let changing = 0;
+    for (let m = 0; m < traits.length; m++) changing += changes[m] = traits[m]!.column[c] !== traits[m]!.column[d] ? 1 : 0;
+    if (changing === 0) continue;
     touched.length = 0;
-    collect(c);
-    collect(d);
-    const before = localScore();
+    collect(c, round);
+    collect(d, round);
+    deltaCounted.fill(0);
+    deltaAlike.fill(0);
+    tally(-1);
     swap(c, d);
-    if (localScore() < before) swap(c, d);
-    else swaps++;
+    tally(+1);
+    const after = distanceAfter();
+    if (after > current + 1e-12) swap(c, d);
+    else {
+      for (let k = 0; k < traits.length; k++) {
+        counted[k]! += deltaCounted[k]!;
+        alike[k]! += deltaAlike[k]!;
+      }
+      if (after < current - 1e-12) lastGain = round;
+      current = after;
+      swaps++;
+      for (const h of holders) h.exchanged(c, d);
+    }
   }
-  let scoreAfter = 0;
-  for (const x of linked) scoreAfter += link(x);
-  return { links: linked.length, scoreBefore, scoreAfter, swaps };
-}
-
-// ------------------------------------------------------------------ the cultural bundle of persons
-
-/** What moves together: a person's origin and what follows from it. */
-export const CULTURE_BUNDLE = ['INGP', 'BPLP', 'CITP', 'LANP', 'ENGLP', 'RELP'] as const;
-/** G01's age groups: the bundle's priors vary with age, so swaps stay within one. */
-const AGE_GROUP_STARTS = [0, 5, 15, 20, 25, 35, 45, 55, 65, 75, 85];
-
-const stated = (code: string) => Uint8Array.from({ length: 256 }, (_, k) => {
-  const label = variableByCode(code).categories[k];
-  return label !== undefined && !isUninformative(label) ? 1 : 0;
-});
-
-export interface PersonsForInheritance {
-  readonly age: Uint8Array;
-  readonly family: Int32Array;
-  readonly columns: Record<string, Uint8Array>;
-}
-
-/**
- * The links a family's resemblance is made of: each child to its mother (else its parent) with
- * probability `childFollows`, each second partner to the first with `partnersAlike`.
- */
-export function familyLinks(persons: PersonsForInheritance, rng: Rng, childFollows: number, partnersAlike: number): { anchor: Int32Array; asChild: Uint8Array } {
-  const { age, family, columns } = persons;
-  const n = age.length;
-  const sexp = columns.SEXP!;
-  const rlhp = columns.RLHP!;
-  const RLHP = (label: string) => categoryIndex('RLHP', label);
-  const partner = new Set([RLHP('Partner in a registered marriage'), RLHP('Partner in a de facto marriage')]);
-  const parentRoles = new Set([...partner, RLHP('Lone parent')]);
-  const childRoles = new Set([RLHP('Child under 15'), RLHP('Dependent student (aged 15-24 years)'), RLHP('Non-dependent child')]);
-  const female = categoryIndex('SEXP', 'Female');
-  const families = family.reduce((m, f) => Math.max(m, f + 1), 0);
-  const mother = new Int32Array(families).fill(-1);
-  const firstPartner = new Int32Array(families).fill(-1);
-  for (let p = 0; p < n; p++) {
-    const f = family[p]!;
-    if (f < 0) continue;
-    if (parentRoles.has(rlhp[p]!) && (mother[f]! < 0 || (sexp[p] === female && sexp[mother[f]!] !== female))) mother[f] = p;
-    if (partner.has(rlhp[p]!) && firstPartner[f]! < 0) firstPartner[f] = p;
-  }
-  const anchor = new Int32Array(n).fill(-1);
-  const asChild = new Uint8Array(n);
-  for (let p = 0; p < n; p++) {
-    const f = family[p]!;
-    if (f < 0) continue;
-    if (childRoles.has(rlhp[p]!) && mother[f]! >= 0 && rng.next() < childFollows) {
-      anchor[p] = mother[f]!;
-      asChild[p] = 1;
-    } else if (partner.has(rlhp[p]!) && firstPartner[f]! >= 0 && firstPartner[f] !== p && rng.next() < partnersAlike) anchor[p] = firstPartner[f]!;
-  }
-  return { anchor, asChild };
-}
-
-/** Sex × age group (groups starting at `starts`) of every person. */
-function sexAgeStrata(age: Uint8Array, sexp: Uint8Array, starts: readonly number[]): Int32Array {
-  return Int32Array.from(age, (a, p) => {
-    let g = 0;
-    while (g + 1 < starts.length && a >= starts[g + 1]!) g++;
-    return sexp[p]! * starts.length + g;
-  });
-}
-
-/**
- * Swaps the persons' cultural bundles (CULTURE_BUNDLE columns, changed in place) so that
- * families resemble each other (inheritWithinFamilies), each link kept with CHILD_FOLLOWS /
- * PARTNERS_ALIKE.
- */
-export function inheritCulture(persons: PersonsForInheritance, rng: Rng, proposals = 16): InheritReport {
-  const { anchor, asChild } = familyLinks(persons, rng, CHILD_FOLLOWS, PARTNERS_ALIKE);
-  const { age, columns } = persons;
-  const stratum = sexAgeStrata(age, columns.SEXP!, AGE_GROUP_STARTS);
-  const bundle = CULTURE_BUNDLE.map((code) => columns[code]!);
-  const at = (code: (typeof CULTURE_BUNDLE)[number]) => CULTURE_BUNDLE.indexOf(code);
-  return inheritWithinFamilies(
-    {
-      bundle,
-      traits: [
-        { column: at('INGP'), stated: stated('INGP'), child: 2, partner: 0 },
-        { column: at('BPLP'), stated: stated('BPLP'), child: 1, partner: 1, childAlsoMatches: categoryIndex('BPLP', 'Australia') },
-        { column: at('LANP'), stated: stated('LANP'), child: 1, partner: 1 },
-        { column: at('RELP'), stated: stated('RELP'), child: 1, partner: 1 },
-      ],
-      stratum,
-      strata: 2 * AGE_GROUP_STARTS.length,
-      anchor,
-      asChild,
-      proposals,
-    },
-    rng,
-  );
-}
-
-// ------------------------------------------------------------------ partners' education
-
-/** What moves with a person's education: schooling, qualification, work and income. */
-export const WORK_BUNDLE = ['HSCP', 'HEAP', 'LFSP', 'HRSP', 'OCCP', 'INDP', 'MTWP', 'INCP'] as const;
-/** G46's age groups, which every table of the bundle's variables (G16, G17, G49, G54, G60) nests in. */
-const WORK_AGE_STARTS = [0, 15, 20, 25, 35, 45, 55, 65, 75, 85];
-/** Couples matched on education on purpose (2021 Census: about three in five couples share a broad level). */
-export const PARTNERS_MATCHED_ON_EDUCATION = 0.35;
-
-/**
- * Partners matched on education (assortative mating): work bundles (WORK_BUNDLE, changed in
- * place) swapped between persons of one sex, G46 age group and school attendance, so that
- * more second partners share the first's level (HEAP coarse: degree, diploma or certificate,
- * school). Every table of those variables is by age group × sex, so each stays exact. Runs
- * before household incomes are fitted (the income swaps that follow still see the same G17).
- */
-export function matchPartnersOnEducation(persons: PersonsForInheritance, attending: Uint8Array, rng: Rng, proposals = 16): InheritReport {
-  const { anchor, asChild } = familyLinks(persons, rng, 0, PARTNERS_MATCHED_ON_EDUCATION);
-  const { age, columns } = persons;
-  const bySexAge = sexAgeStrata(age, columns.SEXP!, WORK_AGE_STARTS);
-  const classes = 1 + attending.reduce((m, a) => Math.max(m, a), 0);
-  const stratum = Int32Array.from(bySexAge, (s, p) => s * classes + attending[p]!);
-  const heap = variableByCode('HEAP');
-  return inheritWithinFamilies(
-    {
-      bundle: WORK_BUNDLE.map((code) => columns[code]!),
-      traits: [{ column: WORK_BUNDLE.indexOf('HEAP'), stated: stated('HEAP'), child: 0, partner: 1, groupOf: heap.coarse!.fromFine }],
-      stratum,
-      strata: 2 * WORK_AGE_STARTS.length * classes,
-      anchor,
-      asChild,
-      proposals,
-    },
-    rng,
-  );
+  return {
+    links: linkCount,
+    swaps,
+    distanceBefore,
+    distanceAfter: distance(),
+    traits: input.traits.map((t, k) => ({ name: t.name, link: t.link, counted: counted[k]!, countedBefore: countedBefore[k]!, alikeBefore: alikeBefore[k]!, alikeAfter: alike[k]!, targetShare: t.targetShare })),
+  };
 }

@@ -9,7 +9,9 @@ import { categoryIndex, variablesOf } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
 import type { AttributeContext, Level } from './context.ts';
 import type { ClassPrior } from './fit.ts';
-import { inheritCulture, matchPartnersOnEducation, type InheritReport } from './inherit.ts';
+import { inheritCulture, matchPartnersOnEducation } from './family-resemblance.ts';
+import { NATIONAL_FAMILY_STRENGTHS_2021 } from './family-strengths.ts';
+import type { InheritReport } from './inherit.ts';
 import * as priors from './priors.ts';
 
 /** A person level with single-year ages, and what the phases share about each person. */
@@ -104,31 +106,32 @@ export function assignPersonalIncome(ctx: AttributeContext, persons: PersonLevel
 
 /**
  * Partners matched on education: whole work bundles move between persons of one sex, age group
- * and attendance (inherit.ts), so every table stays as dealt; `employed` is brought up to date.
+ * and attendance (family-resemblance.ts), so every table stays as dealt; `employed` is brought
+ * up to date.
  */
 export function matchPartners(ctx: AttributeContext, persons: PersonLevel, family: Int32Array, employed: Uint8Array): InheritReport {
   const attending = Uint8Array.from(persons.columns.TYPP!, (t) => (t === SECONDARY ? 1 : t === NOT_ATTENDING ? 0 : 2));
-  const report = matchPartnersOnEducation({ age: persons.age, family, columns: persons.columns }, attending, ctx.rng);
+  const report = matchPartnersOnEducation({ age: persons.age, family, columns: persons.columns }, attending, familyStrengths(ctx), ctx.rng);
   employedOf(persons.columns.LFSP!, employed);
   return report;
 }
 
 /**
- * MSTP (G05 by age × sex, registered partners married, minors never), then origin: INGP, BPLP,
+ * MSTP (G05 by age × sex, registered partners married, minors never), then origin: INGP (by age), BPLP,
  * CITP, LANP (G01, by birthplace, Indigenous status and remoteness), ENGLP, RELP (G14, by
- * birthplace); then families are made to resemble each other (inherit.ts).
+ * birthplace); then families are made to resemble each other (family-resemblance.ts).
  */
 export function assignOrigin(ctx: AttributeContext, persons: PersonLevel, basics: PersonBasics, family: Int32Array): InheritReport {
   const { age } = persons;
   ctx.fitOrDraw(persons, 'G05', 'MSTP', priors.mstpPrior(age, persons.columns.MDCP), { eligible: basics.adult });
-  ctx.fitOrUniform(persons, 'G01', 'INGP');
+  ctx.fitOrDraw(persons, 'G01', 'INGP', priors.matrixPrior(basics.band, priors.INGP_BY_AGE));
   ctx.fitOrUniform(persons, 'G01', 'BPLP', { categoryWeights: priors.BPLP_OVERSEAS_SHARES });
   const bplp = persons.columns.BPLP!;
   ctx.fitOrDraw(persons, 'G01', 'CITP', priors.citpPrior(bplp));
   ctx.fitOrDraw(persons, 'G01', 'LANP', priors.lanpPrior(bplp, persons.columns.INGP!, (ctx.options.dwellingLocation ?? 0) >= 3));
   ctx.draw(persons, 'ENGLP', priors.englpPrior(persons.columns.LANP!));
   ctx.fitOrDraw(persons, 'G14', 'RELP', priors.relpPrior(bplp));
-  return inheritCulture({ age, family, columns: persons.columns }, ctx.rng);
+  return inheritCulture({ age, family, columns: persons.columns }, familyStrengths(ctx), ctx.rng);
 }
 
 /** ASSNP (G18 by age × sex), LTHP and UAI5P by age (no table), VOLWP (G23 by age × sex); any variable still missing, uniformly. */
@@ -140,6 +143,9 @@ export function assignCare(ctx: AttributeContext, persons: PersonLevel, basics: 
   ctx.fitOrDraw(persons, 'G23', 'VOLWP', priors.matrixPrior(band, priors.VOLWP_BY_AGE), { eligible: adult });
   for (const v of variablesOf('persons')) if (!persons.columns[v.code]) ctx.drawUniform(persons, v.code);
 }
+
+/** The strengths of family resemblance passed in, else the 2021 national ones. */
+const familyStrengths = (ctx: AttributeContext) => ctx.options.familyStrengths ?? NATIONAL_FAMILY_STRENGTHS_2021;
 
 /** A category within a cell's choice, drawn by the prior's weights for the unit's class. */
 export function byPrior(prior: ClassPrior, rng: Rng): (unit: number, categories: readonly number[]) => number {

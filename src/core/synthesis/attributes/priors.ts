@@ -177,6 +177,34 @@ export function englpPrior(lanp: Uint8Array): ClassPrior {
   return matrixPrior(lanp, rows);
 }
 
+/**
+ * INGP by age band (PRIOR_BANDS): G01 counts Indigenous persons by sex only, but the Indigenous
+ * population is young (5.9% of children under 5, 1.1% of persons 65 and over), and dealt
+ * without age Indigenous parents found too few Indigenous children. Persons non-Indigenous,
+ * Indigenous and not stated by age: G07, Australia, 2021 (65 and over one group there); the
+ * Indigenous split into Aboriginal, Torres Strait Islander and both as G01 (Australia): 742,882,
+ * 33,765 and 36,083.
+ */
+export const INGP_BY_AGE: readonly (readonly number[])[] = (() => {
+  const byBand: readonly (readonly [number, number, number])[] = [
+    [1315352, 85941, 62519],
+    [1421484, 89137, 75513],
+    [1423529, 90473, 74053],
+    [1311714, 79501, 66593],
+    [1427477, 70555, 81509],
+    [3310519, 117974, 196265],
+    [3227094, 87912, 172665],
+    [3012023, 81808, 153088],
+    [2812530, 61758, 135730],
+    [4114233, 47677, 216178],
+    [4114233, 47677, 216178],
+    [4114233, 47677, 216178],
+  ];
+  const split = [742882, 33765, 36083];
+  const indigenous = split.reduce((a, b) => a + b, 0);
+  return byBand.map(([non, ind, ns]) => [non, ...split.map((x) => (ind * x) / indigenous), ns]);
+})();
+
 /** Shares of the birthplace regions among the overseas-born (G01 lumps them). */
 export const BPLP_OVERSEAS_SHARES = [0, 9, 22, 10, 6, 13, 14, 16, 5, 5, 0];
 /** Shares of the language groups among persons speaking another language at home (G01 lumps them). */
