@@ -25,7 +25,7 @@ describe('a release fitted to the real postcode tables the repository ships', ()
     root = await mkdtemp(join(tmpdir(), 'spq-census-'));
     summary = await buildRelease({ inputsDir: SHIPPED, poolsDir: root, version: 'census-test', seed: 1, smallSuburbThreshold: 500, levels: ['poa'] });
     release = await openPoolRelease(summary.dir);
-  }, 180_000);
+  }, 400_000);
 
   afterAll(async () => {
     await release?.close();
