@@ -13,6 +13,7 @@ import { deriveLfsf } from './family.ts';
 import {
   classifyAll,
   classifyEquivalised,
+  householdIncomeMembers,
   incomeScale,
   makeObjective,
   personDollars,
@@ -55,11 +56,12 @@ export function fitHouseholdIncomes(
   const dollars = personDollars(variableByCode('INCP').categories);
   const hindScale = incomeScale(variableByCode('HIND').categories);
   const finfScale = incomeScale(variableByCode('FINF').categories);
-  const dwellingTally = tallyIncome(D, structure.persons.dwelling, age, incp, dollars);
+  const members = householdIncomeMembers(structure.persons.dwelling, persons.columns.RLHP!, dwellings.columns.DWTD!);
+  const dwellingTally = tallyIncome(D, members.groupOf, age, incp, dollars, members.absentGroupOf);
   const familyTally = tallyIncome(F, structure.persons.family, age, incp, dollars);
   const swapTargets: SwapTarget[] = [];
   const hindObjective = incomeObjective(targets, 'G33', 'HIND', D, dwellings, hindScale, dwellingTally);
-  if (hindObjective) swapTargets.push({ objective: hindObjective, groupOf: structure.persons.dwelling });
+  if (hindObjective) swapTargets.push({ objective: hindObjective, groupOf: members.groupOf });
   const finfObjective = incomeObjective(targets, 'G32', 'FINF', F, families, finfScale, familyTally);
   if (finfObjective) swapTargets.push({ objective: finfObjective, groupOf: structure.persons.family });
   let incomeSwaps: SwapReport | undefined;
@@ -85,8 +87,8 @@ export function fitHouseholdIncomes(
     }
     incomeSwaps = swapIncomes(incp, dollars, stratum, strata, swapTargets, rng, INCOME_SWAPS_PER_PERSON);
   }
-  dwellings.columns.HIND = classifyAll(hindScale, dwellingTally);
-  dwellings.columns.HIED = classifyEquivalised(incomeScale(variableByCode('HIED').categories), dwellingTally);
+  dwellings.columns.HIND = classifyAll(hindScale, dwellingTally, members.applies);
+  dwellings.columns.HIED = classifyEquivalised(incomeScale(variableByCode('HIED').categories), dwellingTally, members.applies);
   families.columns.FINF = classifyAll(finfScale, familyTally);
   families.columns.LFSF = deriveLfsf(F, structure.persons.family, persons.columns.RLHP!, persons.columns.LFSP!);
   return { dwellingTally, ...(incomeSwaps ? { incomeSwaps } : {}) };

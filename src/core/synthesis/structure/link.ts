@@ -1,7 +1,7 @@
 import { weightedKey, type Rng } from '../rng.ts';
 import type { HouseholdPlan } from './households.ts';
 import {
-  ADULT_AGE, AGES, DEFAULT_BANDS, FamilyType, HouseholdKind, MAX_PARENT_GAP, MIN_PARENT_GAP, Role, TargetRole,
+  ADULT_AGE, AGES, DEFAULT_BANDS, FamilyType, HouseholdKind, MAX_PARENT_GAP, MIN_PARENT_GAP, Role, TARGET_ROLE_COUNT, TargetRole,
   type StructureDiagnostics, type StructureTargets,
 } from './model.ts';
 import type { DrawnPersons } from './persons.ts';
@@ -29,7 +29,8 @@ export interface Skeleton {
     readonly dwelling: Uint32Array;
     readonly reference: Uint32Array;
   };
-  readonly dwellings: { readonly count: number; readonly kind: Uint8Array; readonly size: Uint16Array; readonly families: Uint8Array };
+  /** Occupied private dwellings (the plan's households), then the non-private dwelling when the area has one. */
+  readonly dwellings: { readonly count: number; readonly kind: Uint8Array; readonly size: Uint32Array; readonly families: Uint8Array };
 }
 
 /** Relative chance that a couple whose younger partner is `age` has children at home (shape only). */
@@ -356,7 +357,9 @@ export function linkPersons(
     }
   }
 
-  // Unrelated individuals in family households, group members by age (similar ages share), lone persons.
+  // Unrelated individuals in family households, group members by age (similar ages share), lone
+  // persons; visitors and residents away in a non-private dwelling to the places their households
+  // keep for them, the others to the non-private dwelling (index plan.households).
   const unrelated = byRole(Role.Unrelated);
   rng.shuffle(unrelated);
   next = 0;
@@ -366,8 +369,16 @@ export function linkPersons(
   const lone = byRole(Role.LonePerson);
   let nextLone = 0;
   for (let h = 0; h < plan.households; h++) {
-    if (plan.kind[h] === HouseholdKind.Group) for (let k = 0; k < (plan.size[h] as number); k++) household[group[next++] as number] = h;
+    const members = (plan.size[h] as number) - (plan.visitorSlots[h] as number) - (plan.awaySlots[h] as number);
+    if (plan.kind[h] === HouseholdKind.Group) for (let k = 0; k < members; k++) household[group[next++] as number] = h;
     else if (plan.kind[h] === HouseholdKind.LonePerson) household[lone[nextLone++] as number] = h;
+  }
+  for (const [r, slots] of [[Role.Visitor, plan.visitorSlots], [Role.NonPrivate, plan.awaySlots]] as const) {
+    const away = byRole(r);
+    rng.shuffle(away);
+    next = 0;
+    for (let h = 0; h < plan.households; h++) for (let k = 0; k < (slots[h] as number); k++) household[away[next++] as number] = h;
+    for (; next < away.length; next++) household[away[next] as number] = plan.households;
   }
 
   return assemble(t, plan, drawn, { age, role, household, family, union, familyType, parentA, parentB, couples }, rng);
@@ -461,7 +472,7 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
   // Children 15–24 by sex × band: the role table's share of them are dependent students.
   const studentShare = (sex: number, a: number): number => {
     if (!t.roles) return studentPrior(a);
-    const cols = t.roles.byRoleSexBand.length / 9;
+    const cols = t.roles.byRoleSexBand.length / TARGET_ROLE_COUNT;
     const nb = cols / 2;
     const c = sex * nb + bandOf(a);
     const dep = (t.roles.byRoleSexBand[TargetRole.DependentStudent * cols + c] as number | undefined) ?? 0;
@@ -483,7 +494,10 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
         teenGroups.set(key, list);
       }
     } else {
-      finalRole[p] = [TargetRole.Partner, TargetRole.LoneParent, 0, TargetRole.OtherRelated, TargetRole.Unrelated, TargetRole.GroupMember, TargetRole.LonePerson][r] as number;
+      finalRole[p] = [
+        TargetRole.Partner, TargetRole.LoneParent, 0, TargetRole.OtherRelated, TargetRole.Unrelated, TargetRole.GroupMember, TargetRole.LonePerson,
+        TargetRole.Visitor, TargetRole.NonPrivate,
+      ][r] as number;
     }
   }
   for (const list of teenGroups.values()) {
@@ -521,10 +535,19 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
     const eligible = familyType[f] === FamilyType.Other ? r === TargetRole.OtherRelated : r === TargetRole.Partner || r === TargetRole.LoneParent;
     if (eligible && (age[p] as number) > (refAge[f] as number)) { refAge[f] = age[p] as number; reference[f] = newIndex[p] as number; }
   }
-  const familiesIn = new Uint8Array(plan.households);
+  const dwellings = plan.households + (plan.nonPrivateDwelling ? 1 : 0);
+  const familiesIn = new Uint8Array(dwellings);
   for (let f = 0; f < plan.families; f++) {
     const h = plan.familyHousehold[f] as number;
     familiesIn[h] = (familiesIn[h] as number) + 1;
+  }
+  const kind = new Uint8Array(dwellings);
+  kind.set(plan.kind);
+  const size = new Uint32Array(dwellings);
+  size.set(plan.size);
+  if (plan.nonPrivateDwelling) {
+    kind[plan.households] = HouseholdKind.NonPrivate;
+    for (const h of household) if (h === plan.households) size[h] = (size[h] as number) + 1;
   }
 
   return {
@@ -538,6 +561,6 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
       family: take(family, new Int32Array(n)),
     },
     families: { count: plan.families, type: familyType, dwelling: Uint32Array.from(plan.familyHousehold), reference },
-    dwellings: { count: plan.households, kind: plan.kind, size: plan.size, families: familiesIn },
+    dwellings: { count: dwellings, kind, size, families: familiesIn },
   };
 }
