@@ -9,6 +9,7 @@ import { categoryIndex, variableByCode } from '../census/variables.ts';
 import {
   classifyAll,
   classifyEquivalised,
+  familyIncomeMembers,
   householdIncomeMembers,
   incomeScale,
   personDollars,
@@ -121,6 +122,10 @@ const incomeRule = (
       const members = householdIncomeMembers(pop.persons.dwelling, rlhp, dwtd);
       tally = tallyIncome(pop[level].count, members.groupOf, pop.persons.age, incp, dollars, members.absentGroupOf);
       applies = members.applies;
+    } else if (level === 'families' && rlhp) {
+      // Members at home; a partner away counts as a member who did not state an income.
+      const members = familyIncomeMembers(pop.persons.family, rlhp);
+      tally = tallyIncome(pop[level].count, members.groupOf, pop.persons.age, incp, dollars, members.absentGroupOf);
     } else {
       tally = tallyIncome(pop[level].count, level === 'dwellings' ? pop.persons.dwelling : pop.persons.family, pop.persons.age, incp, dollars);
     }

@@ -62,12 +62,15 @@ const col = (vars: Readonly<Record<string, Uint8Array>>, code: string): Uint8Arr
 const isPartner = (r: number): boolean => r === RLHP.registered || r === RLHP.deFacto;
 const isChild = (r: number): boolean => r === RLHP.under15 || r === RLHP.student || r === RLHP.nonDependent;
 const isFamilyRole = (r: number): boolean => isPartner(r) || r === RLHP.loneParent || isChild(r) || r === RLHP.otherRelated;
+/** Away on Census night: a visitor to another private dwelling, or in a non-private dwelling (RLHP "Not applicable"). */
+const isAway = (r: number): boolean => r === RLHP.visitor || r === RLHP.notApplicable;
 
-/** Per family: members, partners, lone parents, children by kind, youngest parent age, eldest child age. */
+/** Per family: members, partners (at home), members away, lone parents, children by kind, youngest parent age, eldest child age. */
 function familyFacts(pop: Population) {
   const F = pop.families.count;
   const members = new Int32Array(F);
   const partners = new Int32Array(F);
+  const away = new Int32Array(F);
   const parents = new Int32Array(F);
   const under15 = new Int32Array(F);
   const dependants = new Int32Array(F);
@@ -82,17 +85,16 @@ function familyFacts(pop: Population) {
     const a = pop.persons.age[p] as number;
     members[f]!++;
     if (isPartner(r)) partners[f]!++;
+    if (isAway(r)) away[f]!++;
     if (r === RLHP.loneParent) parents[f]!++;
     if (isPartner(r) || r === RLHP.loneParent) youngestParent[f] = Math.min(youngestParent[f]!, a);
     if (isChild(r)) { children[f]!++; oldestChild[f] = Math.max(oldestChild[f]!, a); }
     if (r === RLHP.under15) under15[f]!++;
     if (r === RLHP.under15 || r === RLHP.student) dependants[f]!++;
   }
-  return { members, partners, parents, under15, dependants, children, youngestParent, oldestChild };
+  return { members, partners, away, parents, under15, dependants, children, youngestParent, oldestChild };
 }
 
-/** Away on Census night: a visitor to another private dwelling, or in a non-private dwelling (RLHP "Not applicable"). */
-const isAway = (r: number): boolean => r === RLHP.visitor || r === RLHP.notApplicable;
 
 /** Persons (usual residents), those away on Census night among them, and families per dwelling. */
 function dwellingFacts(pop: Population) {
@@ -151,21 +153,27 @@ export const STRUCTURAL_RULES: readonly PopulationRule[] = [
       return columns.some(([c, na]) => (c[d] === na) !== np) || (np && families[d]! > 0);
     }) + countWhere(pop.persons.count, (p) => nonPrivate(pop.persons.dwelling[p] as number) && !isAway(rlhp[p] as number));
   }),
-  rule('absent-residents', `a resident away on Census night (a visitor elsewhere, or RLHP "Not applicable": in a non-private dwelling) is in no family; an occupied private dwelling counts at most ${MAX_ABSENT} of them and has someone at home`, (pop) => {
+  rule('absent-residents', `a resident away on Census night (a visitor elsewhere, or RLHP "Not applicable": in a non-private dwelling) is in a family only as a couple's partner away; an occupied private dwelling counts at most ${MAX_ABSENT} of them and has someone at home`, (pop) => {
     const { persons, away } = dwellingFacts(pop);
     const nonPrivate = nonPrivateOf(pop);
     const rlhp = col(pop.persons.variables, 'RLHP');
+    const fmcf = col(pop.families.variables, 'FMCF');
+    const facts = familyFacts(pop);
+    const coupleAway = (f: number) => fmcf[f]! <= FMCF.coupleOlder && facts.partners[f] === 1 && facts.away[f] === 1;
     return countWhere(pop.dwellings.count, (d) => !nonPrivate(d) && away[d]! > 0 && (away[d]! > MAX_ABSENT || away[d]! >= persons[d]!))
-      + countWhere(pop.persons.count, (p) => isAway(rlhp[p] as number) && (pop.persons.family[p] as number) >= 0);
+      + countWhere(pop.persons.count, (p) => {
+        const f = pop.persons.family[p] as number;
+        return isAway(rlhp[p] as number) && f >= 0 && !coupleAway(f);
+      });
   }),
   rule('family-in-one-dwelling', 'every family member lives in the family\'s dwelling', (pop) =>
     countWhere(pop.persons.count, (p) => { const f = pop.persons.family[p] as number; return f >= 0 && pop.families.dwelling[f] !== pop.persons.dwelling[p]; })),
-  rule('couple-has-two-partners', 'a couple family has exactly two partners; other families have none', (pop) => {
-    const { partners } = familyFacts(pop);
+  rule('couple-has-two-partners', 'a couple family has exactly two partners, both at home or one at home and one away on Census night (its only member away); other families have none and no member away', (pop) => {
+    const { partners, away } = familyFacts(pop);
     const fmcf = col(pop.families.variables, 'FMCF');
     return countWhere(pop.families.count, (f) => {
       const couple = fmcf[f] === FMCF.coupleNone || fmcf[f] === FMCF.coupleU15 || fmcf[f] === FMCF.coupleOlder;
-      return couple ? partners[f] !== 2 : partners[f] !== 0;
+      return couple ? !((partners[f] === 2 && away[f] === 0) || (partners[f] === 1 && away[f] === 1)) : partners[f] !== 0 || away[f] !== 0;
     });
   }),
   rule('one-parent-family-has-parent-and-child', 'a one-parent family has one lone parent and at least one child; no other family has a lone parent', (pop) => {
@@ -241,6 +249,7 @@ export const STRUCTURAL_RULES: readonly PopulationRule[] = [
     return countWhere(pop.persons.count, (p) => {
       const r = rlhp[p] as number;
       const inFamily = (pop.persons.family[p] as number) >= 0;
+      if (isAway(r)) return false; // a partner away is in a family: "absent-residents" checks it
       return isFamilyRole(r) !== inFamily || (r === RLHP.unrelated && hhcd[pop.persons.dwelling[p] as number] !== HHCD.family);
     });
   }),
@@ -292,7 +301,7 @@ export const STRUCTURAL_RULES: readonly PopulationRule[] = [
     const women = new Int32Array(pop.families.count);
     for (let p = 0; p < pop.persons.count; p++) {
       const f = pop.persons.family[p] as number;
-      if (f < 0 || !isPartner(rlhp[p] as number)) continue;
+      if (f < 0 || !(isPartner(rlhp[p] as number) || isAway(rlhp[p] as number))) continue; // a partner away included
       if (sexp[p] === 0) men[f]!++; else women[f]!++;
     }
     return countWhere(pop.families.count, (f) => {

@@ -13,6 +13,7 @@ import { deriveLfsf } from './family.ts';
 import {
   classifyAll,
   classifyEquivalised,
+  familyIncomeMembers,
   householdIncomeMembers,
   incomeScale,
   makeObjective,
@@ -58,12 +59,13 @@ export function fitHouseholdIncomes(
   const finfScale = incomeScale(variableByCode('FINF').categories);
   const members = householdIncomeMembers(structure.persons.dwelling, persons.columns.RLHP!, dwellings.columns.DWTD!);
   const dwellingTally = tallyIncome(D, members.groupOf, age, incp, dollars, members.absentGroupOf);
-  const familyTally = tallyIncome(F, structure.persons.family, age, incp, dollars);
+  const familyMembers = familyIncomeMembers(structure.persons.family, persons.columns.RLHP!);
+  const familyTally = tallyIncome(F, familyMembers.groupOf, age, incp, dollars, familyMembers.absentGroupOf);
   const swapTargets: SwapTarget[] = [];
   const hindObjective = incomeObjective(targets, 'G33', 'HIND', D, dwellings, hindScale, dwellingTally);
   if (hindObjective) swapTargets.push({ objective: hindObjective, groupOf: members.groupOf });
   const finfObjective = incomeObjective(targets, 'G32', 'FINF', F, families, finfScale, familyTally);
-  if (finfObjective) swapTargets.push({ objective: finfObjective, groupOf: structure.persons.family });
+  if (finfObjective) swapTargets.push({ objective: finfObjective, groupOf: familyMembers.groupOf });
   let incomeSwaps: SwapReport | undefined;
   if (swapTargets.length > 0) {
     // Swap strata: G17's age band × sex, times employed / not employed and at school or not,

@@ -161,6 +161,23 @@ export function householdIncomeMembers(
   return { groupOf, absentGroupOf, applies };
 }
 
+/**
+ * The family income's members: the members at home; a partner away on Census night counts as a
+ * member who did not state an income ("Partial income stated": G32 footnote, a member 15+
+ * temporarily absent).
+ */
+export function familyIncomeMembers(personFamily: Int32Array, rlhp: Uint8Array): { groupOf: Int32Array; absentGroupOf: Int32Array } {
+  const groupOf = Int32Array.from(personFamily);
+  const absentGroupOf = new Int32Array(rlhp.length).fill(-1);
+  for (let i = 0; i < rlhp.length; i++) {
+    if (personFamily[i]! >= 0 && (rlhp[i] === VISITOR || rlhp[i] === RLHP_NA)) {
+      absentGroupOf[i] = personFamily[i]!;
+      groupOf[i] = -1;
+    }
+  }
+  return { groupOf, absentGroupOf };
+}
+
 /** Representative dollars of INCP categories: NaN for "Not stated" and "Not applicable". */
 export function personDollars(incpLabels: readonly string[]): Float64Array {
   return representativeDollars(incpLabels);

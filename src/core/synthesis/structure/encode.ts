@@ -51,8 +51,8 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
     rlhp[p] = rlhpOf(r, union[p] as number);
     // Social marital status is about living arrangements at home on Census night: "Not
     // applicable" to visitors and residents of non-private dwellings (ABS Census Dictionary, MDCP).
-    const applies = a >= 15 && r !== TargetRole.Visitor && r !== TargetRole.NonPrivate;
-    mdcp[p] = union[p] === 1 ? 0 : union[p] === 2 ? 1 : applies ? mdcpNotMarried : mdcpNA;
+    const away = r === TargetRole.Visitor || r === TargetRole.NonPrivate;
+    mdcp[p] = away || a < 15 ? mdcpNA : union[p] === 1 ? 0 : union[p] === 2 ? 1 : mdcpNotMarried;
   }
 
   // Family members, counted per family.
@@ -70,7 +70,8 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
     if (r === TargetRole.ChildUnder15) under15[f] = (under15[f] as number) + 1;
     else if (r === TargetRole.DependentStudent) students[f] = (students[f] as number) + 1;
     else if (r === TargetRole.NonDependentChild) nonDependent[f] = (nonDependent[f] as number) + 1;
-    else if (r === TargetRole.Partner) {
+    else if (r === TargetRole.Partner || r === TargetRole.Visitor || r === TargetRole.NonPrivate) {
+      // A family member away on Census night is a couple's partner away (link.ts).
       if (sex[p] === 0) men[f] = (men[f] as number) + 1;
       else women[f] = (women[f] as number) + 1;
     }

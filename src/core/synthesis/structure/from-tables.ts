@@ -169,8 +169,10 @@ export function structureTargetsFrom(targets: SuburbTargets, options: FromTables
     }
   }
 
-  const registeredPartnerCap = registeredCapFromG05(targets);
   const fromG27 = rolesFromG27(targets);
+  // With G27's registered partners the cap is only the bound every registered partner obeys (a
+  // married person); without, it also keeps room for the married living apart from a spouse.
+  const registeredPartnerCap = registeredCapFromG05(targets, fromG27 ? 1 : MARRIED_WITH_SPOUSE);
   const inPrivate = privatePersonsFromG27(targets, options.totals?.get('G27'));
   if (fromG27) addNonPrivateRow(fromG27.roles.byRoleSexBand, personsByAgeSex);
 
@@ -295,10 +297,11 @@ function rolesFromG27(
 }
 
 /**
- * Most registered partners per sex × G05 age group: G05's married persons of that group, less
- * the share who live apart from their spouse.
+ * Most registered partners per sex × G05 age group: G05's married persons of that group, times
+ * `share` (less the share who live apart from their spouse, where no table counts registered
+ * partners themselves).
  */
-function registeredCapFromG05(targets: SuburbTargets): RegisteredPartnerCap | undefined {
+function registeredCapFromG05(targets: SuburbTargets, share: number): RegisteredPartnerCap | undefined {
   const g05 = spec('G05');
   const values = targets.tables.get('G05');
   if (!g05 || !values) return undefined;
@@ -313,5 +316,5 @@ function registeredCapFromG05(targets: SuburbTargets): RegisteredPartnerCap | un
   ranges.sort((a, b) => a[0] - b[0]);
   const sums = new Float64Array(2 * ranges.length);
   for (const { sex, age, value } of cells) sums[sex * ranges.length + ranges.findIndex(([lo, hi]) => lo === age[0] && hi === age[1])]! += value;
-  return { ranges, bySexRange: sums.map((v) => Math.floor(MARRIED_WITH_SPOUSE * v)) };
+  return { ranges, bySexRange: sums.map((v) => Math.floor(share * v)) };
 }

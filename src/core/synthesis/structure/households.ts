@@ -2,7 +2,7 @@ import { controlledRound2D, largestRemainder, nearestIntegers, sum } from '../in
 import { rake } from '../rake.ts';
 import { weightedKey, type Rng } from '../rng.ts';
 import {
-  FAMILY_TYPE_COUNT, FamilyType, HouseholdKind, MAX_ABSENT_PER_DWELLING, MAX_TAIL_SIZE, Role, ROLE_COUNT, ROLE_OF_TARGET, TARGET_ROLE_COUNT,
+  FAMILY_TYPE_COUNT, FamilyType, HouseholdKind, MAX_ABSENT_PER_DWELLING, MAX_TAIL_SIZE, Role, ROLE_COUNT, ROLE_OF_TARGET, TARGET_ROLE_COUNT, TargetRole,
   type StructureDiagnostics, type StructureTargets,
 } from './model.ts';
 import type { ResidentSplit } from './residents.ts';
@@ -23,6 +23,11 @@ export interface HouseholdPlan {
    */
   readonly visitorSlots: Uint8Array;
   readonly awaySlots: Uint8Array;
+  /**
+   * Per family: its second partner is away on Census night (1 a visitor, 2 in a non-private
+   * dwelling), one of its household's absent residents; 0 both partners at home.
+   */
+  readonly absentPartner: Uint8Array;
   /** Whether the area has a non-private dwelling record (dwelling index `households`). */
   readonly nonPrivateDwelling: boolean;
   readonly kind: Uint8Array;
@@ -289,6 +294,14 @@ interface PlanLayout {
 }
 
 const hasChildren = (type: number): boolean => type === FamilyType.CoupleWithChildren || type === FamilyType.OneParent;
+/** Persons of one TargetRole in a G27-style role table. */
+function roleSum(byRoleSexBand: ArrayLike<number>, role: number): number {
+  const cells = byRoleSexBand.length / TARGET_ROLE_COUNT;
+  let total = 0;
+  for (let c = 0; c < cells; c++) total += value(byRoleSexBand, role * cells + c);
+  return total;
+}
+
 /** Members each family type has before extra places: partners or parent, first child, or two relatives. */
 const BASE_MEMBERS = [2, 3, 2, 2] as const;
 
@@ -307,13 +320,13 @@ type PlannedSplit = ResidentSplit & {
  * to three absent residents). Chosen at random among those places: `counts[k]` absent residents
  * of kind k, dealt in turn; returns each kind's places per household.
  */
-function dealAbsentPlaces(layout: PlanLayout, extra: Int32Array, counts: readonly number[], rng: Rng): Uint8Array[] {
+function dealAbsentPlaces(layout: PlanLayout, extra: Int32Array, taken: Uint8Array, counts: readonly number[], rng: Rng): Uint8Array[] {
   const { households, kind, size } = layout;
   const slots = counts.map(() => new Uint8Array(households));
   const places: number[] = [];
   for (let h = 0; h < households; h++) {
     const room = kind[h] === HouseholdKind.Family ? (extra[h] as number) : kind[h] === HouseholdKind.Group ? (size[h] as number) - 1 : 0;
-    for (let k = 0; k < Math.min(room, MAX_ABSENT_PER_DWELLING); k++) places.push(h);
+    for (let k = 0; k < Math.min(room, MAX_ABSENT_PER_DWELLING - (taken[h] as number)); k++) places.push(h);
   }
   rng.shuffle(places);
   let at = 0;
@@ -349,13 +362,40 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
     extra[h] = Math.max(0, (size[h] as number) - base);
   }
 
-  // Absent residents first: visitors, then residents away in a non-private dwelling. A place no
-  // absent resident can take (no room within three a household) is taken by a resident at home:
-  // a resident away in a non-private dwelling is at home instead; a visitor lives in the
-  // non-private dwelling while one of its residents comes home, or, where it has none left, is at home.
-  const [visitorSlots, awaySlots] = dealAbsentPlaces(layout, extra, [split.visitorsAtHome, split.awayAtHome], rng) as [Uint8Array, Uint8Array];
-  let visitorsPlaced = 0;
-  let awayPlaced = 0;
+  // Absent partners: family composition is coded with the residents temporarily absent, G27's
+  // partners are those at home, so 2 × G29's couple families less G27's partners are couples
+  // whose partner was away (190,462 in Australia, 1.7% of partners). Their places are the
+  // first of the absent residents' (visitors first), one partner a couple.
+  const absentPartner = new Uint8Array(families);
+  const absentIn = new Uint8Array(households);
+  const couples: number[] = [];
+  for (let f = 0; f < families; f++) if (familyType[f] === FamilyType.CoupleNoChildren || familyType[f] === FamilyType.CoupleWithChildren) couples.push(f);
+  const presentPartners = t.roles ? roleSum(t.roles.byRoleSexBand, TargetRole.Partner) : 2 * couples.length;
+  const absentPartners = Math.min(Math.max(0, Math.round(2 * couples.length - presentPartners)), couples.length, split.visitorsAtHome + split.awayAtHome);
+  rng.shuffle(couples);
+  let partnersAway = 0;
+  for (const f of couples) {
+    if (partnersAway === absentPartners) break;
+    const h = layout.familyHousehold[f] as number;
+    if ((absentIn[h] as number) >= MAX_ABSENT_PER_DWELLING) continue;
+    absentPartner[f] = partnersAway < split.visitorsAtHome ? 1 : 2;
+    absentIn[h] = (absentIn[h] as number) + 1;
+    partnersAway++;
+  }
+  const visitorPartners = Math.min(partnersAway, split.visitorsAtHome);
+  const awayPartners = partnersAway - visitorPartners;
+
+  // Then the other absent residents: visitors, then residents away in a non-private dwelling. A
+  // place no absent resident can take (no room within three a household) is taken by a resident
+  // at home: a resident away in a non-private dwelling is at home instead; a visitor lives in
+  // the non-private dwelling while one of its residents comes home, or, where it has none left,
+  // is at home.
+  const [visitorSlots, awaySlots] = dealAbsentPlaces(layout, extra, absentIn, [split.visitorsAtHome - visitorPartners, split.awayAtHome - awayPartners], rng) as [
+    Uint8Array,
+    Uint8Array,
+  ];
+  let visitorsPlaced = visitorPartners;
+  let awayPlaced = awayPartners;
   for (let h = 0; h < households; h++) {
     visitorsPlaced += visitorSlots[h] as number;
     awayPlaced += awaySlots[h] as number;
@@ -368,6 +408,7 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
   const nonPrivate = inNonPrivate - cameHome;
   const visitorsInNonPrivate = split.visitors - split.visitorsAtHome + cameHome;
   diag.visitorsAtHome = visitorsPlaced;
+  diag.absentPartners = partnersAway;
   diag.awayInNonPrivate = awayPlaced;
   diag.visitorsInNonPrivate = visitorsInNonPrivate;
   diag.nonPrivateMadeResidents = awayHome + cameHome;
@@ -462,7 +503,7 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
   const roleTotals = new Int32Array(ROLE_COUNT);
   for (let f = 0; f < families; f++) {
     const type = familyType[f] as number;
-    if (type === FamilyType.CoupleNoChildren || type === FamilyType.CoupleWithChildren) bump(roleTotals, Role.Partner, 2);
+    if (type === FamilyType.CoupleNoChildren || type === FamilyType.CoupleWithChildren) bump(roleTotals, Role.Partner, absentPartner[f] ? 1 : 2);
     if (type === FamilyType.OneParent) bump(roleTotals, Role.LoneParent, 1);
     bump(roleTotals, Role.Child, childSlots[f] as number);
     bump(roleTotals, Role.OtherRelated, otherSlots[f] as number);
@@ -478,6 +519,7 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
     ...layout,
     visitorSlots,
     awaySlots,
+    absentPartner,
     nonPrivateDwelling: nonPrivate + visitorsInNonPrivate > 0,
     unrelatedSlots,
     childSlots,

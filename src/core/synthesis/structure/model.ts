@@ -146,6 +146,8 @@ export interface StructureDiagnostics {
   nonPrivateResidents: number;
   /** Visitors counted among their household's usual residents (NPRD counts up to three absent ones). */
   visitorsAtHome: number;
+  /** Couples whose second partner was away on Census night (2 × G29's couples less G27's partners). */
+  absentPartners: number;
   /** Residents of a household who spent Census night in a non-private dwelling (RLHP "Not applicable"): G35's places beyond G27's persons. */
   awayInNonPrivate: number;
   /** Visitors whose usual residence is the area's non-private dwelling (no household place was left for them). */
@@ -179,7 +181,7 @@ export interface StructureDiagnostics {
 export function emptyDiagnostics(): StructureDiagnostics {
   return {
     persons: 0, dwellings: 0, families: 0, householdPlacesBefore: 0, personsAbsorbed: 0, placesRemoved: 0,
-    nonPrivateResidents: 0, visitorsAtHome: 0, awayInNonPrivate: 0, visitorsInNonPrivate: 0, nonPrivateMadeResidents: 0, visitorsMadeResidents: 0,
+    nonPrivateResidents: 0, visitorsAtHome: 0, absentPartners: 0, awayInNonPrivate: 0, visitorsInNonPrivate: 0, nonPrivateMadeResidents: 0, visitorsMadeResidents: 0,
     householdKindsChanged: 0, familyTypesChanged: 0, childrenToOtherRelated: 0, loneParentsToOtherFamily: 0,
     agesRaised: 0, roleCellsForced: 0, roleRakeIterations: 0, roleRakeResidual: 0,
   };
