@@ -709,14 +709,16 @@ export const VARIABLES: readonly VariableDef[] = [
 
   // dwellings
   {
-    // ABS DWTD, the two kinds spq writes: the occupied private dwellings every household table
-    // counts (G33-G42), and one record per area holding the residents of its non-private
-    // dwellings (hospitals, aged care, prisons, hotels, staff quarters, colleges), for which
-    // every other dwelling variable but DLOD is "Not applicable" (docs/synthesis.md, "Populations").
+    // ABS DWTD, in the two kinds spq writes: the occupied private dwellings every household
+    // table counts (G33-G42), and one record per area holding the residents G27 does not count:
+    // those of non-private dwellings (hospitals, aged care, prisons, hotels, staff quarters,
+    // colleges) and of households the ABS could not classify (mostly no form received: the
+    // ABS imputes the persons, G35 counts no household), which the GCP tables do not tell apart.
+    // Every other dwelling variable but DLOD is "Not applicable" there (docs/synthesis.md, "Populations").
     code: 'DWTD',
     dataset: 'dwellings',
     description: 'Dwelling type',
-    categories: ['Occupied private dwelling', 'Non-private dwelling'],
+    categories: ['Occupied private dwelling', 'Non-private dwelling or non-classifiable household'],
   },
   {
     code: 'STRD',

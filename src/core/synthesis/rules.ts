@@ -34,7 +34,7 @@ export const RLHP = {
   notApplicable: categoryIndex('RLHP', 'Not applicable'),
 };
 const HHCD = { family: categoryIndex('HHCD', 'Family household'), lone: categoryIndex('HHCD', 'Lone person household'), group: categoryIndex('HHCD', 'Group household') };
-const NON_PRIVATE = categoryIndex('DWTD', 'Non-private dwelling');
+const NON_PRIVATE = categoryIndex('DWTD', 'Non-private dwelling or non-classifiable household');
 /** Dwelling variables that say nothing of a non-private dwelling (all "Not applicable" there). */
 const HOUSEHOLD_CODES = ['NPRD', 'HHCD', 'HCFMD', 'NFMD'] as const;
 const NOT_APPLICABLE = Object.fromEntries(HOUSEHOLD_CODES.map((code) => [code, categoryIndex(code, 'Not applicable')])) as Record<(typeof HOUSEHOLD_CODES)[number], number>;

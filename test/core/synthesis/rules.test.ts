@@ -48,7 +48,7 @@ function withColumn(level: 'persons' | 'dwellings', code: string, index: number,
 }
 
 describe('structural rules for residents away and in non-private dwellings', () => {
-  const npd = pop.dwellings.variables['DWTD']!.indexOf(categoryIndex('DWTD', 'Non-private dwelling'));
+  const npd = pop.dwellings.variables['DWTD']!.indexOf(categoryIndex('DWTD', 'Non-private dwelling or non-classifiable household'));
   // A visitor whose household counts them (not one living in the non-private dwelling).
   const visitor = persons((p) => pop.persons.variables['RLHP']![p] === RLHP('Visitor (from within Australia)') && pop.persons.dwelling[p] !== npd)[0]!;
   const resident = persons((p) => pop.persons.dwelling[p] === npd)[0]!;

@@ -126,7 +126,7 @@ export function classifyEquivalised(scale: IncomeScale, tally: IncomeTally, appl
 
 const VISITOR = categoryIndex('RLHP', 'Visitor (from within Australia)');
 const RLHP_NA = categoryIndex('RLHP', 'Not applicable');
-const NON_PRIVATE = categoryIndex('DWTD', 'Non-private dwelling');
+const NON_PRIVATE = categoryIndex('DWTD', 'Non-private dwelling or non-classifiable household');
 
 /** Who makes each dwelling's household income (HIND, HIED). */
 export interface HouseholdIncomeMembers {

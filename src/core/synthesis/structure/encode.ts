@@ -114,7 +114,7 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
   const primary = new Int32Array(D).fill(-1);
   for (let f = F - 1; f >= 0; f--) primary[sk.families.dwelling[f] as number] = f; // first family of each dwelling
   const nonPrivate = {
-    dwtd: categoryIndex('DWTD', 'Non-private dwelling'),
+    dwtd: categoryIndex('DWTD', 'Non-private dwelling or non-classifiable household'),
     nprd: categoryIndex('NPRD', NA),
     hhcd: categoryIndex('HHCD', NA),
     hcfmd: categoryIndex('HCFMD', NA),

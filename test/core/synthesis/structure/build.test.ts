@@ -108,7 +108,7 @@ describe('buildStructure with residents away and in non-private dwellings (known
       expect(pop.persons.count).toBe(12);
       const dwtd = pop.dwellings.variables['DWTD']!;
       expect(Array.from(dwtd).sort()).toEqual([0, 0, 0, 1]); // three occupied private dwellings, one non-private
-      const npd = dwtd.indexOf(categoryIndex('DWTD', 'Non-private dwelling'));
+      const npd = dwtd.indexOf(categoryIndex('DWTD', 'Non-private dwelling or non-classifiable household'));
       const residents = (d: number) => Array.from({ length: pop.persons.count }, (_, p) => p).filter((p) => pop.persons.dwelling[p] === d);
       // The aged care home: the man of 88 and the women of 90 and 91, RLHP and MDCP "Not applicable", no family.
       const home = residents(npd);
@@ -159,7 +159,7 @@ describe('buildStructure with residents away and in non-private dwellings (known
     const { population: pop } = buildStructure(college, createRng(7));
     expect(checkStructuralRules(pop).violations).toBe(0);
     expect(pop.dwellings.count).toBe(1);
-    expect(pop.dwellings.variables['DWTD']![0]).toBe(categoryIndex('DWTD', 'Non-private dwelling'));
+    expect(pop.dwellings.variables['DWTD']![0]).toBe(categoryIndex('DWTD', 'Non-private dwelling or non-classifiable household'));
     expect(pop.families.count).toBe(0);
     const r = pop.persons.variables['RLHP']!;
     expect(Array.from(r).filter((k) => k === rlhp('Visitor (from within Australia)')).length).toBe(3);
