@@ -4,7 +4,7 @@ import { PERSON_INCOME_RANGES } from './income-ranges.ts';
 import { gcpTable } from './gcp/table.ts';
 import { GCP_TABLE_POPULATIONS } from './gcp/populations.generated.ts';
 import { andWhere } from './gcp/vocabulary.ts';
-import { OCCUPIED_PRIVATE_DWELLINGS, PERSONS_IN_OCCUPIED_PRIVATE_DWELLINGS } from './universes.ts';
+import { OCCUPIED_PRIVATE_DWELLINGS, PERSONS_AT_HOME, PERSONS_IN_OCCUPIED_PRIVATE_DWELLINGS } from './universes.ts';
 
 /**
  * The one place that maps ABS GCP 2021 DataPack column headers (short headers, SAL level) to
@@ -37,6 +37,11 @@ export interface TablePopulation {
   readonly label: string;
   /** The same population as a condition on the universe's records ({} = all of them). */
   readonly where: Readonly<Record<string, readonly number[]>>;
+  /**
+   * Which persons a family or dwelling table's persons columns count (absent: all its members).
+   * G29 and G36 count the persons there on Census night, not the residents away (footnotes).
+   */
+  readonly members?: Readonly<Record<string, readonly number[]>>;
 }
 
 export interface TableSpec {
@@ -100,13 +105,14 @@ function table(
   other: readonly CellSpec[],
   totalHeader?: string,
   population: Where = {},
+  members?: Where,
 ): TableSpec {
   const within = (cell: CellSpec): CellSpec => ({ ...cell, where: andWhere(population, cell.where) });
   return {
     id,
     files,
     universe,
-    population: { label: GCP_TABLE_POPULATIONS[id] ?? `all ${universe}`, where: population },
+    population: { label: GCP_TABLE_POPULATIONS[id] ?? `all ${universe}`, where: population, ...(members ? { members } : {}) },
     description,
     cells: cells.map(within),
     otherHeaders: other.map((o) => o.header),
@@ -418,6 +424,8 @@ const G29 = table(
     ...[...FAMILY_TYPES, ...FAMILY_SUBTOTALS].map(([t, w]) => c(`${t}_P`, w, undefined, 'members')),
   ],
   'Total_F',
+  {},
+  PERSONS_AT_HOME,
 );
 
 // ------------------------------------------------------------------ G32 (families)
@@ -501,6 +509,7 @@ const G36 = table(
   ],
   'OPDs_Tot_OPDs_Dwellings',
   OCCUPIED_PRIVATE_DWELLINGS,
+  PERSONS_AT_HOME,
 );
 
 const G37 = gcpTable('G37', 'dwellings', 'Tenure and landlord type by dwelling structure (occupied private dwellings)', 'Total_Total');

@@ -20,3 +20,12 @@ export const OCCUPIED_PRIVATE_DWELLINGS: Where = { DWTD: [categoryIndex('DWTD', 
  * are "Not applicable".
  */
 export const PERSONS_IN_OCCUPIED_PRIVATE_DWELLINGS: Where = { RLHP: allBut('RLHP', 'Not applicable') };
+
+/**
+ * Persons at home on Census night: every relationship in household but the visitors away and
+ * "Not applicable". The persons G29 and G36 count in families and dwellings ("excludes usual
+ * residents who were temporarily absent"; G36's visitors from elsewhere are no records of this area).
+ */
+export const PERSONS_AT_HOME: Where = {
+  RLHP: variableByCode('RLHP').categories.flatMap((l, i) => (l === 'Not applicable' || l === 'Visitor (from within Australia)' ? [] : [i])),
+};
