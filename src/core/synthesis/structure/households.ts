@@ -345,10 +345,11 @@ function dealAbsentPlaces(layout: PlanLayout, extra: Int32Array, taken: Uint8Arr
 }
 
 /**
- * Gives visitors their household places, then fills each family household's remaining places
- * beyond its families' base members with children, other relatives and unrelated persons, in
- * the proportions the role table asks for (an extra child only where a family has children),
- * and totals the persons needed per role, non-private residents and visitors included.
+ * Gives the absent residents their household places (couples' partners away first, then the
+ * others household by household), then fills each family household's remaining places beyond
+ * its families' base members with children, other relatives and unrelated persons, in the
+ * proportions the role table asks for (an extra child only where a family has children), and
+ * totals the persons needed per role, visitors and residents outside households included.
  */
 function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit, rng: Rng, diag: StructureDiagnostics): HouseholdPlan {
   const { households, kind, size, familyStart, families, familyType } = layout;
@@ -409,7 +410,7 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
     awayPlaced += awaySlots[h] as number;
     if (kind[h] === HouseholdKind.Family) extra[h] = (extra[h] as number) - (visitorSlots[h] as number) - (awaySlots[h] as number);
   }
-  const awayHome = split.awayAtHome - awayPlaced;
+  const awayMadeResidents = split.awayAtHome - awayPlaced;
   const visitorsUnplaced = split.visitorsAtHome - visitorsPlaced;
   const inNonPrivate = split.nonPrivate - split.awayAtHome;
   const cameHome = Math.min(visitorsUnplaced, inNonPrivate);
@@ -419,7 +420,7 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
   diag.absentPartners = partnersAway;
   diag.awayInNonPrivate = awayPlaced;
   diag.visitorsInNonPrivate = visitorsInNonPrivate;
-  diag.nonPrivateMadeResidents = awayHome + cameHome;
+  diag.nonPrivateMadeResidents = awayMadeResidents + cameHome;
   diag.visitorsMadeResidents = visitorsUnplaced - cameHome;
   diag.nonPrivateResidents = nonPrivate;
 
