@@ -5,6 +5,9 @@ import { readCsvRows } from '../src/adapters/abs/csv.ts';
 /** Where the ABS metadata sits when ../shared is beside the checkout. */
 export const DEFAULT_DESCRIPTORS = fileURLToPath(new URL('../../shared/abs/2021-gcp/gcp-cell-descriptors.csv', import.meta.url));
 
+/** The ABS list of GCP tables with each one's population (who is counted), beside the descriptors. */
+export const DEFAULT_TABLE_LIST = fileURLToPath(new URL('../../shared/abs/2021-gcp/gcp-tables.csv', import.meta.url));
+
 /** The GCP tables spq reads or writes (issue 9's list): the generated layout covers exactly these. */
 export const GCP_TABLES_READ: readonly string[] = [
   'G01', 'G02', 'G04', 'G05', 'G06', 'G07', 'G08', 'G09', 'G12', 'G13', 'G14', 'G15', 'G16', 'G17', 'G18', 'G19', 'G20',
@@ -27,6 +30,25 @@ export async function readCellDescriptors(path: string): Promise<CellDescriptor[
     if (row === 1) continue;
     const [sequential, shortHeader, longHeader, datapackFile, , columnHeading] = fields.map((f) => f.trim());
     out.push({ sequential: sequential!, shortHeader: shortHeader!, longHeader: longHeader!, datapackFile: datapackFile!.toUpperCase(), columnHeading: columnHeading ?? '' });
+  }
+  return out;
+}
+
+export interface GcpTableDescriptor {
+  readonly table: string;
+  readonly name: string;
+  /** Who the table counts, as the metadata words it ("Persons in occupied private dwellings"). */
+  readonly population: string;
+}
+
+/** The metadata's table list (gcp-tables.csv: table, name, population). */
+export async function readGcpTables(path: string): Promise<GcpTableDescriptor[]> {
+  readFileSync(path);
+  const out: GcpTableDescriptor[] = [];
+  for await (const { row, fields } of readCsvRows(path)) {
+    if (row === 1) continue;
+    const [table, name, population] = fields.map((f) => f.trim());
+    out.push({ table: table!, name: name ?? '', population: population ?? '' });
   }
   return out;
 }

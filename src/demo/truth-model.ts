@@ -546,6 +546,7 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     const typeIndex = primary === 'coupleNoKids' ? 0 : primary === 'coupleKids' ? 1 : primary === 'oneParent' ? 2 : 3;
     const hcfmd = kinds.length === 0 ? (n === 1 ? 8 : 9) : kinds.length === 1 ? typeIndex : 4 + typeIndex;
     dwellings.add({
+      DWTD: 0, // the truth model houses everyone in occupied private dwellings
       STRD: strd,
       TEND: tend,
       LLDD: lldd,

@@ -5,7 +5,8 @@ import type { AreaLevel, CensusInputs, InputError, SuburbGeography } from '../co
 import { AREA_LEVELS, formatInputError } from '../core/census/inputs.ts';
 import { fillNotPublished, hasUnpublished } from '../core/census/published.ts';
 import { VALIDATION_TABLES } from '../core/census/tables.ts';
-import { variablesOf } from '../core/census/variables.ts';
+import { categoryIndex, variablesOf } from '../core/census/variables.ts';
+import type { Population } from '../core/census/population.ts';
 import { DATASET_TYPES, type FittedTo } from '../core/dataset.ts';
 import { loadCensusInputs, loadPerturbationFloor, loadRealismReference, loadTruth } from '../adapters/abs/load-inputs.ts';
 import { sizeBand, type SizeBand } from '../core/quality/metrics.ts';
@@ -230,7 +231,7 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
         return;
       }
       const { population, small } = outcome;
-      if (totalMissed(level.inputs, suburb.salCode, population.persons.count, population.dwellings.count)) totalsMismatched.push(suburb.suburbId);
+      if (totalMissed(level.inputs, suburb.salCode, population.persons.count, occupiedPrivateDwellings(population))) totalsMismatched.push(suburb.suburbId);
       realism.addTally(outcome.realism, sizeBand(outcome.realism.persons));
       fits.push({
         salCode: suburb.salCode,
@@ -326,6 +327,16 @@ function orderLevels(levels: readonly AreaLevel[]): AreaLevel[] {
 /** Suburbs in catalog order: by state, then identifier, so a release's row ranges are stable. */
 function orderForRelease(suburbs: readonly SuburbGeography[]): SuburbGeography[] {
   return [...suburbs].sort((a, b) => (a.state === b.state ? a.suburbId.localeCompare(b.suburbId, 'en') : a.state.localeCompare(b.state, 'en')));
+}
+
+/** Dwelling records that are occupied private dwellings (the area's non-private dwelling is not one). */
+function occupiedPrivateDwellings(population: Population): number {
+  const dwtd = population.dwellings.variables['DWTD'];
+  if (!dwtd) return population.dwellings.count;
+  const occupied = categoryIndex('DWTD', 'Occupied private dwelling');
+  let n = 0;
+  for (const k of dwtd) if (k === occupied) n++;
+  return n;
 }
 
 /** Person total against G01's Tot_P_P; occupied private dwellings against G35's total. */

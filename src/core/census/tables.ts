@@ -2,6 +2,9 @@ import type { DatasetType } from '../dataset.ts';
 import { categoryIndex, variableByCode } from './variables.ts';
 import { PERSON_INCOME_RANGES } from './income-ranges.ts';
 import { gcpTable } from './gcp/table.ts';
+import { GCP_TABLE_POPULATIONS } from './gcp/populations.generated.ts';
+import { andWhere } from './gcp/vocabulary.ts';
+import { OCCUPIED_PRIVATE_DWELLINGS, PERSONS_AT_HOME, PERSONS_IN_OCCUPIED_PRIVATE_DWELLINGS } from './universes.ts';
 
 /**
  * The one place that maps ABS GCP 2021 DataPack column headers (short headers, SAL level) to
@@ -23,12 +26,32 @@ export interface CellSpec {
   readonly count?: 'records' | 'members';
 }
 
+/**
+ * Whom a table counts. Tables count different populations (G04 every usual resident, G27 persons
+ * in occupied private dwellings, G33-G42 occupied private dwellings only), so each names its own,
+ * and every one of its cells carries the condition: tabulate() then counts exactly that
+ * population, in fitting and in the build report alike.
+ */
+export interface TablePopulation {
+  /** The ABS metadata's words (gcp-tables.csv), e.g. "Persons in occupied private dwellings". */
+  readonly label: string;
+  /** The same population as a condition on the universe's records ({} = all of them). */
+  readonly where: Readonly<Record<string, readonly number[]>>;
+  /**
+   * Which persons a family or dwelling table's persons columns count (absent: all its members).
+   * G29 and G36 count the persons there on Census night, not the residents away (footnotes).
+   */
+  readonly members?: Readonly<Record<string, readonly number[]>>;
+}
+
 export interface TableSpec {
   /** "G04" */
   readonly id: string;
   /** DataPack file parts, e.g. ["G04A","G04B"]. */
   readonly files: readonly string[];
+  /** Which records are counted (persons, families or dwellings); `population` says which of them. */
   readonly universe: DatasetType;
+  readonly population: TablePopulation;
   readonly description: string;
   /** The cells we fit/validate, in a fixed order. */
   readonly cells: readonly CellSpec[];
@@ -68,6 +91,11 @@ const c = (header: string, where: Where, age?: readonly [number, number], count?
   ...(count ? { count } : {}),
 });
 
+/**
+ * A hand-written table spec. `population` is the table's population as a condition on the
+ * universe's records; it is added to every cell, so a cell counts only records of the table's
+ * population (G35's "Total_Total" counts occupied private dwellings, not every dwelling record).
+ */
 function table(
   id: string,
   files: readonly string[],
@@ -76,15 +104,19 @@ function table(
   cells: readonly CellSpec[],
   other: readonly CellSpec[],
   totalHeader?: string,
+  population: Where = {},
+  members?: Where,
 ): TableSpec {
+  const within = (cell: CellSpec): CellSpec => ({ ...cell, where: andWhere(population, cell.where) });
   return {
     id,
     files,
     universe,
+    population: { label: GCP_TABLE_POPULATIONS[id] ?? `all ${universe}`, where: population, ...(members ? { members } : {}) },
     description,
-    cells,
+    cells: cells.map(within),
     otherHeaders: other.map((o) => o.header),
-    otherCells: other,
+    otherCells: other.map(within),
     ...(totalHeader ? { totalHeader } : {}),
   };
 }
@@ -331,6 +363,9 @@ const RLHP_TOKENS: readonly (readonly [string, string])[] = [
   ['URI_in_FH', 'Unrelated individual living in family household'],
   ['GrpH_Mem', 'Group household member'],
   ['LonePsn', 'Lone person'],
+  // Residents who were away on Census night, visiting another private dwelling in Australia
+  // (footnote d): they are the area's usual residents, counted in G01/G04 like everyone else.
+  ['Vis_within_Aus', 'Visitor (from within Australia)'],
 ];
 /** G27's age bands (also the structure builder's DEFAULT_BANDS). */
 export const G27_AGES: readonly (readonly [string, readonly [number, number]])[] = [
@@ -356,13 +391,12 @@ const G27 = table(
     ...RLHP_TOKENS.flatMap(([t, label]) => G27_AGES.map(([a, age]) => c(`P_${t}_${a}`, { RLHP: idx('RLHP', label) }, age))),
     ...SEXES_P.flatMap(([s, w]) => [
       ...RLHP_TOKENS.map(([t, label]) => c(`${s}_${t}_Tot`, { ...w, RLHP: idx('RLHP', label) })),
-      ...G27_AGES.map(([a, age]) => c(`${s}_Vis_within_Aus_${a}`, { ...w, RLHP: idx('RLHP', 'Visitor (from within Australia)') }, age)),
-      c(`${s}_Vis_within_Aus_Tot`, { ...w, RLHP: idx('RLHP', 'Visitor (from within Australia)') }),
       ...G27_AGES.map(([a, age]) => c(`${s}_Tot_${a}`, w, age)),
       c(`${s}_Tot_Tot`, w),
     ]),
   ],
   'P_Tot_Tot',
+  PERSONS_IN_OCCUPIED_PRIVATE_DWELLINGS,
 );
 
 // ------------------------------------------------------------------ G29 (families)
@@ -390,6 +424,8 @@ const G29 = table(
     ...[...FAMILY_TYPES, ...FAMILY_SUBTOTALS].map(([t, w]) => c(`${t}_P`, w, undefined, 'members')),
   ],
   'Total_F',
+  {},
+  PERSONS_AT_HOME,
 );
 
 // ------------------------------------------------------------------ G32 (families)
@@ -413,6 +449,7 @@ const G34 = table(
   ],
   [c('Num_MVs_per_dweling_Tot', { VEHRD: [0, 1, 2, 3, 4] }), c('Total_dwelings', {})],
   'Total_dwelings',
+  OCCUPIED_PRIVATE_DWELLINGS,
 );
 
 const NPRD_GROUPS: readonly (readonly [string, readonly number[]])[] = [
@@ -442,6 +479,7 @@ const G35 = table(
     c('Total_Total', {}),
   ],
   'Total_Total',
+  OCCUPIED_PRIVATE_DWELLINGS,
 );
 
 const G36 = table(
@@ -470,6 +508,8 @@ const G36 = table(
     c('OPDs_Flt_apart_Tot_Psns', { STRD: [3, 4, 5, 6, 7] }, undefined, 'members'),
   ],
   'OPDs_Tot_OPDs_Dwellings',
+  OCCUPIED_PRIVATE_DWELLINGS,
+  PERSONS_AT_HOME,
 );
 
 const G37 = gcpTable('G37', 'dwellings', 'Tenure and landlord type by dwelling structure (occupied private dwellings)', 'Total_Total');
@@ -488,6 +528,7 @@ const G42 = table(
   [c('Tot_FHs_Tot', { HHCD: [0] }), c('Tot_Lone_P_H', { HHCD: [1] }), c('Tot_Group_H', { HHCD: [2] })],
   [c('Tot_Tot', {})],
   'Tot_Tot',
+  OCCUPIED_PRIVATE_DWELLINGS,
 );
 
 /** Tables the synthesizer fits, in file order of the DataPack. */
@@ -503,7 +544,9 @@ function crossTab(id: string, universe: DatasetType, description: string, codes:
     const cats = variableByCode(code).categories;
     cells = cells.flatMap((cell) => cats.map((_, i) => ({ header: `${cell.header}_${code}${i}`, where: { ...cell.where, [code]: [i] } })));
   }
-  return table(id, [id], universe, description, cells.map((cell) => c(cell.header, cell.where, age)), []);
+  // The truth's dwelling cross-tabs are of occupied private dwellings, as the census's own.
+  const population = universe === 'dwellings' ? OCCUPIED_PRIVATE_DWELLINGS : {};
+  return table(id, [id], universe, description, cells.map((cell) => c(cell.header, cell.where, age)), [], undefined, population);
 }
 
 /**

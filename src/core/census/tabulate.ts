@@ -13,20 +13,23 @@ const AGES = 116; // single years 0‥115
  * G17's 288 cells over 30,000 persons cost one pass. Plans are cached per cell list.
  */
 export function tabulate(pop: Population, table: TableSpec): Float64Array {
-  return tabulateCells(pop, table.universe, table.cells);
+  return tabulateCells(pop, table.universe, table.cells, table.population.members);
 }
 
-/** Same as tabulate() for any list of cells of one universe (e.g. a table's otherCells). */
-export function tabulateCells(pop: Population, universe: DatasetType, cells: readonly CellSpec[]): Float64Array {
+/**
+ * Same as tabulate() for any list of cells of one universe (e.g. a table's otherCells).
+ * `members` says which persons a cell counting members counts (default: all of them).
+ */
+export function tabulateCells(pop: Population, universe: DatasetType, cells: readonly CellSpec[], members?: Where): Float64Array {
   let plan = PLANS.get(cells);
   if (!plan || plan.universe !== universe) {
     plan = makePlan(universe, cells);
     PLANS.set(cells, plan);
   }
   const out = new Float64Array(cells.length);
-  let members: Float64Array | undefined;
+  let weightsOfMembers: Float64Array | undefined;
   for (const group of plan.groups) {
-    const weights = group.members ? (members ??= memberCounts(pop, universe)) : undefined;
+    const weights = group.members ? (weightsOfMembers ??= memberCounts(pop, universe, members)) : undefined;
     const counts = countJoint(pop, universe, group, weights);
     for (let k = 0; k < group.cells.length; k++) {
       const offsets = group.offsets[k]!;
@@ -111,14 +114,21 @@ function recordsOf(pop: Population, universe: DatasetType) {
   return pop.dwellings;
 }
 
-/** Persons per family or per dwelling, for the *_P / *_Psns columns of family and dwelling tables. */
-function memberCounts(pop: Population, universe: DatasetType): Float64Array {
+type Where = Readonly<Record<string, readonly number[]>>;
+
+/** Persons per family or per dwelling (those `members` allows), for the *_P / *_Psns columns of family and dwelling tables. */
+function memberCounts(pop: Population, universe: DatasetType, members: Where | undefined): Float64Array {
   const n = recordsOf(pop, universe).count;
   const w = new Float64Array(n);
   const { persons } = pop;
+  const conditions = Object.entries(members ?? {}).map(([code, allowed]) => {
+    const column = persons.variables[code];
+    if (!column) throw new Error(`population has no persons column ${code}`);
+    return [column, new Set(allowed)] as const;
+  });
   for (let p = 0; p < persons.count; p++) {
     const at = universe === 'families' ? persons.family[p]! : persons.dwelling[p]!;
-    if (at >= 0) w[at]! += 1;
+    if (at >= 0 && conditions.every(([column, allowed]) => allowed.has(column[p]!))) w[at]! += 1;
   }
   return w;
 }

@@ -53,6 +53,7 @@ const HIED_CATS = [
   '$2,500 or more',
   'Partial income stated',
   'All incomes not stated',
+  NA,
 ];
 
 // ---------------------------------------------------------------- persons
@@ -346,6 +347,7 @@ const STRD_CATS = [
   'Flat or apartment attached to a house',
   'Other dwelling (caravan, cabin, houseboat, improvised home, attached to a shop or office)',
   NS,
+  NA,
 ];
 
 const RNTRD_CATS = [
@@ -394,6 +396,7 @@ const HCFMD_CATS = [
   'Multiple family household: Other family',
   'Lone person household',
   'Group household',
+  NA,
 ];
 
 export const VARIABLES: readonly VariableDef[] = [
@@ -706,6 +709,18 @@ export const VARIABLES: readonly VariableDef[] = [
 
   // dwellings
   {
+    // ABS DWTD, in the two kinds spq writes: the occupied private dwellings every household
+    // table counts (G33-G42), and one record per area holding the residents G27 does not count:
+    // those of non-private dwellings (hospitals, aged care, prisons, hotels, staff quarters,
+    // colleges) and of households the ABS could not classify (mostly no form received: the
+    // ABS imputes the persons, G35 counts no household), which the GCP tables do not tell apart.
+    // Every other dwelling variable but DLOD is "Not applicable" there (docs/synthesis.md, "Populations").
+    code: 'DWTD',
+    dataset: 'dwellings',
+    description: 'Dwelling type',
+    categories: ['Occupied private dwelling', 'Non-private dwelling or non-classifiable household'],
+  },
+  {
     code: 'STRD',
     dataset: 'dwellings',
     description: 'Dwelling structure',
@@ -716,13 +731,14 @@ export const VARIABLES: readonly VariableDef[] = [
       ['Flat or apartment', 3],
       ['Other dwelling', 8],
       [NS, 9],
+      [NA, 10],
     ]),
   },
   {
     code: 'TEND',
     dataset: 'dwellings',
     description: 'Tenure type',
-    categories: ['Owned outright', 'Owned with a mortgage', 'Rented', 'Other tenure type', NS],
+    categories: ['Owned outright', 'Owned with a mortgage', 'Rented', 'Other tenure type', NS, NA],
   },
   {
     code: 'LLDD',
@@ -742,25 +758,25 @@ export const VARIABLES: readonly VariableDef[] = [
     code: 'BEDRD',
     dataset: 'dwellings',
     description: 'Number of bedrooms in private dwelling',
-    categories: ['None (includes studios)', 'One bedroom', 'Two bedrooms', 'Three bedrooms', 'Four bedrooms', 'Five bedrooms', 'Six or more bedrooms', NS],
+    categories: ['None (includes studios)', 'One bedroom', 'Two bedrooms', 'Three bedrooms', 'Four bedrooms', 'Five bedrooms', 'Six or more bedrooms', NS, NA],
   },
   {
     code: 'VEHRD',
     dataset: 'dwellings',
     description: 'Number of motor vehicles',
-    categories: ['No motor vehicles', 'One motor vehicle', 'Two motor vehicles', 'Three motor vehicles', 'Four or more motor vehicles', NS],
+    categories: ['No motor vehicles', 'One motor vehicle', 'Two motor vehicles', 'Three motor vehicles', 'Four or more motor vehicles', NS, NA],
   },
   {
     code: 'NPRD',
     dataset: 'dwellings',
     description: 'Number of persons usually resident in dwelling',
-    categories: ['One person', 'Two persons', 'Three persons', 'Four persons', 'Five persons', 'Six persons', 'Seven persons', 'Eight or more persons'],
+    categories: ['One person', 'Two persons', 'Three persons', 'Four persons', 'Five persons', 'Six persons', 'Seven persons', 'Eight or more persons', NA],
   },
   {
     code: 'HHCD',
     dataset: 'dwellings',
     description: 'Household composition',
-    categories: ['Family household', 'Lone person household', 'Group household'],
+    categories: ['Family household', 'Lone person household', 'Group household', NA],
   },
   {
     code: 'HCFMD',
@@ -787,6 +803,7 @@ export const VARIABLES: readonly VariableDef[] = [
       ['Incomes stated', 0],
       ['Partial income stated', 10],
       ['All incomes not stated', 11],
+      [NA, 12],
     ]),
   },
   {
@@ -821,7 +838,7 @@ export const VARIABLES: readonly VariableDef[] = [
     code: 'NFMD',
     dataset: 'dwellings',
     description: 'Number of families in household',
-    categories: ['No families', 'One family', 'Two families', 'Three or more families'],
+    categories: ['No families', 'One family', 'Two families', 'Three or more families', NA],
   },
   {
     code: 'DLOD',

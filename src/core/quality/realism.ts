@@ -544,10 +544,12 @@ export interface CrossTabLayout {
  * the order of the first cell's keys, the last varying fastest; headers `${id}_${code}${k}…`).
  * Throws for a table that is not such a full product (an input table, say).
  */
-export function crossTabLayout(spec: Pick<TableSpec, 'id' | 'cells'>): CrossTabLayout {
+export function crossTabLayout(spec: Pick<TableSpec, 'id' | 'cells'> & { readonly population?: TableSpec['population'] }): CrossTabLayout {
   const first = spec.cells[0];
   if (!first) throw new Error(`${spec.id} has no cells`);
-  const codes = Object.keys(first.where);
+  // The table's population (e.g. occupied private dwellings) is a condition of every cell, not a dimension.
+  const population = spec.population?.where ?? {};
+  const codes = Object.keys(first.where).filter((code) => !(code in population));
   const labels = codes.map((code) => variableByCode(code).categories);
   const sizes = labels.map((l) => l.length);
   const cells = sizes.reduce((a, b) => a * b, 1);
@@ -558,7 +560,7 @@ export function crossTabLayout(spec: Pick<TableSpec, 'id' | 'cells'>): CrossTabL
       const want = rest % sizes[k]!;
       rest = Math.floor(rest / sizes[k]!);
       const got = cell.where[codes[k]!];
-      if (!got || got.length !== 1 || got[0] !== want || Object.keys(cell.where).length !== codes.length) {
+      if (!got || got.length !== 1 || got[0] !== want || Object.keys(cell.where).length !== codes.length + Object.keys(population).length) {
         throw new Error(`${spec.id} cell ${cell.header} is not category ${want} of ${codes[k]} as a full cross-tab would have it`);
       }
     }

@@ -9,6 +9,8 @@ import { categoryIndex, variableByCode } from '../census/variables.ts';
 import {
   classifyAll,
   classifyEquivalised,
+  familyIncomeMembers,
+  householdIncomeMembers,
   incomeScale,
   personDollars,
   tallyIncome,
@@ -104,16 +106,31 @@ const incomeRule = (
   name,
   level,
   description: equivalised
-    ? `${code} is the band of the members' summed INCP amounts on the OECD-modified scale, partial / all not stated as members 15+ stated`
-    : `${code} is the band of the members' summed INCP amounts (members 15+), partial / all not stated as members 15+ stated`,
+    ? `${code} is the band of the members' summed INCP amounts on the OECD-modified scale, partial / all not stated as members 15+ stated (a visitor away counts as not stated); "Not applicable" for a non-private dwelling`
+    : `${code} is the band of the members' summed INCP amounts (members 15+), partial / all not stated as members 15+ stated (a visitor away counts as not stated); "Not applicable" for a non-private dwelling`,
   check: (pop) => {
     const col = column(pop, level, code);
     const incp = column(pop, 'persons', 'INCP');
     if (!col || !incp) return 0;
-    const groupOf = level === 'dwellings' ? pop.persons.dwelling : pop.persons.family;
-    const tally = tallyIncome(pop[level].count, groupOf, pop.persons.age, incp, personDollars(variableByCode('INCP').categories));
+    const rlhp = column(pop, 'persons', 'RLHP');
+    const dwtd = column(pop, 'dwellings', 'DWTD');
+    const dollars = personDollars(variableByCode('INCP').categories);
+    let tally;
+    let applies: Uint8Array | undefined;
+    if (level === 'dwellings' && rlhp && dwtd) {
+      // Residents at home; visitors away count as members who did not state an income.
+      const members = householdIncomeMembers(pop.persons.dwelling, rlhp, dwtd);
+      tally = tallyIncome(pop[level].count, members.groupOf, pop.persons.age, incp, dollars, members.absentGroupOf);
+      applies = members.applies;
+    } else if (level === 'families' && rlhp) {
+      // Members at home; a partner away counts as a member who did not state an income.
+      const members = familyIncomeMembers(pop.persons.family, rlhp);
+      tally = tallyIncome(pop[level].count, members.groupOf, pop.persons.age, incp, dollars, members.absentGroupOf);
+    } else {
+      tally = tallyIncome(pop[level].count, level === 'dwellings' ? pop.persons.dwelling : pop.persons.family, pop.persons.age, incp, dollars);
+    }
     const scale = incomeScale(variableByCode(code).categories);
-    const expected = equivalised ? classifyEquivalised(scale, tally) : classifyAll(scale, tally);
+    const expected = equivalised ? classifyEquivalised(scale, tally, applies) : classifyAll(scale, tally, applies);
     return countWhere(pop[level].count, (g) => expected[g] !== col[g]);
   },
 });

@@ -30,8 +30,16 @@ export const RLHP = {
   unrelated: categoryIndex('RLHP', 'Unrelated individual living in family household'),
   group: categoryIndex('RLHP', 'Group household member'),
   lone: categoryIndex('RLHP', 'Lone person'),
+  visitor: categoryIndex('RLHP', 'Visitor (from within Australia)'),
+  notApplicable: categoryIndex('RLHP', 'Not applicable'),
 };
 const HHCD = { family: categoryIndex('HHCD', 'Family household'), lone: categoryIndex('HHCD', 'Lone person household'), group: categoryIndex('HHCD', 'Group household') };
+const NON_PRIVATE = categoryIndex('DWTD', 'Non-private dwelling or non-classifiable household');
+/** Dwelling variables that say nothing of a non-private dwelling (all "Not applicable" there). */
+const HOUSEHOLD_CODES = ['NPRD', 'HHCD', 'HCFMD', 'NFMD'] as const;
+const NOT_APPLICABLE = Object.fromEntries(HOUSEHOLD_CODES.map((code) => [code, categoryIndex(code, 'Not applicable')])) as Record<(typeof HOUSEHOLD_CODES)[number], number>;
+/** At most this many absent residents (visitors elsewhere) count among a household's usual residents. */
+const MAX_ABSENT = 3;
 const FMCF = {
   coupleNone: categoryIndex('FMCF', 'Couple family without children'),
   coupleU15: categoryIndex('FMCF', 'Couple family with children under 15'),
@@ -40,7 +48,11 @@ const FMCF = {
   parentOlder: categoryIndex('FMCF', 'One parent family with no children under 15'),
   other: categoryIndex('FMCF', 'Other family'),
 };
-const MDCP = { registered: categoryIndex('MDCP', 'Married in a registered marriage'), deFacto: categoryIndex('MDCP', 'Married in a de facto marriage') };
+const MDCP = {
+  registered: categoryIndex('MDCP', 'Married in a registered marriage'),
+  deFacto: categoryIndex('MDCP', 'Married in a de facto marriage'),
+  notApplicable: categoryIndex('MDCP', 'Not applicable'),
+};
 
 const col = (vars: Readonly<Record<string, Uint8Array>>, code: string): Uint8Array => {
   const c = vars[code];
@@ -50,12 +62,15 @@ const col = (vars: Readonly<Record<string, Uint8Array>>, code: string): Uint8Arr
 const isPartner = (r: number): boolean => r === RLHP.registered || r === RLHP.deFacto;
 const isChild = (r: number): boolean => r === RLHP.under15 || r === RLHP.student || r === RLHP.nonDependent;
 const isFamilyRole = (r: number): boolean => isPartner(r) || r === RLHP.loneParent || isChild(r) || r === RLHP.otherRelated;
+/** Away on Census night: a visitor to another private dwelling, or in a non-private dwelling (RLHP "Not applicable"). */
+const isAway = (r: number): boolean => r === RLHP.visitor || r === RLHP.notApplicable;
 
-/** Per family: members, partners, lone parents, children by kind, youngest parent age, eldest child age. */
+/** Per family: members, partners (at home), members away, lone parents, children by kind, youngest parent age, eldest child age. */
 function familyFacts(pop: Population) {
   const F = pop.families.count;
   const members = new Int32Array(F);
   const partners = new Int32Array(F);
+  const away = new Int32Array(F);
   const parents = new Int32Array(F);
   const under15 = new Int32Array(F);
   const dependants = new Int32Array(F);
@@ -70,29 +85,44 @@ function familyFacts(pop: Population) {
     const a = pop.persons.age[p] as number;
     members[f]!++;
     if (isPartner(r)) partners[f]!++;
+    if (isAway(r)) away[f]!++;
     if (r === RLHP.loneParent) parents[f]!++;
     if (isPartner(r) || r === RLHP.loneParent) youngestParent[f] = Math.min(youngestParent[f]!, a);
     if (isChild(r)) { children[f]!++; oldestChild[f] = Math.max(oldestChild[f]!, a); }
     if (r === RLHP.under15) under15[f]!++;
     if (r === RLHP.under15 || r === RLHP.student) dependants[f]!++;
   }
-  return { members, partners, parents, under15, dependants, children, youngestParent, oldestChild };
+  return { members, partners, away, parents, under15, dependants, children, youngestParent, oldestChild };
 }
 
-/** Persons and families per dwelling. */
+
+/** Persons (usual residents), those away on Census night among them, and families per dwelling. */
 function dwellingFacts(pop: Population) {
   const D = pop.dwellings.count;
   const persons = new Int32Array(D);
+  const away = new Int32Array(D);
   const families = new Int32Array(D);
   const firstFamily = new Int32Array(D).fill(-1);
-  for (let p = 0; p < pop.persons.count; p++) { const d = pop.persons.dwelling[p] as number; if (d < D) persons[d]!++; }
+  const rlhp = col(pop.persons.variables, 'RLHP');
+  for (let p = 0; p < pop.persons.count; p++) {
+    const d = pop.persons.dwelling[p] as number;
+    if (d >= D) continue;
+    persons[d]!++;
+    if (isAway(rlhp[p] as number)) away[d]!++;
+  }
   for (let f = 0; f < pop.families.count; f++) {
     const d = pop.families.dwelling[f] as number;
     if (d >= D) continue;
     families[d]!++;
     if (firstFamily[d] === -1) firstFamily[d] = f;
   }
-  return { persons, families, firstFamily };
+  return { persons, away, families, firstFamily };
+}
+
+/** Whether each dwelling is a non-private dwelling (DWTD). */
+function nonPrivateOf(pop: Population): (d: number) => boolean {
+  const dwtd = col(pop.dwellings.variables, 'DWTD');
+  return (d) => dwtd[d] === NON_PRIVATE;
 }
 
 const rule = (name: string, description: string, check: (pop: Population) => number): PopulationRule => ({ name, description, check });
@@ -106,19 +136,44 @@ export const STRUCTURAL_RULES: readonly PopulationRule[] = [
   rule('links-valid', 'every person has a dwelling, and a family index in range or none; every family has a dwelling', (pop) =>
     countWhere(pop.persons.count, (p) => (pop.persons.dwelling[p] as number) >= pop.dwellings.count || (pop.persons.family[p] as number) >= pop.families.count || (pop.persons.family[p] as number) < -1)
     + countWhere(pop.families.count, (f) => (pop.families.dwelling[f] as number) >= pop.dwellings.count)),
-  rule('nprd-equals-persons', 'a dwelling\'s NPRD is the number of persons in it ("Eight or more persons" from 8)', (pop) => {
+  rule('nprd-equals-persons', 'an occupied private dwelling\'s NPRD is the number of its usual residents, absent visitors included ("Eight or more persons" from 8); no dwelling is empty', (pop) => {
     const { persons } = dwellingFacts(pop);
     const nprd = col(pop.dwellings.variables, 'NPRD');
-    return countWhere(pop.dwellings.count, (d) => (persons[d] as number) < 1 || nprd[d] !== Math.min(8, persons[d] as number) - 1);
+    const nonPrivate = nonPrivateOf(pop);
+    return countWhere(pop.dwellings.count, (d) => (persons[d] as number) < 1 || (!nonPrivate(d) && nprd[d] !== Math.min(8, persons[d] as number) - 1));
+  }),
+  rule('non-private-dwelling', 'a non-private dwelling has NPRD, HHCD, HCFMD and NFMD "Not applicable" (an occupied private one none of them), holds no family, and only residents with RLHP "Not applicable" or visitors', (pop) => {
+    const nonPrivate = nonPrivateOf(pop);
+    const { families } = dwellingFacts(pop);
+    const v = pop.dwellings.variables;
+    const columns = HOUSEHOLD_CODES.map((code) => [col(v, code), NOT_APPLICABLE[code]] as const);
+    const rlhp = col(pop.persons.variables, 'RLHP');
+    return countWhere(pop.dwellings.count, (d) => {
+      const np = nonPrivate(d);
+      return columns.some(([c, na]) => (c[d] === na) !== np) || (np && families[d]! > 0);
+    }) + countWhere(pop.persons.count, (p) => nonPrivate(pop.persons.dwelling[p] as number) && !isAway(rlhp[p] as number));
+  }),
+  rule('absent-residents', `a resident away on Census night (a visitor elsewhere, or RLHP "Not applicable": in a non-private dwelling) is in a family only as a couple's partner away; an occupied private dwelling counts at most ${MAX_ABSENT} of them and has someone at home`, (pop) => {
+    const { persons, away } = dwellingFacts(pop);
+    const nonPrivate = nonPrivateOf(pop);
+    const rlhp = col(pop.persons.variables, 'RLHP');
+    const fmcf = col(pop.families.variables, 'FMCF');
+    const facts = familyFacts(pop);
+    const coupleAway = (f: number) => fmcf[f]! <= FMCF.coupleOlder && facts.partners[f] === 1 && facts.away[f] === 1;
+    return countWhere(pop.dwellings.count, (d) => !nonPrivate(d) && away[d]! > 0 && (away[d]! > MAX_ABSENT || away[d]! >= persons[d]!))
+      + countWhere(pop.persons.count, (p) => {
+        const f = pop.persons.family[p] as number;
+        return isAway(rlhp[p] as number) && f >= 0 && !coupleAway(f);
+      });
   }),
   rule('family-in-one-dwelling', 'every family member lives in the family\'s dwelling', (pop) =>
     countWhere(pop.persons.count, (p) => { const f = pop.persons.family[p] as number; return f >= 0 && pop.families.dwelling[f] !== pop.persons.dwelling[p]; })),
-  rule('couple-has-two-partners', 'a couple family has exactly two partners; other families have none', (pop) => {
-    const { partners } = familyFacts(pop);
+  rule('couple-has-two-partners', 'a couple family has exactly two partners, both at home or one at home and one away on Census night (its only member away); other families have none and no member away', (pop) => {
+    const { partners, away } = familyFacts(pop);
     const fmcf = col(pop.families.variables, 'FMCF');
     return countWhere(pop.families.count, (f) => {
       const couple = fmcf[f] === FMCF.coupleNone || fmcf[f] === FMCF.coupleU15 || fmcf[f] === FMCF.coupleOlder;
-      return couple ? partners[f] !== 2 : partners[f] !== 0;
+      return couple ? !((partners[f] === 2 && away[f] === 0) || (partners[f] === 1 && away[f] === 1)) : partners[f] !== 0 || away[f] !== 0;
     });
   }),
   rule('one-parent-family-has-parent-and-child', 'a one-parent family has one lone parent and at least one child; no other family has a lone parent', (pop) => {
@@ -157,19 +212,20 @@ export const STRUCTURAL_RULES: readonly PopulationRule[] = [
     return countWhere(pop.dwellings.count, (d) => hhcd[d] === HHCD.lone && (persons[d] !== 1 || families[d] !== 0))
       + countWhere(pop.persons.count, (p) => (rlhp[p] === RLHP.lone) !== (hhcd[pop.persons.dwelling[p] as number] === HHCD.lone));
   }),
-  rule('group-household', 'a group household has two or more persons, all group household members, and no family', (pop) => {
+  rule('group-household', 'a group household has two or more usual residents, those at home all group household members, and no family', (pop) => {
     const { persons, families } = dwellingFacts(pop);
     const hhcd = col(pop.dwellings.variables, 'HHCD');
     const rlhp = col(pop.persons.variables, 'RLHP');
     return countWhere(pop.dwellings.count, (d) => hhcd[d] === HHCD.group && (persons[d]! < 2 || families[d] !== 0))
-      + countWhere(pop.persons.count, (p) => (rlhp[p] === RLHP.group) !== (hhcd[pop.persons.dwelling[p] as number] === HHCD.group));
+      + countWhere(pop.persons.count, (p) => !isAway(rlhp[p] as number) && (rlhp[p] === RLHP.group) !== (hhcd[pop.persons.dwelling[p] as number] === HHCD.group));
   }),
   rule('household-composition-matches-families', 'HHCD is "Family household" exactly when the dwelling holds a family; NFMD counts its families; FMHD agrees', (pop) => {
     const { families } = dwellingFacts(pop);
     const hhcd = col(pop.dwellings.variables, 'HHCD');
     const nfmd = col(pop.dwellings.variables, 'NFMD');
     const fmhd = col(pop.families.variables, 'FMHD');
-    return countWhere(pop.dwellings.count, (d) => (hhcd[d] === HHCD.family) !== (families[d]! > 0) || nfmd[d] !== Math.min(3, families[d]!))
+    const nonPrivate = nonPrivateOf(pop);
+    return countWhere(pop.dwellings.count, (d) => !nonPrivate(d) && ((hhcd[d] === HHCD.family) !== (families[d]! > 0) || nfmd[d] !== Math.min(3, families[d]!)))
       + countWhere(pop.families.count, (f) => fmhd[f] !== Math.min(3, families[pop.families.dwelling[f] as number]!) - 1);
   }),
   rule('hcfmd-matches', 'HCFMD agrees with HHCD, the number of families and the primary family\'s type', (pop) => {
@@ -178,7 +234,9 @@ export const STRUCTURAL_RULES: readonly PopulationRule[] = [
     const hhcd = col(pop.dwellings.variables, 'HHCD');
     const fmcf = col(pop.families.variables, 'FMCF');
     const typeOf = [0, 1, 1, 2, 2, 3];
+    const nonPrivate = nonPrivateOf(pop);
     return countWhere(pop.dwellings.count, (d) => {
+      if (nonPrivate(d)) return false; // "non-private-dwelling" checks it
       if (hhcd[d] === HHCD.lone) return hcfmd[d] !== 8;
       if (hhcd[d] === HHCD.group) return hcfmd[d] !== 9;
       const f = firstFamily[d]!;
@@ -191,6 +249,7 @@ export const STRUCTURAL_RULES: readonly PopulationRule[] = [
     return countWhere(pop.persons.count, (p) => {
       const r = rlhp[p] as number;
       const inFamily = (pop.persons.family[p] as number) >= 0;
+      if (isAway(r)) return false; // a partner away is in a family: "absent-residents" checks it
       return isFamilyRole(r) !== inFamily || (r === RLHP.unrelated && hhcd[pop.persons.dwelling[p] as number] !== HHCD.family);
     });
   }),
@@ -227,6 +286,13 @@ export const STRUCTURAL_RULES: readonly PopulationRule[] = [
     }
     return bad;
   }),
+  rule('social-marital-status-applies', 'MDCP is "Not applicable" exactly for persons under 15, visitors and residents of non-private dwellings (it describes who lives together at home on Census night)', (pop) => {
+    const rlhp = col(pop.persons.variables, 'RLHP');
+    const mdcp = col(pop.persons.variables, 'MDCP');
+    return countWhere(pop.persons.count, (p) => {
+      return ((pop.persons.age[p] as number) < 15 || isAway(rlhp[p] as number)) !== (mdcp[p] === MDCP.notApplicable);
+    });
+  }),
   rule('same-sex-indicator-matches', 'SSCF agrees with the partners\' sexes; not applicable outside couple families', (pop) => {
     const rlhp = col(pop.persons.variables, 'RLHP');
     const sexp = col(pop.persons.variables, 'SEXP');
@@ -235,7 +301,7 @@ export const STRUCTURAL_RULES: readonly PopulationRule[] = [
     const women = new Int32Array(pop.families.count);
     for (let p = 0; p < pop.persons.count; p++) {
       const f = pop.persons.family[p] as number;
-      if (f < 0 || !isPartner(rlhp[p] as number)) continue;
+      if (f < 0 || !(isPartner(rlhp[p] as number) || isAway(rlhp[p] as number))) continue; // a partner away included
       if (sexp[p] === 0) men[f]!++; else women[f]!++;
     }
     return countWhere(pop.families.count, (f) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INPUT_TABLES, VALIDATION_TABLES, tableById } from '../../../src/core/census/tables.ts';
-import { variableByCode } from '../../../src/core/census/variables.ts';
+import { categoryIndex, variableByCode } from '../../../src/core/census/variables.ts';
 
 describe('GCP table specs', () => {
   it('covers the tables the issue names', () => {
@@ -23,6 +23,24 @@ describe('GCP table specs', () => {
           for (const i of allowed) expect(i).toBeLessThan(v.categories.length);
         }
         if (cell.age) expect(t.universe).toBe('persons');
+      }
+    }
+  });
+
+  it('names each table\'s own population, which every one of its cells counts within', () => {
+    const label = (id: string) => tableById(id).population.label;
+    expect(label('G04')).toBe('Persons');
+    expect(label('G27')).toBe('Persons in occupied private dwellings');
+    expect(label('G35')).toBe('Occupied private dwellings');
+    expect(tableById('G27').population.where).toEqual({ RLHP: expect.not.arrayContaining([categoryIndex('RLHP', 'Not applicable')]) });
+    for (const id of ['G33', 'G34', 'G35', 'G36', 'G37', 'G38', 'G40', 'G41', 'G42'])
+      expect(tableById(id).population.where['DWTD'], id).toEqual([categoryIndex('DWTD', 'Occupied private dwelling')]);
+    for (const t of [...INPUT_TABLES, ...VALIDATION_TABLES]) {
+      for (const cell of [...t.cells, ...t.otherCells]) {
+        for (const [code, allowed] of Object.entries(t.population.where)) {
+          expect(cell.where[code], `${t.id} ${cell.header}`).toBeDefined();
+          for (const k of cell.where[code]!) expect(allowed, `${t.id} ${cell.header} ${code}`).toContain(k);
+        }
       }
     }
   });

@@ -7,6 +7,9 @@ import { checkStructuralRules } from '../../../src/core/synthesis/rules.ts';
 import { AGES, buildStructure } from '../../../src/core/synthesis/structure/index.ts';
 import { synthesizeSuburb } from '../../../src/core/synthesis/synthesize.ts';
 import { srmse } from '../../../src/core/quality/metrics.ts';
+import { assignAttributes } from '../../../src/core/synthesis/attributes/index.ts';
+import { checkCoherence } from '../../../src/core/synthesis/coherence.ts';
+import { categoryIndex } from '../../../src/core/census/variables.ts';
 import { buildDemoGeography } from '../../../src/demo/geography.ts';
 import { drawSuburbPopulation } from '../../../src/demo/truth-model.ts';
 
@@ -81,4 +84,58 @@ describe('synthesizeSuburb on a demo truth suburb (another generator, tables not
       expect(diagnostics.attributes.forced['MSTP'] ?? 0).toBe(0);
     });
   }
+});
+
+describe('synthesizeSuburb where some residents are away or outside households (round trip, tables not perturbed)', () => {
+  // A "truth" with 3,000 residents: 2,760 in 1,050 occupied private dwellings (60 of them away
+  // visiting), 240 outside households; its attributes drawn, every input table tabulated from it
+  // over the table's own population, then synthesized again from those tables alone.
+  const personsByAgeSex = new Float64Array(2 * AGES);
+  for (let s = 0; s < 2; s++) for (let a = 0; a < 100; a++) personsByAgeSex[s * AGES + a] = a < 80 ? 1 : 0.6;
+  const structure = buildStructure({
+    persons: 3000,
+    privatePersons: 2760,
+    visitors: 60,
+    personsByAgeSex,
+    dwellings: 1050,
+    familyHouseholdsBySize: [0, 0, 0.27, 0.16, 0.15, 0.06, 0.03].map((x) => x * 1050),
+    groupHouseholdsBySize: [0, 0, 0.03, 0.01, 0, 0, 0].map((x) => x * 1050),
+    loneHouseholds: 0.25 * 1050,
+  }, createRng(21)).population;
+  const shapes = new Map(['G04', 'G29', 'G35', 'G42'].map((id) => [id, tabulate(structure, INPUT_TABLES.find((t) => t.id === id)!)]));
+  const truth = assignAttributes(structure, { salCode: 'SAL99998', tables: shapes }, createRng(22), { smallSuburb: false });
+  const tables = new Map(INPUT_TABLES.map((t) => [t.id, tabulate(truth, t)]));
+  const sum = (id: string) => tables.get(id)!.reduce((a, b) => a + b, 0);
+  const totals = new Map([['G01', 3000], ['G35', sum('G35')], ['G27', sum('G27')]]);
+  const { population } = synthesizeSuburb({ salCode: 'SAL99998', tables }, { seed: 3, smallSuburb: false, totals });
+
+  it('keeps every rule and both anchors, and counts each table over its own population', () => {
+    expect(checkStructuralRules(truth).violations).toBe(0);
+    expect(checkStructuralRules(population).violations).toBe(0);
+    expect(checkCoherence(population).filter((r) => r.violations > 0)).toEqual([]);
+    expect(population.persons.count).toBe(3000);
+    const dwtd = population.dwellings.variables['DWTD']!;
+    const occupied = dwtd.filter((k) => k === categoryIndex('DWTD', 'Occupied private dwelling')).length;
+    expect(occupied).toBe(1050);
+    expect(sum('G27')).toBe(2760);
+    // G27 (persons in occupied private dwellings, visitors included) and G35 come back whole.
+    const g27 = tabulate(population, INPUT_TABLES.find((t) => t.id === 'G27')!);
+    expect(g27.reduce((a, b) => a + b, 0)).toBe(2760);
+    // 0.044 here: the roles by age band are raked, not copied.
+    expect(srmse(g27, tables.get('G27')!)!).toBeLessThan(0.08);
+    expect(srmse(tabulate(population, INPUT_TABLES.find((t) => t.id === 'G35')!), tables.get('G35')!)!).toBeLessThan(0.01);
+    const visitors = population.persons.variables['RLHP']!.filter((k) => k === categoryIndex('RLHP', 'Visitor (from within Australia)')).length;
+    expect(visitors).toBe(60);
+  });
+
+  it('gives the non-private record no household attribute', () => {
+    const dwtd = population.dwellings.variables['DWTD']!;
+    const outside = dwtd.indexOf(categoryIndex('DWTD', 'Non-private dwelling or non-classifiable household'));
+    for (const code of ['STRD', 'TEND', 'LLDD', 'BEDRD', 'VEHRD', 'NPRD', 'HHCD', 'HCFMD', 'HIND', 'HIED', 'RNTRD', 'MRERD', 'NFMD']) {
+      if (outside >= 0) expect(population.dwellings.variables[code]![outside], code).toBe(categoryIndex(code, 'Not applicable'));
+      // Occupied private dwellings never are "Not applicable" for the variables every household has.
+      if (['STRD', 'TEND', 'BEDRD', 'VEHRD', 'NPRD', 'HHCD', 'HCFMD', 'HIND', 'HIED', 'NFMD'].includes(code))
+        expect(population.dwellings.variables[code]!.some((k, d) => d !== outside && k === categoryIndex(code, 'Not applicable')), code).toBe(false);
+    }
+  });
 });

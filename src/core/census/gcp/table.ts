@@ -1,6 +1,7 @@
 import type { DatasetType } from '../../dataset.ts';
 import type { CellSpec, TableSpec } from '../tables.ts';
-import { gcpColumns, gcpPartsOf } from './cells.ts';
+import { gcpColumns, gcpPartsOf, gcpVocabulary } from './cells.ts';
+import { GCP_TABLE_POPULATIONS } from './populations.generated.ts';
 
 /**
  * A fitted table read whole from the DataPack through its vocabulary: every column the
@@ -22,6 +23,8 @@ export function gcpTable(id: string, universe: DatasetType, description: string,
     id,
     files: gcpPartsOf(id),
     universe,
+    // The vocabulary's condition is already in every column's definition (cells.ts).
+    population: { label: GCP_TABLE_POPULATIONS[id] ?? `all ${universe}`, where: gcpVocabulary(id)?.where ?? {} },
     description,
     cells,
     otherHeaders: other.map((cell) => cell.header),

@@ -2,7 +2,10 @@
  * The dwelling phase: STRD (G36, by household size), BEDRD (G41 by structure, ranked by size),
  * TEND and LLDD (G37 by structure, by the oldest member's age, flat or not, and household
  * income), RNTRD (G40 by landlord) and MRERD (G38 by structure) ranked by household income,
- * VEHRD (G34, ranked by adults), and DLOD (the suburb's remoteness area).
+ * VEHRD (G34, ranked by adults), and DLOD (the suburb's remoteness area). Every one of those
+ * tables counts occupied private dwellings only (their cells say DWTD), so the non-private
+ * dwelling is in none of their strata and keeps "Not applicable"; where a table is missing, the
+ * fallback draws are for occupied private dwellings too.
  */
 import { categoryIndex, variablesOf } from '../../census/variables.ts';
 import type { AttributeContext, Level } from './context.ts';
@@ -13,21 +16,24 @@ import * as priors from './priors.ts';
 export function assignDwellings(ctx: AttributeContext, dwellings: Level, personAge: Uint8Array, personDwelling: ArrayLike<number>, tally: IncomeTally): void {
   const D = dwellings.count;
   const nprd = dwellings.columns.NPRD!;
+  const occupied = categoryIndex('DWTD', 'Occupied private dwelling');
+  const privateDwelling = Uint8Array.from(dwellings.columns.DWTD!, (k) => (k === occupied ? 1 : 0));
+  const both = (a: Uint8Array): Uint8Array => a.map((x, d) => x & privateDwelling[d]!);
   const householdDollars = tally.sum;
   const scoreOf = (signal: (d: number) => number, noise: number) => ctx.noisy(D, signal, noise);
-  ctx.fitOrDraw(dwellings, 'G36', 'STRD', priors.matrixPrior(nprd, priors.STRD_BY_SIZE));
+  ctx.fitOrDraw(dwellings, 'G36', 'STRD', priors.matrixPrior(nprd, priors.STRD_BY_SIZE), { eligible: privateDwelling });
   const strd = dwellings.columns.STRD!;
   const house = categoryIndex('STRD', 'Separate house');
-  ctx.fitOrUniform(dwellings, 'G41', 'BEDRD', { ranked: true, score: scoreOf((d) => nprd[d]! + (strd[d] === house ? 1.5 : 0), 1) });
+  ctx.fitOrUniform(dwellings, 'G41', 'BEDRD', { eligible: privateDwelling, ranked: true, score: scoreOf((d) => nprd[d]! + (strd[d] === house ? 1.5 : 0), 1) });
   const oldest = new Int32Array(D);
   for (let i = 0; i < personAge.length; i++) {
     const d = personDwelling[i]!;
     if (personAge[i]! > oldest[d]!) oldest[d] = personAge[i]!;
   }
   const flat = Uint8Array.from(strd, (k) => (k >= 3 && k <= 7 ? 1 : 0));
-  if (!ctx.fit(dwellings, 'G37', ['TEND', 'LLDD'], { prior: priors.tendPrior(oldest, flat, householdDollars) })) {
-    ctx.drawUniform(dwellings, 'TEND');
-    ctx.drawUniform(dwellings, 'LLDD');
+  if (!ctx.fit(dwellings, 'G37', ['TEND', 'LLDD'], { eligible: privateDwelling, prior: priors.tendPrior(oldest, flat, householdDollars) })) {
+    ctx.drawUniform(dwellings, 'TEND', privateDwelling);
+    ctx.drawUniform(dwellings, 'LLDD', privateDwelling);
   }
   const tend = dwellings.columns.TEND!;
   const lldd = (dwellings.columns.LLDD = dwellings.columns.LLDD!.slice());
@@ -42,10 +48,11 @@ export function assignDwellings(ctx: AttributeContext, dwellings: Level, personA
   const renter = Uint8Array.from(tend, (t) => (t === rented ? 1 : 0));
   const mortgagor = Uint8Array.from(tend, (t) => (t === categoryIndex('TEND', 'Owned with a mortgage') ? 1 : 0));
   const byIncome = (): Float64Array => scoreOf((d) => Math.log1p(Math.max(0, householdDollars[d]!)), 0.5);
-  ctx.fitOrUniform(dwellings, 'G40', 'RNTRD', { eligible: renter, ranked: true, score: byIncome() });
-  ctx.fitOrUniform(dwellings, 'G38', 'MRERD', { eligible: mortgagor, ranked: true, score: byIncome() });
+  ctx.fitOrUniform(dwellings, 'G40', 'RNTRD', { eligible: both(renter), ranked: true, score: byIncome() });
+  ctx.fitOrUniform(dwellings, 'G38', 'MRERD', { eligible: both(mortgagor), ranked: true, score: byIncome() });
   const adults = tally.adults;
-  ctx.fitOrUniform(dwellings, 'G34', 'VEHRD', { ranked: true, score: scoreOf((d) => adults[d]! + (strd[d] === house ? 0.7 : 0), 0.8) });
+  ctx.fitOrUniform(dwellings, 'G34', 'VEHRD', { eligible: privateDwelling, ranked: true, score: scoreOf((d) => adults[d]! + (strd[d] === house ? 0.7 : 0), 0.8) });
+  // A non-private dwelling is in the area too: it has the area's remoteness.
   dwellings.columns.DLOD = new Uint8Array(D).fill(ctx.options.dwellingLocation ?? categoryIndex('DLOD', 'Not allocated'));
-  for (const v of variablesOf('dwellings')) if (!dwellings.columns[v.code]) ctx.drawUniform(dwellings, v.code);
+  for (const v of variablesOf('dwellings')) if (!dwellings.columns[v.code]) ctx.drawUniform(dwellings, v.code, privateDwelling);
 }

@@ -7,6 +7,8 @@ import { categoryIndex } from '../../census/variables.ts';
 const RLHP_PARTNER_REGISTERED = categoryIndex('RLHP', 'Partner in a registered marriage');
 const RLHP_PARTNER_DE_FACTO = categoryIndex('RLHP', 'Partner in a de facto marriage');
 const RLHP_LONE_PARENT = categoryIndex('RLHP', 'Lone parent');
+/** A family member away on Census night is a couple's partner away (structure/link.ts). */
+const RLHP_AWAY = new Set([categoryIndex('RLHP', 'Visitor (from within Australia)'), categoryIndex('RLHP', 'Not applicable')]);
 
 /** LFSP categories in four classes: 0 full-time, 1 other employed, 2 not employed, 3 not stated, -1 n/a. */
 const LFSP_CLASS = (() => {
@@ -55,12 +57,15 @@ function parentStatus(a: number): number {
 
 /**
  * LFSF of every family from its members: a family with two partners is a couple family, one
- * with a lone parent a one-parent family, any other "Not applicable".
+ * with a lone parent a one-parent family, any other "Not applicable". A couple whose partner
+ * was away on Census night is "not stated" (G57/G58 footnote: the category includes families
+ * where a partner was temporarily absent).
  */
 export function deriveLfsf(families: number, familyOf: Int32Array, rlhp: Uint8Array, lfsp: Uint8Array): Uint8Array {
   const first = new Int32Array(families).fill(-1);
   const second = new Int32Array(families).fill(-1);
   const parent = new Int32Array(families).fill(-1);
+  const away = new Uint8Array(families);
   for (let i = 0; i < familyOf.length; i++) {
     const f = familyOf[i]!;
     if (f < 0) continue;
@@ -68,13 +73,15 @@ export function deriveLfsf(families: number, familyOf: Int32Array, rlhp: Uint8Ar
     if (r === RLHP_PARTNER_REGISTERED || r === RLHP_PARTNER_DE_FACTO) {
       if (first[f]! < 0) first[f] = i;
       else if (second[f]! < 0) second[f] = i;
-    } else if (r === RLHP_LONE_PARENT && parent[f]! < 0) parent[f] = i;
+    } else if (RLHP_AWAY.has(r)) away[f] = 1;
+    else if (r === RLHP_LONE_PARENT && parent[f]! < 0) parent[f] = i;
   }
   const out = new Uint8Array(families);
   for (let f = 0; f < families; f++) {
     if (first[f]! >= 0 && second[f]! >= 0) {
       out[f] = coupleStatus(LFSP_CLASS[lfsp[first[f]!]!]!, LFSP_CLASS[lfsp[second[f]!]!]!);
-    } else if (parent[f]! >= 0) out[f] = parentStatus(LFSP_CLASS[lfsp[parent[f]!]!]!);
+    } else if (first[f]! >= 0 && away[f]) out[f] = LFSF.coupleNotStated;
+    else if (parent[f]! >= 0) out[f] = parentStatus(LFSP_CLASS[lfsp[parent[f]!]!]!);
     else out[f] = LFSF.notApplicable;
   }
   return out;

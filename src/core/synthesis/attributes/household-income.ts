@@ -13,6 +13,8 @@ import { deriveLfsf } from './family.ts';
 import {
   classifyAll,
   classifyEquivalised,
+  familyIncomeMembers,
+  householdIncomeMembers,
   incomeScale,
   makeObjective,
   personDollars,
@@ -55,13 +57,15 @@ export function fitHouseholdIncomes(
   const dollars = personDollars(variableByCode('INCP').categories);
   const hindScale = incomeScale(variableByCode('HIND').categories);
   const finfScale = incomeScale(variableByCode('FINF').categories);
-  const dwellingTally = tallyIncome(D, structure.persons.dwelling, age, incp, dollars);
-  const familyTally = tallyIncome(F, structure.persons.family, age, incp, dollars);
+  const members = householdIncomeMembers(structure.persons.dwelling, persons.columns.RLHP!, dwellings.columns.DWTD!);
+  const dwellingTally = tallyIncome(D, members.groupOf, age, incp, dollars, members.absentGroupOf);
+  const familyMembers = familyIncomeMembers(structure.persons.family, persons.columns.RLHP!);
+  const familyTally = tallyIncome(F, familyMembers.groupOf, age, incp, dollars, familyMembers.absentGroupOf);
   const swapTargets: SwapTarget[] = [];
   const hindObjective = incomeObjective(targets, 'G33', 'HIND', D, dwellings, hindScale, dwellingTally);
-  if (hindObjective) swapTargets.push({ objective: hindObjective, groupOf: structure.persons.dwelling });
+  if (hindObjective) swapTargets.push({ objective: hindObjective, groupOf: members.groupOf });
   const finfObjective = incomeObjective(targets, 'G32', 'FINF', F, families, finfScale, familyTally);
-  if (finfObjective) swapTargets.push({ objective: finfObjective, groupOf: structure.persons.family });
+  if (finfObjective) swapTargets.push({ objective: finfObjective, groupOf: familyMembers.groupOf });
   let incomeSwaps: SwapReport | undefined;
   if (swapTargets.length > 0) {
     // Swap strata: G17's age band × sex, times employed / not employed and at school or not,
@@ -85,8 +89,8 @@ export function fitHouseholdIncomes(
     }
     incomeSwaps = swapIncomes(incp, dollars, stratum, strata, swapTargets, rng, INCOME_SWAPS_PER_PERSON);
   }
-  dwellings.columns.HIND = classifyAll(hindScale, dwellingTally);
-  dwellings.columns.HIED = classifyEquivalised(incomeScale(variableByCode('HIED').categories), dwellingTally);
+  dwellings.columns.HIND = classifyAll(hindScale, dwellingTally, members.applies);
+  dwellings.columns.HIED = classifyEquivalised(incomeScale(variableByCode('HIED').categories), dwellingTally, members.applies);
   families.columns.FINF = classifyAll(finfScale, familyTally);
   families.columns.LFSF = deriveLfsf(F, structure.persons.family, persons.columns.RLHP!, persons.columns.LFSP!);
   return { dwellingTally, ...(incomeSwaps ? { incomeSwaps } : {}) };

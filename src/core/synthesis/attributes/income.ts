@@ -10,6 +10,7 @@
  * stratum when that lowers the error of HIND (and FINF) against their tables: the person
  * tables cannot move, the household ones come closer.
  */
+import { categoryIndex } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
 import { band, bandingOf, findLabel, notApplicableIndex, representativeDollars, type Banding } from './labels.ts';
 
@@ -59,7 +60,8 @@ export interface IncomeTally {
 /**
  * Tallies INCP over groups (dwellings or families). `groupOf[i]` = the person's group or -1;
  * `dollars[c]` the representative amount of INCP category c, NaN when not stated; persons
- * whose INCP is `notApplicable` (under 15) count as children only.
+ * whose INCP is `notApplicable` (under 15) count as children only. `absentGroupOf[i]` (when
+ * given) is the group of a member who was away: counted, income not stated (15+) or as a child.
  */
 export function tallyIncome(
   groups: number,
@@ -67,6 +69,7 @@ export function tallyIncome(
   age: Uint8Array,
   incp: Uint8Array,
   dollars: Float64Array,
+  absentGroupOf?: ArrayLike<number>,
 ): IncomeTally {
   const t: IncomeTally = {
     sum: new Float64Array(groups),
@@ -76,6 +79,14 @@ export function tallyIncome(
     children: new Int32Array(groups),
   };
   for (let i = 0; i < incp.length; i++) {
+    const away = absentGroupOf?.[i] ?? -1;
+    if (away >= 0) {
+      if (age[i]! < 15) t.children[away]!++;
+      else {
+        t.adults[away]!++;
+        t.notStated[away]!++;
+      }
+    }
     const g = groupOf[i]!;
     if (g < 0) continue;
     if (age[i]! < 15) {
@@ -111,6 +122,60 @@ export function classifyEquivalised(scale: IncomeScale, tally: IncomeTally, appl
     }
   }
   return out;
+}
+
+const VISITOR = categoryIndex('RLHP', 'Visitor (from within Australia)');
+const RLHP_NA = categoryIndex('RLHP', 'Not applicable');
+const NON_PRIVATE = categoryIndex('DWTD', 'Non-private dwelling or non-classifiable household');
+
+/** Who makes each dwelling's household income (HIND, HIED). */
+export interface HouseholdIncomeMembers {
+  /** Dwelling of each resident at home in an occupied private dwelling, else -1. */
+  readonly groupOf: Int32Array;
+  /** Dwelling of each resident away on Census night whom the household counts, else -1. */
+  readonly absentGroupOf: Int32Array;
+  /** 1 for occupied private dwellings, 0 for the non-private one (HIND, HIED "Not applicable"). */
+  readonly applies: Uint8Array;
+}
+
+/**
+ * The household income's members: the residents at home on Census night. A resident away that
+ * night (a visitor elsewhere, or in a non-private dwelling) is a member whose income the
+ * household did not state, which makes its income "Partial income stated" (G33 footnote c: a
+ * member 15+ "temporarily absent on Census Night"); a non-private dwelling has no household income.
+ */
+export function householdIncomeMembers(
+  personDwelling: ArrayLike<number>,
+  rlhp: Uint8Array,
+  dwtd: Uint8Array,
+): HouseholdIncomeMembers {
+  const applies = Uint8Array.from(dwtd, (k) => (k === NON_PRIVATE ? 0 : 1));
+  const groupOf = new Int32Array(rlhp.length).fill(-1);
+  const absentGroupOf = new Int32Array(rlhp.length).fill(-1);
+  for (let i = 0; i < rlhp.length; i++) {
+    const d = personDwelling[i]!;
+    if (!applies[d]) continue;
+    if (rlhp[i] === VISITOR || rlhp[i] === RLHP_NA) absentGroupOf[i] = d;
+    else groupOf[i] = d;
+  }
+  return { groupOf, absentGroupOf, applies };
+}
+
+/**
+ * The family income's members: the members at home; a partner away on Census night counts as a
+ * member who did not state an income ("Partial income stated": G32 footnote, a member 15+
+ * temporarily absent).
+ */
+export function familyIncomeMembers(personFamily: Int32Array, rlhp: Uint8Array): { groupOf: Int32Array; absentGroupOf: Int32Array } {
+  const groupOf = Int32Array.from(personFamily);
+  const absentGroupOf = new Int32Array(rlhp.length).fill(-1);
+  for (let i = 0; i < rlhp.length; i++) {
+    if (personFamily[i]! >= 0 && (rlhp[i] === VISITOR || rlhp[i] === RLHP_NA)) {
+      absentGroupOf[i] = personFamily[i]!;
+      groupOf[i] = -1;
+    }
+  }
+  return { groupOf, absentGroupOf };
 }
 
 /** Representative dollars of INCP categories: NaN for "Not stated" and "Not applicable". */

@@ -8,7 +8,7 @@ import type { Skeleton } from './link.ts';
 export const STRUCTURE_VARIABLES = {
   persons: ['AGE5P', 'SEXP', 'RLHP', 'MDCP'],
   families: ['FMCF', 'CDCF', 'CACF', 'NPRF', 'SSCF', 'FBLF', 'FMHD', 'AGFRF'],
-  dwellings: ['NPRD', 'HHCD', 'HCFMD', 'NFMD'],
+  dwellings: ['DWTD', 'NPRD', 'HHCD', 'HCFMD', 'NFMD'],
 } as const;
 
 const NA = 'Not applicable';
@@ -26,7 +26,9 @@ function rlhpOf(role: number, union: number): number {
     case TargetRole.OtherRelated: return 6;
     case TargetRole.Unrelated: return 7;
     case TargetRole.GroupMember: return 8;
-    default: return 9;
+    case TargetRole.LonePerson: return 9;
+    case TargetRole.Visitor: return 10;
+    default: return 11; // "Not applicable": a resident of a non-private dwelling
   }
 }
 
@@ -44,9 +46,13 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
   const mdcpNA = categoryIndex('MDCP', NA);
   for (let p = 0; p < P; p++) {
     const a = age[p] as number;
+    const r = role[p] as number;
     age5[p] = Math.min(20, Math.floor(a / 5));
-    rlhp[p] = rlhpOf(role[p] as number, union[p] as number);
-    mdcp[p] = union[p] === 1 ? 0 : union[p] === 2 ? 1 : a < 15 ? mdcpNA : mdcpNotMarried;
+    rlhp[p] = rlhpOf(r, union[p] as number);
+    // Social marital status is about living arrangements at home on Census night: "Not
+    // applicable" to visitors and residents of non-private dwellings (ABS Census Dictionary, MDCP).
+    const away = r === TargetRole.Visitor || r === TargetRole.NonPrivate;
+    mdcp[p] = away || a < 15 ? mdcpNA : union[p] === 1 ? 0 : union[p] === 2 ? 1 : mdcpNotMarried;
   }
 
   // Family members, counted per family.
@@ -64,7 +70,8 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
     if (r === TargetRole.ChildUnder15) under15[f] = (under15[f] as number) + 1;
     else if (r === TargetRole.DependentStudent) students[f] = (students[f] as number) + 1;
     else if (r === TargetRole.NonDependentChild) nonDependent[f] = (nonDependent[f] as number) + 1;
-    else if (r === TargetRole.Partner) {
+    else if (r === TargetRole.Partner || r === TargetRole.Visitor || r === TargetRole.NonPrivate) {
+      // A family member away on Census night is a couple's partner away (link.ts).
       if (sex[p] === 0) men[f] = (men[f] as number) + 1;
       else women[f] = (women[f] as number) + 1;
     }
@@ -98,16 +105,32 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
     agfrf[f] = Math.max(0, Math.min(7, Math.floor((refAge - 15) / 10)));
   }
 
-  // Dwellings: size, kind, primary family type.
+  // Dwellings: type, size, kind, primary family type; a non-private dwelling has none of them.
+  const dwtd = new Uint8Array(D);
   const nprd = new Uint8Array(D);
   const hhcd = new Uint8Array(D);
   const hcfmd = new Uint8Array(D);
   const nfmd = new Uint8Array(D);
   const primary = new Int32Array(D).fill(-1);
   for (let f = F - 1; f >= 0; f--) primary[sk.families.dwelling[f] as number] = f; // first family of each dwelling
+  const nonPrivate = {
+    dwtd: categoryIndex('DWTD', 'Non-private dwelling or non-classifiable household'),
+    nprd: categoryIndex('NPRD', NA),
+    hhcd: categoryIndex('HHCD', NA),
+    hcfmd: categoryIndex('HCFMD', NA),
+    nfmd: categoryIndex('NFMD', NA),
+  };
   for (let d = 0; d < D; d++) {
     const kind = sk.dwellings.kind[d] as number;
     const nfam = sk.dwellings.families[d] as number;
+    if (kind === HouseholdKind.NonPrivate) {
+      dwtd[d] = nonPrivate.dwtd;
+      nprd[d] = nonPrivate.nprd;
+      hhcd[d] = nonPrivate.hhcd;
+      hcfmd[d] = nonPrivate.hcfmd;
+      nfmd[d] = nonPrivate.nfmd;
+      continue;
+    }
     nprd[d] = Math.min(7, (sk.dwellings.size[d] as number) - 1);
     hhcd[d] = kind === HouseholdKind.Family ? 0 : kind === HouseholdKind.LonePerson ? 1 : 2;
     nfmd[d] = Math.min(3, nfam);
@@ -132,6 +155,6 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
       dwelling: sk.families.dwelling,
       variables: { FMCF: fmcf, CDCF: cdcf, CACF: cacf, NPRF: nprf, SSCF: sscf, FBLF: fblf, FMHD: fmhd, AGFRF: agfrf },
     },
-    dwellings: { count: D, variables: { NPRD: nprd, HHCD: hhcd, HCFMD: hcfmd, NFMD: nfmd } },
+    dwellings: { count: D, variables: { DWTD: dwtd, NPRD: nprd, HHCD: hhcd, HCFMD: hcfmd, NFMD: nfmd } },
   };
 }

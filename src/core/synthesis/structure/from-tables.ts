@@ -169,11 +169,16 @@ export function structureTargetsFrom(targets: SuburbTargets, options: FromTables
     }
   }
 
-  const registeredPartnerCap = registeredCapFromG05(targets);
   const fromG27 = rolesFromG27(targets);
+  // With G27's registered partners the cap is only the bound every registered partner obeys (a
+  // married person); without, it also keeps room for the married living apart from a spouse.
+  const registeredPartnerCap = registeredCapFromG05(targets, fromG27 ? 1 : MARRIED_WITH_SPOUSE);
+  const inPrivate = privatePersonsFromG27(targets, options.totals?.get('G27'));
+  if (fromG27) addNonPrivateRow(fromG27.roles.byRoleSexBand, personsByAgeSex);
 
   return {
     persons,
+    ...(inPrivate ?? {}),
     ...(fromG27 ?? {}),
     ...(registeredPartnerCap ? { registeredPartnerCap } : {}),
     personsByAgeSex,
@@ -199,7 +204,48 @@ const TARGET_ROLE_OF_RLHP: Readonly<Record<string, number>> = {
   'Unrelated individual living in family household': TargetRole.Unrelated,
   'Group household member': TargetRole.GroupMember,
   'Lone person': TargetRole.LonePerson,
+  'Visitor (from within Australia)': TargetRole.Visitor,
 };
+
+const nb = DEFAULT_BANDS.length;
+
+/**
+ * Persons in occupied private dwellings (G27's published total, else its cells' sum) and, of
+ * them, the visitors (its visitor cells): the split of G01's persons between households and
+ * non-private dwellings (structure/residents.ts).
+ */
+function privatePersonsFromG27(targets: SuburbTargets, total: number | undefined): Pick<StructureTargets, 'privatePersons' | 'visitors'> | undefined {
+  const g27 = spec('G27');
+  const own = targets.tables.get('G27');
+  if (!g27 || !own) return undefined;
+  const visitor = categoryIndex('RLHP', 'Visitor (from within Australia)');
+  let cells = 0;
+  let visitors = 0;
+  g27.cells.forEach((cell, i) => {
+    const v = Math.max(0, (own[i] as number) || 0);
+    cells += v;
+    if (cell.where['RLHP']?.length === 1 && cell.where['RLHP'][0] === visitor) visitors += v;
+  });
+  return { privatePersons: total !== undefined && Number.isFinite(total) ? Math.max(0, total) : cells, visitors };
+}
+
+/**
+ * The role table's last row: residents of non-private dwellings by sex × band, G04's persons
+ * (all usual residents) less G27's (persons in occupied private dwellings, visitors included).
+ * Only its shape is used: the person draw rakes it to the number the split gives.
+ */
+function addNonPrivateRow(byRoleSexBand: Float64Array, personsByAgeSex: Float64Array): void {
+  const cols = 2 * nb;
+  for (let sex = 0; sex < 2; sex++) {
+    DEFAULT_BANDS.forEach(([lo, hi], band) => {
+      let all = 0;
+      for (let a = lo; a <= Math.min(hi, MAX_AGE); a++) all += personsByAgeSex[sex * AGES + a] as number;
+      let inPrivate = 0;
+      for (let r = 0; r < TargetRole.NonPrivate; r++) inPrivate += byRoleSexBand[r * cols + sex * nb + band] as number;
+      byRoleSexBand[TargetRole.NonPrivate * cols + sex * nb + band] = Math.max(0, all - inPrivate);
+    });
+  }
+}
 
 /**
  * G27 (relationship in household by age by sex) as the role × sex × age band table the person
@@ -208,11 +254,10 @@ const TARGET_ROLE_OF_RLHP: Readonly<Record<string, number>> = {
  */
 function rolesFromG27(
   targets: SuburbTargets,
-): Pick<StructureTargets, 'roles' | 'deFactoShareByBand' | 'registeredPartnersBySexBand' | 'deFactoPartnersBySexBand'> | undefined {
+): (Pick<StructureTargets, 'deFactoShareByBand' | 'registeredPartnersBySexBand' | 'deFactoPartnersBySexBand'> & { roles: { bands: typeof DEFAULT_BANDS; byRoleSexBand: Float64Array } }) | undefined {
   const g27 = spec('G27');
   const own = targets.tables.get('G27');
   if (!g27 || !own) return undefined;
-  const nb = DEFAULT_BANDS.length;
   const cols = 2 * nb;
   const byRoleSexBand = new Float64Array(TARGET_ROLE_COUNT * cols);
   const registered = new Float64Array(nb);
@@ -252,10 +297,11 @@ function rolesFromG27(
 }
 
 /**
- * Most registered partners per sex × G05 age group: G05's married persons of that group, less
- * the share who live apart from their spouse.
+ * Most registered partners per sex × G05 age group: G05's married persons of that group, times
+ * `share` (less the share who live apart from their spouse, where no table counts registered
+ * partners themselves).
  */
-function registeredCapFromG05(targets: SuburbTargets): RegisteredPartnerCap | undefined {
+function registeredCapFromG05(targets: SuburbTargets, share: number): RegisteredPartnerCap | undefined {
   const g05 = spec('G05');
   const values = targets.tables.get('G05');
   if (!g05 || !values) return undefined;
@@ -270,5 +316,5 @@ function registeredCapFromG05(targets: SuburbTargets): RegisteredPartnerCap | un
   ranges.sort((a, b) => a[0] - b[0]);
   const sums = new Float64Array(2 * ranges.length);
   for (const { sex, age, value } of cells) sums[sex * ranges.length + ranges.findIndex(([lo, hi]) => lo === age[0] && hi === age[1])]! += value;
-  return { ranges, bySexRange: sums.map((v) => Math.floor(MARRIED_WITH_SPOUSE * v)) };
+  return { ranges, bySexRange: sums.map((v) => Math.floor(share * v)) };
 }

@@ -2,18 +2,34 @@ import { controlledRound2D, largestRemainder, nearestIntegers, sum } from '../in
 import { rake } from '../rake.ts';
 import { weightedKey, type Rng } from '../rng.ts';
 import {
-  FAMILY_TYPE_COUNT, FamilyType, HouseholdKind, MAX_TAIL_SIZE, Role, ROLE_COUNT, ROLE_OF_TARGET, TARGET_ROLE_COUNT,
+  FAMILY_TYPE_COUNT, FamilyType, HouseholdKind, MAX_ABSENT_PER_DWELLING, MAX_TAIL_SIZE, Role, ROLE_COUNT, ROLE_OF_TARGET, TARGET_ROLE_COUNT, TargetRole,
   type StructureDiagnostics, type StructureTargets,
 } from './model.ts';
+import type { ResidentSplit } from './residents.ts';
 
 /**
  * The household plan: every household with its kind and size, every family with its type and
  * the slots its members will fill, and the resulting number of persons needed in each role.
  * Household tables are the truth here (Wickramasinghe et al.): the dwelling total is exact, the
- * person total is exact, and the person roles are bent to fit the households.
+ * person total is exact, and the person roles are bent to fit the households. Persons outside
+ * occupied private dwellings live in one non-private dwelling record after the households.
  */
 export interface HouseholdPlan {
   readonly households: number;
+  /**
+   * Residents away on Census night each household counts among its usual residents (NPRD counts
+   * up to three): visitors to another private dwelling, and residents who were in a non-private
+   * dwelling that night (a hospital, a hotel) with RLHP "Not applicable".
+   */
+  readonly visitorSlots: Uint8Array;
+  readonly awaySlots: Uint8Array;
+  /**
+   * Per family: its second partner is away on Census night (1 a visitor, 2 in a non-private
+   * dwelling), one of its household's absent residents; 0 both partners at home.
+   */
+  readonly absentPartner: Uint8Array;
+  /** Whether the area has a non-private dwelling record (dwelling index `households`). */
+  readonly nonPrivateDwelling: boolean;
   readonly kind: Uint8Array;
   readonly size: Uint16Array;
   /** Families of household h are familyStart[h] ‥ familyStart[h+1]−1. */
@@ -39,8 +55,6 @@ const MIN_FAMILY_SIZE = [2, 3, 2, 2] as const;
 const DEFAULT_FAMILY_TYPES = [0.39, 0.43, 0.16, 0.02];
 /** Share of extra household places filled by children, other relatives and unrelated persons, by default. */
 const DEFAULT_EXTRA_ROLES = [0.75, 0.15, 0.1];
-/** Histogram bound for household sizes (absorbing non-private residents can make big households). */
-const MAX_SIZE = 4096;
 
 /** Prior P(size | family type) for one-family households: only the joint's shape; margins come from the tables. */
 function sizePrior(type: number, size: number): number {
@@ -63,17 +77,20 @@ function spreadTail(count: number, mean: number): Int32Array {
   return largestRemainder(weights, count);
 }
 
-export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, diag: StructureDiagnostics): HouseholdPlan {
+export function planHouseholds(t: StructureTargets, split: ResidentSplit, rng: Rng, diag: StructureDiagnostics): HouseholdPlan {
   // 1. Households by kind × size, integerised to the dwelling anchor.
-  let households = Math.min(Math.max(0, Math.round(t.dwellings)), persons);
+  const households = split.households;
   const cells = [
     ...Array.from({ length: 6 }, (_, i) => value(t.familyHouseholdsBySize, i + 1)),
     ...Array.from({ length: 6 }, (_, i) => value(t.groupHouseholdsBySize, i + 1)),
     Math.max(0, t.loneHouseholds),
   ];
   const counts = sum(cells) > 0 ? nearestIntegers(cells, households) : largestRemainder([0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], households);
-  const fam = new Int32Array(MAX_SIZE + 1);
-  const grp = new Int32Array(MAX_SIZE + 1);
+  // Histograms by size, up to the most persons a household could take (the tail's top, or all
+  // persons in private dwellings in one household when the tables say so).
+  const maxSize = Math.max(MAX_TAIL_SIZE, split.present + split.visitors) + 1;
+  const fam = new Int32Array(maxSize + 1);
+  const grp = new Int32Array(maxSize + 1);
   for (let s = 1; s <= 5; s++) {
     // A family or group of one usual resident (the others absent) is built as one of two.
     fam[Math.max(2, s)] = (fam[Math.max(2, s)] as number) + (counts[s - 1] as number);
@@ -86,7 +103,7 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
   for (let s = 2; s <= 5; s++) below6 += s * ((fam[s] as number) + (grp[s] as number));
   const tailTotal = tailFamily + tailGroup;
   if (tailTotal > 0) {
-    const places = t.meanHouseholdSize && t.meanHouseholdSize > 0 ? t.meanHouseholdSize * households : persons;
+    const places = t.meanHouseholdSize && t.meanHouseholdSize > 0 ? t.meanHouseholdSize * households : split.present + split.visitors;
     const mean = (places - below6) / tailTotal;
     const f = spreadTail(tailFamily, mean);
     const g = spreadTail(tailGroup, mean);
@@ -96,21 +113,28 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
     }
   }
 
-  // 2. Reconcile household places with the person total: trust both anchors, move the sizes.
+  // 2. Reconcile household places (usual residents, NPRD) with the persons who fill them: those
+  // at home on Census night, and the absent residents NPRD also counts. G35's places are within
+  // ±4% of G27's total (at home + visitors) in most real postal areas, so visitors take the
+  // places beyond those at home first; places left after them are residents who spent the night
+  // in a non-private dwelling (hospital, hotel: RLHP "Not applicable"). Visitors beyond the places
+  // live in the area's non-private dwellings (students of a hall of residence away for the
+  // night) when it has any; else the households grow to hold them.
   let places = lone;
-  for (let s = 2; s <= MAX_SIZE; s++) places += s * ((fam[s] as number) + (grp[s] as number));
-  diag.householdPlacesBefore = places;
-  if (households === 0 && persons > 0) {
-    // Persons but no households at all: one household takes them all.
-    if (persons === 1) lone = 1;
-    else grp[2] = 1;
-    households = 1;
-    places = Math.min(persons, 2);
-    diag.householdKindsChanged++;
+  let top = 2;
+  for (let s = 2; s <= maxSize; s++) {
+    places += s * ((fam[s] as number) + (grp[s] as number));
+    if ((fam[s] as number) + (grp[s] as number) > 0) top = s;
   }
+  diag.householdPlacesBefore = places;
+  const room = Math.max(0, places - split.present);
+  const visitorsAtHome = households === 0 ? 0 : split.nonPrivate > 0 ? Math.min(split.visitors, room) : split.visitors;
+  const awayAtHome = households === 0 ? 0 : Math.min(split.nonPrivate, Math.max(0, room - visitorsAtHome));
+  const persons = split.present + visitorsAtHome + awayAtHome;
   while (places > persons) {
-    let s = MAX_SIZE;
+    let s = top;
     while (s > 2 && (fam[s] as number) + (grp[s] as number) === 0) s--;
+    top = s;
     const hist = (fam[s] as number) >= (grp[s] as number) ? fam : grp;
     if (s > 2) {
       hist[s] = (hist[s] as number) - 1;
@@ -124,8 +148,6 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
     places--;
     diag.placesRemoved++;
   }
-  let top = 2;
-  for (let s = 2; s <= MAX_SIZE; s++) if ((fam[s] as number) + (grp[s] as number) > 0) top = s;
   while (places < persons) {
     // A household of 6 or more stays in G35's "6 or more" cell when it grows: those first.
     let from = 6;
@@ -150,7 +172,6 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
         if (pickAt < (grp[s] as number)) { hist = grp; break; }
         pickAt -= grp[s] as number;
       }
-      if (s >= MAX_SIZE) throw new Error(`structure: a household would exceed ${MAX_SIZE} persons`);
       hist[s] = (hist[s] as number) - 1;
       hist[s + 1] = (hist[s + 1] as number) + 1;
       top = Math.max(top, s + 1);
@@ -161,7 +182,7 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
 
   // 3. Families: number per household, then types.
   const familySizes: number[] = [];
-  for (let s = MAX_SIZE; s >= 2; s--) for (let k = 0; k < (fam[s] as number); k++) familySizes.push(s);
+  for (let s = top; s >= 2; s--) for (let k = 0; k < (fam[s] as number); k++) familySizes.push(s);
   const familyHouseholds = familySizes.length;
   const byFamilies = t.familyHouseholdsByFamilies && sum(t.familyHouseholdsByFamilies) > 0
     ? largestRemainder(t.familyHouseholdsByFamilies, familyHouseholds)
@@ -254,12 +275,12 @@ export function planHouseholds(t: StructureTargets, persons: number, rng: Rng, d
     }
     h++;
   }
-  for (let s = 2; s <= MAX_SIZE; s++) {
+  for (let s = 2; s <= top; s++) {
     for (let k = 0; k < (grp[s] as number); k++) { kind[h] = HouseholdKind.Group; size[h] = s; familyStart[h] = nextFamily; h++; }
   }
   for (let k = 0; k < lone; k++) { kind[h] = HouseholdKind.LonePerson; size[h] = 1; familyStart[h] = nextFamily; h++; }
   familyStart[households] = nextFamily;
-  return finishPlan(t, { households, kind, size, familyStart, families, familyType, familyHousehold }, rng);
+  return finishPlan(t, { households, kind, size, familyStart, families, familyType, familyHousehold }, { ...split, visitorsAtHome, awayAtHome }, rng, diag);
 }
 
 interface PlanLayout {
@@ -273,15 +294,64 @@ interface PlanLayout {
 }
 
 const hasChildren = (type: number): boolean => type === FamilyType.CoupleWithChildren || type === FamilyType.OneParent;
+/** Persons of one TargetRole in a G27-style role table. */
+function roleSum(byRoleSexBand: ArrayLike<number>, role: number): number {
+  const cells = byRoleSexBand.length / TARGET_ROLE_COUNT;
+  let total = 0;
+  for (let c = 0; c < cells; c++) total += value(byRoleSexBand, role * cells + c);
+  return total;
+}
+
 /** Members each family type has before extra places: partners or parent, first child, or two relatives. */
 const BASE_MEMBERS = [2, 3, 2, 2] as const;
 
+/** The split of the persons, with the absent residents the households count among their usual residents. */
+type PlannedSplit = ResidentSplit & {
+  /** Visitors counted in their household. */
+  readonly visitorsAtHome: number;
+  /** Residents of a household who spent Census night in a non-private dwelling. */
+  readonly awayAtHome: number;
+};
+
 /**
- * Fills each family household's places beyond its families' base members with children, other
- * relatives and unrelated persons, in the proportions the role table asks for (an extra child
- * only where a family has children), and totals the persons needed per role.
+ * Places an absent resident can take: a family household's places beyond its families' base
+ * members, a group household's places but one (someone is at home), never a lone person's (a
+ * lone-person household has one usual resident); at most three per household (NPRD counts up
+ * to three absent residents). Residents are away together (a household away visiting, a
+ * partner with the children): households are taken at random, those with a partner away
+ * first, and each is given as many absent residents as it has places for. Spread one per
+ * household instead, the households with someone away alone outnumbered G33's households of
+ * partial income (which counts every household with a member 15+ away) in large postal areas
+ * (7250: 1,110 vs 865 published); together, 995, and G33's median SRMSE over Tasmania's postal
+ * areas fell from 0.144 to 0.111. `counts[k]` absent residents of kind k are dealt in turn;
+ * returns each kind's places per household.
  */
-function finishPlan(t: StructureTargets, layout: PlanLayout, rng: Rng): HouseholdPlan {
+function dealAbsentPlaces(layout: PlanLayout, extra: Int32Array, taken: Uint8Array, counts: readonly number[], rng: Rng): Uint8Array[] {
+  const { households, kind, size } = layout;
+  const slots = counts.map(() => new Uint8Array(households));
+  const order = Int32Array.from({ length: households }, (_, h) => h);
+  rng.shuffle(order);
+  const places: number[] = [];
+  for (const pass of [1, 0]) for (const h of order) {
+    if ((taken[h]! > 0 ? 1 : 0) !== pass) continue;
+    const room = kind[h] === HouseholdKind.Family ? (extra[h] as number) : kind[h] === HouseholdKind.Group ? (size[h] as number) - 1 : 0;
+    for (let k = 0; k < Math.min(room, MAX_ABSENT_PER_DWELLING - (taken[h] as number)); k++) places.push(h);
+  }
+  let at = 0;
+  counts.forEach((n, k) => {
+    for (let j = 0; j < n && at < places.length; j++) slots[k]![places[at++] as number]!++;
+  });
+  return slots;
+}
+
+/**
+ * Gives the absent residents their household places (couples' partners away first, then the
+ * others household by household), then fills each family household's remaining places beyond
+ * its families' base members with children, other relatives and unrelated persons, in the
+ * proportions the role table asks for (an extra child only where a family has children), and
+ * totals the persons needed per role, visitors and residents outside households included.
+ */
+function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit, rng: Rng, diag: StructureDiagnostics): HouseholdPlan {
   const { households, kind, size, familyStart, families, familyType } = layout;
   const childSlots = new Uint16Array(families);
   const otherSlots = new Uint16Array(families);
@@ -289,20 +359,78 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, rng: Rng): Househol
   const extra = new Int32Array(households);
   let baseChildren = 0;
   let baseOther = 0;
+  for (let h = 0; h < households; h++) {
+    if (kind[h] !== HouseholdKind.Family) continue;
+    let base = 0;
+    for (let f = familyStart[h] as number; f < (familyStart[h + 1] as number); f++) {
+      const type = familyType[f] as number;
+      base += BASE_MEMBERS[type as 0];
+      if (hasChildren(type)) { childSlots[f] = 1; baseChildren++; }
+      if (type === FamilyType.Other) { otherSlots[f] = 2; baseOther += 2; }
+    }
+    extra[h] = Math.max(0, (size[h] as number) - base);
+  }
+
+  // Absent partners: family composition is coded with the residents temporarily absent, G27's
+  // partners are those at home, so 2 × G29's couple families less G27's partners are couples
+  // whose partner was away (190,462 in Australia, 1.7% of partners). Their places are the
+  // first of the absent residents' (visitors first), one partner a couple.
+  const absentPartner = new Uint8Array(families);
+  const absentIn = new Uint8Array(households);
+  const couples: number[] = [];
+  for (let f = 0; f < families; f++) if (familyType[f] === FamilyType.CoupleNoChildren || familyType[f] === FamilyType.CoupleWithChildren) couples.push(f);
+  const presentPartners = t.roles ? roleSum(t.roles.byRoleSexBand, TargetRole.Partner) : 2 * couples.length;
+  const absentPartners = Math.min(Math.max(0, Math.round(2 * couples.length - presentPartners)), couples.length, split.visitorsAtHome + split.awayAtHome);
+  rng.shuffle(couples);
+  let partnersAway = 0;
+  for (const f of couples) {
+    if (partnersAway === absentPartners) break;
+    const h = layout.familyHousehold[f] as number;
+    if ((absentIn[h] as number) >= MAX_ABSENT_PER_DWELLING) continue;
+    absentPartner[f] = partnersAway < split.visitorsAtHome ? 1 : 2;
+    absentIn[h] = (absentIn[h] as number) + 1;
+    partnersAway++;
+  }
+  const visitorPartners = Math.min(partnersAway, split.visitorsAtHome);
+  const awayPartners = partnersAway - visitorPartners;
+
+  // Then the other absent residents: visitors, then residents away in a non-private dwelling. A
+  // place no absent resident can take (no room within three a household) is taken by a resident
+  // at home: a resident away in a non-private dwelling is at home instead; a visitor lives in
+  // the non-private dwelling while one of its residents comes home, or, where it has none left,
+  // is at home.
+  const [visitorSlots, awaySlots] = dealAbsentPlaces(layout, extra, absentIn, [split.visitorsAtHome - visitorPartners, split.awayAtHome - awayPartners], rng) as [
+    Uint8Array,
+    Uint8Array,
+  ];
+  let visitorsPlaced = visitorPartners;
+  let awayPlaced = awayPartners;
+  for (let h = 0; h < households; h++) {
+    visitorsPlaced += visitorSlots[h] as number;
+    awayPlaced += awaySlots[h] as number;
+    if (kind[h] === HouseholdKind.Family) extra[h] = (extra[h] as number) - (visitorSlots[h] as number) - (awaySlots[h] as number);
+  }
+  const awayMadeResidents = split.awayAtHome - awayPlaced;
+  const visitorsUnplaced = split.visitorsAtHome - visitorsPlaced;
+  const inNonPrivate = split.nonPrivate - split.awayAtHome;
+  const cameHome = Math.min(visitorsUnplaced, inNonPrivate);
+  const nonPrivate = inNonPrivate - cameHome;
+  const visitorsInNonPrivate = split.visitors - split.visitorsAtHome + cameHome;
+  diag.visitorsAtHome = visitorsPlaced;
+  diag.absentPartners = partnersAway;
+  diag.awayInNonPrivate = awayPlaced;
+  diag.visitorsInNonPrivate = visitorsInNonPrivate;
+  diag.nonPrivateMadeResidents = awayMadeResidents + cameHome;
+  diag.visitorsMadeResidents = visitorsUnplaced - cameHome;
+  diag.nonPrivateResidents = nonPrivate;
+
   let eligible = 0;
   let extraTotal = 0;
   for (let h = 0; h < households; h++) {
     if (kind[h] !== HouseholdKind.Family) continue;
-    let base = 0;
-    let withChildren = false;
-    for (let f = familyStart[h] as number; f < (familyStart[h + 1] as number); f++) {
-      const type = familyType[f] as number;
-      base += BASE_MEMBERS[type as 0];
-      if (hasChildren(type)) { childSlots[f] = 1; baseChildren++; withChildren = true; }
-      if (type === FamilyType.Other) { otherSlots[f] = 2; baseOther += 2; }
-    }
-    extra[h] = Math.max(0, (size[h] as number) - base);
     extraTotal += extra[h] as number;
+    let withChildren = false;
+    for (let f = familyStart[h] as number; f < (familyStart[h + 1] as number); f++) withChildren ||= hasChildren(familyType[f] as number);
     if (withChildren) eligible += extra[h] as number;
   }
 
@@ -319,11 +447,11 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, rng: Rng): Househol
     want[1] = Math.max(0, (perRole[5] as number) - baseOther);
     want[2] = perRole[6] as number;
   }
-  const split = largestRemainder(sum(want) > 0 ? want : DEFAULT_EXTRA_ROLES, extraTotal);
-  let extraChildren = Math.min(split[0] as number, eligible);
-  const surplus = (split[0] as number) - extraChildren;
+  const extraRoles = largestRemainder(sum(want) > 0 ? want : DEFAULT_EXTRA_ROLES, extraTotal);
+  let extraChildren = Math.min(extraRoles[0] as number, eligible);
+  const surplus = (extraRoles[0] as number) - extraChildren;
   const rest = largestRemainder(want[1]! + want[2]! > 0 ? [want[1]!, want[2]!] : [1, 0], surplus);
-  let extraOther = (split[1] as number) + (rest[0] as number);
+  let extraOther = (extraRoles[1] as number) + (rest[0] as number);
 
   // Deal the extra places: children first among households that have a family with children.
   const eligibleSlots = new Int32Array(eligible);
@@ -384,15 +512,28 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, rng: Rng): Househol
   const roleTotals = new Int32Array(ROLE_COUNT);
   for (let f = 0; f < families; f++) {
     const type = familyType[f] as number;
-    if (type === FamilyType.CoupleNoChildren || type === FamilyType.CoupleWithChildren) bump(roleTotals, Role.Partner, 2);
+    if (type === FamilyType.CoupleNoChildren || type === FamilyType.CoupleWithChildren) bump(roleTotals, Role.Partner, absentPartner[f] ? 1 : 2);
     if (type === FamilyType.OneParent) bump(roleTotals, Role.LoneParent, 1);
     bump(roleTotals, Role.Child, childSlots[f] as number);
     bump(roleTotals, Role.OtherRelated, otherSlots[f] as number);
   }
   for (let h = 0; h < households; h++) {
     bump(roleTotals, Role.Unrelated, unrelatedSlots[h] as number);
-    if (kind[h] === HouseholdKind.Group) bump(roleTotals, Role.GroupMember, size[h] as number);
+    if (kind[h] === HouseholdKind.Group) bump(roleTotals, Role.GroupMember, (size[h] as number) - (visitorSlots[h] as number) - (awaySlots[h] as number));
     if (kind[h] === HouseholdKind.LonePerson) bump(roleTotals, Role.LonePerson, 1);
   }
-  return { ...layout, unrelatedSlots, childSlots, otherSlots, roleTotals, childAges };
+  bump(roleTotals, Role.Visitor, visitorsPlaced + visitorsInNonPrivate);
+  bump(roleTotals, Role.NonPrivate, awayPlaced + nonPrivate);
+  return {
+    ...layout,
+    visitorSlots,
+    awaySlots,
+    absentPartner,
+    nonPrivateDwelling: nonPrivate + visitorsInNonPrivate > 0,
+    unrelatedSlots,
+    childSlots,
+    otherSlots,
+    roleTotals,
+    childAges,
+  };
 }

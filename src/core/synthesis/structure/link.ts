@@ -1,7 +1,7 @@
 import { weightedKey, type Rng } from '../rng.ts';
 import type { HouseholdPlan } from './households.ts';
 import {
-  ADULT_AGE, AGES, DEFAULT_BANDS, FamilyType, HouseholdKind, MAX_PARENT_GAP, MIN_PARENT_GAP, Role, TargetRole,
+  ADULT_AGE, AGES, DEFAULT_BANDS, FamilyType, HouseholdKind, MAX_PARENT_GAP, MIN_PARENT_GAP, Role, TARGET_ROLE_COUNT, TargetRole,
   type StructureDiagnostics, type StructureTargets,
 } from './model.ts';
 import type { DrawnPersons } from './persons.ts';
@@ -29,7 +29,8 @@ export interface Skeleton {
     readonly dwelling: Uint32Array;
     readonly reference: Uint32Array;
   };
-  readonly dwellings: { readonly count: number; readonly kind: Uint8Array; readonly size: Uint16Array; readonly families: Uint8Array };
+  /** Occupied private dwellings (the plan's households), then the non-private dwelling when the area has one. */
+  readonly dwellings: { readonly count: number; readonly kind: Uint8Array; readonly size: Uint32Array; readonly families: Uint8Array };
 }
 
 /** Relative chance that a couple whose younger partner is `age` has children at home (shape only). */
@@ -120,7 +121,13 @@ export function linkPersons(
     ids.forEach((p, i) => { keys[i] = (age[p] as number) + sd * rng.normal(); });
     return Array.from(orderByDesc(keys), (i) => ids[i] as number);
   };
-  const partners = byRole(Role.Partner);
+  // Partners whose partner was away on Census night (the plan's absent partners): the sex in
+  // surplus first, since their partners away are of the other sex; they are no couple here.
+  const present = byRole(Role.Partner);
+  const absentFamilies: number[] = [];
+  for (let f = 0; f < plan.families; f++) if ((plan.absentPartner[f] as number) > 0) absentFamilies.push(f);
+  const singles = pickSingles(present, drawn.sex, absentFamilies.length, rng);
+  const partners = present.filter((p) => !singles.has(p));
   const couples: [number, number][] = [];
   const { male, female } = sameSexCouples(partners.filter((p) => drawn.sex[p] === 0).length, partners.filter((p) => drawn.sex[p] === 1).length);
   const inSameSexCouple = new Set<number>();
@@ -146,6 +153,7 @@ export function linkPersons(
   const without: number[] = [];
   const oneParent: number[] = [];
   for (let f = 0; f < plan.families; f++) {
+    if ((plan.absentPartner[f] as number) > 0) continue;
     if (familyType[f] === FamilyType.CoupleWithChildren) withChildren.push(f);
     else if (familyType[f] === FamilyType.CoupleNoChildren) without.push(f);
     else if (familyType[f] === FamilyType.OneParent) oneParent.push(f);
@@ -178,6 +186,28 @@ export function linkPersons(
     parentA[f] = c[0];
     parentB[f] = c[1];
   });
+  // Couples with a partner away: the present partners by parenting age to the families (those
+  // with children first, as above), each with the absent resident of the other sex nearest the
+  // age a partner would have, a visitor rather than a resident away in a non-private dwelling
+  // when their ages are close (the plan counts the absent places, not their kinds).
+  const singleKeys = new Map([...singles].map((p) => [p, weightedKey(rng, parentingWeight(age[p] as number))]));
+  const singleOrder = [...singles].sort((a, b) => (singleKeys.get(b) as number) - (singleKeys.get(a) as number) || a - b);
+  const absentOrder = [
+    ...byChildAges(absentFamilies.filter((f) => familyType[f] === FamilyType.CoupleWithChildren)),
+    ...absentFamilies.filter((f) => familyType[f] !== FamilyType.CoupleWithChildren),
+  ];
+  const awayPool = [...byRole(Role.Visitor), ...byRole(Role.NonPrivate)];
+  const absentCouples: [number, number][] = [];
+  absentOrder.forEach((f, i) => {
+    const single = singleOrder[i];
+    if (single === undefined) return;
+    const mate = takeAbsentPartner(awayPool, single, age, drawn.sex, role, rng);
+    parentA[f] = single;
+    if (mate >= 0) {
+      parentB[f] = mate;
+      absentCouples.push([single, mate]);
+    }
+  });
   const loneParents = byRole(Role.LoneParent);
   rng.shuffle(loneParents);
   const loneParentAge = new Map(loneParents.map((p) => [p, (age[p] as number) + 5 * rng.normal()]));
@@ -193,7 +223,8 @@ export function linkPersons(
   const parentAge = new Int32Array(plan.families).fill(AGES);
   for (let f = 0; f < plan.families; f++) {
     if ((parentA[f] as number) >= 0) parentAge[f] = age[parentA[f] as number] as number;
-    if ((parentB[f] as number) >= 0) parentAge[f] = Math.min(parentAge[f] as number, age[parentB[f] as number] as number);
+    // A partner away is no parent at home: children fit the ages of the parents at home.
+    if ((parentB[f] as number) >= 0 && role[parentB[f] as number] === Role.Partner) parentAge[f] = Math.min(parentAge[f] as number, age[parentB[f] as number] as number);
   }
 
   // Children to parents by rank: each family's j-th child slot expects an age of parent − 27 − 2.5 j.
@@ -356,7 +387,9 @@ export function linkPersons(
     }
   }
 
-  // Unrelated individuals in family households, group members by age (similar ages share), lone persons.
+  // Unrelated individuals in family households, group members by age (similar ages share), lone
+  // persons; visitors and residents away in a non-private dwelling to the places their households
+  // keep for them, the others to the non-private dwelling (index plan.households).
   const unrelated = byRole(Role.Unrelated);
   rng.shuffle(unrelated);
   next = 0;
@@ -366,11 +399,101 @@ export function linkPersons(
   const lone = byRole(Role.LonePerson);
   let nextLone = 0;
   for (let h = 0; h < plan.households; h++) {
-    if (plan.kind[h] === HouseholdKind.Group) for (let k = 0; k < (plan.size[h] as number); k++) household[group[next++] as number] = h;
+    const members = (plan.size[h] as number) - (plan.visitorSlots[h] as number) - (plan.awaySlots[h] as number);
+    if (plan.kind[h] === HouseholdKind.Group) for (let k = 0; k < members; k++) household[group[next++] as number] = h;
     else if (plan.kind[h] === HouseholdKind.LonePerson) household[lone[nextLone++] as number] = h;
   }
+  // The other absent places: visitors first, then residents away in a non-private dwelling, at
+  // random; those left live in the non-private dwelling.
+  const visitorsLeft = byRole(Role.Visitor).filter((p) => (household[p] as number) < 0); // absent partners are placed
+  const awayLeft = byRole(Role.NonPrivate).filter((p) => (household[p] as number) < 0);
+  rng.shuffle(visitorsLeft);
+  rng.shuffle(awayLeft);
+  const absent = [...visitorsLeft, ...awayLeft];
+  const places: number[] = [];
+  for (let h = 0; h < plan.households; h++) for (let k = 0; k < (plan.visitorSlots[h] as number) + (plan.awaySlots[h] as number); k++) places.push(h);
+  rng.shuffle(places);
+  absent.forEach((p, k) => { household[p] = k < places.length ? (places[k] as number) : plan.households; });
 
-  return assemble(t, plan, drawn, { age, role, household, family, union, familyType, parentA, parentB, couples }, rng);
+  return assemble(t, plan, drawn, { age, role, household, family, union, familyType, parentA, parentB, couples: [...couples, ...absentCouples] }, rng);
+}
+
+/**
+ * `count` of the partners at home whose partner is away: from the sex in surplus first (their
+ * partners away are of the other sex, which evens the sexes of the rest), at random within a sex.
+ */
+function pickSingles(partners: readonly number[], sex: Uint8Array, count: number, rng: Rng): Set<number> {
+  const men = partners.filter((p) => sex[p] === 0);
+  const women = partners.filter((p) => sex[p] === 1);
+  const n = Math.min(count, partners.length);
+  const fromMen = Math.max(0, Math.min(n, men.length, Math.max(n - women.length, Math.round((n + men.length - women.length) / 2))));
+  rng.shuffle(men);
+  rng.shuffle(women);
+  return new Set([...men.slice(0, fromMen), ...women.slice(0, n - fromMen)]);
+}
+
+/**
+ * The most units that can flow from row cells to column cells through `between` (row × column
+ * capacities, row-major) within the rows' and columns' supplies (Edmonds–Karp on the cells);
+ * returns the flow on each row × column pair.
+ */
+export function maxFlowBetween(between: Int32Array, n: number, rows: ArrayLike<number>, columns: ArrayLike<number>): Int32Array {
+  const flow = new Int32Array(n * n);
+  const rowLeft = Array.from(rows, (v) => Math.max(0, Math.floor(v)));
+  const colLeft = Array.from(columns, (v) => Math.max(0, Math.floor(v)));
+  for (;;) {
+    // Breadth-first search over rows (from the source) and columns (to the sink) in the residual graph.
+    const fromRow = new Int32Array(n).fill(-2); // row → column it was reached from (-1: the source)
+    const fromCol = new Int32Array(n).fill(-1); // column → row it was reached from
+    const queue: number[] = [];
+    for (let r = 0; r < n; r++) if ((rowLeft[r] as number) > 0) { fromRow[r] = -1; queue.push(r); }
+    let end = -1;
+    while (queue.length > 0 && end < 0) {
+      const r = queue.shift()!;
+      for (let c = 0; c < n && end < 0; c++) {
+        if (fromCol[c] !== -1 || (between[r * n + c] as number) - (flow[r * n + c] as number) <= 0) continue;
+        fromCol[c] = r;
+        if ((colLeft[c] as number) > 0) { end = c; break; }
+        // From column c back along flow already sent to it by another row.
+        for (let r2 = 0; r2 < n; r2++) if (fromRow[r2] === -2 && (flow[r2 * n + c] as number) > 0) { fromRow[r2] = c; queue.push(r2); }
+      }
+    }
+    if (end < 0) return flow;
+    // Augment by one unit along the path.
+    let c = end;
+    colLeft[c] = (colLeft[c] as number) - 1;
+    for (;;) {
+      const r = fromCol[c] as number;
+      flow[r * n + c] = (flow[r * n + c] as number) + 1;
+      const back = fromRow[r] as number;
+      if (back === -1) { rowLeft[r] = (rowLeft[r] as number) - 1; break; }
+      flow[r * n + back] = (flow[r * n + back] as number) - 1;
+      c = back;
+    }
+  }
+}
+
+/** Years a resident away in a non-private dwelling must be nearer than a visitor to be the partner away. */
+const NON_PRIVATE_PARTNER_PENALTY = 3;
+
+/**
+ * The absent resident who is `single`'s partner away: of the other sex where the pool has one,
+ * nearest the age a partner would have (men about two years older, with noise; a visitor
+ * before a resident away in a non-private dwelling of about the same age); taken out of the
+ * pool. -1 when the pool is empty.
+ */
+function takeAbsentPartner(pool: number[], single: number, age: Uint8Array, sex: Uint8Array, role: Uint8Array, rng: Rng): number {
+  if (pool.length === 0) return -1;
+  const target = (age[single] as number) + (sex[single] === 0 ? -2 : 2) + 2.5 * rng.normal();
+  const other = pool.some((p) => sex[p] !== sex[single]);
+  let best = -1;
+  let bestCost = Infinity;
+  pool.forEach((p, i) => {
+    if (other && sex[p] === sex[single]) return;
+    const cost = Math.abs((age[p] as number) - target) + (role[p] === Role.NonPrivate ? NON_PRIVATE_PARTNER_PENALTY : 0);
+    if (cost < bestCost) { bestCost = cost; best = i; }
+  });
+  return pool.splice(best, 1)[0] as number;
 }
 
 interface Links {
@@ -424,44 +547,84 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
   const quota = new Float64Array(2 * nb).fill(Infinity);
   if (t.registeredPartnersBySexBand && t.deFactoPartnersBySexBand) {
     const held = new Float64Array(2 * nb);
-    for (const [a, b] of couples) for (const p of [a, b]) held[(drawn.sex[p] as number) * nb + bandOf(age[p] as number)]! += 1;
+    for (const [a, b] of couples) for (const p of [a, b]) if (role[p] === Role.Partner) held[(drawn.sex[p] as number) * nb + bandOf(age[p] as number)]! += 1;
     for (let k = 0; k < 2 * nb; k++) {
       const r = Math.max(0, t.registeredPartnersBySexBand[k] as number);
       const d = Math.max(0, t.deFactoPartnersBySexBand[k] as number);
       if (r + d > 0) quota[k] = Math.round(((held[k] as number) * r) / (r + d));
     }
   }
+  // Opposite-sex couples at home fill their two cells' quotas together: how many to register
+  // between each man's cell and each woman's cell is planned as a maximum flow first, so no
+  // quota is left unused because a greedy pass spent its partner cell's.
+  const cellOf = (p: number) => (drawn.sex[p] as number) * nb + bandOf(age[p] as number);
+  const planned = (() => {
+    const between = new Int32Array(nb * nb);
+    couples.forEach(([a, b], i) => {
+      if (!((keys[i] as number) > -Infinity) || role[b] !== Role.Partner || drawn.sex[a] !== 0 || drawn.sex[b] !== 1) return;
+      if (!Number.isFinite(quota[cellOf(a)] as number) || !Number.isFinite(quota[cellOf(b)] as number)) return;
+      between[bandOf(age[a] as number) * nb + bandOf(age[b] as number)]!++;
+    });
+    return maxFlowBetween(between, nb, quota.subarray(0, nb), quota.subarray(nb));
+  })();
   let registered = 0;
   const wanted = Math.round(expected);
   for (const i of orderByDesc(keys)) {
     const [a, b] = couples[i] as [number, number];
     const sa = drawn.sex[a] as number;
     const sb = drawn.sex[b] as number;
+    // G27's registered / de facto counts are of partners at home: a partner away takes no quota.
     const ka = sa * nb + bandOf(age[a] as number);
-    const kb = sb * nb + bandOf(age[b] as number);
+    const kb = role[b] === Role.Partner ? sb * nb + bandOf(age[b] as number) : -1;
     const ca = capOf(a);
     const cb = capOf(b);
     const withinCap = ca === cb ? ca < 0 || (cap[ca] as number) >= 2 : (ca < 0 || (cap[ca] as number) >= 1) && (cb < 0 || (cap[cb] as number) >= 1);
-    const withinQuota = ka === kb ? (quota[ka] as number) >= 2 : (quota[ka] as number) >= 1 && (quota[kb] as number) >= 1;
+    const pair = kb >= 0 && sa === 0 && sb === 1 && Number.isFinite(quota[ka] as number) && Number.isFinite(quota[kb] as number) ? (ka % nb) * nb + (kb % nb) : -1;
+    const withinQuota = pair >= 0
+      ? (planned[pair] as number) > 0
+      : ka === kb ? (quota[ka] as number) >= 2 : (quota[ka] as number) >= 1 && (kb < 0 || (quota[kb] as number) >= 1);
     const ok =
       (Number.isFinite(quota[ka] as number) ? withinQuota : registered < wanted) &&
       (keys[i] as number) > -Infinity &&
       withinCap;
     if (ok) {
       registered++;
+      if (pair >= 0) planned[pair] = (planned[pair] as number) - 1;
       quota[ka] = (quota[ka] as number) - 1;
-      quota[kb] = (quota[kb] as number) - 1;
+      if (kb >= 0) quota[kb] = (quota[kb] as number) - 1;
       if (ca >= 0) cap[ca] = (cap[ca] as number) - 1;
       if (cb >= 0) cap[cb] = (cap[cb] as number) - 1;
     }
     union[a] = ok ? 1 : 2;
     union[b] = ok ? 1 : 2;
   }
+  // A couple whose partners fall in two cells, one with registered partners to spare and the
+  // other without, was left de facto above; registering it still lowers the squared error of
+  // the two cells when one lacks two or more: (q_a − 1)² + 1 < q_a² for q_a ≥ 2.
+  if (Number.isFinite(quota.reduce((m, q) => Math.min(m, q), Infinity))) {
+    for (const i of orderByDesc(keys)) {
+      const [a, b] = couples[i] as [number, number];
+      if (union[a] !== 2 || !((keys[i] as number) > -Infinity)) continue;
+      const ka = (drawn.sex[a] as number) * nb + bandOf(age[a] as number);
+      const kb = role[b] === Role.Partner ? (drawn.sex[b] as number) * nb + bandOf(age[b] as number) : -1;
+      const short = (quota[ka] as number) + (kb >= 0 ? (quota[kb] as number) : 0) - (ka === kb ? 1 : 0);
+      const ca = capOf(a);
+      const cb = capOf(b);
+      const withinCap = ca === cb ? ca < 0 || (cap[ca] as number) >= 2 : (ca < 0 || (cap[ca] as number) >= 1) && (cb < 0 || (cap[cb] as number) >= 1);
+      if (short <= 1 || !withinCap) continue;
+      quota[ka] = (quota[ka] as number) - 1;
+      if (kb >= 0) quota[kb] = (quota[kb] as number) - 1;
+      if (ca >= 0) cap[ca] = (cap[ca] as number) - 1;
+      if (cb >= 0) cap[cb] = (cap[cb] as number) - 1;
+      union[a] = 1;
+      union[b] = 1;
+    }
+  }
 
   // Children 15–24 by sex × band: the role table's share of them are dependent students.
   const studentShare = (sex: number, a: number): number => {
     if (!t.roles) return studentPrior(a);
-    const cols = t.roles.byRoleSexBand.length / 9;
+    const cols = t.roles.byRoleSexBand.length / TARGET_ROLE_COUNT;
     const nb = cols / 2;
     const c = sex * nb + bandOf(a);
     const dep = (t.roles.byRoleSexBand[TargetRole.DependentStudent * cols + c] as number | undefined) ?? 0;
@@ -483,7 +646,10 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
         teenGroups.set(key, list);
       }
     } else {
-      finalRole[p] = [TargetRole.Partner, TargetRole.LoneParent, 0, TargetRole.OtherRelated, TargetRole.Unrelated, TargetRole.GroupMember, TargetRole.LonePerson][r] as number;
+      finalRole[p] = [
+        TargetRole.Partner, TargetRole.LoneParent, 0, TargetRole.OtherRelated, TargetRole.Unrelated, TargetRole.GroupMember, TargetRole.LonePerson,
+        TargetRole.Visitor, TargetRole.NonPrivate,
+      ][r] as number;
     }
   }
   for (const list of teenGroups.values()) {
@@ -521,10 +687,19 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
     const eligible = familyType[f] === FamilyType.Other ? r === TargetRole.OtherRelated : r === TargetRole.Partner || r === TargetRole.LoneParent;
     if (eligible && (age[p] as number) > (refAge[f] as number)) { refAge[f] = age[p] as number; reference[f] = newIndex[p] as number; }
   }
-  const familiesIn = new Uint8Array(plan.households);
+  const dwellings = plan.households + (plan.nonPrivateDwelling ? 1 : 0);
+  const familiesIn = new Uint8Array(dwellings);
   for (let f = 0; f < plan.families; f++) {
     const h = plan.familyHousehold[f] as number;
     familiesIn[h] = (familiesIn[h] as number) + 1;
+  }
+  const kind = new Uint8Array(dwellings);
+  kind.set(plan.kind);
+  const size = new Uint32Array(dwellings);
+  size.set(plan.size);
+  if (plan.nonPrivateDwelling) {
+    kind[plan.households] = HouseholdKind.NonPrivate;
+    for (const h of household) if (h === plan.households) size[h] = (size[h] as number) + 1;
   }
 
   return {
@@ -538,6 +713,6 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
       family: take(family, new Int32Array(n)),
     },
     families: { count: plan.families, type: familyType, dwelling: Uint32Array.from(plan.familyHousehold), reference },
-    dwellings: { count: plan.households, kind: plan.kind, size: plan.size, families: familiesIn },
+    dwellings: { count: dwellings, kind, size, families: familiesIn },
   };
 }

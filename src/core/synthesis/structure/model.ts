@@ -25,11 +25,18 @@ export const Role = {
   Unrelated: 4,
   GroupMember: 5,
   LonePerson: 6,
+  /** A usual resident away on Census night, visiting another private dwelling (RLHP "Visitor"). */
+  Visitor: 7,
+  /** A resident of a non-private dwelling (RLHP "Not applicable"). */
+  NonPrivate: 8,
 } as const;
-export const ROLE_COUNT = 7;
+export const ROLE_COUNT = 9;
 export const ADULT_ROLES: readonly number[] = [Role.Partner, Role.LoneParent, Role.GroupMember, Role.LonePerson];
 
-/** Roles as the G27-style role target distinguishes them (RLHP without visitors and "not applicable"). */
+/**
+ * Roles as RLHP distinguishes them (partners not yet split into registered / de facto): G27's rows,
+ * visitors included, then the residents of non-private dwellings, whom G27 does not count.
+ */
 export const TargetRole = {
   Partner: 0,
   LoneParent: 1,
@@ -40,18 +47,23 @@ export const TargetRole = {
   Unrelated: 6,
   GroupMember: 7,
   LonePerson: 8,
+  Visitor: 9,
+  NonPrivate: 10,
 } as const;
-export const TARGET_ROLE_COUNT = 9;
+export const TARGET_ROLE_COUNT = 11;
 /** Building role of each target role. */
 export const ROLE_OF_TARGET: readonly number[] = [
   Role.Partner, Role.LoneParent, Role.Child, Role.Child, Role.Child, Role.OtherRelated, Role.Unrelated, Role.GroupMember, Role.LonePerson,
+  Role.Visitor, Role.NonPrivate,
 ];
+/** A visitor is one of at most this many absent residents NPRD counts per dwelling (G35 footnote a). */
+export const MAX_ABSENT_PER_DWELLING = 3;
 
 /** Family types, in the order G29 / HCFMD use them. */
 export const FamilyType = { CoupleNoChildren: 0, CoupleWithChildren: 1, OneParent: 2, Other: 3 } as const;
 export const FAMILY_TYPE_COUNT = 4;
 
-export const HouseholdKind = { Family: 0, LonePerson: 1, Group: 2 } as const;
+export const HouseholdKind = { Family: 0, LonePerson: 1, Group: 2, NonPrivate: 3 } as const;
 
 /** Age bands used when no role table gives its own (G27's bands). */
 export const DEFAULT_BANDS: readonly (readonly [number, number])[] = [
@@ -71,6 +83,14 @@ export interface RegisteredPartnerCap {
 export interface StructureTargets {
   /** Persons usually resident (anchor: the person total the report compares with). */
   readonly persons: number;
+  /**
+   * Of them, persons in occupied private dwellings (G27's total): at home on Census night, or
+   * away visiting another private dwelling; the rest live in non-private dwellings. Absent: all
+   * persons (no table says otherwise), unless the area has no occupied private dwelling.
+   */
+  readonly privatePersons?: number;
+  /** Of the persons in occupied private dwellings, visitors from within Australia (G27's visitor rows). */
+  readonly visitors?: number;
   /** Persons by sex (0 male, 1 female) × single-year age: index sex·116 + age. */
   readonly personsByAgeSex: ArrayLike<number>;
   /** Occupied private dwellings = households (anchor). */
@@ -91,7 +111,10 @@ export interface StructureTargets {
    * children and one-parent families that way); NaN or absent: whatever linking gives.
    */
   readonly under15Share?: ArrayLike<number>;
-  /** Persons by TargetRole × sex × band (row-major), G27-style. */
+  /**
+   * Persons by TargetRole × sex × band (row-major), G27-style: G27's rows, then the residents of
+   * non-private dwellings (G04 less G27, by sex × band).
+   */
   readonly roles?: { readonly bands: readonly (readonly [number, number])[]; readonly byRoleSexBand: ArrayLike<number> };
   /**
    * Most partners in a registered marriage per sex × age range (index sex·ranges + range; 0
@@ -117,8 +140,25 @@ export interface StructureDiagnostics {
   families: number;
   /** Household places (Σ sizes) before they were reconciled with the person total. */
   householdPlacesBefore: number;
-  /** Persons added to households because the person total exceeded the places (non-private residents, perturbation). */
+  /** Persons added to households because the persons in private dwellings exceeded the places (perturbation). */
   personsAbsorbed: number;
+  /** Residents of non-private dwellings (G01 less G27, less those a household counts as away): one non-private dwelling record holds them. */
+  nonPrivateResidents: number;
+  /** Visitors counted among their household's usual residents (NPRD counts up to three absent ones). */
+  visitorsAtHome: number;
+  /** Couples whose second partner was away on Census night (2 × G29's couples less G27's partners). */
+  absentPartners: number;
+  /** Residents of a household who spent Census night in a non-private dwelling (RLHP "Not applicable"): G35's places beyond G27's persons. */
+  awayInNonPrivate: number;
+  /** Visitors whose usual residence is the area's non-private dwelling (no household place was left for them). */
+  visitorsInNonPrivate: number;
+  /**
+   * Residents of non-private dwellings (by G01 less G27) made residents at home, where a household
+   * place was left that no absent resident could take (at most three absent a household).
+   */
+  nonPrivateMadeResidents: number;
+  /** Visitors made residents at home for the same reason, where no resident of a non-private dwelling was left to come home. */
+  visitorsMadeResidents: number;
   /** Places removed because they exceeded the person total. */
   placesRemoved: number;
   /** Households whose kind had to change (family/group ↔ lone person) to stay feasible. */
@@ -141,6 +181,7 @@ export interface StructureDiagnostics {
 export function emptyDiagnostics(): StructureDiagnostics {
   return {
     persons: 0, dwellings: 0, families: 0, householdPlacesBefore: 0, personsAbsorbed: 0, placesRemoved: 0,
+    nonPrivateResidents: 0, visitorsAtHome: 0, absentPartners: 0, awayInNonPrivate: 0, visitorsInNonPrivate: 0, nonPrivateMadeResidents: 0, visitorsMadeResidents: 0,
     householdKindsChanged: 0, familyTypesChanged: 0, childrenToOtherRelated: 0, loneParentsToOtherFamily: 0,
     agesRaised: 0, roleCellsForced: 0, roleRakeIterations: 0, roleRakeResidual: 0,
   };

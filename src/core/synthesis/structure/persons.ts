@@ -68,7 +68,11 @@ function rolePrior(role: number, lo: number): number {
     case Role.OtherRelated: return lo < 15 ? 0.02 : 0.03;
     case Role.Unrelated: return lo < 15 ? 0.005 : 0.02;
     case Role.GroupMember: return adult ? (lo < 35 ? 0.1 : 0.03) : 0;
-    default: return adult ? (lo < 35 ? 0.07 : lo < 65 ? 0.12 : 0.3) : 0;
+    case Role.Visitor: return 0.015;
+    // Aged care from 75, colleges and barracks at 15-24, prisons and staff quarters between.
+    case Role.NonPrivate: return lo >= 85 ? 0.3 : lo >= 75 ? 0.06 : lo >= 15 && lo < 25 ? 0.03 : lo >= 15 ? 0.01 : 0.002;
+    case Role.LonePerson: return adult ? (lo < 35 ? 0.07 : lo < 65 ? 0.12 : 0.3) : 0;
+    default: return 0;
   }
 }
 
@@ -146,12 +150,14 @@ export function drawPersons(
       for (let a = 0; a < AGES; a++) if (bandOf[a] === b) for (let k = 0; k < (ageSex[s * AGES + a] as number); k++) columnAges[n++] = a;
       rng.shuffle(columnAges, n);
       // Roles take their ages from the column by their age weights (Efraimidis–Spirakis keys).
-      // Up to 24, adults first and children last, so that partners and lone persons are the older
+      // Residents of non-private dwellings and visitors first, at random ages of the band; then,
+      // up to 24, adults first and children last, so that partners and lone persons are the older
       // ones and children the younger (a 15–24 band is mostly students at 15–17); from 25,
       // children first, so that the adult children still at home are the younger ones.
       const pool = Array.from(columnAges.subarray(0, n));
       const adultsFirst = [...ADULT_ROLES, Role.Unrelated, Role.OtherRelated, Role.Child];
-      const order = (bands[b] as readonly [number, number])[0] >= 25 ? [Role.Child, ...adultsFirst.slice(0, -1)] : adultsFirst;
+      const away = [Role.NonPrivate, Role.Visitor];
+      const order = (bands[b] as readonly [number, number])[0] >= 25 ? [...away, Role.Child, ...adultsFirst.slice(0, -1)] : [...away, ...adultsFirst];
       for (const r of order) {
         const count = rounded.cells[r * cols + s * nb + b] as number;
         const chosen = takeByWeight(pool, count, (a) => roleAgeWeight(r, a), rng);

@@ -9,6 +9,9 @@ import { buildDemoGeography } from '../../../../src/demo/geography.ts';
 import { drawSuburbPopulation } from '../../../../src/demo/truth-model.ts';
 import { createRng } from '../../../../src/core/synthesis/rng.ts';
 
+/** Every dwelling table counts occupied private dwellings only: their columns all say so. */
+const OPD = { DWTD: [categoryIndex('DWTD', 'Occupied private dwelling')] };
+
 const TABLES = ['G29', 'G31', 'G32', 'G33', 'G34', 'G35', 'G36', 'G37', 'G38', 'G40', 'G41', 'G42', 'G57', 'G58', 'G59'];
 const WHOM_ONLY = ['G12', 'G30', 'G39', 'G47', 'G48'];
 
@@ -92,33 +95,33 @@ describe('family and dwelling vocabularies (G29, G31–G38, G40–G42, G57–G59
     expect(def('G32', 'FI_1_149_One_parent_fam')).toEqual({ where: { FINF: [1], ...ONE_PARENT } });
     expect(def('G32', 'All_inc_ns_cpl_fam_wth_chld')).toEqual({ where: { FINF: [18], ...COUPLE_KIDS } });
     expect(def('G32', 'Tot_Other_fam')).toEqual({ where: { FMCF: [5] } });
-    expect(def('G33', 'HI_4000_more_Non_fam_hsehlds')).toEqual({ where: { HIND: [16], HHCD: [1, 2] } });
-    expect(def('G33', 'Part_inc_stated_Fam_household')).toEqual({ where: { HIND: [17], HHCD: [0] } });
-    expect(def('G34', 'Num_MVs_per_dweling_Tot')).toEqual({ where: { VEHRD: catRange(0, 4) } });
-    expect(def('G34', 'Num_MVs_NS')).toEqual({ where: { VEHRD: [5] } });
-    expect(def('G35', 'Num_Psns_UR_6mo_FamHhold')).toEqual({ where: { NPRD: [5, 6, 7], HHCD: [0] } });
-    expect(def('G35', 'Num_Psns_UR_1_NonFamHhold')).toEqual({ where: { NPRD: [0], HHCD: [1, 2] } });
+    expect(def('G33', 'HI_4000_more_Non_fam_hsehlds')).toEqual({ where: { ...OPD, HIND: [16], HHCD: [1, 2] } });
+    expect(def('G33', 'Part_inc_stated_Fam_household')).toEqual({ where: { ...OPD, HIND: [17], HHCD: [0] } });
+    expect(def('G34', 'Num_MVs_per_dweling_Tot')).toEqual({ where: { ...OPD, VEHRD: catRange(0, 4) } });
+    expect(def('G34', 'Num_MVs_NS')).toEqual({ where: { ...OPD, VEHRD: [5] } });
+    expect(def('G35', 'Num_Psns_UR_6mo_FamHhold')).toEqual({ where: { ...OPD, NPRD: [5, 6, 7], HHCD: [0] } });
+    expect(def('G35', 'Num_Psns_UR_1_NonFamHhold')).toEqual({ where: { ...OPD, NPRD: [0], HHCD: [1, 2] } });
   });
 
   it('G36–G38, G40–G42: structure, tenure, landlord, mortgage, rent, bedrooms, household composition', () => {
-    expect(def('G36', 'OPDs_F_ap_I_4to8_sty_blk_Ps')).toEqual({ where: { STRD: [5] }, count: 'members' });
-    expect(def('G36', 'OPDs_Other_dwelling_Tot_Dwgs')).toEqual({ where: { STRD: [8] } });
-    expect(def('G36', 'OPDs_Tot_OPDs_Persons')).toEqual({ where: {}, count: 'members' });
+    expect(def('G36', 'OPDs_F_ap_I_4to8_sty_blk_Ps')).toEqual({ where: { ...OPD, STRD: [5] }, count: 'members' });
+    expect(def('G36', 'OPDs_Other_dwelling_Tot_Dwgs')).toEqual({ where: { ...OPD, STRD: [8] } });
+    expect(def('G36', 'OPDs_Tot_OPDs_Persons')).toEqual({ where: { ...OPD }, count: 'members' });
     for (const h of ['OPDs_Oth_dwg_Cvn_Ds', 'OPDs_Ot_dwg_Hs_f_att_sh_of_Ps', 'Unoccupied_PDs_Dwgs', 'Total_PDs_Dwellings', 'Total_PDs_Persons'])
       expect(def('G36', h), h).toBeUndefined();
-    expect(def('G37', 'R_Com_Hp_DS_Flt_apt')).toEqual({ where: { TEND: [2], LLDD: [2], STRD: FLAT } });
-    expect(def('G37', 'R_Landld_typ_NS_Total')).toEqual({ where: { TEND: [2], LLDD: [5] } });
-    expect(def('G37', 'Oth_ten_type_DS_not_stated')).toEqual({ where: { TEND: [3], STRD: [9] } });
-    expect(gcpVocabulary('G38')?.where).toEqual({ TEND: [1] });
-    expect(def('G38', 'M_4000_over_DS_Other_dwg')).toEqual({ where: { TEND: [1], MRERD: [10], STRD: [8] } });
-    expect(def('G38', 'Mort_Rpmnt_ns_DS_ns')).toEqual({ where: { TEND: [1], MRERD: [11], STRD: [9] } });
-    expect(gcpVocabulary('G40')?.where).toEqual({ TEND: [2] });
-    expect(def('G40', 'R_650_749_LT_Psn_not_Sme_hhd')).toEqual({ where: { TEND: [2], RNTRD: [10], LLDD: [3] } });
-    expect(def('G40', 'Rent_ns_LT_Lld_type_ns')).toEqual({ where: { TEND: [2], RNTRD: [14], LLDD: [5] } });
-    expect(def('G41', 'Se_d_r_or_t_h_t_2_st_NofB_6_m')).toEqual({ where: { STRD: [2], BEDRD: [6] } });
-    expect(def('G41', 'Dweling_structur_NS_NofB_NS')).toEqual({ where: { STRD: [9], BEDRD: [7] } });
-    expect(def('G42', 'FoA_9moSB_FHs_OnePF')).toEqual({ where: { STRD: [6], HHCD: [0], HCFMD: [2, 6] } });
-    expect(def('G42', 'OD_Tot_Lone_P_H')).toEqual({ where: { STRD: [8], HHCD: [1] } });
+    expect(def('G37', 'R_Com_Hp_DS_Flt_apt')).toEqual({ where: { ...OPD, TEND: [2], LLDD: [2], STRD: FLAT } });
+    expect(def('G37', 'R_Landld_typ_NS_Total')).toEqual({ where: { ...OPD, TEND: [2], LLDD: [5] } });
+    expect(def('G37', 'Oth_ten_type_DS_not_stated')).toEqual({ where: { ...OPD, TEND: [3], STRD: [9] } });
+    expect(gcpVocabulary('G38')?.where).toEqual({ ...OPD, TEND: [1] });
+    expect(def('G38', 'M_4000_over_DS_Other_dwg')).toEqual({ where: { ...OPD, TEND: [1], MRERD: [10], STRD: [8] } });
+    expect(def('G38', 'Mort_Rpmnt_ns_DS_ns')).toEqual({ where: { ...OPD, TEND: [1], MRERD: [11], STRD: [9] } });
+    expect(gcpVocabulary('G40')?.where).toEqual({ ...OPD, TEND: [2] });
+    expect(def('G40', 'R_650_749_LT_Psn_not_Sme_hhd')).toEqual({ where: { ...OPD, TEND: [2], RNTRD: [10], LLDD: [3] } });
+    expect(def('G40', 'Rent_ns_LT_Lld_type_ns')).toEqual({ where: { ...OPD, TEND: [2], RNTRD: [14], LLDD: [5] } });
+    expect(def('G41', 'Se_d_r_or_t_h_t_2_st_NofB_6_m')).toEqual({ where: { ...OPD, STRD: [2], BEDRD: [6] } });
+    expect(def('G41', 'Dweling_structur_NS_NofB_NS')).toEqual({ where: { ...OPD, STRD: [9], BEDRD: [7] } });
+    expect(def('G42', 'FoA_9moSB_FHs_OnePF')).toEqual({ where: { ...OPD, STRD: [6], HHCD: [0], HCFMD: [2, 6] } });
+    expect(def('G42', 'OD_Tot_Lone_P_H')).toEqual({ where: { ...OPD, STRD: [8], HHCD: [1] } });
     expect(def('G42', 'OD_C_FHs_CF_C')).toBeUndefined();
   });
 

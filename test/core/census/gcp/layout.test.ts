@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DESCRIPTORS, readCellDescriptors } from '../../../../scripts/gcp-descriptors.ts';
-import { LAYOUT_FILE, LONG_HEADERS_FILE, PARTS_FILE, renderLayout } from '../../../../scripts/gen-gcp-layout.ts';
+import { DEFAULT_DESCRIPTORS, DEFAULT_TABLE_LIST, readCellDescriptors, readGcpTables } from '../../../../scripts/gcp-descriptors.ts';
+import { LAYOUT_FILE, LONG_HEADERS_FILE, PARTS_FILE, POPULATIONS_FILE, renderLayout, renderPopulations } from '../../../../scripts/gen-gcp-layout.ts';
 import { GCP_PART_HEADERS } from '../../../../src/core/census/gcp/layout.generated.ts';
 import { gcpPartsOf } from '../../../../src/core/census/gcp/cells.ts';
 import { INPUT_TABLES } from '../../../../src/core/census/tables.ts';
@@ -15,6 +15,7 @@ describe('the GCP header map', () => {
     expect(readFileSync(LAYOUT_FILE, 'utf8') === layout).toBe(true);
     expect(readFileSync(LONG_HEADERS_FILE, 'utf8') === longHeaders).toBe(true);
     expect(readFileSync(PARTS_FILE, 'utf8') === parts).toBe(true);
+    expect(readFileSync(POPULATIONS_FILE, 'utf8') === renderPopulations(await readGcpTables(DEFAULT_TABLE_LIST))).toBe(true);
   });
 
   it("lists every header the synthesizer reads, in one of its table's real part files", () => {

@@ -1,3 +1,4 @@
+import { OCCUPIED_PRIVATE_DWELLINGS } from '../../universes.ts';
 import { cats, catRange, type TableVocabulary, type Where } from '../vocabulary.ts';
 
 /**
@@ -125,11 +126,13 @@ export const HOUSEHOLD_VOCABULARIES: readonly TableVocabulary[] = [
   {
     table: 'G33',
     universe: 'dwellings',
+    where: OCCUPIED_PRIVATE_DWELLINGS,
     phrases: [...HOUSEHOLD_INCOME('HIND'), ['Family_households', { HHCD: [0] }], ['Non_family_households', { HHCD: [1, 2] }]],
   },
   {
     table: 'G34',
     universe: 'dwellings',
+    where: OCCUPIED_PRIVATE_DWELLINGS,
     phrases: [
       ['Number_of_motor_vehicles_per_dwelling', { VEHRD: catRange(0, 4) }],
       ...indices('VEHRD', ['No_motor_vehicles', 'One_motor_vehicle', 'Two_motor_vehicles', 'Three_motor_vehicles', 'Four_or_more_motor_vehicles']),
@@ -139,6 +142,7 @@ export const HOUSEHOLD_VOCABULARIES: readonly TableVocabulary[] = [
   {
     table: 'G35',
     universe: 'dwellings',
+    where: OCCUPIED_PRIVATE_DWELLINGS,
     phrases: [
       ['Number_of_Persons_usually_resident', {}],
       ...indices('NPRD', ['One', 'Two', 'Three', 'Four', 'Five']),
@@ -150,11 +154,13 @@ export const HOUSEHOLD_VOCABULARIES: readonly TableVocabulary[] = [
   {
     table: 'G36',
     universe: 'dwellings',
+    where: OCCUPIED_PRIVATE_DWELLINGS,
     phrases: [['Occupied_private_dwellings', {}], ['Total_occupied_private_dwellings', {}], ...STRUCTURE],
   },
   {
     table: 'G37',
     universe: 'dwellings',
+    where: OCCUPIED_PRIVATE_DWELLINGS,
     phrases: [
       ['Owned_outright', { TEND: [0] }],
       ['Owned_with_a_mortgage', { TEND: [1] }],
@@ -169,7 +175,7 @@ export const HOUSEHOLD_VOCABULARIES: readonly TableVocabulary[] = [
   {
     table: 'G38',
     universe: 'dwellings',
-    where: { TEND: [1] },
+    where: { ...OCCUPIED_PRIVATE_DWELLINGS, TEND: [1] },
     phrases: [
       ...indices('MRERD', ['0_299', '300_449', '450_599', '600_799', '800_999', '1000_1399', '1400_1799', '1800_2399', '2400_2999', '3000_3999', '4000_and_over']),
       ['Mortgage_repayment_not_stated', one('MRERD', 'Not stated')],
@@ -182,7 +188,7 @@ export const HOUSEHOLD_VOCABULARIES: readonly TableVocabulary[] = [
   {
     table: 'G40',
     universe: 'dwellings',
-    where: { TEND: [2] },
+    where: { ...OCCUPIED_PRIVATE_DWELLINGS, TEND: [2] },
     phrases: [
       ...indices('RNTRD', [
         '1_74', '75_99', '100_149', '150_199', '200_224', '225_274', '275_349', '350_449', '450_549', '550_649', '650_and_749', '750_and_849',
@@ -196,6 +202,7 @@ export const HOUSEHOLD_VOCABULARIES: readonly TableVocabulary[] = [
   {
     table: 'G41',
     universe: 'dwellings',
+    where: OCCUPIED_PRIVATE_DWELLINGS,
     phrases: [
       ...STRUCTURE,
       ...indices('BEDRD', [
@@ -213,6 +220,7 @@ export const HOUSEHOLD_VOCABULARIES: readonly TableVocabulary[] = [
   {
     table: 'G42',
     universe: 'dwellings',
+    where: OCCUPIED_PRIVATE_DWELLINGS,
     phrases: [
       ...STRUCTURE,
       ['Family_households', { HHCD: [0] }],
