@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { AreaLevel, CensusInputs, InputError, SuburbGeography } from '../core/census/inputs.ts';
 import { AREA_LEVELS, formatInputError } from '../core/census/inputs.ts';
 import { fillNotPublished, hasUnpublished } from '../core/census/published.ts';
-import { VALIDATION_TABLES } from '../core/census/tables.ts';
+import { findSamePeople, type SamePeople } from '../core/census/same-people.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../core/census/tables.ts';
 import { variablesOf } from '../core/census/variables.ts';
 import { DATASET_TYPES } from '../core/dataset.ts';
 import { loadCensusInputs, loadRealismReference, loadTruth } from '../adapters/abs/load-inputs.ts';
@@ -100,6 +101,16 @@ export function totalsOf(inputs: CensusInputs, salCode: string): Map<string, num
   return totals;
 }
 
+/** The area's published totals and subtotals per table (spec otherCells order). */
+export function aggregatesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
+  const aggregates = new Map<string, Float64Array>();
+  for (const [tableId, byArea] of inputs.aggregates) {
+    const values = byArea.get(salCode);
+    if (values) aggregates.set(tableId, values);
+  }
+  return aggregates;
+}
+
 export function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
   const tables = new Map<string, Float64Array>();
   for (const [tableId, bySuburb] of inputs.tables) {
@@ -110,11 +121,13 @@ export function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Flo
 }
 
 /** One level's inputs with each area's tables ready to fit: unpublished cells estimated from its parents. */
-interface LevelInputs {
+export interface LevelInputs {
   readonly inputs: CensusInputs;
   readonly lgaTables: ReadonlyMap<string, ReadonlyMap<string, Float64Array>>;
   readonly stateTables: ReadonlyMap<string, ReadonlyMap<string, Float64Array>>;
   readonly australia: ReadonlyMap<string, Float64Array> | undefined;
+  /** Figures of different tables that count the same people in this level's data. */
+  readonly samePeople: SamePeople;
 }
 
 /**
@@ -122,7 +135,7 @@ interface LevelInputs {
  * state and Australia (as published when the inputs have the STE and AUS files, else summed),
  * each with its own unpublished cells estimated from the next parent up.
  */
-function prepareLevel(inputs: CensusInputs): LevelInputs {
+export function prepareLevel(inputs: CensusInputs): LevelInputs {
   const summed = sumTablesByParent(inputs.suburbs, inputs.tables);
   const australia = inputs.parents.australia;
   const fillAll = (tables: ReadonlyMap<string, Float64Array>, above: (tableId: string) => (Float64Array | undefined)[]) =>
@@ -134,7 +147,59 @@ function prepareLevel(inputs: CensusInputs): LevelInputs {
     const stateOfLga = new Map(inputs.suburbs.map((s) => [s.lgaCode, s.state]));
     for (const [lga, tables] of summed.byLga) lgaTables.set(lga, fillAll(tables, (id) => [stateTables.get(stateOfLga.get(lga)!)?.get(id), australia?.get(id)]));
   }
-  return { inputs, lgaTables, stateTables, australia };
+  const samePeople = findSamePeople(INPUT_TABLES, inputs.tables, inputs.aggregates, inputs.suburbs.map((s) => s.salCode));
+  return { inputs, lgaTables, stateTables, australia, samePeople };
+}
+
+/**
+ * One area's synthesis job: its tables with unpublished cells estimated from its parents (and
+ * how many were, and how many no parent publishes), its published totals and subtotals, the
+ * level's same-people figures and the parents' tables it borrows from.
+ */
+export function areaJob(
+  level: LevelInputs,
+  suburb: SuburbGeography,
+  index: number,
+  options: Pick<BuildOptions, 'seed' | 'smallSuburbThreshold'>,
+  truth: ReadonlyMap<string, ReadonlyMap<string, Float64Array>> = new Map(),
+): { readonly job: SuburbJob; readonly filled: number; readonly unresolved: number } {
+  const { inputs } = level;
+  const lga = level.lgaTables.get(suburb.lgaCode);
+  const state = level.stateTables.get(suburb.state);
+  const tables: [string, Float64Array][] = [];
+  const published: [string, Float64Array][] = [];
+  let filledCells = 0;
+  let unresolved = 0;
+  for (const [tableId, cells] of tablesOf(inputs, suburb.salCode)) {
+    if (!hasUnpublished(cells)) {
+      tables.push([tableId, cells]);
+      continue;
+    }
+    const filled = fillNotPublished(cells, [lga?.get(tableId), state?.get(tableId), level.australia?.get(tableId)]);
+    filledCells += filled.filled;
+    unresolved += filled.unresolved;
+    tables.push([tableId, filled.cells]);
+    published.push([tableId, cells]);
+  }
+  const job: SuburbJob = {
+    index,
+    salCode: suburb.salCode,
+    seed: suburbSeed(options.seed, suburb.salCode),
+    small: publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold,
+    remoteness: suburb.remoteness,
+    tables,
+    published,
+    totals: [...totalsOf(inputs, suburb.salCode)],
+    aggregates: [...aggregatesOf(inputs, suburb.salCode)],
+    samePeople: level.samePeople,
+    lgaTables: [...(lga ?? [])],
+    stateTables: [...(state ?? [])],
+    truth: VALIDATION_TABLES.flatMap((table) => {
+      const cells = truth.get(table.id)?.get(suburb.salCode);
+      return cells ? [[table.id, cells] as const] : [];
+    }),
+  };
+  return { job, filled: filledCells, unresolved };
 }
 
 /** Inputs → synthesizer → pool release and build report. */
@@ -172,38 +237,10 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
   const areas = loadedLevels.flatMap((level) => orderForRelease(level.inputs.suburbs).map((suburb) => ({ suburb, level })));
   const jobs = function* (): Generator<SuburbJob> {
     for (const [index, { suburb, level }] of areas.entries()) {
-      const { inputs } = level;
-      const lga = level.lgaTables.get(suburb.lgaCode);
-      const state = level.stateTables.get(suburb.state);
-      const tables: [string, Float64Array][] = [];
-      const published: [string, Float64Array][] = [];
-      for (const [tableId, cells] of tablesOf(inputs, suburb.salCode)) {
-        if (!hasUnpublished(cells)) {
-          tables.push([tableId, cells]);
-          continue;
-        }
-        const filled = fillNotPublished(cells, [lga?.get(tableId), state?.get(tableId), level.australia?.get(tableId)]);
-        notPublished.filled += filled.filled;
-        notPublished.unresolved += filled.unresolved;
-        tables.push([tableId, filled.cells]);
-        published.push([tableId, cells]);
-      }
-      yield {
-        index,
-        salCode: suburb.salCode,
-        seed: suburbSeed(options.seed, suburb.salCode),
-        small: publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold,
-        remoteness: suburb.remoteness,
-        tables,
-        published,
-        totals: [...totalsOf(inputs, suburb.salCode)],
-        lgaTables: [...(lga ?? [])],
-        stateTables: [...(state ?? [])],
-        truth: VALIDATION_TABLES.flatMap((table) => {
-          const cells = truth.get(table.id)?.get(suburb.salCode);
-          return cells ? [[table.id, cells] as const] : [];
-        }),
-      };
+      const { job, filled, unresolved } = areaJob(level, suburb, index, options, truth);
+      notPublished.filled += filled;
+      notPublished.unresolved += unresolved;
+      yield job;
     }
   };
   try {
