@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { AreaLevel, CensusInputs, InputError, SuburbGeography } from '../core/census/inputs.ts';
 import { AREA_LEVELS, formatInputError } from '../core/census/inputs.ts';
 import { fillNotPublished, hasUnpublished } from '../core/census/published.ts';
-import { VALIDATION_TABLES } from '../core/census/tables.ts';
+import { findSamePeople, type SamePeople } from '../core/census/same-people.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../core/census/tables.ts';
 import { categoryIndex, variablesOf } from '../core/census/variables.ts';
 import type { Population } from '../core/census/population.ts';
 import { DATASET_TYPES, type FittedTo } from '../core/dataset.ts';
@@ -106,6 +107,16 @@ export function totalsOf(inputs: CensusInputs, salCode: string): Map<string, num
   return totals;
 }
 
+/** The area's published totals and subtotals per table (spec otherCells order). */
+export function aggregatesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
+  const aggregates = new Map<string, Float64Array>();
+  for (const [tableId, byArea] of inputs.aggregates) {
+    const values = byArea.get(salCode);
+    if (values) aggregates.set(tableId, values);
+  }
+  return aggregates;
+}
+
 export function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
   const tables = new Map<string, Float64Array>();
   for (const [tableId, bySuburb] of inputs.tables) {
@@ -118,12 +129,14 @@ export function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Flo
 type Tables = ReadonlyMap<string, Float64Array>;
 
 /** One level's inputs and the parents its areas borrow from, as published (NaN where not) and filled. */
-interface LevelInputs {
+export interface LevelInputs {
   readonly inputs: CensusInputs;
   readonly published: { readonly lga: ReadonlyMap<string, Tables>; readonly state: ReadonlyMap<string, Tables>; readonly australia: Tables | undefined };
   /** The parents with their own unpublished cells resolved: what small areas are smoothed toward. */
   readonly lgaTables: ReadonlyMap<string, Tables>;
   readonly stateTables: ReadonlyMap<string, Tables>;
+  /** Figures of different tables that count the same people in this level's data. */
+  readonly samePeople: SamePeople;
 }
 
 /**
@@ -131,7 +144,7 @@ interface LevelInputs {
  * state and Australia (as published when the inputs have the STE and AUS files, else summed),
  * each with its own unpublished cells estimated from the next parent up.
  */
-function prepareLevel(inputs: CensusInputs): LevelInputs {
+export function prepareLevel(inputs: CensusInputs): LevelInputs {
   // A sum over areas is NaN in a cell any of them leaves unpublished: unpublished for the parent too.
   const summed = sumTablesByParent(inputs.suburbs, inputs.tables);
   const australia = inputs.parents.australia;
@@ -142,7 +155,60 @@ function prepareLevel(inputs: CensusInputs): LevelInputs {
   const stateTables = new Map([...state].map(([s, tables]) => [s, fillAll(tables, (id) => [australia?.get(id)])]));
   const stateOfLga = new Map(inputs.suburbs.map((s) => [s.lgaCode, s.state]));
   const lgaTables = new Map([...lga].map(([code, tables]) => [code, fillAll(tables, (id) => [state.get(stateOfLga.get(code)!)?.get(id), australia?.get(id)])]));
-  return { inputs, published: { lga, state, australia }, lgaTables, stateTables };
+  const samePeople = findSamePeople(INPUT_TABLES, inputs.tables, inputs.aggregates, inputs.suburbs.map((s) => s.salCode));
+  return { inputs, published: { lga, state, australia }, lgaTables, stateTables, samePeople };
+}
+
+/**
+ * One area's synthesis job: its tables with unpublished cells resolved from its parents as
+ * published (and how many were estimated, and how many are structural zeros), its published
+ * totals and subtotals, the level's same-people figures and the parents' tables it borrows from.
+ */
+export function areaJob(
+  level: LevelInputs,
+  suburb: SuburbGeography,
+  index: number,
+  options: Pick<BuildOptions, 'seed' | 'smallSuburbThreshold'>,
+  truth: ReadonlyMap<string, ReadonlyMap<string, Float64Array>> = new Map(),
+): { readonly job: SuburbJob; readonly estimated: number; readonly structural: number } {
+  const { inputs } = level;
+  const lga = level.lgaTables.get(suburb.lgaCode);
+  const state = level.stateTables.get(suburb.state);
+  const parents = [level.published.lga.get(suburb.lgaCode), level.published.state.get(suburb.state), level.published.australia];
+  const tables: [string, Float64Array][] = [];
+  const published: [string, Float64Array][] = [];
+  let estimated = 0;
+  let structural = 0;
+  for (const [tableId, cells] of tablesOf(inputs, suburb.salCode)) {
+    if (!hasUnpublished(cells)) {
+      tables.push([tableId, cells]);
+      continue;
+    }
+    const filled = fillNotPublished(cells, parents.map((p) => p?.get(tableId)));
+    estimated += filled.estimated;
+    structural += filled.structural;
+    tables.push([tableId, filled.cells]);
+    published.push([tableId, cells]);
+  }
+  const job: SuburbJob = {
+    index,
+    salCode: suburb.salCode,
+    seed: suburbSeed(options.seed, suburb.salCode),
+    small: publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold,
+    remoteness: suburb.remoteness,
+    tables,
+    published,
+    totals: [...totalsOf(inputs, suburb.salCode)],
+    aggregates: [...aggregatesOf(inputs, suburb.salCode)],
+    samePeople: level.samePeople,
+    lgaTables: [...(lga ?? [])],
+    stateTables: [...(state ?? [])],
+    truth: VALIDATION_TABLES.flatMap((table) => {
+      const cells = truth.get(table.id)?.get(suburb.salCode);
+      return cells ? [[table.id, cells] as const] : [];
+    }),
+  };
+  return { job, estimated, structural };
 }
 
 /** Inputs → synthesizer → pool release and build report. */
@@ -185,39 +251,10 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
   const areas = loadedLevels.flatMap((level) => orderForRelease(level.inputs.suburbs).map((suburb) => ({ suburb, level })));
   const jobs = function* (): Generator<SuburbJob> {
     for (const [index, { suburb, level }] of areas.entries()) {
-      const { inputs } = level;
-      const lga = level.lgaTables.get(suburb.lgaCode);
-      const state = level.stateTables.get(suburb.state);
-      const parents = [level.published.lga.get(suburb.lgaCode), level.published.state.get(suburb.state), level.published.australia];
-      const tables: [string, Float64Array][] = [];
-      const published: [string, Float64Array][] = [];
-      for (const [tableId, cells] of tablesOf(inputs, suburb.salCode)) {
-        if (!hasUnpublished(cells)) {
-          tables.push([tableId, cells]);
-          continue;
-        }
-        const filled = fillNotPublished(cells, parents.map((p) => p?.get(tableId)));
-        notPublished.estimated += filled.estimated;
-        notPublished.structural += filled.structural;
-        tables.push([tableId, filled.cells]);
-        published.push([tableId, cells]);
-      }
-      yield {
-        index,
-        salCode: suburb.salCode,
-        seed: suburbSeed(options.seed, suburb.salCode),
-        small: publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold,
-        remoteness: suburb.remoteness,
-        tables,
-        published,
-        totals: [...totalsOf(inputs, suburb.salCode)],
-        lgaTables: [...(lga ?? [])],
-        stateTables: [...(state ?? [])],
-        truth: VALIDATION_TABLES.flatMap((table) => {
-          const cells = truth.get(table.id)?.get(suburb.salCode);
-          return cells ? [[table.id, cells] as const] : [];
-        }),
-      };
+      const { job, estimated, structural } = areaJob(level, suburb, index, options, truth);
+      notPublished.estimated += estimated;
+      notPublished.structural += structural;
+      yield job;
     }
   };
   try {

@@ -1,4 +1,5 @@
 import type { Population } from '../core/census/population.ts';
+import type { SamePeople } from '../core/census/same-people.ts';
 import { INPUT_TABLES, VALIDATION_TABLES } from '../core/census/tables.ts';
 import { tabulate } from '../core/census/tabulate.ts';
 import type { SuburbTargets } from '../core/census/targets.ts';
@@ -22,6 +23,10 @@ export interface SuburbJob {
   /** As published (NaN where not), for the tables that had unpublished cells: what the fit is scored against. */
   readonly published: readonly (readonly [string, Float64Array])[];
   readonly totals: readonly (readonly [string, number])[];
+  /** The tables' published totals and subtotals (spec otherCells order, NaN where not published). */
+  readonly aggregates?: readonly (readonly [string, Float64Array])[];
+  /** Figures of different tables that count the same people, read from the level's data. */
+  readonly samePeople?: SamePeople;
   readonly lgaTables: readonly (readonly [string, Float64Array])[];
   readonly stateTables: readonly (readonly [string, Float64Array])[];
   /** Hidden-truth cross-tabs of this suburb (demo inputs only). */
@@ -62,6 +67,8 @@ export function runSuburbJob(job: SuburbJob): SuburbOutcome {
   const targets: SuburbTargets = {
     salCode: job.salCode,
     tables: new Map(job.tables),
+    ...(job.aggregates ? { aggregates: new Map(job.aggregates) } : {}),
+    ...(job.samePeople ? { samePeople: job.samePeople } : {}),
     parent: { lga: new Map(job.lgaTables), state: new Map(job.stateTables) },
   };
   const { population, diagnostics } = synthesizeSuburb(targets, {

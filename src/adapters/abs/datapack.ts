@@ -164,6 +164,11 @@ export interface LoadedTable {
   readonly cells: Map<string, Float64Array>;
   /** Area code → the published total (when the table names one). */
   readonly totals: Map<string, number>;
+  /**
+   * Area code → the table's published totals and subtotals (spec.otherHeaders order, NaN where
+   * not published): the margins that stay reliable where perturbation empties a small area's cells.
+   */
+  readonly aggregates: Map<string, Float64Array>;
 }
 
 export interface TableLoadOptions {
@@ -202,12 +207,14 @@ export interface TableSource {
 export async function loadDataPackTable(source: TableSource, spec: TableSpec, options: TableLoadOptions = {}): Promise<Result<LoadedTable, InputError[]>> {
   const lenient = options.allowUnknownHeaders ?? false;
   const cellAt = new Map(spec.cells.map((c, i) => [c.header, i]));
+  const aggregateAt = new Map(spec.otherHeaders.map((h, i) => [h, i]));
   const wanted = [...new Set([...cellAt.keys(), ...spec.otherHeaders, ...(spec.totalHeader ? [spec.totalHeader] : [])])];
   const wantedSet = new Set(wanted);
   /** Header → the part file it was read from. */
   const readFrom = new Map<string, string>();
   const cells = new Map<string, Float64Array>();
   const totals = new Map<string, number>();
+  const aggregates = new Map<string, Float64Array>();
   const problems: InputError[] = [];
 
   for (const part of spec.files) {
@@ -255,11 +262,15 @@ export async function loadDataPackTable(source: TableSource, spec: TableSpec, op
         }
       }
       const into = headers.map((h) => cellAt.get(h) ?? -1);
+      const intoAggregates = headers.map((h) => aggregateAt.get(h) ?? -1);
       const totalAt = spec.totalHeader === undefined ? -1 : headers.indexOf(spec.totalHeader);
       for (const [area, values] of rows) {
         let out = cells.get(area);
         if (!out) cells.set(area, (out = new Float64Array(spec.cells.length)));
         for (let j = 0; j < into.length; j++) if (into[j]! >= 0) out[into[j]!] = values[j]!;
+        let sums = aggregates.get(area);
+        if (!sums) aggregates.set(area, (sums = new Float64Array(spec.otherHeaders.length)));
+        for (let j = 0; j < intoAggregates.length; j++) if (intoAggregates[j]! >= 0) sums[intoAggregates[j]!] = values[j]!;
         if (totalAt >= 0) totals.set(area, values[totalAt]!);
       }
     }
@@ -271,6 +282,9 @@ export async function loadDataPackTable(source: TableSource, spec: TableSpec, op
     if (!readFrom.has(h)) problems.push({ file: first, row: 1, column: h, message: `missing column ${h} of table ${spec.id}` });
   }
   if (problems.length > 0) return err(problems);
-  for (const area of source.areas) if (!cells.has(area)) cells.set(area, new Float64Array(spec.cells.length));
-  return ok({ cells, totals });
+  for (const area of source.areas) {
+    if (!cells.has(area)) cells.set(area, new Float64Array(spec.cells.length));
+    if (!aggregates.has(area)) aggregates.set(area, new Float64Array(spec.otherHeaders.length));
+  }
+  return ok({ cells, totals, aggregates });
 }

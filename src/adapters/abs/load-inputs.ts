@@ -63,6 +63,7 @@ export async function loadCensusInputs(
   const source: TableSource = { level: packLevel, parts, keyColumn: dataPackKeyColumn(packLevel), key: areaKey(level), areas, areasFrom };
   const tables = new Map<string, ReadonlyMap<string, Float64Array>>();
   const totals = new Map<string, ReadonlyMap<string, number>>();
+  const aggregates = new Map<string, ReadonlyMap<string, Float64Array>>();
   let done = 1;
   for (const spec of INPUT_TABLES) {
     onProgress?.(done, total, spec.id);
@@ -73,6 +74,7 @@ export async function loadCensusInputs(
       continue;
     }
     tables.set(spec.id, loaded.value.cells);
+    aggregates.set(spec.id, loaded.value.aggregates);
     if (spec.totalHeader) totals.set(spec.id, loaded.value.totals);
   }
   onProgress?.(done, total, 'states and Australia');
@@ -80,7 +82,7 @@ export async function loadCensusInputs(
   if (!parents.ok) problems.push(...parents.error);
   if (problems.length > 0) return err(problems);
   onProgress?.(total, total, 'done');
-  return ok({ level, suburbs, tables, totals, parents: parents.ok ? parents.value : { states: new Map(), australia: undefined } });
+  return ok({ level, suburbs, tables, totals, aggregates, parents: parents.ok ? parents.value : { states: new Map(), australia: undefined } });
 }
 
 /** Every ASGS file a suburb build reads, each missing one reported, then the allocation itself. */

@@ -55,6 +55,12 @@ export interface CensusInputs {
   tables: ReadonlyMap<string, ReadonlyMap<string, Float64Array>>;
   /** Table id → SAL code → the table's published total, where it has one. */
   totals: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /**
+   * Table id → SAL code → the table's published totals and subtotals (spec.otherHeaders order,
+   * NaN where not published). The ABS perturbs a figure by the records it counts, so a subtotal
+   * such as "males 15–19" is published as the same number in every table that has it.
+   */
+  aggregates: ReadonlyMap<string, ReadonlyMap<string, Float64Array>>;
   readonly parents: PublishedParents;
 }
 

@@ -57,35 +57,29 @@ export function largestRemainder(values: ArrayLike<number>, total: number): Int3
   return out;
 }
 
+export interface ShiftOptions {
+  /** 1 = a cell no published figure counts on its own (a remainder, a fill): it absorbs the difference first. */
+  readonly free?: ArrayLike<number>;
+  /** 1 = an empty cell that may still receive units (the parent area has some). */
+  readonly open?: ArrayLike<number>;
+}
+
 /**
- * Integers ≥ 0 that add up to `total` exactly and are as close as possible to `values` in
- * squared distance: the reconciliation that minimises a table's SRMSE when the records cannot
- * hold the table's own (perturbed) sum. ABS perturbation adds noise of the same size to every
+ * Real values ≥ 0 that add up to `total` and are nearest `values` in squared distance: the
+ * perturbation model of a published table. ABS perturbation adds noise of the same size to every
  * cell whatever its count, so the best guess of where a difference between the cells' sum and
  * the true total sits is an equal share of every cell (the same shift λ for all), not a share
- * proportional to the cell (largest remainder would put most of it on the biggest cells).
+ * proportional to the cell.
  *
- * - `free` cells (1 = free) count units the published table does not (a remainder such as "not
+ * - `free` cells count units the published table does not (a remainder such as "not
  *   Indigenous" = total − Indigenous, or the non-attendees of an attendance table): they cost
  *   nothing, so they absorb the difference first (down to 0 when it is negative).
- * - When units must be added, they go to cells with a positive value or marked `open` (1 = may
- *   receive although 0: the parent area has some); when there are none, to all cells.
+ * - When units must be added, they go to cells with a positive value or marked `open`; when
+ *   there are none, to all cells that are not free.
  * - When units must be removed, cells are lowered by the same amount, none below 0.
- * Rounding is by largest remainder; equal remainders go to the larger `prefer` (default: the
- * larger value, where one more unit weighs least), then to the lower index, so the result is
- * deterministic.
  */
-export function nearestIntegers(
-  values: ArrayLike<number>,
-  total: number,
-  options: { readonly free?: ArrayLike<number>; readonly open?: ArrayLike<number>; readonly prefer?: ArrayLike<number> } = {},
-): Int32Array {
+export function equalShift(values: ArrayLike<number>, total: number, options: ShiftOptions = {}): Float64Array {
   const n = values.length;
-  if (!Number.isInteger(total) || total < 0) throw new RangeError(`total must be a non-negative integer, got ${total}`);
-  if (n === 0) {
-    if (total !== 0) throw new RangeError('cannot place a positive total in zero cells');
-    return new Int32Array(0);
-  }
   const v = new Float64Array(n);
   for (let i = 0; i < n; i++) v[i] = Math.max(0, (values[i] as number) || 0);
   const x = v.slice();
@@ -114,7 +108,11 @@ export function nearestIntegers(
     for (let i = 0; i < n; i++) if (receives(i)) receivers++;
     const all = receivers === 0;
     if (all) for (let i = 0; i < n; i++) if (!isFree(i)) receivers++;
-    if (receivers === 0) return largestRemainder(v.some((y) => y > 0) ? v : new Float64Array(n).fill(1), total);
+    if (receivers === 0) {
+      // Only free cells, all empty: spread evenly.
+      for (let i = 0; i < n; i++) x[i] = total / n;
+      return x;
+    }
     const shift = difference / receivers;
     for (let i = 0; i < n; i++) {
       if (isFree(i)) continue;
@@ -139,13 +137,50 @@ export function nearestIntegers(
     }
     for (let i = 0; i < n; i++) if (!isFree(i)) x[i] = Math.max(0, (v[i] as number) - lambda);
   }
+  return x;
+}
 
-  // 3. Largest remainder on the shifted values.
+/**
+ * Integers ≥ 0 that add up to `total` exactly and are as close as possible to `values` in
+ * squared distance: the reconciliation that minimises a table's SRMSE when the records cannot
+ * hold the table's own (perturbed) sum. The values are first brought to `total` by
+ * `equalShift` (free cells first, then the same shift for every cell), then rounded by largest
+ * remainder; equal remainders go to the larger `prefer` (default: the larger value, where one
+ * more unit weighs least), then to the lower index, so the result is deterministic.
+ */
+export function nearestIntegers(
+  values: ArrayLike<number>,
+  total: number,
+  options: ShiftOptions & { readonly prefer?: ArrayLike<number> } = {},
+): Int32Array {
+  const n = values.length;
+  if (!Number.isInteger(total) || total < 0) throw new RangeError(`total must be a non-negative integer, got ${total}`);
+  if (n === 0) {
+    if (total !== 0) throw new RangeError('cannot place a positive total in zero cells');
+    return new Int32Array(0);
+  }
+  const v = new Float64Array(n);
+  for (let i = 0; i < n; i++) v[i] = Math.max(0, (values[i] as number) || 0);
+  return roundToTotal(equalShift(v, total, options), total, options.prefer ?? v);
+}
+
+/**
+ * Whole numbers adding up to `total` from real values ≥ 0 that (nearly) add up to it: each
+ * value's floor, then the units left over by largest remainder, ties to the larger `prefer`,
+ * then the lower index.
+ */
+export function roundToTotal(x: ArrayLike<number>, total: number, prefer: ArrayLike<number> = x): Int32Array {
+  const n = x.length;
+  if (!Number.isInteger(total) || total < 0) throw new RangeError(`total must be a non-negative integer, got ${total}`);
+  if (n === 0) {
+    if (total !== 0) throw new RangeError('cannot place a positive total in zero cells');
+    return new Int32Array(0);
+  }
   const out = new Int32Array(n);
   const remainders = new Float64Array(n);
   let assigned = 0;
   for (let i = 0; i < n; i++) {
-    const whole = Math.floor((x[i] as number) + 1e-9);
+    const whole = Math.floor(Math.max(0, x[i] as number) + 1e-9);
     out[i] = whole;
     remainders[i] = Math.max(0, (x[i] as number) - whole);
     assigned += whole;
@@ -153,7 +188,6 @@ export function nearestIntegers(
   let left = total - assigned;
   if (left !== 0) {
     // Remainders compared at 1e-6 so that equal shifts tie exactly; ties to the larger `prefer`.
-    const prefer = options.prefer ?? v;
     const order: number[] = [];
     const key = new Float64Array(n);
     for (let i = 0; i < n; i++) { order.push(i); key[i] = Math.round((remainders[i] as number) * 1e6); }
@@ -164,8 +198,8 @@ export function nearestIntegers(
         out[i] = (out[i] as number) + 1;
       }
     } else {
-      // Floating error left one unit too many: take it from the smallest remainder of a positive cell.
-      order.sort((a, b) => (key[a] as number) - (key[b] as number) || (v[a] as number) - (v[b] as number) || b - a);
+      // Floating error (or values above the total) left units too many: take them from the smallest remainders of positive cells.
+      order.sort((a, b) => (key[a] as number) - (key[b] as number) || (x[a] as number) - (x[b] as number) || b - a);
       for (let k = 0; left < 0 && k < n * 4; k++) {
         const i = order[k % n] as number;
         if ((out[i] as number) > 0) { out[i] = (out[i] as number) - 1; left++; }

@@ -108,21 +108,3 @@ export function scaleTo(values: ArrayLike<number>, total: number): Float64Array 
   if (s > 0) for (let i = 0; i < out.length; i++) out[i] = ((out[i] as number) * total) / s;
   return out;
 }
-
-/**
- * Small-area smoothing toward a parent distribution: p = (n + k·p_parent) / (N + k), returned
- * as counts on the suburb's own total N. With k = 0 (or no parent) the suburb's cells stand.
- */
-export function smoothToward(counts: ArrayLike<number>, parent: ArrayLike<number> | undefined, k: number): Float64Array {
-  const own = Float64Array.from(counts, (v) => (v > 0 ? v : 0));
-  if (!parent || k <= 0 || parent.length !== own.length) return own;
-  let n = 0;
-  for (let i = 0; i < own.length; i++) n += own[i] as number;
-  const shares = scaleTo(parent, 1);
-  let parentTotal = 0;
-  for (let i = 0; i < shares.length; i++) parentTotal += shares[i] as number;
-  if (!(parentTotal > 0)) return own;
-  const out = new Float64Array(own.length);
-  for (let i = 0; i < own.length; i++) out[i] = (((own[i] as number) + k * (shares[i] as number)) / (n + k)) * n;
-  return out;
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rake, scaleTo, smoothToward } from '../../../src/core/synthesis/rake.ts';
+import { rake, scaleTo } from '../../../src/core/synthesis/rake.ts';
 
 describe('rake', () => {
   it('fits a 2 × 2 table to its margins (known answer)', () => {
@@ -59,12 +59,8 @@ describe('rake', () => {
   });
 });
 
-describe('scaleTo and smoothToward', () => {
+describe('scaleTo', () => {
   it('scales to a total', () => {
     expect(Array.from(scaleTo([1, 3], 8))).toEqual([2, 6]);
-  });
-  it('pulls small counts toward the parent shares on the own total', () => {
-    // n = (2, 0), parent shares (0.5, 0.5), k = 2: p = ((2 + 1)/4, (0 + 1)/4) → counts (1.5, 0.5).
-    expect(Array.from(smoothToward([2, 0], [50, 50], 2))).toEqual([1.5, 0.5]);
   });
 });

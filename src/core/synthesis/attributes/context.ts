@@ -9,14 +9,14 @@ import type { SuburbTargets } from '../../census/targets.ts';
 import { tableById } from '../../census/tables.ts';
 import { variableByCode } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
-import { SMALL_SUBURB_SMOOTHING } from '../structure/from-tables.ts';
 import type { FamilyStrengths } from './family-strengths.ts';
+import { stratumConsensus } from './consensus.ts';
 import { fitTable, type ClassPrior } from './fit.ts';
 import { isUninformative, notApplicableIndex, ordinalRanks } from './labels.ts';
 import { planTable, type CategoryInfo, type CellLike } from './plan.ts';
 
 export interface AttributeOptions {
-  /** Small suburb (confidentiality threshold): smooth every table toward the parent area's. */
+  /** Small suburb (confidentiality threshold): every table borrows from the parent area's (borrow.ts). */
   readonly smallSuburb: boolean;
   /** DLOD category of the suburb (its remoteness area); no census table carries it. Default 0. */
   readonly dwellingLocation?: number;
@@ -98,7 +98,6 @@ export function cellsFor(id: string, values: ArrayLike<number>): readonly CellLi
 export function createAttributeContext(targets: SuburbTargets, rng: Rng, options: AttributeOptions): AttributeContext {
   const forced: Record<string, number> = {};
   const fromPriorOnly: string[] = [];
-  const smoothing = options.smallSuburb ? SMALL_SUBURB_SMOOTHING : 0;
 
   const fit: AttributeContext['fit'] = (level, id, codes, extras = {}) => {
     const values = targets.tables.get(id);
@@ -114,7 +113,8 @@ export function createAttributeContext(targets: SuburbTargets, rng: Rng, options
         conditionColumns: plan.conditionVars.map((v) => level.columns[v]!),
         age: level.age,
         eligible: extras.eligible,
-        smoothing,
+        small: options.smallSuburb,
+        consensus: stratumConsensus(plan, targets, options.smallSuburb),
         informative: codes.map(informativeOf),
         fallback: codes.map(fallbackOf),
         preferNotApplicable: extras.preferNotApplicable,

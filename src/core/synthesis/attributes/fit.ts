@@ -1,10 +1,10 @@
 /**
  * Fitting target variables to one table. Per stratum of the table's plan:
- *  1. the published (perturbed) cells become weights, smoothed toward the parent area's for
- *     small suburbs (p = (n + k·p_parent)/(N + k)); units the table does not count (G15
- *     counts attendees only) fill the categories its cells leave out;
- *  2. the weights are integerised to the stratum's actual size by largest remainder, so the
- *     table's shares hold to within one unit per cell;
+ *  1. the published (perturbed) cells are brought to the stratum's actual size by an equal
+ *     shift and, where they are unreliable (a small area, or cells far short of the stratum),
+ *     blended with the parent area's (borrow.ts: p = (n + k·p_parent)/(N + k)); units the table
+ *     does not count (G15 counts attendees only) fill the categories its cells leave out;
+ *  2. the result is rounded to whole units adding up to the stratum's size;
  *  3. optionally the stratum is split by a class of each unit (an age band, a marital status)
  *     with a prior of how likely each category is for that class: the class × cell table is
  *     raked to both margins (structural zeros stay zero) and rounded with exact row and
@@ -14,8 +14,10 @@
  */
 import type { Rng } from '../rng.ts';
 import { dealStrata } from './deal.ts';
-import { controlledRound2D, nearestIntegers } from '../integerise.ts';
-import { rake, smoothToward } from '../rake.ts';
+import { controlledRound2D } from '../integerise.ts';
+import { nestedIntegers } from '../nested.ts';
+import type { StratumConsensus } from './consensus.ts';
+import { rake } from '../rake.ts';
 import { cellValue, strataOf, type PlanCell, type TablePlan } from './plan.ts';
 
 /** A prior over a target's categories for classes of units (weight 0 = impossible). */
@@ -31,7 +33,7 @@ export interface FitRequest {
   readonly plan: TablePlan;
   /** The suburb's values of the table (spec order of the cells the plan was built on). */
   readonly target: ArrayLike<number>;
-  /** The parent area's values (LGA, else state), for smoothing and empty strata. */
+  /** The parent area's values (LGA, else state), borrowed from where the area's cells are unreliable. */
   readonly parent?: ArrayLike<number> | undefined;
   readonly units: number;
   /** Category columns of plan.conditionVars, in that order. */
@@ -39,8 +41,10 @@ export interface FitRequest {
   readonly age?: Uint8Array | undefined;
   /** Units allowed into the table's universe (e.g. the employed); others get the fallback. */
   readonly eligible?: Uint8Array | undefined;
-  /** Pseudo-count k of the parent's shares; 0 for suburbs that stand on their own. */
-  readonly smoothing: number;
+  /** The area is small: every stratum borrows from the parent, however complete its cells look. */
+  readonly small: boolean;
+  /** Per stratum: estimates of cells and groups of cells that other tables count too (consensus.ts). */
+  readonly consensus?: readonly (StratumConsensus | undefined)[] | undefined;
   /** Which categories are informative (not "Not stated"/"Not applicable"), per target. */
   readonly informative: readonly (readonly boolean[])[];
   /** Category units outside every stratum get, per target (usually "Not applicable"). */
@@ -90,9 +94,8 @@ export function fitTable(req: FitRequest, rng: Rng): FitResult {
     let n = 0;
     for (let r = 0; r < classes; r++) n += sizes[s * classes + r]!;
     if (n === 0) continue;
-    const weights = stratumWeights(req, cellsOf[s]!, width, n);
     const columns = new Int32Array(width);
-    columns.set(nearestIntegers(weights.values.subarray(0, cellsOf[s]!.length), n, weights));
+    columns.set(stratumCounts(req, cellsOf[s]!, n, req.consensus?.[s]));
     if (!req.prior) {
       counts.set(columns, s * width);
       continue;
@@ -125,52 +128,46 @@ export function fitTable(req: FitRequest, rng: Rng): FitResult {
 }
 
 /**
- * Weights of a stratum's cells (padded to `width`), smoothed toward the parent's shares, with
- * the cells that cost nothing when they move (`free`: remainders and the fill cell, which no
- * published cell counts on its own) and the empty cells that may still receive units (`open`:
- * the parent area has some) for nearestIntegers.
+ * Whole units per cell of a stratum adding up to its size: the published cells, plus the fill
+ * cell (the units beyond what the table counts), brought to the size and, where unreliable,
+ * borrowed from the parent area (borrowedIntegers). Cells that cost nothing when they move
+ * (`free`: remainders and the fill, which no published cell counts on its own) absorb the
+ * difference first; empty cells may still receive units where the parent area has some. Cells
+ * and groups of cells that other tables count too take the estimate of all those tables
+ * (`consensus`), a group as one figure before its cells (nestedIntegers).
  */
-function stratumWeights(
-  req: FitRequest,
-  cells: readonly PlanCell[],
-  width: number,
-  size: number,
-): { values: Float64Array; free: Uint8Array; open: Uint8Array | undefined; prefer?: Float64Array } {
+function stratumCounts(req: FitRequest, cells: readonly PlanCell[], size: number, consensus: StratumConsensus | undefined): Int32Array {
   const published = cells.filter((c) => c.source >= 0);
-  const own = Float64Array.from(published, (c) => cellValue(c, req.target));
-  const parent = req.parent ? Float64Array.from(published, (c) => cellValue(c, req.parent!)) : undefined;
-  let ownTotal = 0;
-  for (const v of own) ownTotal += v;
-  let parentTotal = 0;
-  if (parent) for (const v of parent) parentTotal += v;
-  const w = new Float64Array(width);
-  if (ownTotal > 0) w.set(smoothToward(own, parent, req.smoothing));
-  else if (parent && parentTotal > 0) w.set(parent.map((v) => (v * Math.min(size, parentTotal)) / parentTotal));
-  else {
+  const values = new Float64Array(cells.length);
+  let counted = 0;
+  for (let j = 0; j < published.length; j++) {
+    const cell = published[j]!;
+    const shared = cell.minus ? undefined : consensus?.cells.get(cell.source);
+    counted += values[j] = shared ?? cellValue(cell, req.target);
+  }
+  const parent = req.parent ? Float64Array.from(cells, (c) => (c.source >= 0 ? cellValue(c, req.parent!) : 0)) : undefined;
+  const hasParent = parent !== undefined && parent.some((v) => v > 0);
+  if (counted <= 0 && !hasParent) {
     // Nothing to go on: spread evenly over cells with an informative category.
-    for (let j = 0; j < published.length; j++) w[j] = published[j]!.pattern.every((cats, t) => cats.some((k) => req.informative[t]![k])) ? 1 : 0;
-    if (!w.some((x) => x > 0) && cells.length === published.length) w.fill(1, 0, published.length);
+    for (let j = 0; j < published.length; j++) values[j] = published[j]!.pattern.every((cats, t) => cats.some((k) => req.informative[t]![k])) ? 1 : 0;
+    if (!values.some((x) => x > 0) && cells.length === published.length) values.fill(1);
+    counted = 0;
+    for (let j = 0; j < published.length; j++) counted += values[j]!;
   }
-  if (cells.length > published.length) {
-    // The fill cell: the units beyond what the table counts.
-    let counted = 0;
-    for (let j = 0; j < published.length; j++) counted += w[j]!;
-    w[published.length] = Math.max(0, size - counted);
-  }
-  const free = new Uint8Array(width);
-  for (let j = 0; j < cells.length; j++) if (cells[j]!.source < 0 || cells[j]!.minus) free[j] = 1;
-  let open: Uint8Array | undefined;
-  if (parent) {
-    open = new Uint8Array(width);
-    for (let j = 0; j < published.length; j++) open[j] = parent[j]! > 0 ? 1 : 0;
-    if (cells.length > published.length) open[published.length] = 1;
-  }
-  let prefer: Float64Array | undefined;
-  if (req.smoothing > 0 && parent && parentTotal > 0) {
-    prefer = new Float64Array(width);
-    for (let j = 0; j < published.length; j++) prefer[j] = parent[j]! / parentTotal;
-  }
-  return { values: w, free, open, ...(prefer ? { prefer } : {}) };
+  // The fill cell: the units beyond what the table counts.
+  if (cells.length > published.length) values[published.length] = Math.max(0, size - counted);
+  const free = Uint8Array.from(cells, (c) => (c.source < 0 || c.minus ? 1 : 0));
+  const positionOf = new Map<number, number>();
+  cells.forEach((c, j) => { if (c.source >= 0 && !c.minus) positionOf.set(c.source, j); });
+  const groups = (consensus?.groups ?? []).flatMap((g) => {
+    const members = g.members.map((i) => positionOf.get(i) ?? -1);
+    return members.every((j) => j >= 0) ? [{ members, value: g.value }] : [];
+  });
+  return nestedIntegers(values, size, groups, {
+    free,
+    small: req.small,
+    ...(hasParent ? { parent, open: Uint8Array.from(cells, (c, j) => (c.source < 0 || parent![j]! > 0 ? 1 : 0)) } : {}),
+  });
 }
 
 /**

@@ -1,20 +1,14 @@
 import type { SuburbTargets } from '../../census/targets.ts';
 import { INPUT_TABLES, type TableSpec } from '../../census/tables.ts';
 import { categoryIndex } from '../../census/variables.ts';
+import { borrowedIntegers } from '../borrow.ts';
 import { largestRemainder, nearestIntegers } from '../integerise.ts';
-import { smoothToward } from '../rake.ts';
+import { ageFigures } from './age-figures.ts';
+import { personsByAge } from './ages.ts';
 import { AGES, DEFAULT_BANDS, FAMILY_TYPE_COUNT, MAX_AGE, TARGET_ROLE_COUNT, TargetRole, type RegisteredPartnerCap, type StructureTargets } from './model.ts';
 
 /** Share of married persons (G05) who live with their spouse: the most that can be registered partners. */
 const MARRIED_WITH_SPOUSE = 0.95;
-
-/**
- * Pseudo-count k of p = (n + k·p_parent) / (N + k) for small suburbs. 5, not 30: on the demo's
- * suburbs under 500 persons, k = 5 fits the hidden truth's own tables better than k = 30 or no
- * smoothing (median SRMSE 0.103 vs 0.124 and 0.111) and the published tables better than k = 30
- * (docs/synthesis.md, "Measured quality").
- */
-export const SMALL_SUBURB_SMOOTHING = 5;
 
 export interface FromTablesOptions {
   readonly smallSuburb: boolean;
@@ -30,58 +24,21 @@ const sumOf = (a: ArrayLike<number>): number => {
   return s;
 };
 
-/** Weights that spread an open top age group (e.g. 100+) over single years, thinning fast. */
-function spreadWeights(lo: number, hi: number): number[] {
-  const open = hi - lo > 10;
-  return Array.from({ length: hi - lo + 1 }, (_, k) => (open ? 0.6 ** k : 1));
-}
-
 /**
- * A table's cells as whole units adding up to `total` (nearestIntegers). The parent area's cells
- * say which empty cells may take a unit; for small suburbs the cells are first smoothed toward
- * the parent's shares and the parent's largest cells take the units a tie leaves open.
+ * A table's cells as whole units adding up to `total`: the cells shifted to the total and, where
+ * they are unreliable (a small area, or cells far short of the total), blended with the parent
+ * area's shares (borrowedIntegers). The parent's cells also say which empty cells may take a unit.
  */
 function reconcile(own: ArrayLike<number>, parent: ArrayLike<number> | undefined, total: number, small: boolean): Int32Array {
   const shares = parent && parent.length === own.length ? Array.from(parent, (v) => Math.max(0, v)) : undefined;
   if (!shares || !shares.some((v) => v > 0)) return nearestIntegers(own, total);
-  const base = small ? smoothToward(own, shares, SMALL_SUBURB_SMOOTHING) : own;
-  return nearestIntegers(base, total, { open: shares.map((v) => (v > 0 ? 1 : 0)), ...(small ? { prefer: shares } : {}) });
-}
-
-/**
- * Whole persons by sex × single-year age that add up to each sex's total exactly: G04's cells
- * (single years 0–79, five-year groups 80–99, 100+) brought to the totals with reconcile() (the
- * table's own cells stay as published but for an equal share of the difference, which is how
- * perturbation noise falls), then each group's whole count split over its single years, so G04's
- * groups come back whole (largest remainder over the whole 232-cell vector used to move units
- * between groups).
- */
-function personsFromG04(
-  g04: TableSpec,
-  cells: Float64Array,
-  parent: Float64Array | undefined,
-  sexes: Int32Array,
-  small: boolean,
-): Float64Array {
-  const out = new Float64Array(2 * AGES);
-  for (let sex = 0; sex < 2; sex++) {
-    const at: number[] = [];
-    g04.cells.forEach((cell, i) => { if (cell.age && cell.where['SEXP']?.length === 1 && cell.where['SEXP'][0] === sex) at.push(i); });
-    const own = at.map((i) => cells[i] as number);
-    const whole = reconcile(own, parent ? at.map((i) => parent[i] as number) : undefined, sexes[sex] as number, small);
-    at.forEach((i, k) => {
-      const [lo, hi] = g04.cells[i]!.age!;
-      const top = Math.min(hi, AGES - 1);
-      const split = largestRemainder(spreadWeights(lo, top), whole[k] as number);
-      for (let a = lo; a <= top; a++) out[sex * AGES + a] = (out[sex * AGES + a] as number) + (split[a - lo] as number);
-    });
-  }
-  return out;
+  return borrowedIntegers(own, total, { parent: shares, open: shares.map((v) => (v > 0 ? 1 : 0)), small });
 }
 
 /**
  * Reads what the structure builder needs from the input tables, by the meaning of each cell
- * (its variable conditions), not by header names: persons by sex (G01) × single-year age (G04),
+ * (its variable conditions), not by header names: persons by sex (G01) × single-year age (G01's
+ * age groups as every age × sex table publishes them, then G04's single years: ages.ts),
  * households by composition × size (G35), families by type and the share with a child under 15
  * (G29), households of two families (G29's families beyond G35's family households), and the
  * most registered partners (G05's married). Anchors: the published totals when given (G01/G04
@@ -111,7 +68,7 @@ export function structureTargetsFrom(targets: SuburbTargets, options: FromTables
   // carry ~95 (and lose the small cells the ABS zeroes), so G01 splits the anchor when given.
   const sexes = largestRemainder(g01BySex && g01BySex[0] + g01BySex[1] > 0 ? g01BySex : g04BySex[0]! + g04BySex[1]! > 0 ? g04BySex : [1, 1], persons);
   const personsByAgeSex = g04 && g04Cells
-    ? personsFromG04(g04, g04Cells, targets.parent?.lga.get('G04') ?? targets.parent?.state.get('G04'), sexes, options.smallSuburb)
+    ? personsByAge(ageFigures(targets, options.smallSuburb), [sexes[0]!, sexes[1]!], options.smallSuburb)
     : new Float64Array(2 * AGES);
 
   const familyHouseholdsBySize = new Float64Array(7);
@@ -250,7 +207,7 @@ function addNonPrivateRow(byRoleSexBand: Float64Array, personsByAgeSex: Float64A
 /**
  * G27 (relationship in household by age by sex) as the role × sex × age band table the person
  * draw rakes to (its shape; the household plan fixes the role totals), and the de facto share of
- * partners per band. The small-suburb smoothing is the parent area's table, as for the others.
+ * partners per band.
  */
 function rolesFromG27(
   targets: SuburbTargets,

@@ -17,7 +17,7 @@ function request(sex: Uint8Array, target: number[], prior?: ClassPrior) {
     target,
     units: sex.length,
     conditionColumns: [sex],
-    smoothing: 0,
+    small: false,
     informative: [[true, true, true, false]],
     fallback: [3],
     prior,
@@ -87,7 +87,7 @@ describe('fitTable', () => {
         units: n,
         conditionColumns: [],
         eligible: Uint8Array.from({ length: n }, (_, i) => (i < 8 ? 1 : 0)),
-        smoothing: 0,
+        small: false,
         informative: [[true, true, true, false]],
         fallback: [3],
         preferNotApplicable: true,
@@ -100,11 +100,14 @@ describe('fitTable', () => {
     expect(x.filter((v) => v === 3)).toHaveLength(5); // 3 non-attendees + 2 outside
   });
 
-  it('an empty suburb table borrows the parent area shares; smoothing moves toward them', () => {
+  it('an emptied stratum follows the parent area; a small area leans toward it; a reliable one stands alone', () => {
     const sex = new Uint8Array(100);
     const empty = fitTable({ ...request(sex, [0, 0, 0, 0, 0, 0]), parent: [10, 0, 90, 0, 0, 0] }, createRng(3));
     expect(counts(sex, empty.values[0]!).slice(0, 3)).toEqual([10, 0, 90]);
-    const smoothed = fitTable({ ...request(sex, [100, 0, 0, 0, 0, 0]), parent: [0, 0, 1, 0, 0, 0], smoothing: 100 }, createRng(3));
-    expect(counts(sex, smoothed.values[0]!).slice(0, 3)).toEqual([50, 0, 50]);
+    // 100 · (100 + 1.5 · 0) / 101.5 = 98.5 and 100 · 1.5 / 101.5 = 1.5, rounded to 100.
+    const small = fitTable({ ...request(sex, [100, 0, 0, 0, 0, 0]), parent: [0, 0, 1, 0, 0, 0], small: true }, createRng(3));
+    expect(counts(sex, small.values[0]!).slice(0, 3)).toEqual([99, 0, 1]);
+    const reliable = fitTable({ ...request(sex, [100, 0, 0, 0, 0, 0]), parent: [0, 0, 1, 0, 0, 0] }, createRng(3));
+    expect(counts(sex, reliable.values[0]!).slice(0, 3)).toEqual([100, 0, 0]);
   });
 });
