@@ -34,8 +34,8 @@ import { renderRealism } from '../src/core/quality/realism-render.ts';
 import { createRng } from '../src/core/synthesis/rng.ts';
 import { synthesizeSuburb } from '../src/core/synthesis/synthesize.ts';
 import { buildDemoGeography } from '../src/demo/geography.ts';
-import { drawSuburbPopulation } from '../src/demo/truth-model.ts';
-import { drawOracle } from '../src/demo/generate.ts';
+import { drawOracle, drawTruth } from '../src/demo/generate.ts';
+import { createTruthModel } from '../src/demo/truth-params.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -80,18 +80,20 @@ try {
   const acc = createRealismAccumulator();
   const base = createRng(seed);
   const demo = buildDemoGeography('demo', seed, limit).suburbs;
+  // The model of the same geography as the inputs': the truth redrawn is the truth they were written from.
+  const model = createTruthModel(demo);
   log(`synthesizing ${demo.length} suburbs, drawing their truth and oracle (${seconds()} s)`);
   for (const suburb of demo) {
     const geography = where.get(suburb.salCode);
     if (!geography) throw new Error(`${suburb.salCode} is not in the inputs: --seed or --suburbs differ from theirs`);
-    const truth = drawSuburbPopulation(suburb, base.fork(1000 + suburb.index));
+    const truth = drawTruth(base, suburb, model);
     // The inputs were generated from this very draw: its validation cross-tabs are the truth files.
     for (const spec of VALIDATION_TABLES) {
       const mine = tabulate(truth, spec);
       const file = truthFiles.value.get(spec.id)?.get(suburb.salCode);
       if (!file || file.some((x, i) => x !== mine[i])) throw new Error(`${suburb.salCode}: redrawn truth differs from the inputs' ${spec.id}`);
     }
-    const oracle = drawOracle(base, suburb);
+    const oracle = drawOracle(base, suburb, model);
     // The build's synthesis (src/release-builder/suburb-job.ts), kept in fine categories.
     const { population: synthetic } = synthesizeSuburb(
       {

@@ -29,6 +29,7 @@ import { realRemotenessAreas } from '../adapters/abs/asgs-reference.ts';
 import { buildDemoGeography, type DemoSuburb } from './geography.ts';
 import { areaHash, cellDefinitionHash, perturbCount } from './perturb.ts';
 import { drawSuburbPopulation } from './truth-model.ts';
+import { createTruthModel, type TruthModel } from './truth-params.ts';
 import { createRealismAccumulator } from '../core/quality/realism.ts';
 import { quantile, srmse } from '../core/quality/metrics.ts';
 import type { TablePlan } from './datapack-plan.ts';
@@ -133,7 +134,10 @@ name is a real one from the ABS 2021 geography descriptors (ASGS Edition 3). Bas
 licensed CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/). What joins them is invented:
 which postcodes and LGAs a SAL falls in (RATIO_FROM_TO), its mesh blocks and their SA1-SA4 and
 GCCSA codes, which Remoteness Area it lies in, and every population, count and table value,
-drawn by \`spq demo-inputs\` from a random model. No figure here describes a real place.
+drawn by \`spq demo-inputs\` from a random model. No figure here describes a real place. The
+model is calibrated to the real 2021 Census tables of Australia's states (ages, households and
+families, marital status, labour force and incomes by age and sex; based on ABS data), so that
+a state's suburbs together look like that state; each suburb's own figures are invented.
 
 The files have the layout of the real ABS inputs, so the loaders that read real data read these:
   asgs/   ASGS Edition 3 allocation files (MB_2021_AUST.csv, SAL_2021_AUST.csv,
@@ -176,15 +180,16 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
   files += dataPack.fileCount + truth.length;
 
   const base = createRng(opts.seed);
+  const model = createTruthModel(geography.suburbs);
   const realism = createRealismAccumulator();
   const floor = createFloorAccumulator();
   let persons = 0;
   const total = geography.suburbs.length;
   for (const suburb of geography.suburbs) {
-    const pop = drawTruth(base, suburb);
+    const pop = drawTruth(base, suburb, model);
     persons += pop.persons.count;
     // The build report's reference: the truth's own realism, and an oracle's (another draw).
-    realism.add({ synthetic: pop, truth: pop, oracle: drawOracle(base, suburb) });
+    realism.add({ synthetic: pop, truth: pop, oracle: drawOracle(base, suburb, model) });
     const area = areaHash(suburb.salCode, opts.seed);
     dataPack.write(suburb.salCode, pop, area, floor.observe);
     for (const v of truth) {
@@ -206,13 +211,16 @@ export async function generateDemoInputs(opts: DemoInputOptions): Promise<DemoIn
   return { suburbs: total, persons, files };
 }
 
-/** The hidden truth of one suburb: the same draw for the input files and for the floor below. */
-const drawTruth = (base: Rng, suburb: DemoSuburb) => drawSuburbPopulation(suburb, base.fork(1000 + suburb.index));
+/**
+ * The hidden truth of one suburb: the same draw for the input files, for the floor below and
+ * for benches that redraw it (with the model of the same geography, createTruthModel).
+ */
+export const drawTruth = (base: Rng, suburb: DemoSuburb, model: TruthModel) => drawSuburbPopulation(suburb, base.fork(1000 + suburb.index), model);
 
 /** The oracle's stream: far from the truth's (fork(1000 + index)). */
 export const ORACLE_STREAM = 7_000_000;
 /** A second, independent draw of the truth model for the suburb: as close as any synthesizer can come to the truth. */
-export const drawOracle = (base: Rng, suburb: DemoSuburb) => drawSuburbPopulation(suburb, base.fork(ORACLE_STREAM + suburb.index));
+export const drawOracle = (base: Rng, suburb: DemoSuburb, model: TruthModel) => drawSuburbPopulation(suburb, base.fork(ORACLE_STREAM + suburb.index), model);
 
 export interface TruthInputTables {
   readonly salCode: string;
@@ -234,9 +242,10 @@ export interface TruthInputTables {
 export function* demoTruthInputTables(opts: Pick<DemoInputOptions, 'scale' | 'seed' | 'suburbs'>): Generator<TruthInputTables> {
   const geography = buildDemoGeography(opts.scale, opts.seed, opts.suburbs);
   const base = createRng(opts.seed);
+  const model = createTruthModel(geography.suburbs);
   const hashes = INPUT_TABLES.map((spec) => Uint32Array.from(spec.cells.map((c) => cellDefinitionHash(spec.universe, c))));
   for (const suburb of geography.suburbs) {
-    const pop = drawTruth(base, suburb);
+    const pop = drawTruth(base, suburb, model);
     const area = areaHash(suburb.salCode, opts.seed);
     const truth = new Map<string, Float64Array>();
     const published = new Map<string, Float64Array>();

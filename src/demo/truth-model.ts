@@ -1,33 +1,30 @@
 import type { Population } from '../core/census/population.ts';
 import { variablesOf } from '../core/census/variables.ts';
 import type { Rng } from '../core/synthesis/rng.ts';
-import type { DemoSuburb } from './geography.ts';
+import { attainmentWeights } from './archetype-leans.ts';
+import { drawChildAges } from './child-ages.ts';
+import { buildDemoGeography, type DemoSuburb } from './geography.ts';
+import { normalCdf, normalQuantile } from './normal.ts';
 import type { Archetype } from './places.ts';
+import { AGES, LABOUR, adultBandOf, roleBandOf, ROLE_BANDS } from './real-tables.ts';
+import { createTruthModel, drawIndex, type SuburbParams, type TruthModel } from './truth-params.ts';
 
 /**
  * The hidden "truth" of the demo: a plausible linked population per suburb, drawn household by
  * household so that every structural rule holds by construction (partners of opposite sex in
  * 98% of couples, children at least 18 years younger than their parents, household income the
- * sum of its members' incomes, rent only for renters …). Figures are invented; only their
- * shape is meant to look Australian. Category indices follow src/core/census/variables.ts.
+ * sum of its members' incomes, rent only for renters …). Calibrated to the real 2021 Census
+ * tables of the suburb's state (calibration.ts, truth-params.ts): who lives alone, in a group,
+ * as a partner, lone parent, child or relative, at what age and sex; household sizes and family
+ * types; registered marital status, labour force status and income by age and sex. Suburbs
+ * differ by archetype around those shares. What the calibration does not cover (birthplace,
+ * language, religion, education, dwellings, rents …) is invented, shaped to look Australian.
+ * Category indices follow src/core/census/variables.ts.
  */
 
 type Weights = readonly number[];
 const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
 
-// Household types: lone, couple no kids, couple with kids, one parent, group, other family, two families.
-const HOUSEHOLD_MIX: Readonly<Record<Archetype, Weights>> = {
-  I: [0.38, 0.25, 0.12, 0.06, 0.15, 0.02, 0.02],
-  M: [0.24, 0.26, 0.34, 0.1, 0.03, 0.01, 0.02],
-  F: [0.14, 0.2, 0.45, 0.13, 0.03, 0.01, 0.04],
-  R: [0.32, 0.4, 0.15, 0.08, 0.02, 0.02, 0.01],
-  T: [0.28, 0.28, 0.26, 0.12, 0.03, 0.01, 0.02],
-  X: [0.2, 0.16, 0.3, 0.18, 0.03, 0.04, 0.09],
-};
-// (mean, sd) of the reference person's age for lone persons, couples without and with children.
-const AGE_LONE: Readonly<Record<Archetype, readonly [number, number]>> = { I: [33, 10], M: [56, 18], F: [46, 16], R: [70, 10], T: [60, 17], X: [45, 15] };
-const AGE_COUPLE: Readonly<Record<Archetype, readonly [number, number]>> = { I: [33, 9], M: [56, 15], F: [42, 14], R: [67, 9], T: [58, 15], X: [45, 15] };
-const AGE_PARENT: Readonly<Record<Archetype, readonly [number, number]>> = { I: [40, 7], M: [43, 7], F: [39, 7], R: [45, 8], T: [42, 8], X: [36, 8] };
 const OVERSEAS: Readonly<Record<Archetype, number>> = { I: 0.45, M: 0.3, F: 0.35, R: 0.18, T: 0.1, X: 0.06 };
 const INDIGENOUS: Readonly<Record<Archetype, number>> = { I: 0.012, M: 0.015, F: 0.03, R: 0.03, T: 0.07, X: 0.45 };
 // Country-of-birth regions (BPLP 1‥9) for people born overseas.
@@ -66,15 +63,6 @@ const RELIGION_BY_REGION: readonly Weights[] = [
   [0.01, 0.6, 0.01, 0.01, 0.02, 0.01, 0.34],
   [0.01, 0.75, 0.01, 0.1, 0.02, 0.01, 0.1],
 ];
-// Highest attainment (HEAP 0‥9) of adults 25+: postgrad, grad dip, bachelor, adv dip, cert, sec 10+, sec ≤9, none, inadequately described, not stated.
-const ATTAINMENT: Readonly<Record<Archetype, Weights>> = {
-  I: [0.16, 0.05, 0.3, 0.1, 0.11, 0.19, 0.03, 0.003, 0.012, 0.045],
-  M: [0.1, 0.04, 0.25, 0.1, 0.17, 0.22, 0.06, 0.003, 0.012, 0.045],
-  F: [0.05, 0.02, 0.17, 0.09, 0.24, 0.29, 0.08, 0.005, 0.012, 0.045],
-  R: [0.04, 0.03, 0.13, 0.09, 0.24, 0.28, 0.13, 0.005, 0.012, 0.05],
-  T: [0.03, 0.02, 0.12, 0.08, 0.27, 0.29, 0.13, 0.006, 0.012, 0.05],
-  X: [0.02, 0.01, 0.06, 0.04, 0.2, 0.3, 0.22, 0.04, 0.02, 0.09],
-};
 // Dwelling structure (STRD 0‥8) by archetype; STRD 9 = not stated drawn separately.
 const STRUCTURE: Readonly<Record<Archetype, Weights>> = {
   I: [0.12, 0.08, 0.12, 0.16, 0.12, 0.18, 0.2, 0.01, 0.01],
@@ -148,6 +136,7 @@ const FAMILY_CODES = variablesOf('families').map((v) => v.code);
 const DWELLING_CODES = variablesOf('dwellings').map((v) => v.code);
 
 type Role = 'partnerReg' | 'partnerDf' | 'loneParent' | 'child' | 'relative' | 'unrelated' | 'group' | 'lone';
+type FamilyKind = 'coupleNoKids' | 'coupleKids' | 'oneParent' | 'other';
 
 interface Member {
   readonly index: number;
@@ -183,10 +172,39 @@ interface Inherit {
 const CHILD_KEEPS = 0.85;
 const PARTNERS_ALIKE = 0.68;
 const PARTNERS_SAME_EDUCATION = 0.35;
+/** Same-sex couples, of all couples (2021 Census: about 1.5%). */
+const SAME_SEX_COUPLES = 0.015;
+/** A group household's other members come from the first one's age band this often (housemates are mostly of an age). */
+const HOUSEMATES_OF_AN_AGE = 0.6;
+/**
+ * Income rank: a Gaussian copula of labour force status (its rank among the band's and sex's
+ * statuses) and qualification, the rest noise. The ranks are read off the state's real income
+ * distribution of the person's age band and sex (G17), so incomes keep their real distribution
+ * and follow work and education within it.
+ */
+const INCOME_BY_LABOUR = 0.75;
+const INCOME_BY_QUALIFICATION = 0.3;
+const INCOME_NOISE = Math.sqrt(1 - INCOME_BY_LABOUR ** 2 - INCOME_BY_QUALIFICATION ** 2);
+/** Nil or negative incomes that are negative (a business loss). */
+const NEGATIVE_OF_NIL = 0.1;
+/** The open top band ($3,500 or more) is Pareto with this tail index. */
+const TOP_INCOME_TAIL = 2.5;
 
-/** Draws one suburb's linked truth population of about `suburb.persons` usual residents. */
-export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
+let defaultModel: TruthModel | undefined;
+/** The truth model of the default demo geography (300 suburbs, seed 2021), for callers that draw suburbs one by one. */
+export function defaultTruthModel(): TruthModel {
+  return (defaultModel ??= createTruthModel(buildDemoGeography('demo', 2021).suburbs));
+}
+
+/**
+ * Draws one suburb's linked truth population of about `suburb.persons` usual residents, with the
+ * parameters `model` gives its state and archetype (generate.ts builds the model of the whole
+ * geography, so that the suburbs together have the real shares).
+ */
+export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng, model: TruthModel = defaultTruthModel()): Population {
   const a = suburb.archetype;
+  const params: SuburbParams = model.params(suburb.state, a);
+  const calibration = params.calibration;
   const persons = new Columns(PERSON_CODES);
   const families = new Columns(FAMILY_CODES);
   const dwellings = new Columns(DWELLING_CODES);
@@ -196,15 +214,26 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
   const personFamily: number[] = [];
   const familyDwelling: number[] = [];
 
-  // A normal age truncated (redrawn, not clamped) at `lo`: clamping piled partners up at 19.
-  const normalAge = ([m, sd]: readonly [number, number], lo: number) => {
-    let x = m + sd * rng.normal();
-    for (let tries = 0; tries < 20 && x < lo - 0.5; tries++) x = m + sd * rng.normal();
-    return Math.round(clamp(x, lo, 100));
-  };
   const yes = (p: number) => rng.next() < p;
+  /** A uniform draw strictly inside (lo, hi) ⊆ [0, 1], for normalQuantile. */
+  const within = (lo: number, hi: number) => Math.min(1 - 1e-12, Math.max(1e-12, lo + (hi - lo) * rng.next()));
+  /** An (age, sex) from weights over age * 2 + sex. */
+  const ageSex = (cdf: Float64Array): [number, number] => {
+    const i = drawIndex(cdf, rng.next());
+    return [i >> 1, i & 1];
+  };
+  /** The same, within one G27 age band (unconditional when the band is empty). */
+  const ageSexInBand = (cdf: Float64Array, band: number): [number, number] => {
+    const [lo, hi] = ROLE_BANDS[band]!;
+    const from = lo * 2 > 0 ? cdf[lo * 2 - 1]! : 0;
+    const to = cdf[Math.min(hi, AGES - 1) * 2 + 1]!;
+    if (!(to > from)) return ageSex(cdf);
+    const i = drawIndex(cdf, from + (to - from) * rng.next());
+    return [i >> 1, i & 1];
+  };
 
-  const person = (age: number, sex: number, role: Role, dwelling: number, family: number, inherit?: Inherit): Member => {
+  /** `student`: a child aged 15–24 who is a dependent (full-time) student. */
+  const person = (age: number, sex: number, role: Role, dwelling: number, family: number, inherit?: Inherit, student = false): Member => {
     const adult = age >= 15;
     const alike = inherit ? yes(inherit.as === 'child' ? CHILD_KEEPS : PARTNERS_ALIKE) : false;
     const parent = inherit?.as === 'child' ? inherit.from : undefined;
@@ -228,10 +257,12 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     let relp = yes(0.07) ? 7 : rng.pick(relRow.map((w, i) => (i === 1 ? w * christianLift : w)));
     if (inherit && alike && inherit.from.relp !== 7) relp = inherit.from.relp;
 
-    // Education: attending, school level, qualification.
+    // Education: attending, school level, qualification. A child aged 15–24 attends full-time
+    // exactly when a dependent student (secondary school to 17 mostly, then university or TAFE).
     let typp = 7;
     if (age >= 3 && age <= 4 && yes(0.6)) typp = 0;
     else if (age >= 5 && age <= 11) typp = 1;
+    else if (role === 'child' && age >= 15 && age <= 24) typp = !student ? 7 : age <= 17 ? (yes(0.92) ? 2 : 3) : age === 18 && yes(0.3) ? 2 : yes(0.7) ? 4 : 3;
     else if (age >= 12 && age <= 17) typp = yes(age <= 15 ? 0.97 : 0.82) ? 2 : yes(0.4) ? 3 : 7;
     else if (age >= 18 && age <= 24) typp = yes(a === 'I' ? 0.55 : 0.32) ? 4 : yes(0.12) ? 3 : 7;
     else if (age >= 25 && age <= 45) typp = yes(0.06) ? 4 : yes(0.05) ? 3 : 7;
@@ -240,7 +271,7 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     if (adult) {
       if (age < 20) heap = rng.pick([0, 0, 0, 0.002, 0.06, 0.85, 0.08, 0.003, 0.005, 0.03]);
       else if (age < 25) heap = rng.pick([0.01, 0.01, 0.2, 0.09, 0.2, 0.44, 0.02, 0.003, 0.01, 0.03]);
-      else heap = rng.pick(ATTAINMENT[a]!.map((w, i) => (age > 70 && (i === 6 || i === 5) ? w * 1.8 : w)));
+      else heap = rng.pick(attainmentWeights(a, age));
       // Partners marry within their education more often than chance (assortative mating).
       if (inherit?.as === 'partner' && age >= 25 && inherit.from.heap <= 8 && yes(PARTNERS_SAME_EDUCATION)) heap = inherit.from.heap;
     }
@@ -253,19 +284,15 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
       else hscp = rng.pick(age > 60 ? [0.35, 0.12, 0.35, 0.1, 0.05, 0.003, 0.03] : [0.7, 0.1, 0.15, 0.02, 0.01, 0.002, 0.02]);
     }
 
-    // Labour force and work.
+    // Labour force status: the state's real shares by age band and sex (G46), leaned by
+    // archetype; a school student works part-time if at all.
     let lfsp = 8;
+    const band = adultBandOf(age);
+    /** The status as drawn ranks the person's income, so incomes keep their real distribution. */
+    let drawnLfsp = 8;
     if (adult) {
-      const male = sex === 0;
-      let w: number[];
-      if (typp === 2) w = [0.01, 0.35, 0.02, 0.005, 0.02, 0.07, 0.5];
-      else if (age < 25) w = [0.42, 0.3, 0.03, 0.01, 0.04, 0.05, 0.15];
-      else if (age < 55) w = male ? [0.72, 0.1, 0.04, 0.01, 0.025, 0.015, 0.08] : [0.42, 0.33, 0.04, 0.01, 0.02, 0.02, 0.16];
-      else if (age < 65) w = male ? [0.5, 0.12, 0.03, 0.01, 0.02, 0.01, 0.31] : [0.28, 0.25, 0.03, 0.01, 0.01, 0.01, 0.41];
-      else if (age < 75) w = [0.06, 0.1, 0.01, 0.005, 0.003, 0.003, 0.82];
-      else w = [0.01, 0.02, 0.003, 0.001, 0, 0, 0.96];
-      if (a === 'X') w = w.map((x, i) => (i >= 4 ? x * 1.8 : x));
-      lfsp = yes(0.04) ? 7 : rng.pick(w);
+      lfsp = drawnLfsp = drawIndex(params.labour[band]![sex]!, rng.next());
+      if (typp === 2 && lfsp === 0) lfsp = 1;
     }
     const employed = lfsp <= 3;
     const hrsp = !employed ? 9 : lfsp === 0 ? 4 + rng.pick([0.25, 0.35, 0.2, 0.2]) : lfsp === 1 ? 1 + rng.pick([0.35, 0.35, 0.3]) : lfsp === 2 ? 0 : 8;
@@ -281,18 +308,26 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
       if (lfsp === 2) mtwp = 14; // away from work: did not go to work
     }
 
-    // Income: weekly dollars consistent with work, hours and qualification.
+    // Income: the state's real distribution for the age band and sex (G17), ranked by labour
+    // force status and qualification (INCOME_BY_LABOUR …), in weekly dollars within the band.
     let income = 0;
     let incp = 16;
     if (adult) {
-      const qual = heap <= 2 ? 1.35 : heap <= 4 ? 1.05 : heap === 6 || heap === 7 ? 0.75 : 0.85;
-      const base = lfsp === 0 ? 1500 * qual : lfsp === 1 ? 650 * qual : lfsp <= 3 ? 1100 * qual : lfsp <= 5 ? 380 : age >= 65 ? 520 : 300;
-      // Junior and apprentice wages: pay rises through the late teens.
-      const juniorRate = age < 21 ? 0.4 + 0.1 * (age - 15) : 1;
-      income = base * (employed ? juniorRate : 1) * Math.exp(0.45 * rng.normal());
-      if (!employed && yes(0.08)) income = yes(0.1) ? -50 : 0;
-      if (yes(0.05)) income = Number.NaN;
-      incp = Number.isNaN(income) ? 15 : income <= 0 ? 0 : bandIndex(income, INCP_FROM) + 1;
+      const real = calibration.income[band]![sex]!;
+      if (yes(real.notStated)) {
+        income = Number.NaN;
+        incp = 15;
+      } else {
+        const labourRank = params.labourRank[band]![sex]!;
+        const byLabour = normalQuantile(within(labourRank[drawnLfsp]!, labourRank[LABOUR + drawnLfsp]!));
+        const attainmentRank = params.attainmentRank[age > 70 ? 1 : 0];
+        const byQualification = age >= 25 && heap <= 9 ? normalQuantile(within(attainmentRank[heap]!, attainmentRank[10 + heap]!)) : rng.normal();
+        const rank = normalCdf(INCOME_BY_LABOUR * byLabour + INCOME_BY_QUALIFICATION * byQualification + INCOME_NOISE * rng.normal());
+        incp = drawIndex(real.cdf, rank);
+        if (incp === 0) income = yes(NEGATIVE_OF_NIL) ? -50 : 0;
+        else if (incp === INCP_FROM.length) income = INCP_FROM[incp - 1]! * (1 - rng.next()) ** (-1 / TOP_INCOME_TAIL);
+        else income = INCP_FROM[incp - 1]! + (INCP_FROM[incp]! - INCP_FROM[incp - 1]!) * rng.next();
+      }
     }
 
     const assnp = yes(0.035) ? 2 : yes(age < 65 ? 0.025 : age < 80 ? 0.09 : 0.32) ? 0 : 1;
@@ -302,20 +337,18 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     const volwp = !adult ? 3 : yes(0.06) ? 2 : yes(a === 'R' || a === 'T' || a === 'X' ? 0.22 : 0.14) ? 0 : 1;
 
     // Relationship and marital status follow the role the household gave the person.
-    const student = age >= 15 && age <= 24 && (typp === 2 || typp === 3 || typp === 4);
     const rlhp =
       role === 'partnerReg' ? 0 : role === 'partnerDf' ? 1 : role === 'loneParent' ? 2
         : role === 'child' ? (age < 15 ? 3 : student ? 4 : 5)
         : role === 'relative' ? 6 : role === 'unrelated' ? 7 : role === 'group' ? 8 : 9;
     let mstp = 5;
     if (adult) {
+      // The state's real statuses by age band and sex (G05), shared out between roles
+      // (calibration.ts): registered partners are married, nobody under 18 has been.
+      const real = calibration.marital[band]![sex]!;
       if (role === 'partnerReg') mstp = 4;
-      else if (role === 'partnerDf') mstp = rng.pick([0.75, 0.01, 0.18, 0.06]);
       else if (age < 18) mstp = 0;
-      else if (age < 25) mstp = yes(0.99) ? 0 : rng.pick([0, 0.02, 0.5, 0.48]);
-      else if (age < 30) mstp = yes(0.95) ? 0 : rng.pick([0, 0.02, 0.55, 0.43]);
-      else if (age >= 75) mstp = rng.pick([0.08, 0.62, 0.15, 0.03, 0.12]);
-      else mstp = rng.pick([0.45, 0.05, 0.28, 0.12, 0.1]);
+      else mstp = rng.pick(role === 'partnerDf' ? real.deFacto : real.other);
     }
     const mdcp = !adult ? 3 : role === 'partnerReg' ? 0 : role === 'partnerDf' ? 1 : 2;
 
@@ -352,21 +385,16 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
   };
 
   /**
-   * Children of a parent aged `parentAge`. The parent's age at the eldest's birth is about 28
-   * (ABS Births 2021: first-time mothers' median age 29.5; the younger partner is passed here),
-   * never under 18; the next are born two to four years apart. Children over 34 have left home.
+   * The children living with a parent (the younger partner's age for a couple), drawn by the
+   * process calibration.ts fitted (child-ages.ts); each 15–24-year-old a dependent student by
+   * the state's real rates. `from` is the parent whose origin they follow.
    */
-  const children = (parent: Member, parentAge: number, count: number, dwelling: number, family: number): Member[] => {
-    const out: Member[] = [];
-    const gap = clamp(Math.round(28 + 5 * rng.normal()), 18, 45);
-    let age = Math.min(parentAge - gap, 34);
-    for (let k = 0; k < count && age >= 0; k++) {
-      out.push(person(age, rng.int(2), 'child', dwelling, family, { from: parent.origin, as: 'child' }));
-      age -= 2 + rng.int(3);
-    }
-    return out;
-  };
-  const childCount = () => 1 + Math.min(4, Math.floor(Math.log(1 - rng.next()) / Math.log(a === 'X' ? 0.45 : 0.38)));
+  const children = (from: Member, parentAge: number, stay: number, dwelling: number, family: number): Member[] =>
+    drawChildAges(rng, parentAge, stay).map((age) => {
+      const sex = yes(calibration.childMale) ? 0 : 1;
+      const student = age >= 15 && age <= 24 && yes(calibration.dependentStudent[sex]![age - 15]!);
+      return person(age, sex, 'child', dwelling, family, { from: from.origin, as: 'child' }, student);
+    });
 
   const sumIncome = (members: readonly Member[]) => {
     let sum = 0;
@@ -387,17 +415,27 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     return sum <= 0 ? 0 : bandIndex(sum, HH_FROM) + 1;
   };
 
-  const couple = (ageRef: number, dwelling: number, family: number): Member[] => {
-    const sameSex = yes(0.015);
-    const sexA = rng.int(2);
-    const sexB = sameSex ? sexA : 1 - sexA;
-    const role: Role = yes(ageRef < 35 ? 0.45 : 0.8) ? 'partnerReg' : 'partnerDf';
-    const ageB = Math.round(clamp(ageRef + (sexA === 0 ? -2 : 2) + 3 * rng.normal(), 18, 100));
-    const first = person(ageRef, sexA, role, dwelling, family);
-    return [first, person(ageB, sexB, role, dwelling, family, { from: first.origin, as: 'partner' })];
+  /**
+   * A couple: the woman's age from `women`, the man's by rank among the state's real partners
+   * (partner-ages.ts; a same-sex couple is drawn the same way); married or de facto by the
+   * woman's age band. Either may be the household's reference person. The second partner's
+   * origin follows the first's.
+   */
+  const couple = (women: Float64Array, dwelling: number, family: number): Member[] => {
+    const woman = drawIndex(women, rng.next());
+    const man = calibration.partnerAges.draw(rng, woman);
+    const sameSex = yes(SAME_SEX_COUPLES) ? 1 + rng.int(2) : 0; // 1: two men, 2: two women
+    const role: Role = yes(calibration.registered[roleBandOf(Math.min(woman, man))]!) ? 'partnerReg' : 'partnerDf';
+    const pair = [
+      { age: woman, sex: sameSex === 1 ? 0 : 1 },
+      { age: man, sex: sameSex === 2 ? 1 : 0 },
+    ];
+    const [x, y] = rng.int(2) === 0 ? [pair[0]!, pair[1]!] : [pair[1]!, pair[0]!];
+    const first = person(x.age, x.sex, role, dwelling, family);
+    return [first, person(y.age, y.sex, role, dwelling, family, { from: first.origin, as: 'partner' })];
   };
 
-  const addFamily = (members: Member[], kind: 'coupleNoKids' | 'coupleKids' | 'oneParent' | 'other', dwelling: number, familiesInHousehold: number) => {
+  const addFamily = (members: Member[], kind: FamilyKind, dwelling: number, familiesInHousehold: number) => {
     const kids = members.filter((m) => m.role === 'child');
     const dependent = kids.filter((m) => m.age < 15 || (m.age <= 24 && rlhpColumn[m.index] === 4)).length;
     const under15 = kids.some((m) => m.age < 15);
@@ -431,59 +469,69 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng): Population {
     familyDwelling.push(dwelling);
   };
 
-  // Households until the suburb reaches its size.
+  /** One family of the state's real types (leaned by archetype), with its members. */
+  const drawFamily = (dwelling: number, f: number): readonly [Member[], FamilyKind] => {
+    const type = drawIndex(params.familyTypes, rng.next());
+    if (type === 0) return [couple(params.womenNoChildren, dwelling, f), 'coupleNoKids'];
+    if (type === 1) {
+      const fam = couple(params.mothers, dwelling, f);
+      // The children's origin follows the mother's where there is one (the first partner otherwise).
+      const mother = fam.find((m) => m.sex === 1) ?? fam[0]!;
+      fam.push(...children(mother, Math.min(fam[0]!.age, fam[1]!.age), calibration.childStay, dwelling, f));
+      return [fam, fam.length > 2 ? 'coupleKids' : 'coupleNoKids'];
+    }
+    if (type === 2) {
+      const [age, sex] = ageSex(params.loneParent);
+      const parent = person(age, sex, 'loneParent', dwelling, f);
+      return [[parent, ...children(parent, age, calibration.loneParentStay, dwelling, f)], 'oneParent'];
+    }
+    // Other family: related adults (siblings, a grandparent and grandchild …) without a couple or parent.
+    const fam: Member[] = [];
+    const size = 2 + (yes(calibration.otherFamilyThird) ? 1 : 0);
+    for (let k = 0; k < size; k++) {
+      const [age, sex] = ageSex(params.relative);
+      fam.push(person(age, sex, 'relative', dwelling, f));
+    }
+    return [fam, 'other'];
+  };
+
+  // Households until the suburb reaches its size: lone person, group or family (G35, G27, G29).
   while (ages.length < suburb.persons) {
     const dwelling = dwellings.count;
-    const type = rng.pick(HOUSEHOLD_MIX[a]);
+    const kind = drawIndex(params.householdKinds, rng.next());
     const members: Member[] = [];
-    const familyKinds: (readonly [Member[], 'coupleNoKids' | 'coupleKids' | 'oneParent' | 'other'])[] = [];
+    const familyKinds: (readonly [Member[], FamilyKind])[] = [];
     const nextFamily = () => families.count + familyKinds.length;
-    if (type === 0) members.push(person(normalAge(AGE_LONE[a], 18), rng.int(2), 'lone', dwelling, -1));
-    else if (type === 4) {
-      const n = 2 + rng.pick([0.55, 0.3, 0.15]);
-      const base = a === 'I' ? 26 : 27;
-      for (let k = 0; k < n; k++) members.push(person(Math.round(clamp(base + 5 * rng.normal(), 18, 60)), rng.int(2), 'group', dwelling, -1));
+    if (kind === 0) {
+      const [age, sex] = ageSex(params.lone);
+      members.push(person(age, sex, 'lone', dwelling, -1));
+    } else if (kind === 1) {
+      const n = 2 + drawIndex(params.groupSizes, rng.next());
+      const [age, sex] = ageSex(params.group);
+      members.push(person(age, sex, 'group', dwelling, -1));
+      for (let k = 1; k < n; k++) {
+        const [mateAge, mateSex] = yes(HOUSEMATES_OF_AN_AGE) ? ageSexInBand(params.group, roleBandOf(age)) : ageSex(params.group);
+        members.push(person(mateAge, mateSex, 'group', dwelling, -1));
+      }
     } else {
-      const f = nextFamily();
-      let fam: Member[];
-      let kind: 'coupleNoKids' | 'coupleKids' | 'oneParent' | 'other';
-      if (type === 1) {
-        fam = couple(normalAge(AGE_COUPLE[a], 19), dwelling, f);
-        kind = 'coupleNoKids';
-      } else if (type === 2 || type === 6) {
-        fam = couple(normalAge(AGE_PARENT[a], 22), dwelling, f);
-        // The children's origin follows the mother's where there is one (the first partner otherwise).
-        const mother = fam.find((m) => m.sex === 1) ?? fam[0]!;
-        fam.push(...children(mother, Math.min(fam[0]!.age, fam[1]!.age), childCount(), dwelling, f));
-        kind = fam.length > 2 ? 'coupleKids' : 'coupleNoKids';
-      } else if (type === 3) {
-        const age = normalAge(AGE_PARENT[a], 20);
-        fam = [person(age, yes(0.8) ? 1 : 0, 'loneParent', dwelling, f)];
-        fam.push(...children(fam[0]!, age, childCount(), dwelling, f));
-        kind = 'oneParent';
-        if (fam.length < 2) fam.push(person(Math.max(0, age - 20), rng.int(2), 'child', dwelling, f, { from: fam[0]!.origin, as: 'child' }));
-      } else {
-        const age = normalAge([38, 15], 18);
-        fam = [person(age, rng.int(2), 'relative', dwelling, f), person(Math.round(clamp(age + 4 * rng.normal(), 18, 100)), rng.int(2), 'relative', dwelling, f)];
-        kind = 'other';
+      const first = drawFamily(dwelling, nextFamily());
+      familyKinds.push(first);
+      members.push(...first[0]);
+      if (yes(params.secondFamily)) {
+        const second = drawFamily(dwelling, nextFamily());
+        familyKinds.push(second);
+        members.push(...second[0]);
       }
-      if (kind !== 'other' && yes(0.04)) fam.push(person(Math.round(clamp(72 + 8 * rng.normal(), 50, 100)), rng.int(2), 'relative', dwelling, f));
-      members.push(...fam);
-      familyKinds.push([fam, kind]);
-      if (type === 6) {
-        // A second family: the older generation, or an adult child with a baby.
-        const f2 = nextFamily();
-        let second: Member[];
-        if (yes(0.6)) second = couple(Math.min(100, fam[0]!.age + 26 + rng.int(8)), dwelling, f2);
-        else {
-          const age = Math.round(clamp(22 + 3 * rng.normal(), 18, 35));
-          const parent = person(age, 1, 'loneParent', dwelling, f2);
-          second = [parent, person(rng.int(Math.min(4, age - 17)), rng.int(2), 'child', dwelling, f2, { from: parent.origin, as: 'child' })];
-        }
-        members.push(...second);
-        familyKinds.push([second, second[0]!.role === 'loneParent' ? 'oneParent' : 'coupleNoKids']);
+      // Other related individuals join the first family (a parent, a sibling …); unrelated ones live beside it.
+      if (yes(calibration.relativeRate)) {
+        const [age, sex] = ageSex(params.relative);
+        first[0].push(person(age, sex, 'relative', dwelling, families.count));
+        members.push(first[0].at(-1)!);
       }
-      if (yes(0.02)) members.push(person(Math.round(clamp(30 + 10 * rng.normal(), 18, 80)), rng.int(2), 'unrelated', dwelling, -1));
+      if (yes(calibration.unrelatedRate)) {
+        const [age, sex] = ageSex(params.unrelated);
+        members.push(person(age, sex, 'unrelated', dwelling, -1));
+      }
     }
     for (const [fam, kind] of familyKinds) addFamily(fam, kind, dwelling, familyKinds.length);
     addDwelling(members, familyKinds.map(([, k]) => k));
