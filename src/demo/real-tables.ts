@@ -1,10 +1,10 @@
 import { categoryIndex } from '../core/census/variables.ts';
-import { gcpColumns, gcpPartsOf } from '../core/census/gcp/cells.ts';
+import { gcpColumns, gcpPartsOf, gcpVocabulary } from '../core/census/gcp/cells.ts';
 import { REAL_TABLE_VALUES } from './calibration.generated.ts';
 
 /**
  * The real national and state tables the demo's truth model is calibrated to (ABS 2021 Census
- * GCP DataPack, data/abs-2021-gcp; extracted into calibration.generated.ts), read by what each
+ * GCP DataPack, census/2021-gcp; extracted into calibration.generated.ts), read by what each
  * column counts — the synthesizer's own cell definitions from the ABS long headers
  * (src/core/census/gcp) — rather than by short header, whose spelling the ABS varies.
  */
@@ -53,8 +53,17 @@ function columnIndex(table: string): Map<string, number> {
   let index = COLUMN_INDEX.get(table);
   if (index) return index;
   index = new Map();
+  // The table's own population (G35: occupied private dwellings) is in every column's definition;
+  // callers name only what tells the columns apart.
+  const population = gcpVocabulary(table)?.where ?? {};
   for (const [i, c] of gcpPartsOf(table).flatMap((p) => gcpColumns(p)).entries()) {
-    if (c.cell) index.set(keyOf(c.cell.where, c.cell.age, c.cell.count === 'members'), i);
+    if (!c.cell) continue;
+    const same = (v: string, cats: readonly number[]) => population[v] !== undefined && population[v]!.length === cats.length && population[v]!.every((x, k) => x === cats[k]);
+    const own = Object.fromEntries(Object.entries(c.cell.where).filter(([v, cats]) => !same(v, cats)));
+    const members = c.cell.count === 'members';
+    index.set(keyOf(c.cell.where, c.cell.age, members), i);
+    const short = keyOf(own, c.cell.age, members);
+    if (!index.has(short)) index.set(short, i);
   }
   COLUMN_INDEX.set(table, index);
   return index;

@@ -15,17 +15,17 @@ import { AGES, CALIBRATION_AREAS, RealTables, ROLE_BANDS, type CalibrationArea, 
 import { demoShares, realShares, reweightedByState, type NationalShares } from '../../src/demo/shares.ts';
 import { createTruthModel } from '../../src/demo/truth-params.ts';
 
-/** The shipped real tables, read from data/abs-2021-gcp (not from the generated module). */
+/** The shipped real tables, read from census/2021-gcp (not from the generated module). */
 const files = readRealTables();
 const real: RealTableValues = Object.fromEntries([...files].map(([area, byTable]) => [area, Object.fromEntries(byTable)]));
 const tablesOf = (area: CalibrationArea) => new RealTables(real, area);
 const personsOf = (area: CalibrationArea) => tablesOf(area).ageBySex().reduce((s, byAge) => s + byAge.reduce((a, b) => a + b, 0), 0);
 const maxGap = (a: readonly number[], b: readonly number[]) => Math.max(...a.map((x, i) => Math.abs(x - b[i]!)));
 
-describe('the real tables in data/abs-2021-gcp', () => {
+describe('the real tables in census/2021-gcp', () => {
   it(`are what src/demo/calibration.generated.ts holds (regenerate with scripts/gen-demo-calibration.ts)`, () => {
     expect(readFileSync(CALIBRATION_FILE, 'utf8') === renderCalibration(files)).toBe(true);
-    expect(REAL_TABLES_DIR).toMatch(/data[\\/]abs-2021-gcp$/);
+    expect(REAL_TABLES_DIR).toMatch(/census[\\/]2021-gcp$/);
   });
 
   it('are read by what a column counts: the parts add up to the ABS totals of every area', () => {

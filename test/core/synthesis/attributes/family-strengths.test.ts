@@ -1,7 +1,7 @@
 /**
  * The strengths of family resemblance: the homogamy model's maths on cases with a known answer,
  * and the 2021 constants recomputed from the real Australia-wide DataPack files (G30, G14,
- * G49A, G01) where they are at hand: the repository's data/abs-2021-gcp/AUS, else the shared
+ * G49A, G01) where they are at hand: the repository's census/2021-gcp/AUS, else the shared
  * copy of the ABS pack.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -72,7 +72,7 @@ describe('2021 national strengths', () => {
 });
 
 const PACKS = [
-  resolve(import.meta.dirname, '../../../../data/abs-2021-gcp/AUS'),
+  resolve(import.meta.dirname, '../../../../census/2021-gcp/AUS'),
   '/work/shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/AUS',
 ];
 const pack = PACKS.find((dir) => existsSync(join(dir, '2021Census_G30_AUS_AUS.csv')));
