@@ -569,7 +569,16 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
   })();
   let registered = 0;
   const wanted = Math.round(expected);
-  for (const i of orderByDesc(keys)) {
+  // Opposite-sex couples at home first (their plan is made), then same-sex couples and couples
+  // with a partner away from the quota left: taken in one key order, same-sex couples spent the
+  // men's quota the plan had counted on (postcode 2010, 830 male same-sex couples: 2,586
+  // registered men for G27's 2,190).
+  const oppositeSexAtHome = (i: number) => {
+    const [a, b] = couples[i] as [number, number];
+    return role[b] === Role.Partner && drawn.sex[a] === 0 && drawn.sex[b] === 1;
+  };
+  const keyOrder = Array.from(orderByDesc(keys));
+  for (const i of [...keyOrder.filter(oppositeSexAtHome), ...keyOrder.filter((i) => !oppositeSexAtHome(i))]) {
     const [a, b] = couples[i] as [number, number];
     const sa = drawn.sex[a] as number;
     const sb = drawn.sex[b] as number;
