@@ -6,7 +6,7 @@
  * where no python3 is.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +51,9 @@ describe.skipIf(!haveVenv)('Python client, installed as a package', () => {
   it('pip installs from the repository path and from a built wheel into clean venvs, and passes its tests there', async () => {
     const work = mkdtempSync(join(tmpdir(), 'spq-py-package-'));
     try {
-      const root = join(import.meta.dirname, '..', '..', 'clients', 'python');
+      // A copy: building writes build/ and *.egg-info beside the sources, which stay untouched.
+      const root = join(work, 'source');
+      cpSync(join(import.meta.dirname, '..', '..', 'clients', 'python'), root, { recursive: true });
       // No registry here: the build backend is the system's setuptools (--no-build-isolation), nothing is downloaded (--no-index).
       const fromPath = await venv(join(work, 'from-path'));
       const installed = await runPython(fromPath, ['-m', 'pip', 'install', '--no-index', '--no-build-isolation', root], work);

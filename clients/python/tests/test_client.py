@@ -129,23 +129,7 @@ class Offline(unittest.TestCase):
         answers = [(429, {"Retry-After": "0"}, b'{"error":"rate_limited","detail":"slow"}'), (503, {}, b'{"error":"service_unavailable","detail":"x"}'),
                    (200, {}, b'{"credits_remaining":3}')]
         keys = []
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                keys.append(self.headers.get("Authorization"))
-                status, headers, body = answers.pop(0)
-                self.send_response(status)
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        server = serve(answers, on_request=lambda handler: keys.append(handler.headers.get("Authorization")))
         try:
             retries = []
             client = SpqClient(f"http://127.0.0.1:{server.server_port}", "spq_test_x", backoff=0.01, on_retry=lambda a, s, w: retries.append(s))
