@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, UnauthorizedError, SpqClient, SpqError, ValidationError, backoffMs, retryAfterMs } from '../../clients/typescript/src/index.ts';
+import { GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, UnauthorizedError, SpqClient, SpqError, ValidationError, backoffMs, parseCsv, readTable, retryAfterMs } from '../../clients/typescript/src/index.ts';
 import { startTestServer, type TestServer } from '../http/harness.ts';
 
 let s: TestServer;
@@ -143,6 +143,57 @@ describe('TypeScript client', () => {
     expect(await answering(401, '{"error":"unauthorized","detail":"no key"}').credits().catch((e: unknown) => e)).toBeInstanceOf(UnauthorizedError);
     expect(await answering(503, '<html>bad gateway</html>').credits().catch((e: unknown) => e)).toBeInstanceOf(ServiceUnavailableError);
     expect(await answering(410, '{"error":"gone","detail":"expired"}').credits().catch((e: unknown) => e)).toBeInstanceOf(GoneError);
+  });
+
+  it('runs a query into a labelled table in one call: levels in ABS order, missing codes null, ids text', async () => {
+    const before = (await spq.credits()).credits_remaining;
+    const { output_format: _csv, ...unformatted } = query;
+    const table = await spq.table(unformatted);
+    expect(table.rows).toHaveLength(120);
+    expect(table.result.dictionary_url).toBeDefined();
+    expect((await spq.credits()).credits_remaining).toBe(before - table.result.credit_cost);
+    expect(table.levels['AGE5P']!.slice(0, 2)).toEqual(['0-4 years', '5-9 years']);
+    expect(table.levels['INCP']).not.toContain('Not stated');
+    expect(table.missingCodes['INCP']).toEqual(expect.arrayContaining(['Not stated', 'Not applicable']));
+    // Children's "Not applicable" income is null, never the top of the order.
+    expect(table.rows.some((r) => r['INCP'] === null)).toBe(true);
+    const ranks = table.rows.map((r) => table.rank('INCP', r['INCP'])).filter((x) => x !== undefined);
+    expect(Math.max(...ranks)).toBeLessThan(table.levels['INCP']!.length);
+    expect(table.rows.every((r) => /^P\d{9}$/.test(r['person_id']!))).toBe(true);
+    // Against the file itself: each null is a missing code or an empty cell there.
+    const raw = parseCsv(await (await fetch(table.result.download_url)).text());
+    const incp = raw[0]!.indexOf('INCP');
+    expect(table.rows.filter((r) => r['INCP'] === null)).toHaveLength(raw.slice(1).filter((f) => ['Not stated', 'Not applicable', ''].includes(f[incp]!)).length);
+    const kept = await spq.table(query, { missing: 'keep' });
+    expect(kept.rows.every((r) => r['INCP'] !== null)).toBe(true);
+    expect(kept.levels['INCP']!.at(-1)).toMatch(/Not (stated|applicable)/);
+  });
+
+  it('refuses in table() what it cannot read before anything is charged', async () => {
+    const before = (await spq.credits()).credits_remaining;
+    await expect(spq.table({ ...query, output_format: 'parquet' })).rejects.toThrow(/reads csv/);
+    await expect(spq.table({ ...query, dataset_type: 'dwellings', linked_records: 'household' })).rejects.toThrow(/household/);
+    expect((await spq.credits()).credits_remaining).toBe(before);
+  });
+
+  it('parses csv as RFC 4180 (quotes, doubled quotes, CRLF, a byte-order mark) and takes its server and key from the environment', () => {
+    expect(parseCsv('\ufeffa,b\r\n"x, y","say ""hi"""\r\n0800,\n')).toEqual([['a', 'b'], ['x, y', 'say "hi"'], ['0800', '']]);
+    const table = readTable('id,AGE\n1,Old\n2,Not stated\n3,Young\n', { variables: [{ code: 'AGE', categories: ['Young', 'Old', 'Not stated'], missing: { non_response: ['Not stated'] } }] });
+    expect(table.levels).toEqual({ AGE: ['Young', 'Old'] });
+    expect(table.rows.map((r) => table.rank('AGE', r['AGE']))).toEqual([1, undefined, 0]);
+    const saved = { url: process.env['SPQ_URL'], key: process.env['SPQ_API_KEY'] };
+    try {
+      delete process.env['SPQ_URL'];
+      delete process.env['SPQ_API_KEY'];
+      expect(() => new SpqClient()).toThrow(/SPQ_API_KEY/);
+      process.env['SPQ_API_KEY'] = 'spq_test_x';
+      expect(() => new SpqClient()).not.toThrow();
+    } finally {
+      if (saved.url === undefined) delete process.env['SPQ_URL'];
+      else process.env['SPQ_URL'] = saved.url;
+      if (saved.key === undefined) delete process.env['SPQ_API_KEY'];
+      else process.env['SPQ_API_KEY'] = saved.key;
+    }
   });
 
   it('is typed from the committed OpenAPI document (api.d.ts is what openapi-typescript makes of it)', () => {

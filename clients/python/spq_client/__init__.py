@@ -3,9 +3,11 @@
 Standard library only (urllib); pandas (and pyarrow for parquet) only for ``to_dataframe``::
 
     from spq_client import SpqClient
-    spq = SpqClient("http://127.0.0.1:8080", api_key=os.environ["SPQ_API_KEY"])
+    spq = SpqClient()        # SPQ_URL (default http://127.0.0.1:8080) and SPQ_API_KEY from the environment
     query = {"geography_level": "suburb", "geography_selections": ["Fitzroy"],
              "dataset_type": "persons", "n_observations": 500, "output_format": "csv"}
+    df = spq.dataframe(query)                      # execute, download, read: a labelled DataFrame
+    # or step by step:
     result = spq.execute(query)
     df = spq.to_dataframe(spq.download(result, "fitzroy.csv"), spq.dictionary(result))
 
@@ -199,9 +201,14 @@ def _typed(frame, dictionary: Dict[str, Any], missing: str):
 
 
 class SpqClient:
-    def __init__(self, base_url: str, api_key: str, retries: int = 5, backoff: float = 1.0, timeout: float = 120.0,
-                 on_retry: Optional[Callable[[int, int, float], None]] = None, max_backoff: float = 60.0,
+    def __init__(self, base_url: Optional[str] = None, api_key: Optional[str] = None, retries: int = 5, backoff: float = 1.0,
+                 timeout: float = 120.0, on_retry: Optional[Callable[[int, int, float], None]] = None, max_backoff: float = 60.0,
                  max_retry_after: float = 60.0):
+        """``base_url`` defaults to $SPQ_URL, else http://127.0.0.1:8080; ``api_key`` to $SPQ_API_KEY."""
+        base_url = base_url or os.environ.get("SPQ_URL") or "http://127.0.0.1:8080"
+        api_key = api_key or os.environ.get("SPQ_API_KEY")
+        if not api_key:
+            raise ValueError("set SPQ_API_KEY (or pass api_key): spq_live_... or spq_test_..., from your account page")
         self.base_url = base_url.rstrip("/")
         self._api_key = api_key
         self.retries = retries
@@ -295,6 +302,22 @@ class SpqClient:
         return data
 
     # -------------------------------------------------------------- data frames
+    def dataframe(self, query: Dict[str, Any], missing: str = "na", idempotency_key: Optional[str] = None):
+        """Runs a query and reads its file in one call: a labelled DataFrame (``to_dataframe``), or
+        for ``linked_records="household"`` the dict of linked frames (``to_dataframes``). The file is
+        csv unless the query names a format; it is read from a temporary folder and not kept
+        (``execute`` + ``download`` keep it). Charges the query's credits like ``execute``."""
+        import tempfile
+
+        query = {"output_format": "csv", **query}
+        result = self.execute(query, idempotency_key=idempotency_key)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = self.download(result, os.path.join(tmp, "result"))
+            if file_kind(path) == "zip":
+                return self.to_dataframes(path, missing=missing)
+            dictionary = self.dictionary(result) if result.get("dictionary_url") else None
+            return self.to_dataframe(path, dictionary, missing=missing)
+
     @staticmethod
     def to_dataframe(path: str, dictionary: Optional[Dict[str, Any]] = None, missing: str = "na"):
         """A pandas DataFrame of a downloaded csv or parquet file: ids and geography as text (leading

@@ -200,3 +200,20 @@ spq_read <- function(path, dictionary = NULL, missing = c("na", "keep")) {
   }
   frame
 }
+
+#' Runs a query and reads its file in one call: a labelled data frame (`spq_read`), or for
+#' linked_records = "household" the list of linked frames. The file is csv unless the query names a
+#' format, and is read from a temporary file that is not kept (`spq_execute` + `spq_download` keep
+#' it). Charges the query's credits like `spq_execute`.
+spq_fetch <- function(client, query, missing = c("na", "keep"), idempotency_key = NULL) {
+  missing <- match.arg(missing)
+  if (is.null(query$output_format)) query$output_format <- "csv"
+  if (identical(query$output_format, "parquet")) stop("spq_fetch reads csv (or a household zip of csv): drop output_format, or read parquet with arrow::read_parquet", call. = FALSE)
+  if (identical(query$output_format, "xlsx")) stop("spq_fetch reads csv (or a household zip of csv): drop output_format, or read xlsx with readxl", call. = FALSE)
+  result <- spq_execute(client, query, idempotency_key = idempotency_key)
+  path <- tempfile()
+  on.exit(unlink(path))
+  spq_download(client, result, path)
+  dictionary <- if (!is.null(result$dictionary_url)) spq_dictionary(client, result) else NULL
+  spq_read(path, dictionary, missing)
+}

@@ -43,6 +43,15 @@ check("its keys link persons to the dwellings drawn", nrow(frames$dwellings) == 
 history <- spq_history(spq, per_page = 1)
 check("the history iterates every page", length(history) == 2 && household$query_id %in% vapply(history, function(q) q$query_id, "") && result$query_id %in% vapply(history, function(q) q$query_id, ""))
 
+before <- spq_credits(spq)$credits_remaining
+fetched <- spq_fetch(spq, query[setdiff(names(query), "output_format")])
+check("spq_fetch runs a query into a labelled data frame in one call", nrow(fetched) == 200 && is.ordered(fetched$AGE5P) && !("Not stated" %in% levels(fetched$INCP)))
+check("spq_fetch charges what the query costs", spq_credits(spq)$credits_remaining == before - spq_history(spq, per_page = 1)[[1]]$credit_cost)
+linked <- spq_fetch(spq, list(geography_level = "suburb", geography_selections = "Fitzroy", dataset_type = "dwellings", n_observations = 3, linked_records = "household"))
+check("spq_fetch reads a household query as linked frames", identical(sort(names(linked)), c("dwellings", "families", "persons")) && all(linked$persons$dwelling_id %in% linked$dwellings$dwelling_id))
+refused <- tryCatch(spq_fetch(spq, modifyList(query, list(output_format = "parquet"))), error = function(e) conditionMessage(e))
+check("spq_fetch says how to read parquet instead of failing on it", grepl("arrow::read_parquet", refused))
+
 err <- tryCatch(spq_execute(spq, modifyList(query, list(n_observations = 10000000))), spq_error = function(e) e)
 check("a 422 is an spq_validation_error condition with its detail", inherits(err, "spq_validation_error") && err$status == 422 && nzchar(err$request_id))
 bad <- tryCatch(spq_credits(spq_client(base, "spq_live_notakey", retries = 0)), spq_error = function(e) e)

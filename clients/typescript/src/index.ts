@@ -19,6 +19,9 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { components, operations } from './api.d.ts';
+import { readTable, type Dictionary, type Table } from './table.ts';
+
+export { parseCsv, readTable, type Dictionary, type Table } from './table.ts';
 
 type Schemas = components['schemas'];
 type Defaulted = 'output_format' | 'include_geography' | 'linked_records';
@@ -36,10 +39,10 @@ export type VariablesResult = Schemas['VariablesResult'];
 export type SearchParameters = NonNullable<operations['searchGeography']['parameters']['query']>;
 
 export interface SpqClientOptions {
-  /** The server, e.g. "https://spq.example.org" (no trailing path). */
-  readonly baseUrl: string;
-  /** spq_live_… or spq_test_…: sent as a bearer token, never in a URL. */
-  readonly apiKey: string;
+  /** The server, e.g. "https://spq.example.org" (no trailing path); default $SPQ_URL, else http://127.0.0.1:8080. */
+  readonly baseUrl?: string;
+  /** spq_live_… or spq_test_…: sent as a bearer token, never in a URL; default $SPQ_API_KEY. */
+  readonly apiKey?: string;
   /** Retries after the first attempt (default 5). */
   readonly retries?: number;
   /** First backoff in ms (default 1,000), doubled each retry up to `maxBackoffMs`, ±25% jitter. */
@@ -124,10 +127,14 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export class SpqClient {
   private readonly base: string;
+  private readonly apiKey: string;
   private readonly fetchImpl: typeof fetch;
 
-  constructor(private readonly options: SpqClientOptions) {
-    this.base = options.baseUrl.replace(/\/+$/, '');
+  constructor(private readonly options: SpqClientOptions = {}) {
+    this.base = (options.baseUrl ?? process.env['SPQ_URL'] ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+    const apiKey = options.apiKey ?? process.env['SPQ_API_KEY'];
+    if (!apiKey) throw new TypeError('set SPQ_API_KEY (or pass apiKey): spq_live_… or spq_test_…, from your account page');
+    this.apiKey = apiKey;
     this.fetchImpl = options.fetch ?? fetch;
   }
 
@@ -213,6 +220,27 @@ export class SpqClient {
     return { bytes, contentType: response.headers.get('content-type') };
   }
 
+  /**
+   * Runs a query and reads its csv in one call: a labelled Table (see `readTable`). The query is
+   * csv unless it names a format; parquet, xlsx and household zips are refused before anything is
+   * charged (read those files with a parquet, xlsx or zip library after `execute` + `download`).
+   * Charges the query's credits like `execute`.
+   */
+  async table(query: QueryRequest, options: { missing?: 'na' | 'keep'; idempotencyKey?: string } = {}): Promise<Table & { result: ExecuteResult }> {
+    const format = query.output_format ?? 'csv';
+    if (format !== 'csv') throw new TypeError(`table() reads csv: drop output_format "${format}", or execute and download the ${format} file and read it with a ${format} library`);
+    if (query.linked_records === 'household') throw new TypeError('table() reads one csv: a household query is a zip of linked files; execute and download it instead');
+    const result = await this.execute({ ...query, output_format: 'csv' }, { idempotencyKey: options.idempotencyKey });
+    const text = async (url: string) => {
+      const response = await this.send('GET', url, {}, false);
+      if (!response.ok) throw await this.errorOf(response);
+      return response.text();
+    };
+    if (!result.dictionary_url) throw new TypeError('the server gave this csv no dictionary_url');
+    const [csv, dictionary] = await Promise.all([text(result.download_url), text(result.dictionary_url)]);
+    return { ...readTable(csv, JSON.parse(dictionary) as Dictionary, { missing: options.missing }), result };
+  }
+
   private async call<T>(
     method: 'GET' | 'POST',
     path: string,
@@ -233,7 +261,7 @@ export class SpqClient {
         response = await this.fetchImpl(url, {
           method,
           headers: {
-            ...(authorised ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+            ...(authorised ? { authorization: `Bearer ${this.apiKey}` } : {}),
             ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
             ...options.headers,
           },
