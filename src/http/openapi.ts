@@ -20,6 +20,7 @@ export function openApiOptions() {
       info: {
         title: 'spq: Synthetic Population Query API',
         version: '1.0.0',
+        contact: { name: 'The operator of this spq server (its account area, /console, says how to reach them)' },
         license: { name: 'Proprietary (UNLICENSED): the service and its records are not open data', identifier: 'LicenseRef-spq-proprietary' },
         description: [
           'Credit-metered API for synthetic Australian persons, families and dwellings (interface v1).',

@@ -4,9 +4,9 @@ import { StringEnum } from './common.ts';
 
 export const SearchQuery = Type.Object({
   query: Type.String({ minLength: 1, maxLength: 100, description: 'Search term; partial, case- and accent-insensitive match' }),
-  state: Type.Optional(StringEnum(STATES)),
-  level: Type.Optional(StringEnum(['suburb', 'postcode', 'lga', 'state'] as const, { default: 'suburb' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+  state: Type.Optional(StringEnum(STATES, { description: 'Only places in this state or territory' })),
+  level: Type.Optional(StringEnum(['suburb', 'postcode', 'lga', 'state'] as const, { default: 'suburb', description: 'The kind of place to find; a postcode search lists the suburbs it covers' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'At most this many results, best first' })),
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 
@@ -38,8 +38,8 @@ export const SearchResult = Type.Object({
 });
 export type SearchResult = Static<typeof SearchResult>;
 
-export const VariablesParams = Type.Object({ suburb_id: Type.String({ minLength: 1, maxLength: 200 }) });
-export const VariablesQuery = Type.Object({ dataset_type: StringEnum(DATASET_TYPES) });
+export const VariablesParams = Type.Object({ suburb_id: Type.String({ minLength: 1, maxLength: 200, description: 'A suburb_id as search returns it (e.g. "Fitzroy" or "Richmond (VIC)")' }) });
+export const VariablesQuery = Type.Object({ dataset_type: StringEnum(DATASET_TYPES, { description: 'Whose variables: persons, families or dwellings' }) });
 
 export const VariablesResult = Type.Object({
   suburb_id: Type.String(),

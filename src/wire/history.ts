@@ -21,9 +21,9 @@ export const HistoryItem = Type.Object({
 export type HistoryItem = Static<typeof HistoryItem>;
 
 export const HistoryQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  dataset_type: Type.Optional(StringEnum(DATASET_TYPES)),
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1 (newest queries first)' })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Queries per page' })),
+  dataset_type: Type.Optional(StringEnum(DATASET_TYPES, { description: 'Only queries of this dataset type' })),
 });
 export type HistoryQuery = Static<typeof HistoryQuery>;
 
@@ -38,4 +38,4 @@ export const HistoryResult = Type.Object({
 });
 export type HistoryResult = Static<typeof HistoryResult>;
 
-export const QueryIdParams = Type.Object({ query_id: Type.String({ maxLength: 100 }) });
+export const QueryIdParams = Type.Object({ query_id: Type.String({ maxLength: 100, description: 'The query_id execute returned (qry_…)' }) });

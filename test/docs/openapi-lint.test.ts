@@ -1,9 +1,13 @@
 /**
  * The committed OpenAPI document (docs/openapi.json, which test/http/misc.test.ts checks is the
- * one the server serves) passes Redocly's recommended rules with no error, and every operation
- * has a unique operationId a code generator can name a function after.
+ * one the server serves) passes both standard linters with no finding of Redocly's recommended
+ * errors and no finding at all of Spectral's `oas` ruleset, and every operation has a unique
+ * operationId a code generator can name a function after.
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import spectralCore from '@stoplight/spectral-core';
+import spectralParsers from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +30,13 @@ describe('docs/openapi.json', () => {
     expect(errors).toEqual([]);
     // Every worked example conforms to its schema (a warning of the same ruleset, held to 0 here).
     expect(problems.filter((p) => p.ruleId === 'no-invalid-media-type-examples').map((p) => p.message)).toEqual([]);
+  });
+
+  it('has no finding, not even a warning, under Spectral\'s recommended OpenAPI ruleset (oas)', async () => {
+    const spectral = new spectralCore.Spectral();
+    spectral.setRuleset({ extends: [[oas as never, 'recommended']] });
+    const findings = await spectral.run(new spectralCore.Document(source, spectralParsers.Json, path));
+    expect(findings.map((f) => `${f.code} (severity ${f.severity}): ${f.message} ${f.path.join('.')}`)).toEqual([]);
   });
 
   it('gives every JSON operation a worked example', () => {

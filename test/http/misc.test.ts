@@ -87,6 +87,29 @@ describe('operations and documents', () => {
     expect(await docs.text()).toContain('swagger');
   });
 
+  it('declares the content type of every file a link serves (each format, the household zip, the dictionary)', async () => {
+    const served = await (await s.call('/openapi.json')).json();
+    const responses = served.paths['/downloads/{token}/{fileName}'].get.responses;
+    const declared = (status: string) => Object.keys(responses[status].content ?? {});
+    const seen = new Set<string>();
+    const fetchType = async (url: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      return { status: String(res.status), type: res.headers.get('content-type')!.split(';')[0]! };
+    };
+    for (const overrides of [{ output_format: 'parquet' }, { output_format: 'xlsx' }, { output_format: 'csv' }, { output_format: 'csv', dataset_type: 'dwellings', linked_records: 'household', n_observations: 3 }]) {
+      const result = await (await s.call('/query/execute', { key, body: query({ n_observations: 5, ...overrides }) })).json();
+      for (const url of [result.download_url, result.dictionary_url].filter(Boolean)) {
+        const whole = await fetchType(url);
+        expect(declared(whole.status), `${url} is ${whole.type}`).toContain(whole.type);
+        const part = await fetchType(url, { range: 'bytes=0-1' });
+        expect(declared(part.status), `${url} (range) is ${part.type}`).toContain(part.type);
+        seen.add(whole.type);
+      }
+    }
+    expect(seen.size).toBe(5);
+  });
+
   it('a database out of reach is 503 service_unavailable with Retry-After (retry shortly), not a bare 500', async () => {
     const store = s.store as { findKeyByHash: AccountStore['findKeyByHash'] };
     const original = store.findKeyByHash;

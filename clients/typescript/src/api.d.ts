@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers */
+        /**
+         * Liveness: the process answers
+         * @description Answers 200 while the process runs, whatever its dependencies: for a supervisor's liveness probe. Needs no key and is not rate limited.
+         */
         get: operations["getLiveness"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: database, rate limiter and pool release usable, not shutting down */
+        /**
+         * Readiness: database, rate limiter and pool release usable, not shutting down
+         * @description Answers 200 when this instance can serve queries (database, rate limiter and pool release usable, not draining), 503 otherwise: for a load balancer's readiness probe. Needs no key.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -145,7 +151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Credit balance and tier */
+        /**
+         * Credit balance and tier
+         * @description The key's account: credits remaining, tier, and when the free weekly allowance renews. Costs nothing; counts against the rate limit like every authenticated call.
+         */
         get: operations["getCredits"];
         put?: never;
         post?: never;
@@ -531,31 +540,41 @@ export interface operations {
                 range?: string;
             };
             path: {
+                /** @description The signed token of download_url (or dictionary_url): it names the file and when the link expires */
                 token: string;
+                /** @description The file name of the link (what a browser saves it as) */
                 fileName: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The file (parquet, csv or xlsx) */
+            /** @description The file: parquet, csv or xlsx; a zip for a household sample; JSON for a csv's dictionary */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/vnd.apache.parquet": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/zip": string;
+                    "application/json": string;
                 };
             };
-            /** @description The requested byte range */
+            /** @description The requested byte range of the file */
             206: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/vnd.apache.parquet": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/zip": string;
+                    "application/json": string;
                 };
             };
             /** @description The link was altered */
@@ -905,8 +924,11 @@ export interface operations {
     listQueries: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (newest queries first) */
                 page?: number;
+                /** @description Queries per page */
                 per_page?: number;
+                /** @description Only queries of this dataset type */
                 dataset_type?: "persons" | "families" | "dwellings";
             };
             header?: never;
@@ -1008,6 +1030,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The query_id execute returned (qry_…) */
                 query_id: string;
             };
             cookie?: never;
@@ -1197,8 +1220,11 @@ export interface operations {
             query: {
                 /** @description Search term; partial, case- and accent-insensitive match */
                 query: string;
+                /** @description Only places in this state or territory */
                 state?: "NSW" | "VIC" | "QLD" | "SA" | "WA" | "TAS" | "NT" | "ACT";
+                /** @description The kind of place to find; a postcode search lists the suburbs it covers */
                 level?: "suburb" | "postcode" | "lga" | "state";
+                /** @description At most this many results, best first */
                 limit?: number;
             };
             header?: never;
@@ -1300,10 +1326,12 @@ export interface operations {
     listVariables: {
         parameters: {
             query: {
+                /** @description Whose variables: persons, families or dwellings */
                 dataset_type: "persons" | "families" | "dwellings";
             };
             header?: never;
             path: {
+                /** @description A suburb_id as search returns it (e.g. "Fitzroy" or "Richmond (VIC)") */
                 suburb_id: string;
             };
             cookie?: never;

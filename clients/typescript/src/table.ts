@@ -34,7 +34,7 @@ export interface Table {
   /** Coded column → the dictionary's missing-value codes. */
   readonly missingCodes: Readonly<Record<string, readonly string[]>>;
   /** The position of a value among its column's levels (0 = first), or undefined for null or an uncoded column. */
-  rank(column: string, value: string | null): number | undefined;
+  rank(column: string, value: string | null | undefined): number | undefined;
 }
 
 /** RFC 4180 csv (quoted fields, doubled quotes, CRLF or LF) into rows of fields. */
@@ -120,6 +120,6 @@ export function readTable(csv: string, dictionary: Dictionary, options: { missin
     rows,
     levels,
     missingCodes,
-    rank: (column, value) => (value === null ? undefined : positions.get(column)?.get(value)),
+    rank: (column, value) => (value === null || value === undefined ? undefined : positions.get(column)?.get(value)),
   };
 }

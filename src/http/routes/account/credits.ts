@@ -7,6 +7,7 @@ import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 export const schema = {
   operationId: 'getCredits',
   summary: 'Credit balance and tier',
+  description: "The key's account: credits remaining, tier, and when the free weekly allowance renews. Costs nothing; counts against the rate limit like every authenticated call.",
   tags: ['account'],
   security: bearerSecurity,
   response: { 200: CreditsResult, ...authenticatedErrors() },

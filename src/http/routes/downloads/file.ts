@@ -1,10 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { downloadPolicy, rateLimitedError } from '../../../app/auth.ts';
 import { openDownload, parseRange, readDownload } from '../../../app/download.ts';
+import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, HOUSEHOLD_CONTENT_TYPE } from '../../../app/format.ts';
 import { appError } from '../../../core/errors.ts';
 import { ErrorBody, RateLimitedBody } from '../../../wire/common.ts';
 import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
+
+/** Every media type a link serves (each result format, the household zip, a csv's dictionary), without parameters. */
+const served = Object.fromEntries(
+  [...Object.values(CONTENT_TYPES), HOUSEHOLD_CONTENT_TYPE, DICTIONARY_CONTENT_TYPE].map((type) => [type.split(';')[0]!, { schema: { type: 'string', format: 'binary' } }]),
+) as Record<string, { schema: { type: 'string'; format: 'binary' } }>;
 
 export const schema = {
   security: [],
@@ -12,11 +18,14 @@ export const schema = {
   description:
     'The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416).',
   tags: ['downloads'],
-  params: Type.Object({ token: Type.String({ maxLength: 2000 }), fileName: Type.String({ maxLength: 200 }) }),
+  params: Type.Object({
+    token: Type.String({ maxLength: 2000, description: 'The signed token of download_url (or dictionary_url): it names the file and when the link expires' }),
+    fileName: Type.String({ maxLength: 200, description: 'The file name of the link (what a browser saves it as)' }),
+  }),
   headers: Type.Object({ range: Type.Optional(Type.String({ description: 'bytes=start-end' })) }),
   response: {
-    200: { description: 'The file (parquet, csv or xlsx)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-    206: { description: 'The requested byte range', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+    200: { description: 'The file: parquet, csv or xlsx; a zip for a household sample; JSON for a csv\'s dictionary', content: served },
+    206: { description: 'The requested byte range of the file', content: served },
     403: { ...ErrorBody, description: 'The link was altered' },
     410: { ...ErrorBody, description: 'The link has expired; run the query again' },
     416: { description: 'The range lies outside the file; Content-Range gives its size', type: 'null' },

@@ -5,6 +5,7 @@ export const schema = {
   operationId: 'getLiveness',
   security: [],
   summary: 'Liveness: the process answers',
+  description: "Answers 200 while the process runs, whatever its dependencies: for a supervisor's liveness probe. Needs no key and is not rate limited.",
   tags: ['operations'],
   response: { 200: HealthResult },
 } as const;

@@ -5,6 +5,7 @@ export const schema = {
   operationId: 'getReadiness',
   security: [],
   summary: 'Readiness: database, rate limiter and pool release usable, not shutting down',
+  description: "Answers 200 when this instance can serve queries (database, rate limiter and pool release usable, not draining), 503 otherwise: for a load balancer's readiness probe. Needs no key.",
   tags: ['operations'],
   response: { 200: ReadyResult, 503: ReadyResult },
 } as const;
