@@ -37,6 +37,11 @@ export interface Config {
    */
   readonly testExportDelayMs: number;
   readonly smallSuburbThreshold: number;
+  /**
+   * SPQ_DEMO_IMPLICATES: implicates the demo release holds (default 5). The first is built before
+   * the service listens; the others after, one at a time, served as each completes. 1: none extra.
+   */
+  readonly demoImplicates: number;
   readonly maxRowsPerExecute: number;
   readonly rateLimits: {
     readonly perMinute: number;
@@ -150,6 +155,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     metricsToken: text(merged, 'SPQ_METRICS_TOKEN'),
     testExportDelayMs: integer(merged, 'SPQ_TEST_EXPORT_DELAY_MS', 0),
     smallSuburbThreshold: integer(merged, 'SPQ_SMALL_SUBURB_THRESHOLD', 500),
+    demoImplicates: integer(merged, 'SPQ_DEMO_IMPLICATES', 5, 1),
     maxRowsPerExecute: integer(merged, 'SPQ_MAX_ROWS_PER_EXECUTE', 5_000_000, 1),
     rateLimits: {
       perMinute: integer(merged, 'SPQ_RATE_PER_MINUTE', 60, 1),

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { AccountStore } from '../ports/account-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { FileStore } from '../ports/file-store.ts';
-import type { PoolRelease } from '../ports/pool-release.ts';
+import type { ImplicateSource, PoolRelease } from '../ports/pool-release.ts';
 import type { Randomness } from '../ports/randomness.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { ScratchSpace } from '../ports/scratch.ts';
@@ -13,7 +13,10 @@ export interface UseCaseDeps {
   readonly accounts: AccountStore;
   readonly limiter: RateLimiter;
   readonly files: FileStore;
+  /** The served release (its first implicate). */
   readonly pools: PoolRelease;
+  /** The release's independently synthesized implicates; without it, implicate 1 (`pools`) is the only one. */
+  readonly implicates?: ImplicateSource;
   readonly clock: Clock;
   /** Ids and sampling seeds. */
   readonly randomness: Randomness;

@@ -19,6 +19,7 @@ import {
   resultFileKey,
   resultFileName,
 } from './format.ts';
+import { implicateFor, requestedSeed } from './implicates.ts';
 import { validateQuery, type NormalizedQuery, type QueryInput } from './query-validation.ts';
 import type { ExecuteResult } from '../wire/query.ts';
 
@@ -28,6 +29,10 @@ export interface ExecuteMetadata extends NormalizedQuery {
   readonly fitted_to: FittedTo;
   readonly generated_at: string;
   readonly seed: string;
+  /** Extension: the implicate (independent synthesis of the release) the records come from. */
+  readonly implicate: number;
+  /** Extension: the seed that implicate's synthesis ran with, when the release records it. */
+  readonly synthesis_seed?: string;
   /** Extension: present (true) when a sandbox key ran the query: test data, nothing charged. */
   readonly test_data?: true;
 }
@@ -74,7 +79,7 @@ export const selectionSeed = (seed: bigint, index: number): bigint => (seed + Bi
 export const TEST_DATA_NOTICE = 'TEST DATA from a sandbox (spq_test_) key: capped and not charged; not for analysis.';
 
 /** The request an Idempotency-Key is bound to: the normalised query, so defaults written out or left out are the same request. */
-export function requestHash(query: NormalizedQuery): string {
+export function requestHash(query: NormalizedQuery, sampling: { readonly seed?: string | undefined; readonly implicate?: number | undefined } = {}): string {
   const canonical = JSON.stringify([
     query.geography_level,
     query.geography_selections,
@@ -84,6 +89,7 @@ export function requestHash(query: NormalizedQuery): string {
     query.include_geography,
     // Only when set: the hash of a query without the extension stays what it was.
     ...(query.linked_records ? [query.linked_records] : []),
+    ...(sampling.seed !== undefined || sampling.implicate !== undefined ? [{ seed: sampling.seed ?? null, implicate: sampling.implicate ?? null }] : []),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -119,9 +125,15 @@ export async function executeQuery(
   log: OpsLog,
   input: ExecuteInput,
 ): Promise<Result<ExecuteOutcome, AppError>> {
-  const validated = validateQuery(deps.pools, deps.config, input.query);
+  const chosen = await implicateFor(deps, input.query.implicate);
+  if (!chosen.ok) return chosen;
+  // Pool sizes are the implicate's own: each synthesis fits the same tables, but its records are its own.
+  const pools = chosen.value.pools;
+  const validated = validateQuery(pools, deps.config, input.query);
   if (!validated.ok) return validated;
   const v = validated.value;
+  const named = input.query.seed !== undefined ? requestedSeed(input.query.seed) : undefined;
+  if (named !== undefined && !named.ok) return named;
   const q = v.query;
   const sandbox = input.sandbox === true;
   const overCap = sandbox ? sandboxCapExceeded(q.n_observations) : undefined;
@@ -131,13 +143,15 @@ export async function executeQuery(
   const queryId = deps.randomness.id('qry');
   const now = deps.clock.now();
   const expires = new Date(now.getTime() + deps.config.downloadTtlDays * DAY_MS);
-  const seed = deps.randomness.seed();
+  const seed = named?.value ?? deps.randomness.seed();
   const metadata: ExecuteMetadata = {
     ...q,
     version: deps.pools.version,
     fitted_to: deps.pools.fittedTo,
     generated_at: now.toISOString(),
     seed: seed.toString(),
+    implicate: chosen.value.number,
+    ...(chosen.value.synthesisSeed !== undefined ? { synthesis_seed: chosen.value.synthesisSeed } : {}),
     ...(sandbox ? { test_data: true as const } : {}),
   };
   const household = q.linked_records === 'household';
@@ -157,7 +171,7 @@ export async function executeQuery(
       fileKey: null,
       downloadExpires: expires,
     },
-    ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q) } } : {}),
+    ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q, { seed: input.query.seed, implicate: input.query.implicate }) } } : {}),
     ...(deps.instanceId !== undefined ? { instanceId: deps.instanceId } : {}),
   };
   const charged = await deps.accounts.charge(chargeRequest).catch((error: unknown) => {
@@ -194,8 +208,8 @@ export async function executeQuery(
       const partSeed = selectionSeed(seed, i);
       const rows =
         extra > 0 && taken
-          ? withoutTaken(deps.pools.sample(selection, q.dataset_type, Math.min(v.matches[i]!.pool_size, n + extra), partSeed), n, taken, partSeed)
-          : deps.pools.sample(selection, q.dataset_type, n, partSeed);
+          ? withoutTaken(pools.sample(selection, q.dataset_type, Math.min(v.matches[i]!.pool_size, n + extra), partSeed), n, taken, partSeed)
+          : pools.sample(selection, q.dataset_type, n, partSeed);
       if (taken) for (const row of rows) taken.add(row);
       return { selection, rows };
     });
@@ -204,6 +218,8 @@ export async function executeQuery(
       query_id: queryId,
       version: metadata.version,
       seed: metadata.seed,
+      implicate: String(metadata.implicate),
+      ...(metadata.synthesis_seed !== undefined ? { synthesis_seed: metadata.synthesis_seed } : {}),
       generated_at: metadata.generated_at,
       dataset_type: q.dataset_type,
       geography_level: q.geography_level,
@@ -217,18 +233,18 @@ export async function executeQuery(
     };
     exported = household
       ? // The dwellings drawn, then every family and person of them: one file per dataset, in one zip.
-        await deps.pools.exportBundle({
+        await pools.exportBundle({
           files: (['dwellings', 'families', 'persons'] as const).map((dataset) => ({
             name: resultFileName(queryId, dataset, q.output_format),
             dataset,
-            parts: dataset === 'dwellings' ? parts : parts.map((p) => ({ selection: p.selection, rows: deps.pools.members(dataset, p.rows) })),
+            parts: dataset === 'dwellings' ? parts : parts.map((p) => ({ selection: p.selection, rows: pools.members(dataset, p.rows) })),
           })),
           format: q.output_format,
           includeGeography: q.include_geography,
           metadata: fileMetadata,
           destPath: tmpPath,
         })
-      : await deps.pools.export({
+      : await pools.export({
           dataset: q.dataset_type,
           parts,
           format: q.output_format,

@@ -3,6 +3,7 @@ import { sandboxCapExceeded } from '../core/pricing.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { PreviewResult } from '../wire/query.ts';
 import type { UseCaseDeps } from './deps.ts';
+import { implicateFor, requestedSeed } from './implicates.ts';
 import { validateQuery, type QueryInput } from './query-validation.ts';
 
 /** A valid preview, as the published schema defines it (src/wire). */
@@ -10,11 +11,17 @@ export type PreviewOutcome = PreviewResult;
 
 /** Checks and prices a query; spends nothing, generates nothing (decisions.md, "Preview"). */
 export async function previewQuery(
-  deps: Pick<UseCaseDeps, 'pools' | 'accounts' | 'config' | 'clock'>,
+  deps: Pick<UseCaseDeps, 'pools' | 'implicates' | 'accounts' | 'config' | 'clock'>,
   account: { readonly accountId: string; readonly creditsRemaining?: number; readonly sandbox?: boolean },
   input: QueryInput,
 ): Promise<Result<PreviewOutcome, AppError>> {
-  const validated = validateQuery(deps.pools, deps.config, input);
+  const chosen = await implicateFor(deps, input.implicate);
+  if (!chosen.ok) return chosen;
+  if (input.seed !== undefined) {
+    const seed = requestedSeed(input.seed);
+    if (!seed.ok) return seed;
+  }
+  const validated = validateQuery(chosen.value.pools, deps.config, input);
   if (!validated.ok) return validated;
   const v = validated.value;
   if (account.sandbox) {

@@ -12,6 +12,7 @@ import { openAccountStore } from '../adapters/db/open-store.ts';
 import { loadServerSecret } from '../adapters/db/server-secret.ts';
 import { createLocalFileStore } from '../adapters/filestore/local.ts';
 import { createS3FileStore } from '../adapters/filestore/s3.ts';
+import { openImplicates } from '../adapters/pools/implicates.ts';
 import { openPoolRelease } from '../adapters/pools/release.ts';
 import { createMemoryRateLimiter } from '../adapters/ratelimit/memory.ts';
 import { createRedisRateLimiter } from '../adapters/ratelimit/redis.ts';
@@ -27,6 +28,8 @@ import type { UseCaseDeps } from '../app/deps.ts';
 
 export interface Services extends UseCaseDeps {
   readonly instanceId: string;
+  /** The served release's directory (its extra implicates live under it). */
+  readonly poolDir: string;
   /** One line per port naming its adapter, for the start-up banner. */
   readonly description: readonly string[];
   close(): Promise<void>;
@@ -105,7 +108,9 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
     throw new Error(`refusing to serve: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const pools = withExportDelay(opened, config.testExportDelayMs, log);
-  const closers: (() => Promise<void>)[] = [() => pools.close()];
+  // Implicates 2..M open on first use, each checked like the release; the demo's appear while it is served.
+  const implicates = openImplicates(poolDir, pools);
+  const closers: (() => Promise<void>)[] = [() => pools.close(), () => implicates.close()];
   try {
     const accounts = await openAccountStore(config);
     closers.push(() => accounts.close());
@@ -113,7 +118,7 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
     closers.push(() => limiter.close());
     const files = fileStoreFor(config, serverSecret);
     const description = [
-      `pool release ${pools.version}, checksum ${pools.checksum} (${poolDir})`,
+      `pool release ${pools.version}, checksum ${pools.checksum} (${poolDir}), implicates ${implicates.available().join(', ')}`,
       config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: SQLite in ${config.dataDir}`,
       config.redisUrl ? 'rate limits: Redis (REDIS_URL)' : 'rate limits: in memory (this process)',
       config.s3 ? `files: S3 bucket ${config.s3.bucket}` : `files: ${config.dataDir}/files`,
@@ -126,11 +131,13 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
       limiter,
       files,
       pools,
+      implicates,
       clock,
       serverSecret,
       randomness: cryptoRandomness,
       scratch: localScratch(join(config.dataDir, 'tmp', instanceId)),
       instanceId,
+      poolDir,
       description,
       async close() {
         for (const close of closers.reverse()) await close().catch(() => undefined);

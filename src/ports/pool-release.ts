@@ -118,3 +118,25 @@ export interface PoolRelease {
   exportBundle(request: ExportBundleRequest): Promise<ExportResult>;
   close(): Promise<void>;
 }
+
+/** One implicate of the served release: its number, the seed its synthesis ran with, and its pools. */
+export interface Implicate {
+  /** 1 is the release's first synthesis (what a query without `implicate` draws from). */
+  readonly number: number;
+  /** The synthesis seed (decimal), when the release records it (releases before implicates do not). */
+  readonly synthesisSeed: string | undefined;
+  readonly pools: PoolRelease;
+}
+
+/**
+ * The independently synthesized implicates of the served release: each a full synthesis of every
+ * pool from the same census tables with its own seed (not a resample of one pool). A release may
+ * gain implicates while it is served (the demo builds its extra ones after the service listens).
+ */
+export interface ImplicateSource {
+  /** The implicates ready to serve now, ascending; 1 is always among them. */
+  available(): readonly number[];
+  /** Implicate k, opened (and verified) on first use; undefined when the release does not hold it (yet). */
+  open(k: number): Promise<Implicate | undefined>;
+  close(): Promise<void>;
+}

@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { AreaLevel, CensusInputs, InputError, SuburbGeography } from '../core/census/inputs.ts';
@@ -13,6 +14,8 @@ import { loadCensusInputs, loadPerturbationFloor, loadRealismReference, loadTrut
 import { sizeBand, type SizeBand } from '../core/quality/metrics.ts';
 import { createRealismAccumulator, withReference } from '../core/quality/realism.ts';
 import { createPoolReleaseWriter } from '../adapters/pools/writer.ts';
+import { RELEASE_FILES } from '../adapters/pools/catalog.ts';
+import { implicateDir, implicatesRoot } from '../adapters/pools/release-dirs.ts';
 import { sumTablesByParent } from './parent-targets.ts';
 import { renderReport, summariseReport, type BuildReport, type SuburbFit } from './report.ts';
 import type { SuburbJob } from './suburb-job.ts';
@@ -40,6 +43,14 @@ export interface BuildOptions {
   readonly allowUnknownHeaders?: boolean;
   /** Worker threads for synthesis (0: inline on the main thread). Default: one per core. */
   readonly threads?: number;
+  /**
+   * Independent syntheses of every pool the release holds (default 1): implicate 1 in the release
+   * directory, implicate k in <release>/implicates/<k>, each from the same inputs with its own seed
+   * (implicateSeed), so that draws from different implicates carry the synthesis's uncertainty.
+   */
+  readonly implicates?: number;
+  /** Stops the build between areas (what is half written is removed); the build then rejects with BuildAborted. */
+  readonly signal?: AbortSignal;
   readonly onProgress?: (phase: 'load' | 'synthesize' | 'write', done: number, total: number) => void;
 }
 
@@ -75,6 +86,36 @@ export interface BuildSummary {
   readonly peak_rss_mb: number;
   readonly report: BuildReport;
   readonly summaryText: string;
+  /** Every implicate the build wrote (the first is this summary's own), with its seed and fit. */
+  readonly implicates: readonly ImplicateSummary[];
+}
+
+export interface ImplicateSummary {
+  readonly implicate: number;
+  readonly seed: number;
+  readonly dir: string;
+  readonly checksum: string;
+  readonly persons: number;
+  readonly srmse_median: number | null;
+  readonly seconds: number;
+}
+
+/** A build stopped by its signal (a server shutting down while it completes the demo's implicates). */
+export class BuildAborted extends Error {
+  constructor() {
+    super('build stopped');
+  }
+}
+
+/**
+ * Implicate k's synthesis seed: the build seed for k = 1 (a one-implicate release is what it was),
+ * else the build seed mixed with k (FNV-1a), so each implicate is an independent synthesis.
+ */
+export function implicateSeed(buildSeed: number, k: number): number {
+  if (k === 1) return buildSeed;
+  let hash = 0x811c9dc5 ^ (buildSeed >>> 0);
+  for (const c of `implicate ${k}`) hash = Math.imul(hash ^ c.charCodeAt(0), 0x01000193);
+  return hash >>> 0;
 }
 
 const defaultThreads = (): number => Math.max(1, availableParallelism());
@@ -211,9 +252,67 @@ export function areaJob(
   return { job, estimated, structural };
 }
 
-/** Inputs → synthesizer → pool release and build report. */
+/**
+ * Inputs → synthesizer → pool release and build report; with `implicates: M`, M independent
+ * syntheses, the first in the release directory, the others in <release>/implicates/<k>.
+ */
 export async function buildRelease(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
+  const dir = join(options.poolsDir, options.version);
+  await rm(dir, { recursive: true, force: true });
+  const prepared = await prepareBuild(options);
+  const first = await synthesizeInto(options, prepared, dir, 1);
+  const implicates: ImplicateSummary[] = [implicateSummary(first, 1, options.seed)];
+  for (let k = 2; k <= (options.implicates ?? 1); k++) implicates.push(await buildImplicate(options, dir, k, prepared));
+  // seconds: the whole build, inputs and every implicate.
+  return { ...first, implicates, seconds: (performance.now() - started) / 1000, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) };
+}
+
+/**
+ * Implicate k (≥ 2) of the release in `releaseDir`: synthesized into a scratch directory beside
+ * it and renamed into <release>/implicates/<k> when complete, so a server never sees half of one
+ * and two builders of the same implicate do not mix (the second finds it there and drops its own).
+ */
+export async function buildImplicate(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, releaseDir: string, k: number, prepared?: PreparedBuild): Promise<ImplicateSummary> {
+  if (!Number.isInteger(k) || k < 2) throw new Error(`implicate ${k}: extra implicates are numbered from 2`);
+  const target = implicateDir(releaseDir, k);
+  const scratch = join(implicatesRoot(releaseDir), `.building-${k}-${process.pid}-${Date.now()}`);
+  await mkdir(implicatesRoot(releaseDir), { recursive: true });
+  try {
+    const built = await synthesizeInto(options, prepared ?? (await prepareBuild(options)), scratch, k);
+    try {
+      await rename(scratch, target);
+    } catch (error) {
+      if (!existsSync(join(target, RELEASE_FILES.manifest))) throw error;
+    }
+    return { ...implicateSummary(built, k, options.seed), dir: target };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+const implicateSummary = (s: Omit<BuildSummary, 'implicates'>, k: number, buildSeed: number): ImplicateSummary => ({
+  implicate: k,
+  seed: implicateSeed(buildSeed, k),
+  dir: s.dir,
+  checksum: s.checksum,
+  persons: s.persons,
+  srmse_median: s.srmse_median,
+  seconds: s.seconds,
+});
+
+/** The inputs loaded and checked once, for every implicate of a build. */
+export interface PreparedBuild {
+  readonly levels: readonly AreaLevel[];
+  readonly loadedLevels: readonly LevelInputs[];
+  readonly truth: Loaded<typeof loadTruth>;
+  readonly reference: Loaded<typeof loadRealismReference>;
+  readonly floor: Loaded<typeof loadPerturbationFloor>;
+}
+
+type Loaded<F extends (...args: never[]) => Promise<unknown>> = Extract<Awaited<ReturnType<F>>, { ok: true }> extends { value: infer T } ? T : never;
+
+async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' | 'allowUnknownHeaders' | 'onProgress'>): Promise<PreparedBuild> {
   const progress = options.onProgress ?? (() => {});
   const levels = orderLevels(options.levels ?? ['sal']);
   const problems: InputError[] = [];
@@ -234,15 +333,20 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
   if (!referenceLoaded.ok) throw new BuildInputError([referenceLoaded.error]);
   const floorLoaded = await loadPerturbationFloor(options.inputsDir);
   if (!floorLoaded.ok) throw new BuildInputError([floorLoaded.error]);
-  const floor = floorLoaded.value;
-  const realism = createRealismAccumulator();
+  return { levels, loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value };
+}
 
-  const dir = join(options.poolsDir, options.version);
-  await rm(dir, { recursive: true, force: true });
+/** One synthesis of every area (implicate k, with its own seed) written as a complete release into `dir`. */
+async function synthesizeInto(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, prepared: PreparedBuild, dir: string, k: number): Promise<Omit<BuildSummary, 'implicates'>> {
+  const started = performance.now();
+  const progress = options.onProgress ?? (() => {});
+  const { levels, loadedLevels, truth, floor } = prepared;
+  const seed = implicateSeed(options.seed, k);
+  const realism = createRealismAccumulator();
   const variables = Object.fromEntries(DATASET_TYPES.map((d) => [d, variablesOf(d)])) as Record<(typeof DATASET_TYPES)[number], ReturnType<typeof variablesOf>>;
   // Demo inputs carry their hidden truth (truth/); real ABS inputs have none.
   const fittedTo: FittedTo = truth.size > 0 ? 'demo' : 'census';
-  const writer = await createPoolReleaseWriter({ dir, version: options.version, variables, fittedTo });
+  const writer = await createPoolReleaseWriter({ dir, version: options.version, variables, fittedTo, synthesis: { implicate: k, seed: String(seed) } });
 
   const fits: SuburbFit[] = [];
   const totalsMismatched: string[] = [];
@@ -251,7 +355,8 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
   const areas = loadedLevels.flatMap((level) => orderForRelease(level.inputs.suburbs).map((suburb) => ({ suburb, level })));
   const jobs = function* (): Generator<SuburbJob> {
     for (const [index, { suburb, level }] of areas.entries()) {
-      const { job, estimated, structural } = areaJob(level, suburb, index, options, truth);
+      if (options.signal?.aborted) throw new BuildAborted();
+      const { job, estimated, structural } = areaJob(level, suburb, index, { seed, smallSuburbThreshold: options.smallSuburbThreshold }, truth);
       notPublished.estimated += estimated;
       notPublished.structural += structural;
       yield job;
@@ -306,7 +411,7 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
     });
     if (written === 0) throw new BuildInputError([{ file: options.inputsDir, message: `no area could be fitted (${failed.length} failed: ${failed.slice(0, 3).map((f) => `${f.area}: ${f.reason}`).join('; ')})` }]);
 
-    const reference = referenceLoaded.value;
+    const reference = prepared.reference;
     const realismSummary = reference ? withReference(realism.summary(), reference) : realism.summary();
     const report = summariseReport(options.version, fits, totalsMismatched, realismSummary, {
       areasFailed: failed,

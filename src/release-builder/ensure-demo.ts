@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { AreaLevel } from '../core/dataset.ts';
 import { generateDemoInputs } from '../demo/generate.ts';
-import { buildRelease } from './build-release.ts';
-import { newestRelease, poolsRoot } from '../adapters/pools/release-dirs.ts';
+import { BuildAborted, buildImplicate, buildRelease } from './build-release.ts';
+import { builtImplicates, newestRelease, poolsRoot } from '../adapters/pools/release-dirs.ts';
 import { DEMO_SEED, DEMO_VERSION } from './releases.ts';
 
 /** Real ABS inputs `spq serve --inputs DIR` builds its first release from, instead of the demo's. */
@@ -60,4 +60,33 @@ async function buildFirstRelease(config: Config, log: (line: string) => void, wh
   log(`pools ${summary.version} (fitted to ${summary.fitted_to} tables): ${summary.suburbs} areas, ${summary.persons} persons in ${summary.seconds.toFixed(1)} s`);
   for (const failed of summary.areas_failed) log(`  not fitted, left out: ${failed.area}: ${failed.reason}`);
   return summary.dir;
+}
+
+/**
+ * Completes the demo release served from the data directory to config.demoImplicates
+ * implicates, after the service listens: one at a time on one worker thread (requests keep the
+ * main thread), each renamed into place when complete and served from then on. A start on a data
+ * directory whose demo lacks some (an earlier stop cut a build short) builds the missing ones.
+ * Any other release is left as built. Resolves when done or when `signal` stops it.
+ */
+export async function completeDemoImplicates(config: Config, releaseDir: string, log: (line: string) => void, signal: AbortSignal): Promise<void> {
+  if (releaseDir !== join(poolsRoot(config.dataDir), DEMO_VERSION)) return;
+  const inputsDir = join(config.dataDir, 'demo-inputs');
+  const missing = Array.from({ length: Math.max(0, config.demoImplicates - 1) }, (_, i) => i + 2).filter((k) => !builtImplicates(releaseDir).includes(k));
+  if (missing.length === 0) return;
+  if (!existsSync(join(inputsDir, 'README.txt'))) {
+    log(`demo implicates ${missing.join(', ')} not built: the demo inputs are not in ${inputsDir}`);
+    return;
+  }
+  log(`building demo implicates ${missing.join(', ')} in the background (served as each completes)`);
+  for (const k of missing) {
+    if (signal.aborted) return;
+    try {
+      const built = await buildImplicate({ inputsDir, version: DEMO_VERSION, seed: DEMO_SEED, levels: ['sal'], smallSuburbThreshold: config.smallSuburbThreshold, threads: 1, signal }, releaseDir, k);
+      log(`demo implicate ${k} ready (synthesis seed ${built.seed}, ${built.seconds.toFixed(1)} s)`);
+    } catch (error) {
+      if (error instanceof BuildAborted) return;
+      throw error;
+    }
+  }
 }

@@ -21,6 +21,21 @@ export const QueryRequest = Type.Object(
           'Extension: "joined" adds each record\'s family and dwelling variables as family_* and dwelling_* columns (persons; dwelling_* for families), billed at 1.5 times the standard rate (2 times with hierarchical geography). "household" (dataset_type dwellings; n_observations counts dwellings) returns the dwellings drawn with all their families and persons, one file per dataset in one zip, billed by the records it holds on average: n × (dwellings + families + persons) / dwellings of each selection\'s pools',
       }),
     ),
+    seed: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,20}$',
+        description:
+          'Extension: the 64-bit sampling seed (decimal, below 2^64) of an earlier draw, e.g. its metadata.seed. The same query with the same seed and implicate returns the same records. Absent: a fresh seed from a secure source (every execute a new sample, as v1 says)',
+      }),
+    ),
+    implicate: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        description:
+          'Extension: which implicate of the pool release to draw from. Each implicate is an independent synthesis of every pool from the same census tables with its own seed, so draws from different implicates carry the uncertainty of the synthesis (multiple imputation; docs/multiple-imputation.md). Absent: implicate 1. A number the release does not hold (yet) is a 422 that lists the ones it holds',
+      }),
+    ),
   },
   { description: 'Query request' },
 );
@@ -78,6 +93,10 @@ export const QueryMetadata = Type.Object(
     ),
     generated_at: Timestamp('When the file was generated'),
     seed: Type.String({ description: 'Extension: the 64-bit sampling seed (decimal), to reproduce the file' }),
+    implicate: Type.Optional(
+      Type.Integer({ description: 'Extension: the implicate (independent synthesis of the release) the records were drawn from; with seed it reproduces the draw (absent on queries run before 2026-11-25: implicate 1)' }),
+    ),
+    synthesis_seed: Type.Optional(Type.String({ description: "Extension: the seed that implicate's synthesis ran with (decimal), when the release records it" })),
     test_data: Type.Optional(
       Type.Literal(true, { description: 'Extension: present when a sandbox (spq_test_) key ran the query: nothing charged, at most 100 records per selection, test data' }),
     ),

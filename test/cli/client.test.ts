@@ -62,7 +62,7 @@ describe('spq client', () => {
     const first = await spq([...args, '--out', join(dir, 'first.csv')]);
     expect(first.code, first.stderr).toBe(0);
     const one = JSON.parse(first.stdout);
-    expect(one).toMatchObject({ version: expect.any(String), seed: expect.stringMatching(/^\d+$/), fitted_to: 'demo' });
+    expect(one).toMatchObject({ version: expect.any(String), seed: expect.stringMatching(/^\d+$/), implicate: 1, fitted_to: 'demo' });
     expect(one.test_data).toBeUndefined();
     // The same command again (say after a dropped connection): the first result, not a second charge.
     const again = await spq([...args, '--out', join(dir, 'again.csv')]);

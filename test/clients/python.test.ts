@@ -23,8 +23,8 @@ let s: TestServer | undefined;
 let key = '';
 beforeAll(async () => {
   if (!havePython) return;
-  s = await startTestServer();
-  key = (await s.account({ grant: 20 })).key;
+  s = await startTestServer({ implicates: 5 });
+  key = (await s.account({ grant: 50 })).key;
 });
 afterAll(async () => s?.close());
 
@@ -71,7 +71,7 @@ describe.skipIf(!haveVenv)('Python client, installed as a package', () => {
           SPQ_CLIENT_INSTALLED: '1',
           SPQ_BASE_URL: s!.baseUrl,
           // Its own account: the history tests expect to see only their own queries.
-          SPQ_API_KEY: (await s!.account({ grant: 20 })).key,
+          SPQ_API_KEY: (await s!.account({ grant: 50 })).key,
         });
         expect(tested.status, tested.output).toBe(0);
         const where = await runPython(python, ['-c', 'import spq_client, sys; print(spq_client.__file__, spq_client.__version__)'], work);
@@ -101,6 +101,9 @@ describe.skipIf(!havePython)('Python client', () => {
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     // The server tests ran (not skipped for want of a server).
     expect(run.stderr).toMatch(/test_preview_execute_download_history_credits .* ok/);
+    // Replicates come from distinct implicates (the server holds five), at the price of single draws.
+    expect(run.stderr).toMatch(/test_replicates_draw_each_from_its_own_implicate .* ok/);
+    expect(run.stderr).toMatch(/test_seed_and_implicate_give_the_same_records_back .* ok/);
     // CI installs pandas, so the data frames are really tested there.
     if (process.env['CI']) expect(havePandas, `${PYTHON} has no pandas`).toBe(true);
     if (havePandas) expect(run.stderr).toMatch(/test_to_dataframe_orders_substantive_levels_and_missing_codes_are_na .* ok/);

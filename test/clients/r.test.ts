@@ -21,7 +21,7 @@ const work = mkdtempSync(join(tmpdir(), 'spq-r-client-'));
 
 beforeAll(async () => {
   if (!haveR) return;
-  s = await startTestServer();
+  s = await startTestServer({ implicates: 5 });
   key = (await s.account({ grant: 30 })).key;
 });
 afterAll(async () => {
@@ -56,5 +56,6 @@ describe('R client', () => {
     const tested = await run('Rscript', [join(CLIENT, 'tests', 'test-client.R')], { R_LIBS: library, SPQ_BASE_URL: s!.baseUrl, SPQ_API_KEY: key });
     expect(tested.status, tested.output).toBe(0);
     expect(tested.output).toContain('all R client tests passed');
+    expect(tested.output).toContain('ok - replicates come from implicates 1 to 5');
   }, 240_000);
 });

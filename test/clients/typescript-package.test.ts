@@ -18,7 +18,7 @@ let s: TestServer;
 let key = '';
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ implicates: 5 });
   key = (await s.account({ grant: 10 })).key;
 });
 afterAll(async () => {
@@ -53,7 +53,8 @@ describe('@spq/client from its npm tarball', () => {
 const spq = new SpqClient({ baseUrl: process.env.SPQ_URL, apiKey: process.env.SPQ_API_KEY });
 const credits = await spq.credits();
 const missing = await spq.query('qry_nope').catch((e) => e);
-console.log(JSON.stringify({ node: process.version, credits: credits.credits_remaining, notFound: missing instanceof NotFoundError }));
+const replicates = await spq.replicates(5, { geography_level: 'suburb', geography_selections: ['Fitzroy'], dataset_type: 'persons', n_observations: 5 });
+console.log(JSON.stringify({ node: process.version, credits: credits.credits_remaining, notFound: missing instanceof NotFoundError, implicates: replicates.map((r) => r.metadata.implicate) }));
 `,
     );
     // The machine's own node where it has one (not the project's Node 24): the package must need nothing newer than 20.
@@ -61,10 +62,11 @@ console.log(JSON.stringify({ node: process.version, credits: credits.credits_rem
     const machineNode = spawnSync('node', ['--version'], { env: { ...process.env, PATH: machinePath } }).status === 0 ? 'node' : process.execPath;
     const node = await run(machineNode, ['main.js'], project, { SPQ_URL: s.baseUrl, SPQ_API_KEY: key, PATH: machinePath });
     expect(node.status, node.output).toBe(0);
-    const out = JSON.parse(node.output.trim().split('\n').at(-1)!) as { node: string; credits: number; notFound: boolean };
+    const out = JSON.parse(node.output.trim().split('\n').at(-1)!) as { node: string; credits: number; notFound: boolean; implicates: number[] };
     expect(Number(out.node.slice(1).split('.')[0])).toBeGreaterThanOrEqual(20);
     const expected = (await (await s.call('/account/credits', { key })).json()).credits_remaining as number;
-    expect(out).toMatchObject({ credits: expected, notFound: true });
+    // Five replicates, one credit each, from implicates 1..5.
+    expect(out).toMatchObject({ credits: expected + 5, notFound: true, implicates: [1, 2, 3, 4, 5] });
 
     // Its declarations type a consumer's code (and refuse a wrong field).
     writeFileSync(

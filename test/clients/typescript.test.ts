@@ -16,8 +16,8 @@ let spq: SpqClient;
 let dir: string;
 
 beforeAll(async () => {
-  s = await startTestServer();
-  const acct = await s.account({ grant: 20 });
+  s = await startTestServer({ implicates: 5 });
+  const acct = await s.account({ grant: 50 });
   spq = new SpqClient({ baseUrl: s.baseUrl, apiKey: acct.key, backoffMs: 5 });
   dir = await mkdtemp(join(tmpdir(), 'spq-client-'));
 });
@@ -194,6 +194,24 @@ describe('TypeScript client', () => {
       if (saved.key === undefined) delete process.env['SPQ_API_KEY'];
       else process.env['SPQ_API_KEY'] = saved.key;
     }
+  });
+
+  it('draws replicates from distinct implicates at the price of single draws, and a seed with its implicate gives the same file back', async () => {
+    const before = (await spq.credits()).credits_remaining;
+    const single = await spq.execute(query);
+    const draws = await spq.replicates(5, query);
+    expect(draws.map((d) => d.metadata.implicate)).toEqual([1, 2, 3, 4, 5]);
+    expect(new Set(draws.map((d) => d.metadata.synthesis_seed)).size).toBe(5);
+    expect(new Set(draws.map((d) => d.metadata.seed)).size).toBe(5);
+    expect(draws.reduce((sum, d) => sum + d.credit_cost, 0)).toBe(5 * single.credit_cost);
+    expect((await spq.credits()).credits_remaining).toBe(before - 6 * single.credit_cost);
+    const text = async (r: { download_url: string }, name: string) => (await spq.download(r.download_url, join(dir, name)), readFile(join(dir, name), 'utf8'));
+    const again = await spq.execute({ ...query, implicate: 4, seed: draws[3]!.metadata.seed });
+    expect(await text(again, 'again.csv')).toBe(await text(draws[3]!, 'fourth.csv'));
+    // Past the implicates the release holds: refused before anything is charged.
+    const balance = (await spq.credits()).credits_remaining;
+    expect(await spq.replicates(6, query).catch((e: unknown) => e)).toBeInstanceOf(ValidationError);
+    expect((await spq.credits()).credits_remaining).toBe(balance);
   });
 
   it('is typed from the committed OpenAPI document (api.d.ts is what openapi-typescript makes of it)', () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { openImplicates } from '../../src/adapters/pools/implicates.ts';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
 import { cryptoRandomness } from '../../src/adapters/randomness/crypto.ts';
 import { localScratch } from '../../src/adapters/scratch/local.ts';
@@ -61,10 +62,13 @@ export interface TestServer {
 /** A wall-clock-near Monday 10:00 Sydney time (2026-11-23 = Monday, UTC+11), so weekly resets are predictable. */
 export const MONDAY_MORNING_SYDNEY = Date.parse('2026-11-22T23:00:00Z');
 
-export async function startTestServer(options: { rateLimits?: Partial<Config['rateLimits']>; config?: Partial<Config>; startMs?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { rateLimits?: Partial<Config['rateLimits']>; config?: Partial<Config>; startMs?: number; /** Implicates the fixture release holds (default 1). */ implicates?: number } = {},
+): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'spq-http-'));
-  const releaseDir = await buildFixtureRelease(join(dataDir, 'pools'));
+  const releaseDir = await buildFixtureRelease(join(dataDir, 'pools'), { implicates: options.implicates ?? 1 });
   const pools = await openPoolRelease(releaseDir, { threads: 1 });
+  const implicates = openImplicates(releaseDir, pools, { threads: 1 });
   const base = loadConfig({ SPQ_DATA_DIR: dataDir, SPQ_LOG_LEVEL: 'info' });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -92,6 +96,7 @@ export async function startTestServer(options: { rateLimits?: Partial<Config['ra
     limiter: ports.limiter,
     files: ports.files,
     pools,
+    implicates,
     clock,
     serverSecret: SECRET,
     randomness: cryptoRandomness,
@@ -131,6 +136,7 @@ export async function startTestServer(options: { rateLimits?: Partial<Config['ra
     call: (path, init) => callApi(baseUrl, path, init),
     async close() {
       await app.close();
+      await implicates.close();
       await pools.close();
       await ports.close();
       await rm(dataDir, { recursive: true, force: true });

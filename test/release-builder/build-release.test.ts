@@ -5,7 +5,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemoInputs } from '../../src/demo/generate.ts';
-import { buildRelease, type BuildSummary } from '../../src/release-builder/build-release.ts';
+import { BuildAborted, buildImplicate, buildRelease, implicateSeed, type BuildSummary } from '../../src/release-builder/build-release.ts';
+import { openImplicates } from '../../src/adapters/pools/implicates.ts';
+import { existsSync, readdirSync } from 'node:fs';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
 import { loadCensusInputs } from '../../src/adapters/abs/load-inputs.ts';
 import { parseCsvLine } from '../../src/adapters/abs/csv.ts';
@@ -15,6 +17,7 @@ describe('buildRelease on generated demo inputs', () => {
   let root: string;
   let inline: BuildSummary;
   let threaded: BuildSummary;
+  let multi: BuildSummary;
   const rootDir = () => root;
 
   beforeAll(async () => {
@@ -23,7 +26,8 @@ describe('buildRelease on generated demo inputs', () => {
     const common = { inputsDir: join(root, 'inputs'), seed: 11, smallSuburbThreshold: 500 };
     inline = await buildRelease({ ...common, poolsDir: join(root, 'inline'), version: 'test-1', threads: 0 });
     threaded = await buildRelease({ ...common, poolsDir: join(root, 'threaded'), version: 'test-1', threads: 2 });
-  });
+    multi = await buildRelease({ ...common, poolsDir: join(root, 'multi'), version: 'test-1', threads: 2, implicates: 3 });
+  }, 900_000); // five syntheses of 30 suburbs; minutes on a loaded two-core machine
 
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
@@ -52,6 +56,51 @@ describe('buildRelease on generated demo inputs', () => {
     expect(inline.floor_srmse_p95!).toBeGreaterThanOrEqual(inline.floor_srmse_median!);
     expect(inline.report.perSuburb).toHaveLength(30);
     expect(inline.report.tables.some((t) => t.kind === 'truth')).toBe(true);
+  });
+
+  it('builds M implicates: the first is the one-implicate build, each other an independent synthesis with its own seed in <release>/implicates/<k>', async () => {
+    expect(multi.implicates.map((i) => i.implicate)).toEqual([1, 2, 3]);
+    expect(multi.implicates.map((i) => i.seed)).toEqual([11, implicateSeed(11, 2), implicateSeed(11, 3)]);
+    expect(new Set(multi.implicates.map((i) => i.seed)).size).toBe(3);
+    // Implicate 1 holds what a build without implicates writes (same seed): catalog and columns byte for byte.
+    for (const file of ['catalog.json', 'columns/persons/AGE5P.bin', 'columns/dwellings/TEND.bin', 'columns/persons/family_row.bin']) {
+      expect((await readFile(join(multi.dir, file))).equals(await readFile(join(inline.dir, file))), file).toBe(true);
+    }
+    expect(multi.implicates[1]!.dir).toBe(join(multi.dir, 'implicates', '2'));
+    const first = await openPoolRelease(multi.dir);
+    const implicates = openImplicates(multi.dir, first);
+    try {
+      expect(implicates.available()).toEqual([1, 2, 3]);
+      expect(await implicates.open(4)).toBeUndefined();
+      const opened = await Promise.all([1, 2, 3].map(async (k) => (await implicates.open(k))!));
+      expect(opened.map((i) => i.synthesisSeed)).toEqual(multi.implicates.map((i) => String(i.seed)));
+      expect(new Set(opened.map((i) => i.pools.checksum)).size).toBe(3);
+      // The same published totals: each suburb has as many persons in every implicate (G01), but other records.
+      const fitzroyish = first.search({ query: '', level: 'suburb', limit: 50 }).results;
+      for (const suburb of fitzroyish) {
+        const selection = first.resolve('suburb', suburb.suburbId);
+        expect(selection.ok).toBe(true);
+        if (!selection.ok) continue;
+        expect(opened.map((i) => i.pools.poolSize(selection.value, 'persons'))).toEqual(Array(3).fill(first.poolSize(selection.value, 'persons')));
+      }
+      const ages = await Promise.all([1, 2, 3].map((k) => readFile(join(k === 1 ? multi.dir : join(multi.dir, 'implicates', String(k)), 'columns', 'persons', 'AGE5P.bin'))));
+      expect(ages[1]!.equals(ages[0]!)).toBe(false);
+      expect(ages[2]!.equals(ages[1]!)).toBe(false);
+      // Each fits its tables as well as the first (an independent synthesis, not a worse one).
+      for (const i of multi.implicates) expect(i.srmse_median!).toBeLessThan(0.2);
+    } finally {
+      await implicates.close();
+      await first.close();
+    }
+  });
+
+  it('a stopped implicate build leaves nothing behind', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const common = { inputsDir: join(root, 'inputs'), seed: 11, smallSuburbThreshold: 500, version: 'test-1', threads: 1, signal: stop.signal };
+    await expect(buildImplicate(common, inline.dir, 2)).rejects.toBeInstanceOf(BuildAborted);
+    expect(existsSync(join(inline.dir, 'implicates', '2'))).toBe(false);
+    expect(readdirSync(join(inline.dir, 'implicates'))).toEqual([]);
   });
 
   it('gives the same records on worker threads as inline', async () => {

@@ -228,11 +228,18 @@ class SpqClient:
         return self._call("POST", "/query/execute", body=query, headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
 
     def replicates(self, m: int, query: Dict[str, Any]) -> List[Dict[str, Any]]:
-        """m independent draws of the same query (each execute samples with a fresh seed), for
-        multiple imputation: analyse each, then combine with Rubin's rules (docs/multiple-imputation.md)."""
+        """m draws of the same query for multiple imputation, replicate i from implicate i (an
+        independent synthesis of every pool, not a resample of one), each with a fresh seed;
+        each result's metadata names its implicate, synthesis seed and sampling seed. Analyse each,
+        then combine with Rubin's rules (docs/multiple-imputation.md). Costs what m executes cost.
+        A release holding fewer than m implicates answers ValidationError naming those it holds."""
         if m < 1:
             raise ValueError("m must be at least 1")
-        return [self.execute(query) for _ in range(m)]
+        if "implicate" in query:
+            raise ValueError("replicates chooses the implicates (1..m); leave implicate out of the query")
+        # Checked first (a preview spends nothing): never charge for some replicates and then fail.
+        self._call("POST", "/query/preview", body={**query, "implicate": m})
+        return [self.execute({**query, "implicate": i}) for i in range(1, m + 1)]
 
     def history(self, page: Optional[int] = None, per_page: Optional[int] = None, dataset_type: Optional[str] = None) -> Dict[str, Any]:
         params = {k: v for k, v in (("page", page), ("per_page", per_page), ("dataset_type", dataset_type)) if v is not None}

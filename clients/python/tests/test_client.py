@@ -59,10 +59,30 @@ class AgainstServer(unittest.TestCase):
         self.assertEqual((caught.exception.status, caught.exception.code), (422, "validation_error"))
         self.assertTrue(caught.exception.request_id)
 
-    def test_replicates_are_independent_draws(self):
-        draws = self.spq.replicates(2, QUERY)
-        self.assertEqual(len({d["query_id"] for d in draws}), 2)
-        self.assertNotEqual(draws[0]["metadata"]["seed"], draws[1]["metadata"]["seed"])
+    def test_replicates_draw_each_from_its_own_implicate(self):
+        before = self.spq.credits()["credits_remaining"]
+        single = self.spq.execute(QUERY)
+        draws = self.spq.replicates(5, QUERY)
+        self.assertEqual(len({d["query_id"] for d in draws}), 5)
+        self.assertEqual([d["metadata"]["implicate"] for d in draws], [1, 2, 3, 4, 5])
+        self.assertEqual(len({d["metadata"]["synthesis_seed"] for d in draws}), 5)
+        self.assertEqual(len({d["metadata"]["seed"] for d in draws}), 5)
+        # m = 5 draws cost what 5 single draws cost.
+        self.assertEqual(sum(d["credit_cost"] for d in draws), 5 * single["credit_cost"])
+        self.assertEqual(self.spq.credits()["credits_remaining"], before - 6 * single["credit_cost"])
+
+    def test_seed_and_implicate_give_the_same_records_back(self):
+        first = self.spq.execute(dict(QUERY, implicate=2))
+        again = self.spq.execute(dict(QUERY, implicate=2, seed=first["metadata"]["seed"]))
+        other = self.spq.execute(dict(QUERY, implicate=3, seed=first["metadata"]["seed"]))
+        read = lambda r, name: open(self.spq.download(r, os.path.join(self.dir, name)), encoding="utf-8").read()
+        self.assertEqual(read(first, "a.csv"), read(again, "b.csv"))
+        self.assertNotEqual(read(first, "a.csv"), read(other, "c.csv"))
+
+    def test_replicates_beyond_the_implicates_held_is_a_validation_error(self):
+        with self.assertRaises(ValidationError) as caught:
+            self.spq.replicates(6, QUERY)
+        self.assertIn("implicates 1, 2, 3, 4, 5", str(caught.exception))
 
     @unittest.skipUnless(HAVE_PANDAS, "pandas is not installed (Debian: python3-pandas)")
     def test_to_dataframe_orders_substantive_levels_and_missing_codes_are_na(self):

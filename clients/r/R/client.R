@@ -113,6 +113,18 @@ spq_execute <- function(client, query, idempotency_key = NULL) {
 
 spq_credits <- function(client) spq_call(client, "GET", "/account/credits")
 
+#' m draws of the same query for multiple imputation: replicate i from implicate i (an independent
+#' synthesis of every pool, not a resample of one), each with a fresh seed; each result's metadata
+#' names its implicate, synthesis_seed and seed. Analyse each, then combine with Rubin's rules
+#' (docs/multiple-imputation.md). Costs what m executes cost. Checked first with a free preview: a
+#' release holding fewer than m implicates signals spq_validation_error before anything is charged.
+spq_replicates <- function(client, m, query) {
+  stopifnot(length(m) == 1, m >= 1, m == round(m))
+  if (!is.null(query$implicate)) stop("spq_replicates chooses the implicates (1..m); leave implicate out of the query")
+  spq_call(client, "POST", "/query/preview", body = as_query(modifyList(query, list(implicate = as.integer(m)))))
+  lapply(seq_len(m), function(i) spq_execute(client, modifyList(query, list(implicate = i))))
+}
+
 spq_search <- function(client, query, level = NULL, state = NULL, limit = NULL) {
   params <- c(query = query, level = level, state = state, limit = limit)
   spq_call(client, "GET", paste0("/geography/search?", paste(names(params), vapply(params, utils::URLencode, "", reserved = TRUE), sep = "=", collapse = "&")))

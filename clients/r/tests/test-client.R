@@ -13,6 +13,7 @@ check <- function(label, ok) {
 }
 
 spq <- spq_client(base, key, backoff = 0.01)
+small_cost <- function(spq, q) spq_preview(spq, q)$credit_cost
 query <- list(geography_level = "suburb", geography_selections = "Fitzroy", dataset_type = "persons",
               n_observations = 200, output_format = "csv")
 
@@ -59,4 +60,16 @@ check("a bad key is spq_unauthorized", inherits(bad, "spq_unauthorized") && bad$
 
 check("backoff: 1 s doubling, capped at 60 s", isTRUE(all.equal(vapply(c(0, 1, 2, 6, 20), spq_backoff, 0, jitter = 0.5), c(1, 2, 4, 60, 60))))
 check("backoff jitter stays within 75% and the cap", all(vapply(0:12, spq_backoff, 0, jitter = 0) >= 0.75) && all(vapply(0:12, spq_backoff, 0, jitter = 0.9999) <= 60))
+small <- modifyList(query, list(n_observations = 50))
+before <- spq_credits(spq)$credits_remaining
+draws <- spq_replicates(spq, 5, small)
+check("replicates come from implicates 1 to 5", identical(vapply(draws, function(d) as.integer(d$metadata$implicate), 0L), 1:5))
+check("each implicate has its own synthesis seed", length(unique(vapply(draws, function(d) d$metadata$synthesis_seed, ""))) == 5)
+check("five replicates cost five single draws", spq_credits(spq)$credits_remaining == before - 5 * small_cost(spq, small))
+again <- spq_execute(spq, modifyList(small, list(implicate = 3L, seed = draws[[3]]$metadata$seed)))
+read_text <- function(r, name) paste(readLines(spq_download(spq, r, file.path(dir, name))), collapse = "\n")
+check("a seed with its implicate gives the same file back", identical(read_text(again, "again.csv"), read_text(draws[[3]], "third.csv")))
+balance <- spq_credits(spq)$credits_remaining
+beyond <- tryCatch(spq_replicates(spq, 6, small), spq_error = function(e) e)
+check("more replicates than implicates is refused before any charge", inherits(beyond, "spq_validation_error") && spq_credits(spq)$credits_remaining == balance)
 cat("all R client tests passed\n")

@@ -234,6 +234,10 @@ export interface components {
              * @enum {string}
              */
             linked_records: "none" | "joined" | "household";
+            /** @description Extension: the 64-bit sampling seed (decimal, below 2^64) of an earlier draw, e.g. its metadata.seed. The same query with the same seed and implicate returns the same records. Absent: a fresh seed from a secure source (every execute a new sample, as v1 says) */
+            seed?: string;
+            /** @description Extension: which implicate of the pool release to draw from. Each implicate is an independent synthesis of every pool from the same census tables with its own seed, so draws from different implicates carry the uncertainty of the synthesis (multiple imputation; docs/multiple-imputation.md). Absent: implicate 1. A number the release does not hold (yet) is a 422 that lists the ones it holds */
+            implicate?: number;
         };
         GeographyMatch: {
             /** @description Canonical identifier of the selection */
@@ -285,6 +289,10 @@ export interface components {
             generated_at: string;
             /** @description Extension: the 64-bit sampling seed (decimal), to reproduce the file */
             seed: string;
+            /** @description Extension: the implicate (independent synthesis of the release) the records were drawn from; with seed it reproduces the draw (absent on queries run before 2026-11-25: implicate 1) */
+            implicate?: number;
+            /** @description Extension: the seed that implicate's synthesis ran with (decimal), when the release records it */
+            synthesis_seed?: string;
             /**
              * @description Extension: present when a sandbox (spq_test_) key ran the query: nothing charged, at most 100 records per selection, test data
              * @enum {boolean}

@@ -149,6 +149,23 @@ export class SpqClient {
     return this.call<ExecuteResult>('POST', '/query/execute', { body: query, headers: { 'Idempotency-Key': idempotencyKey } });
   }
 
+  /**
+   * m draws of the same query for multiple imputation: replicate i from implicate i (an
+   * independent synthesis of every pool, not a resample of one), each with a fresh seed; each
+   * result's metadata names its implicate, synthesis seed and sampling seed. Analyse each, then
+   * combine with Rubin's rules (docs/multiple-imputation.md). Costs what m executes cost. Checked
+   * first with a preview (free): a release holding fewer than m implicates raises ValidationError
+   * before anything is charged.
+   */
+  async replicates(m: number, query: QueryRequest): Promise<ExecuteResult[]> {
+    if (!Number.isInteger(m) || m < 1) throw new RangeError('m must be a whole number, at least 1');
+    if (query.implicate !== undefined) throw new RangeError('replicates chooses the implicates (1..m); leave implicate out of the query');
+    await this.call('POST', '/query/preview', { body: { ...query, implicate: m } });
+    const results: ExecuteResult[] = [];
+    for (let i = 1; i <= m; i++) results.push(await this.execute({ ...query, implicate: i }));
+    return results;
+  }
+
   async history(options: { page?: number; perPage?: number; datasetType?: QueryRequest['dataset_type'] } = {}): Promise<HistoryResult> {
     const params = new URLSearchParams();
     if (options.page !== undefined) params.set('page', String(options.page));

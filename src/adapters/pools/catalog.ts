@@ -43,6 +43,17 @@ export interface Catalog {
   readonly variables: Readonly<Record<DatasetType, readonly CatalogVariable[]>>;
   readonly suburbs: readonly CatalogSuburb[];
   readonly totals: Readonly<Record<DatasetType, number>>;
+  /**
+   * Which independent synthesis of the release this is (1: the release directory itself; k ≥ 2:
+   * implicates/<k>/) and the synthesis seed it was built with (absent in releases before implicates).
+   */
+  readonly synthesis?: ImplicateOrigin;
+}
+
+/** One implicate's number and the seed its synthesis ran with (decimal). */
+export interface ImplicateOrigin {
+  readonly implicate: number;
+  readonly seed: string;
 }
 
 /** manifest.json: what serving verifies before it trusts a release directory. */

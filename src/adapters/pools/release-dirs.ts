@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -17,4 +17,22 @@ export async function newestRelease(dataDir: string): Promise<string | undefined
   }
   complete.sort((a, b) => b.mtime - a.mtime);
   return complete[0]?.dir;
+}
+
+/** Where a release keeps its extra implicates: <release>/implicates/<k>/ for k ≥ 2. */
+export const implicatesRoot = (releaseDir: string): string => join(releaseDir, 'implicates');
+
+/** Implicate k's directory: the release directory itself for k = 1 (every release is its own first implicate). */
+export const implicateDir = (releaseDir: string, k: number): string => (k === 1 ? releaseDir : join(implicatesRoot(releaseDir), String(k)));
+
+/** The implicates of a release that are complete (a manifest written last), ascending; 1 is always among them. */
+export function builtImplicates(releaseDir: string): number[] {
+  const root = implicatesRoot(releaseDir);
+  const built = [1];
+  if (!existsSync(root)) return built;
+  for (const name of readdirSync(root)) {
+    const k = /^[1-9][0-9]*$/.test(name) ? Number(name) : 0;
+    if (k >= 2 && existsSync(join(root, name, 'manifest.json'))) built.push(k);
+  }
+  return built.sort((a, b) => a - b);
 }

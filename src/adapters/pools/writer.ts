@@ -5,7 +5,7 @@ import type { Population } from '../../core/census/population.ts';
 import { DATASET_TYPES, type DatasetType, type FittedTo } from '../../core/dataset.ts';
 import { columnLabels, type VariableDef } from '../../core/census/variables.ts';
 import { LINK_FILES, columnFile } from './columns.ts';
-import { RELEASE_FILES, type Catalog, type CatalogSuburb, type CatalogVariable, type SuburbEntry } from './catalog.ts';
+import { RELEASE_FILES, type Catalog, type ImplicateOrigin, type CatalogSuburb, type CatalogVariable, type SuburbEntry } from './catalog.ts';
 import { writeManifest } from './manifest.ts';
 import { LINK_COLUMNS, idColumnsSql, recordsTable } from './records-sql.ts';
 import { quoteIdent } from './sql.ts';
@@ -24,6 +24,8 @@ export interface PoolReleaseWriterOptions {
   readonly variables: Readonly<Record<DatasetType, readonly VariableDef[]>>;
   /** What the pools are fitted to (default "demo"). */
   readonly fittedTo?: FittedTo;
+  /** Which implicate of the release this is and its synthesis seed, recorded in the catalog. */
+  readonly synthesis?: ImplicateOrigin;
 }
 
 export interface PoolReleaseWriter {
@@ -275,6 +277,7 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
         variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].map(catalogVariable)])) as Record<DatasetType, CatalogVariable[]>,
         suburbs,
         totals: { persons: appenders.persons.rows, families: appenders.families.rows, dwellings: appenders.dwellings.rows },
+        ...(opts.synthesis ? { synthesis: opts.synthesis } : {}),
       };
       await writeFile(join(dir, RELEASE_FILES.catalog), JSON.stringify(catalog));
       await writeFile(join(dir, RELEASE_FILES.report), JSON.stringify(report ?? null, null, 2) + '\n');

@@ -17,6 +17,7 @@ interface BuildFlags {
   scale: string;
   allowUnknownHeaders?: boolean;
   levels: string;
+  implicates: string;
 }
 
 export function registerBuildCommand(program: Command): void {
@@ -26,7 +27,8 @@ export function registerBuildCommand(program: Command): void {
     .option('--inputs <dir>', 'directory of ABS ASGS correspondences and GCP DataPack CSVs')
     .option('--out <dir>', 'root directory of pool releases (default: <SPQ_DATA_DIR>/pools)')
     .option('--version <v>', 'release version (default: demo-2021.1 for demo inputs, 2021.1 otherwise)')
-    .option('--seed <n>', 'synthesis seed', String(DEMO_SEED))
+    .option('--seed <n>', 'synthesis seed (of implicate 1; implicate k gets its own, derived from it)', String(DEMO_SEED))
+    .option('--implicates <m>', 'independent syntheses of every pool the release holds, each with its own seed (multiple imputation; implicate k ≥ 2 in <release>/implicates/<k>)', '1')
     .option('--scale <scale>', 'demo inputs only: demo or national', 'demo')
     .option('--levels <list>', 'comma list of the levels to fit, each to its own DataPack tables: sal (suburbs, with the ASGS files), poa (postal areas), lga', 'sal')
     .option('--allow-unknown-headers', 'accept DataPack headers the ABS 2021 metadata does not list (a DataPack release with another layout; a real 2021 DataPack does not need it)')
@@ -37,6 +39,8 @@ export function registerBuildCommand(program: Command): void {
       if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got "${flags.seed}"`);
       if (flags.scale !== 'demo' && flags.scale !== 'national') throw new Error(`--scale must be demo or national, got "${flags.scale}"`);
       const levels = parseLevels(flags.levels);
+      const implicates = Number(flags.implicates);
+      if (!Number.isSafeInteger(implicates) || implicates < 1 || implicates > 1000) throw new Error(`--implicates must be a whole number from 1 to 1000, got "${flags.implicates}"`);
       if (!flags.inputs && levels.join() !== 'sal') throw new Error('--levels other than sal need --inputs (the demo inputs are suburbs)');
       const config = loadConfig();
       const progress = createProgress(process.stderr);
@@ -59,6 +63,7 @@ export function registerBuildCommand(program: Command): void {
           smallSuburbThreshold: config.smallSuburbThreshold,
           allowUnknownHeaders: flags.allowUnknownHeaders ?? false,
           levels,
+          implicates,
           onProgress: (next, done, total) => {
             if (next !== phase) {
               if (phase) progress.done();
@@ -71,7 +76,10 @@ export function registerBuildCommand(program: Command): void {
         progress.done();
         const { report: _report, summaryText, ...figures } = summary;
         if (flags.json) process.stdout.write(`${JSON.stringify(figures)}\n`);
-        else process.stdout.write(`${summaryText}release written to ${summary.dir}\n`);
+        else {
+          const extra = summary.implicates.slice(1).map((i) => `implicate ${i.implicate} (seed ${i.seed}, SRMSE median ${i.srmse_median?.toFixed(4) ?? 'n/a'}): ${i.dir}\n`).join('');
+          process.stdout.write(`${summaryText}release written to ${summary.dir} (implicate 1, seed ${summary.implicates[0]!.seed})\n${extra}`);
+        }
       } catch (error) {
         if (error instanceof BuildInputError) {
           process.stderr.write(`spq build: input ${error.problems.length === 1 ? 'error' : 'errors'}: ${error.message}\n`);

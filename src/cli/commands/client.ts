@@ -76,8 +76,8 @@ export function registerClientCommand(program: Command): void {
             }
           },
         });
-        // What reproduces and cites the file (version, seed), and what it is (test data, fitted to what).
-        const { version, seed, fitted_to, test_data } = result.metadata;
+        // What reproduces and cites the file (version, seed, implicate), and what it is (test data, fitted to what).
+        const { version, seed, implicate, fitted_to, test_data } = result.metadata;
         print({
           query_id: result.query_id,
           credit_cost: result.credit_cost,
@@ -86,6 +86,7 @@ export function registerClientCommand(program: Command): void {
           bytes,
           version,
           seed,
+          ...(implicate !== undefined ? { implicate } : {}),
           ...(fitted_to !== undefined ? { fitted_to } : {}),
           ...(test_data ? { test_data } : {}),
           ...(result.dictionary_url ? { dictionary_url: result.dictionary_url } : {}),

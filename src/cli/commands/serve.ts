@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceLog } from '../../main/compose.ts';
 import { loadConfig } from '../../config.ts';
+import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
+import { DEMO_VERSION } from '../../release-builder/releases.ts'; // a constant only: the builder loads when it is needed
 import { configOverrides, parseLevels, portOption } from '../options.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
@@ -100,6 +102,15 @@ export function registerServeCommand(program: Command): void {
         throw error;
       }
       const stopSweeper = startSweeper(services, opsLog, SWEEP_INTERVAL_MS);
+      // The demo's extra implicates, after listening: the first start stays as quick as one synthesis.
+      const stopBuilding = new AbortController();
+      // (The release builder is loaded only for the demo release: serving another loads no synthesis.)
+      const implicatesBuilt =
+        services.poolDir === join(poolsRoot(config.dataDir), DEMO_VERSION) && config.demoImplicates > 1
+          ? import('../../release-builder/index.ts')
+              .then(({ completeDemoImplicates }) => completeDemoImplicates(config, services.poolDir, (line) => app.log.info(line), stopBuilding.signal))
+              .catch((error: unknown) => app.log.error({ err: error }, 'building the demo implicates failed; the release serves those it has'))
+          : Promise.resolve();
 
       await new Promise<void>((resolve) => {
         const shutdown = (signal: string) => {
@@ -107,7 +118,9 @@ export function registerServeCommand(program: Command): void {
           process.off('SIGTERM', onTerm);
           say(`${signal}: finishing ${drain.inFlight} running execute(s), refusing new ones`);
           void (async () => {
+            stopBuilding.abort();
             await drain.drain();
+            await implicatesBuilt;
             await app.close();
             await stopSweeper();
             await releaseLease();

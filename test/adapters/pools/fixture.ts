@@ -16,6 +16,7 @@ import type { DatasetType } from '../../../src/core/dataset.ts';
 import type { SuburbEntry } from '../../../src/adapters/pools/catalog.ts';
 import { variablesOf, type VariableDef } from '../../../src/core/census/variables.ts';
 import { createPoolReleaseWriter } from '../../../src/adapters/pools/writer.ts';
+import { implicateDir } from '../../../src/adapters/pools/release-dirs.ts';
 
 export const FIXTURE_VERSION = 'test-2021.1';
 
@@ -119,17 +120,27 @@ export function fixturePopulation(persons: number, coarsened: readonly string[],
 export const coarsenedCodes = (variables: VariableCatalogue): string[] =>
   Object.values(variables).flatMap((vs) => vs.filter((v) => v.coarse !== undefined).map((v) => v.code));
 
-/** Writes the fixture release into `<dir>/<version>` and returns that directory. */
-export async function buildFixtureRelease(dir: string, options: { variables?: VariableCatalogue; version?: string } = {}): Promise<string> {
-  const variables = options.variables ?? CATALOGUE_VARIABLES;
+/** The fixture's first seed; implicate k's populations start at FIXTURE_SEED + 1000·(k − 1). */
+export const FIXTURE_SEED = 20211;
+
+/**
+ * Writes the fixture release into `<dir>/<version>` and returns that directory. With
+ * `implicates: M`, implicates 2..M go to `<release>/implicates/<k>` as the builder lays them out:
+ * the same suburbs and pool sizes, other records (their own seeds).
+ */
+export async function buildFixtureRelease(dir: string, options: { variables?: VariableCatalogue; version?: string; implicates?: number } = {}): Promise<string> {
   const version = options.version ?? FIXTURE_VERSION;
   const releaseDir = join(dir, version);
-  const writer = await createPoolReleaseWriter({ dir: releaseDir, version, variables });
-  let seed = 20211;
+  for (let k = 1; k <= (options.implicates ?? 1); k++) await writeFixtureImplicate(implicateDir(releaseDir, k), version, k, options.variables ?? CATALOGUE_VARIABLES);
+  return releaseDir;
+}
+
+async function writeFixtureImplicate(releaseDir: string, version: string, implicate: number, variables: VariableCatalogue): Promise<void> {
+  let seed = FIXTURE_SEED + 1000 * (implicate - 1);
+  const writer = await createPoolReleaseWriter({ dir: releaseDir, version, variables, synthesis: { implicate, seed: String(seed) } });
   for (const { suburb, persons } of FIXTURE_SUBURBS) {
     const coarsened = suburb.smallSuburb ? coarsenedCodes(variables) : [];
     await writer.append({ suburb, population: fixturePopulation(persons, coarsened, seed++, variables), coarsened });
   }
   await writer.finish({ fixture: true, suburbs: FIXTURE_SUBURBS.length }, 'Fixture pool release for tests.\n');
-  return releaseDir;
 }
