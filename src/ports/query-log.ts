@@ -15,6 +15,8 @@ export interface QueryRecord {
   readonly downloadExpires: Date;
   /** Set once the sweeper has deleted the file. */
   readonly fileDeletedAt: Date | null;
+  /** The API key that ran it; null (or absent) when the account area's builder ran it. */
+  readonly keyId?: string | null;
 }
 
 export interface Page<T> {
@@ -46,6 +48,11 @@ export interface QueryLog {
 
   getQuery(accountId: string, queryId: string): Promise<QueryRecord | undefined>;
   history(input: { accountId: string; page: number; perPage: number; datasetType?: DatasetType }): Promise<Page<QueryRecord>>;
+  /**
+   * The account's completed queries executed at or after `since`, newest first, at most `limit`
+   * (the account area's usage charts add them up by day and by key).
+   */
+  queriesSince(input: { accountId: string; since: Date; limit: number }): Promise<readonly QueryRecord[]>;
   /** Completed queries whose link expired before `before` and whose file is not yet deleted. */
   expiredFiles(before: Date, limit: number): Promise<readonly QueryRecord[]>;
   markFileDeleted(queryId: string, now: Date): Promise<void>;

@@ -559,6 +559,32 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
         });
       });
 
+      describe('usage', () => {
+        it('lists completed queries since a moment, newest first, with the key that ran each (null for none)', async () => {
+          const account = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: 100, now: NOW });
+          const run = async (offset: number, keyId: string | null, complete = true) => {
+            const request = chargeRequest(account.accountId, 1, at(offset));
+            await store.charge({ ...request, query: { ...request.query, keyId } });
+            if (complete) await store.completeQuery(request.queryId, `files/${request.queryId}.csv`);
+            return request.queryId;
+          };
+          const before = await run(-3 * DAY, 'key_old');
+          const a = await run(-DAY, 'key_aaaaaaaaaaaaaaaaaaaa');
+          const b = await run(-HOUR, null);
+          await run(-HOUR + 1, 'key_pending', false);
+          const since = await store.queriesSince({ accountId: account.accountId, since: at(-2 * DAY), limit: 10 });
+          expect(since.map((q) => [q.queryId, q.keyId])).toEqual([
+            [b, null],
+            [a, 'key_aaaaaaaaaaaaaaaaaaaa'],
+          ]);
+          expect((await store.queriesSince({ accountId: account.accountId, since: at(-2 * DAY), limit: 1 })).map((q) => q.queryId)).toEqual([b]);
+          expect((await store.getQuery(account.accountId, before))?.keyId).toBe('key_old');
+          const stranger = await newAccount();
+          expect(await store.queriesSince({ accountId: stranger.accountId, since: at(-10 * DAY), limit: 10 })).toEqual([]);
+        });
+      });
+
       describe('crash recovery and file expiry', () => {
         it('lists pending queries older than a moment, and expired files until they are marked deleted', async () => {
           const account = await newAccount();

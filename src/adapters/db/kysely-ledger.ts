@@ -238,6 +238,7 @@ export function createKyselyLedger(driver: StoreDriver): Ledger {
               file_deleted_at: null,
               failure_reason: null,
               instance_id: request.instanceId ?? null,
+              key_id: query.keyId ?? null,
             })
             .execute();
           await appendLedger(trx, { accountId, kind: 'charge', free: -split.fromFree, purchased: -split.fromPurchased, now, queryId });

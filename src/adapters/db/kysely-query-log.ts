@@ -86,6 +86,20 @@ export function createKyselyQueryLog(driver: StoreDriver): QueryLog {
       return { items: rows.map(toQueryRecord), total: Number(counted.n) };
     },
 
+    async queriesSince({ accountId, since, limit }) {
+      const rows = await db
+        .selectFrom('queries')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('status', '=', 'completed')
+        .where('executed_at', '>=', since.getTime())
+        .orderBy('executed_at', 'desc')
+        .orderBy('query_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toQueryRecord);
+    },
+
     async expiredFiles(before, limit) {
       const rows = await db
         .selectFrom('queries')
