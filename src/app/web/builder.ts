@@ -25,7 +25,7 @@ export function splitPlaces(text: string): string[] {
 export const PLACE_EXAMPLES: Readonly<Record<GeographyLevel, string>> = {
   suburb: 'Richmond (VIC); Fitzroy',
   postcode: '3121; 3065',
-  lga: 'Yarra; Melbourne',
+  lga: 'Yarra; Brisbane',
   state: 'VIC; NSW',
   australia: 'Australia',
 };
