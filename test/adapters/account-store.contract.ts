@@ -220,6 +220,25 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
           ]);
           expect(await store.bundles(other.accountId)).toEqual([]);
         });
+
+        it('lists entries of one instant in the order they happened: a running balance down the list never dips below zero', async () => {
+          const account = await newAccount(); // the opening allowance, at NOW
+          await store.grantCredits({ accountId: account.accountId, credits: 2, now: NOW });
+          await store.charge(chargeRequest(account.accountId, 7, NOW));
+          // A charge in a new week applies the weekly reset in its own transaction, at its own instant.
+          const nextWeek = new Date(currentFreePeriodStart(at(7 * DAY)).getTime() + HOUR);
+          const late = chargeRequest(account.accountId, 4, nextWeek);
+          await store.charge(late);
+          await store.refundQuery(late.queryId, nextWeek, 'test');
+          const entries = (await store.ledger({ accountId: account.accountId, page: 1, perPage: 10 })).items;
+          expect(entries.map((e) => e.kind)).toEqual(['refund', 'charge', 'free_allowance', 'charge', 'grant', 'free_allowance']);
+          let balance = await store.ledgerBalance(account.accountId);
+          for (const e of entries) {
+            expect(balance, e.kind).toBeGreaterThanOrEqual(0);
+            balance -= e.freeCredits + e.purchasedCredits;
+          }
+          expect(balance).toBe(0);
+        });
       });
 
       describe('grants, bundles and tiers', () => {
@@ -271,6 +290,7 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
             status: 'pending',
             creditCost: 3,
             fileDeletedAt: null,
+            keyId: null, // no key named: the account area's builder
             ...first.query,
           });
         });

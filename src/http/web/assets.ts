@@ -9,7 +9,7 @@ body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, s
 header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; padding: .75rem 1.25rem; border-bottom: 1px solid var(--line); }
 header nav { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; }
 header ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
-header ul a, .brand, footer a, button.link { display: inline-block; min-height: 1.75rem; padding: .2rem .1rem; }
+header ul a, .brand, footer a, button.link, td.action a { display: inline-block; min-height: 1.75rem; padding: .2rem .1rem; }
 .brand { font-weight: 700; font-size: 1.25rem; text-decoration: none; color: var(--ink); }
 a { color: var(--accent); }
 a[aria-current="page"] { font-weight: 700; text-decoration: none; border-bottom: 3px solid var(--accent); }
@@ -26,7 +26,7 @@ main { overflow-wrap: break-word; }
 .check { display: flex; gap: .5rem; align-items: flex-start; }
 .check input[type=checkbox] { width: 1.5rem; height: 1.5rem; margin: 0; flex: none; accent-color: var(--accent); }
 .big { font-size: 1.6rem; }
-.charts { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(17rem, 1fr)); }
+.charts { display: grid; gap: 1.25rem; }
 figure.chart { margin: 0; }
 figure.chart svg { width: 100%; height: auto; display: block; }
 .chart .bar { fill: var(--accent); } .chart .bar.test { fill: var(--muted); }
@@ -61,10 +61,9 @@ dl.figures dt { font-weight: 600; } dl.figures dd { margin: 0; }
   table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
   table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
   table.cards tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 .75rem; padding: .3rem .5rem; }
-  table.cards td { border: none; padding: .2rem 0; text-align: left; display: grid; grid-template-columns: 7rem 1fr; gap: .5rem; }
-  table.cards td[data-label]::before { content: attr(data-label); font-weight: 600; color: var(--muted); }
-  table.cards td.action { display: block; padding-top: .4rem; }
-  table.cards td.action a { display: inline-block; min-height: 1.75rem; padding: .2rem 0; }
+  table.cards td { border: none; padding: .2rem 0 .2rem 7.5rem; text-align: left; position: relative; min-height: 1.9rem; }
+  table.cards td[data-label]::before { content: attr(data-label); position: absolute; left: 0; width: 7rem; font-weight: 600; color: var(--muted); }
+  table.cards td:not([data-label]) { padding-left: 0; }
   table.cards caption { text-align: left; }
 }
 `;

@@ -8,6 +8,8 @@ import { GET_CREDITS, queriesTable } from './render.ts';
  * charts: no script, no CDN, drawn on the server) and by key, and the latest queries.
  */
 
+const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
 const CHART = { width: 600, height: 150, top: 18, bottom: 22, left: 4, right: 4 } as const;
 
 /** "2026-11-25" → "25 Nov" (the day is already the holder's; no time zone to apply). */
@@ -61,7 +63,7 @@ ${
 </dl>
 <p><a class="button" href="/console/query">New query</a> <a href="/console/credits">Credits and ledger</a></p>
 <h2 id="usage">Usage, last ${USAGE_DAYS} days</h2>
-<p>${overview.totals.queries} queries, ${overview.totals.records} records, ${overview.totals.credits} credits${overview.totals.testQueries > 0 ? html` (${overview.totals.testQueries} of the queries in test mode, free)` : ''}.${overview.truncated ? html` <span class="hint">Counted from the newest ${USAGE_QUERY_LIMIT} queries.</span>` : ''}</p>
+<p>${count(overview.totals.queries, 'query', 'queries')}, ${count(overview.totals.records, 'record')}, ${count(overview.totals.credits, 'credit')}${overview.totals.testQueries > 0 ? html` (${overview.totals.testQueries} of the queries in test mode, free)` : ''}.${overview.truncated ? html` <span class="hint">Counted from the newest ${USAGE_QUERY_LIMIT} queries.</span>` : ''}</p>
 <div class="charts">
 ${barChart('chart-queries', 'Queries per day', overview.days, (d) => d.queries, 'queries')}
 ${barChart('chart-records', 'Records per day', overview.days, (d) => d.records, 'records')}
