@@ -98,7 +98,7 @@ async function checkPage(name: string, options: { dark?: boolean } = {}): Promis
     if (options.dark) {
       await page.emulateMedia({ colorScheme: 'dark' });
       // The dark palette is really in use (prefers-color-scheme), and still passes (contrast included).
-      expect(await page.evaluate(() => getComputedStyle((globalThis as unknown as { document: { body: Element } }).document.body).backgroundColor)).toBe('rgb(21, 23, 26)');
+      expect(await page.$eval('body', (body) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(body).backgroundColor)).toBe('rgb(21, 23, 26)');
       expect(await axeViolations(), `${where}, dark`).toEqual([]);
       checked.push(`${where}, dark`);
       await page.emulateMedia({ colorScheme: 'light' });
