@@ -223,6 +223,8 @@ describe('the builder', () => {
     expect(await refused({ n_observations: '10000000' })).toMatch(/“Records per place” \(10000000\) exceeds the persons pool of Richmond \(VIC\)/);
     expect(await refused({ geography: 'Richmnd' })).toMatch(/This release has no suburb “Richmnd”\. Did you mean “Richmond \((VIC|NSW)\)” or “Richmond \((VIC|NSW)\)”\?/);
     expect(await refused({ geography: 'Fitzroi' })).toContain('Did you mean “Fitzroy”?');
+    // At the postcode level the API's closest postcodes are kept.
+    expect(await refused({ geography_level: 'postcode', geography: '3122' })).toMatch(/This release has no postcode “3122”\. Did you mean “3121”/);
     expect(await refused({ geography: 'Nowhere At All' })).toContain('Start typing in “Places” to see the names this release knows.');
     expect(await refused({ geography: '3121' })).toMatch(/“3121” is a postcode, not a suburb: choose “postcode” as the geography level, or name its suburbs: (Richmond \(VIC\); Burnley|Burnley; Richmond \(VIC\))\./);
     expect(await refused({ dataset_type: 'persons', linked_records: 'household' })).toContain('choose “dwellings” under “Dataset” (“Records per place” then counts dwellings)');
@@ -280,13 +282,18 @@ describe('addresses', () => {
       [await get('/console/nope'), false],
       [await get('/console/nope/deeper?x=1', browser), true],
       [await post('/console/nope', { _csrf: browser.csrf }, browser.cookie), true],
+      [await fetch(`${s.baseUrl}/console/keys`, { method: 'DELETE', headers: { cookie: browser.cookie } }), true],
     ] as const) {
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.headers.get('cache-control')).toBe('no-store');
-      const seen = words(await res.text());
+      const page = await res.text();
+      const seen = words(page);
       expect(seen).toContain('Page not found');
       expect(seen).toContain(signedIn ? 'Go to the overview' : 'Sign in');
+      // No navigation entry claims to be the current page.
+      if (signedIn) expect(page).toContain('Sign out');
+      expect(page).not.toContain('aria-current');
     }
     // The API's own 404 stays JSON.
     expect((await get('/nope')).headers.get('content-type')).toMatch(/^application\/json/);

@@ -49,7 +49,8 @@ const LABELS: readonly (readonly [RegExp, string])[] = [
   [/\binclude_geography\b/g, '“Geography columns”'],
   [/ \(small_suburb_flag = true\)/g, ''],
   [/\bone execute\b/g, 'one query'],
-  [/\bselections?\b/g, 'place'],
+  [/\bselections\b/g, 'places'],
+  [/\bselection\b/g, 'place'],
   [
     new RegExp(`Sandbox \\(spq_test_\\) keys draw at most ${SANDBOX_MAX_OBSERVATIONS} records per place; ask for ${SANDBOX_MAX_OBSERVATIONS} or fewer, or use a live key\\.`, 'g'),
     `Test mode draws at most ${SANDBOX_MAX_OBSERVATIONS} records per place: ask for ${SANDBOX_MAX_OBSERVATIONS} or fewer, or switch test mode off.`,
@@ -61,7 +62,7 @@ export function inFormWords(detail: string): string {
   return LABELS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), detail);
 }
 
-const UNKNOWN = /^Unknown (suburb|postcode|LGA|state) "([^"]*)" at geography_level "(\w+)"\.(?: Did you mean [^?]*\?)?/;
+const UNKNOWN = /^Unknown (suburb|postcode|LGA|state) "([^"]*)" at geography_level "(\w+)"\.(?: Did you mean ([^?]*)\?)?/;
 const MAX_SUGGESTIONS = 3;
 
 /** A place's name without its state qualifier: "Richmond (VIC)" → "Richmond". */
@@ -90,14 +91,20 @@ export function placesLike(deps: Pick<UseCaseDeps, 'pools'>, level: 'suburb' | '
 export function builderError(deps: Pick<UseCaseDeps, 'pools'>, detail: string): string {
   const unknown = UNKNOWN.exec(detail);
   if (unknown === null) return inFormWords(detail);
-  const [, word, input = '', levelText] = unknown;
+  const [, word, input = '', levelText, apiSuggestions] = unknown;
   const level = levelText as GeographyLevel;
   const separatorHint = input.includes(',') ? ` Separate places with “${PLACE_SEPARATOR}”, not “,”.` : '';
   if (level === 'suburb' && /^\d{4}$/.test(input.trim())) {
     const suburbs = placesLike(deps, 'postcode', input.trim()).length > 0 ? [...new Set(searchGeography(deps, { query: input.trim(), level: 'postcode', limit: 10 }).results.map((r) => r.suburb_id))] : [];
     return `“${input}” is a postcode, not a suburb: choose “postcode” as the geography level${suburbs.length > 0 ? `, or name its suburbs: ${suburbs.join(`${PLACE_SEPARATOR} `)}` : ''}.`;
   }
-  const suggestions = level === 'australia' ? ['Australia'] : placesLike(deps, level, input.split(',')[0]!.trim());
+  // The API's own suggestions (closest spellings) when it has some, else the geography search's.
+  const suggestions =
+    apiSuggestions !== undefined
+      ? [...apiSuggestions.matchAll(/"([^"]*)"/g)].map((m) => m[1]!)
+      : level === 'australia'
+        ? ['Australia']
+        : placesLike(deps, level, input.split(',')[0]!.trim());
   const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `“${s}”`).join(' or ')}?` : ' Start typing in “Places” to see the names this release knows.';
   return `This release has no ${word} “${input}”.${separatorHint}${hint}`;
 }

@@ -272,7 +272,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   });
   /** The builder again, with the query as sent and why it did not run (429s say when to retry). */
   const builderRefused = (reply: FastifyReply, context: WebContext & { email: string; section: Section }, form: FormBody, error: AppError) =>
-    refusal(reply, error, 'New query', render.builderForm(context.csrf, form, builderError(deps, error.detail)), context);
+    refusal(reply, error, 'New query', render.builderForm(context.csrf, form, `${builderError(deps, error.detail)}${error.code === 'insufficient_credits' ? ` ${render.GET_CREDITS}` : ''}`), context);
 
   app.post('/console/query/preview', formRoute, async (request, reply) => {
     const context = await signedIn(request, reply, 'query');
@@ -318,8 +318,9 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     const context = await currentSession({ ...signInDeps, secure }, request);
     const account = context && (await deps.accounts.getAccount(context.session.accountId));
     const body = html`<p>There is no page at <code class="id">${request.url.split('?')[0]}</code>.</p><p><a href="${context ? HOME : '/console/sign-in'}">${context ? 'Go to the overview' : 'Sign in'}</a></p>`;
-    return send(reply, 404, 'Page not found', body, context && { ...context, email: account?.email ?? '', section: 'overview' });
+    return send(reply, 404, 'Page not found', body, context && { ...context, email: account?.email ?? '', section: 'other' });
   };
   app.get('/console/*', hidden, notFoundPage);
   app.post('/console/*', formRoute, notFoundPage);
+  app.route({ method: ['PUT', 'PATCH', 'DELETE'], url: '/console/*', ...hidden, handler: notFoundPage });
 }

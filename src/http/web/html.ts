@@ -28,7 +28,8 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
   return new Html(out);
 }
 
-export type Section = 'overview' | 'keys' | 'credits' | 'queries' | 'query';
+/** The page's place in the navigation ('other': none of its entries, e.g. a 404 page). */
+export type Section = 'overview' | 'keys' | 'credits' | 'queries' | 'query' | 'other';
 
 const NAV: readonly [Section, string, string][] = [
   ['overview', '/console/overview', 'Overview'],
