@@ -211,6 +211,7 @@ describe.skipIf(!available)('account area in Chromium', () => {
     await page.getByRole('button', { name: 'Run in test mode' }).click();
     expect(await page.textContent('h1')).toBe('Query ready');
     expect(await page.textContent('main')).toContain('test data');
+    await checkPage('query ready, test mode');
 
     // The same query for real.
     await nav('New query').click();
@@ -290,5 +291,30 @@ describe.skipIf(!available)('account area in Chromium', () => {
     await page.goto(`${s.baseUrl}/console/keys`);
     await page.waitForURL('**/console/sign-in');
     expect(checked.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('a free holder whose week is spent: the overview says when credits come back, the price page offers no run button but the way to credits', async () => {
+    const { accountId } = await s.store.createAccount({ email: 'student@example.org', now: s.clock.now() });
+    const { key } = await s.addKey(accountId);
+    for (let i = 0; i < 5; i++) expect((await s.call('/query/execute', { key, body: { geography_level: 'suburb', geography_selections: ['Burnley'], dataset_type: 'persons', n_observations: 5, output_format: 'csv' } })).status).toBe(200);
+    const link = await issueOneTimeLink({ ...s.deps, credentials: s.store }, { accountId, purpose: 'invitation' });
+    if (!link.ok) throw new Error(link.error.detail);
+    await page.goto(`${s.baseUrl}${link.value.path}`);
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByLabel('The same password again').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.waitForURL('**/console/overview?welcome=1');
+    expect(await page.textContent('main')).toMatch(/0 of 5 free credits left this week; back to 5 on \d{1,2} \w{3} 2026/);
+    await checkPage('overview, free tier spent', { dark: true });
+
+    await nav('New query').click();
+    await page.getByLabel(/^Places/).fill('Richmond (VIC)');
+    await page.getByLabel('Records per place', { exact: true }).fill('50');
+    await page.getByRole('button', { name: 'See the price' }).click();
+    expect(await page.textContent('h1')).toBe('Check and run');
+    expect(await page.getByRole('button', { name: /^Run/ }).count()).toBe(0);
+    expect(await page.textContent('main')).toContain('To get credits, ask the service operator');
+    await checkPage('preview, balance cannot pay');
+    await shot('query-preview-no-credits');
   });
 });
