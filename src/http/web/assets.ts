@@ -28,9 +28,9 @@ main { overflow-wrap: break-word; }
 .big { font-size: 1.6rem; }
 .charts { display: grid; gap: 1.25rem; }
 figure.chart { margin: 0; }
-figure.chart svg { width: 100%; height: auto; display: block; }
+figure.chart svg { width: 100%; max-width: 40rem; height: auto; display: block; }
 .chart .bar { fill: var(--accent); } .chart .bar.test { fill: var(--muted); }
-.chart .axis { stroke: var(--line); } .chart .label { fill: var(--muted); font-size: 12px; }
+.chart .axis { stroke: var(--line); } .chart .label { fill: var(--muted); font-size: 16px; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; }
 details { margin: .5rem 0; } summary { cursor: pointer; min-height: 1.75rem; padding: .2rem 0; }
 pre { background: var(--code); border: 1px solid var(--line); border-radius: 4px; padding: .6rem; overflow-x: auto; font-size: .85rem; }

@@ -30,7 +30,7 @@ function barChart(id: string, title: string, days: readonly DayUsage[], value: (
   return html`<figure class="chart"><figcaption id="${id}-title"><strong>${title}</strong> <span class="hint" id="${id}-summary">${summary}</span></figcaption>
 <svg viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-labelledby="${id}-title" focusable="false">
 <line class="axis" x1="${CHART.left}" y1="${CHART.top + plotHeight}" x2="${CHART.width - CHART.right}" y2="${CHART.top + plotHeight}"/>
-<text class="label" x="${CHART.width - CHART.right}" y="12" text-anchor="end">max ${max}</text>
+<text class="label" x="${CHART.width - CHART.right}" y="14" text-anchor="end">max ${max}</text>
 ${days.map((d, i) => {
   const h = (values[i]! / max) * plotHeight;
   const x = CHART.left + i * slot + slot * 0.15;
