@@ -90,8 +90,12 @@ describe('the overview', () => {
     } finally {
       s.clock.advance(2 * DAY);
     }
-    expect((await s.call('/query/execute', { key: live.key, body })).status).toBe(200);
+    const liveRun = await s.call('/query/execute', { key: live.key, body });
+    expect(liveRun.status).toBe(200);
     expect((await s.call('/query/execute', { key: sandbox.key, body })).status).toBe(200);
+    // A query's page names the key that ran it.
+    const livePage = words(await text(`/console/queries/${((await liveRun.json()) as { query_id: string }).query_id}`, browser));
+    expect(livePage).toContain(`Run with API key (made by the operator) spq_live_…${live.key.slice(-4)}`);
     const fromBuilder = await runFromBuilder(browser);
 
     const summary = await s.store.credits(accountId, s.clock.now());
@@ -151,6 +155,8 @@ describe('a query page', () => {
     const sameForm = page.split('<form').find((f) => f.includes('the same records'))!;
     const fields = Object.fromEntries([...sameForm.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replaceAll('&amp;', '&')]));
     expect(fields).toMatchObject({ seed: String(meta!['seed']), implicate: '1', test_mode: 'yes', geography: 'Richmond (VIC); Fitzroy' });
+    const samePreview = words(await (await post('/console/query/preview', { ...fields, _csrf: browser.csrf }, browser.cookie)).text());
+    expect(samePreview).toMatch(new RegExp(`Seed ${String(meta!['seed'])} ?, implicate 1 \\(the same records as the query it came from\\)`));
     const again = await runFromBuilder(browser, fields);
     expect(again).not.toBe(id);
     const againPage = await text(`/console/queries/${again}`, browser);

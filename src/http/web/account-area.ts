@@ -240,9 +240,14 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   app.get<{ Params: { queryId: string } }>('/console/queries/:queryId', hidden, async (request, reply) => {
     const context = await signedIn(request, reply, 'queries');
     if (!context) return reply;
-    const [detail, timeZone] = await Promise.all([queryDetail(deps, context.session.accountId, request.params.queryId), timeZoneOf(holderDeps, context.session.accountId)]);
+    const [detail, timeZone, keys] = await Promise.all([
+      queryDetail(deps, context.session.accountId, request.params.queryId),
+      timeZoneOf(holderDeps, context.session.accountId),
+      deps.accounts.listKeys(context.session.accountId),
+    ]);
     if (!detail.ok) return send(reply, 404, 'Query not found', html`${failure(detail.error)}<p><a href="/console/queries">All queries</a></p>`, context);
-    return send(reply, 200, 'Query', queryBody(context.csrf, detail.value, timeZone, publicBaseUrl(deps.config)), context);
+    const key = keys.find((k) => k.keyId === detail.value.keyId);
+    return send(reply, 200, 'Query', queryBody(context.csrf, detail.value, timeZone, publicBaseUrl(deps.config), key), context);
   });
   app.get('/console/queries', hidden, async (request, reply) => {
     const context = await signedIn(request, reply, 'queries');

@@ -1,5 +1,6 @@
 import type { QueryDetail } from '../../../app/history.ts';
 import { PLACE_SEPARATOR } from '../../../app/web/builder.ts';
+import type { ApiKeyRecord } from '../../../ports/account-store.ts';
 import { csrfField, html, testBadge, when, type Html } from '../html.ts';
 
 /**
@@ -106,7 +107,7 @@ function builderFields(request: Record<string, unknown>, test: boolean, sameReco
   return fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
 }
 
-export function queryBody(csrf: string, detail: QueryDetail, timeZone: string, baseUrl: string): Html {
+export function queryBody(csrf: string, detail: QueryDetail, timeZone: string, baseUrl: string, key?: ApiKeyRecord): Html {
   const q = detail.item;
   const m = detail.metadata;
   const test = q.test_data === true;
@@ -131,7 +132,7 @@ ${Object.entries(FIELD_LABELS)
 <dt>Pool release</dt><dd>${String(m['version'] ?? '')}${m['fitted_to'] ? html` <span class="hint">(fitted to ${String(m['fitted_to'])})</span>` : ''}</dd>
 <dt>Implicate</dt><dd>${String(m['implicate'] ?? 1)}</dd>
 <dt>Test data</dt><dd>${test ? 'yes (test mode)' : 'no'}</dd>
-<dt>Run with</dt><dd>${detail.keyId === null ? 'the account area' : html`API key <code>${detail.keyId}</code>`}</dd>
+<dt>Run with</dt><dd>${detail.keyId === null ? 'the account area' : key ? html`API key ${key.name ?? '(made by the operator)'} <code>${key.prefix}…${key.last4}</code>${key.revokedAt ? ' (revoked)' : ''}` : 'an API key since deleted'}</dd>
 </dl>
 <h2>Run it again</h2>
 <div class="actions">

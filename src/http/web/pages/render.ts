@@ -161,7 +161,8 @@ export function previewBody(csrf: string, form: FormBody, preview: PreviewOutcom
   return html`${test ? html`<p class="notice info"><span class="badge">test data</span> Test mode: nothing is charged and the file is marked as test data, not for analysis.</p>` : ''}<dl class="figures"><dt>Price</dt><dd><strong>${test ? 'free (test mode)' : creditWord(preview.credit_cost)}</strong> <span class="hint">(you have ${available})</span></dd>
 <dt>Records</dt><dd>${preview.n_observations} per place</dd>
 <dt>Places</dt><dd>${preview.geography_matches.map((m) => m.suburb_id).join('; ')}</dd>
-<dt>Records available</dt><dd>${preview.pool_available}</dd></dl>
+<dt>Records available</dt><dd>${preview.pool_available}</dd>${form.seed ? html`
+<dt>Seed</dt><dd><code class="id">${form.seed}</code>, implicate ${form.implicate ?? '1'} <span class="hint">(the same records as the query it came from)</span></dd>` : ''}</dl>
 ${preview.warnings.map((w) => notice('info', w))}
 <form method="post" action="/console/query/execute" class="stack">${csrfField(csrf)}${hidden}<input type="hidden" name="idempotency_key" value="${idempotencyKey}">
 ${affordable ? html`<div><button type="submit">${test ? 'Run in test mode' : html`Run for ${creditWord(preview.credit_cost)}`}</button> ${change}</div></form>` : html`</form>${notice('error', html`This query costs ${creditWord(preview.credit_cost)} and the account has ${available}. ${GET_CREDITS} Meanwhile, ask for fewer records or places, or try it in test mode (free, at most ${SANDBOX_MAX_OBSERVATIONS} records per place).`)}
