@@ -580,28 +580,29 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
       });
 
       describe('usage', () => {
-        it('lists completed queries since a moment, newest first, with the key that ran each (null for none)', async () => {
+        it('lists completed queries since a moment, newest first, with the key that ran each (null for none) and whether it was test data', async () => {
           const account = await newAccount();
           await store.grantCredits({ accountId: account.accountId, credits: 100, now: NOW });
-          const run = async (offset: number, keyId: string | null, complete = true) => {
+          const run = async (offset: number, keyId: string | null, complete = true, metadata?: Record<string, unknown>) => {
             const request = chargeRequest(account.accountId, 1, at(offset));
-            await store.charge({ ...request, query: { ...request.query, keyId } });
+            await store.charge({ ...request, query: { ...request.query, keyId, ...(metadata ? { metadata } : {}) } });
             if (complete) await store.completeQuery(request.queryId, `files/${request.queryId}.csv`);
             return request.queryId;
           };
           const before = await run(-3 * DAY, 'key_old');
           const a = await run(-DAY, 'key_aaaaaaaaaaaaaaaaaaaa');
-          const b = await run(-HOUR, null);
+          const b = await run(-HOUR, null, true, { test_data: true, seed: '1' });
           await run(-HOUR + 1, 'key_pending', false);
-          const since = await store.queriesSince({ accountId: account.accountId, since: at(-2 * DAY), limit: 10 });
-          expect(since.map((q) => [q.queryId, q.keyId])).toEqual([
-            [b, null],
-            [a, 'key_aaaaaaaaaaaaaaaaaaaa'],
+          const since = await store.usageSince({ accountId: account.accountId, since: at(-2 * DAY), limit: 10 });
+          // chargeRequest asks for credits × 500 records in two places.
+          expect(since).toEqual([
+            { queryId: b, executedAt: at(-HOUR), keyId: null, nObservations: 500, places: 2, creditCost: 1, testData: true },
+            { queryId: a, executedAt: at(-DAY), keyId: 'key_aaaaaaaaaaaaaaaaaaaa', nObservations: 500, places: 2, creditCost: 1, testData: false },
           ]);
-          expect((await store.queriesSince({ accountId: account.accountId, since: at(-2 * DAY), limit: 1 })).map((q) => q.queryId)).toEqual([b]);
+          expect((await store.usageSince({ accountId: account.accountId, since: at(-2 * DAY), limit: 1 })).map((q) => q.queryId)).toEqual([b]);
           expect((await store.getQuery(account.accountId, before))?.keyId).toBe('key_old');
           const stranger = await newAccount();
-          expect(await store.queriesSince({ accountId: stranger.accountId, since: at(-10 * DAY), limit: 10 })).toEqual([]);
+          expect(await store.usageSince({ accountId: stranger.accountId, since: at(-10 * DAY), limit: 10 })).toEqual([]);
         });
       });
 

@@ -302,12 +302,12 @@ export function memoryAccountStore(db: MemoryDatabase = newMemoryDatabase()): Ac
         .sort((a, b) => b.executedAt.getTime() - a.executedAt.getTime() || (a.queryId < b.queryId ? 1 : a.queryId > b.queryId ? -1 : 0));
       return { items: all.slice((page - 1) * perPage, page * perPage).map(copy), total: all.length };
     },
-    async queriesSince({ accountId, since, limit }) {
+    async usageSince({ accountId, since, limit }) {
       return [...db.queries.values()]
         .filter((q) => q.accountId === accountId && q.status === 'completed' && q.executedAt.getTime() >= since.getTime())
         .sort((a, b) => b.executedAt.getTime() - a.executedAt.getTime() || (a.queryId < b.queryId ? 1 : a.queryId > b.queryId ? -1 : 0))
         .slice(0, limit)
-        .map(copy);
+        .map((q) => ({ queryId: q.queryId, executedAt: q.executedAt, keyId: q.keyId ?? null, nObservations: q.nObservations, places: q.geographySelections.length, creditCost: q.creditCost, testData: q.metadata['test_data'] === true }));
     },
     async expiredFiles(before, limit) {
       return [...db.queries.values()]

@@ -104,7 +104,7 @@ describe('the overview', () => {
     expect(seen).toContain(`Credits available ${summary.creditsRemaining}`);
     expect(seen).toMatch(new RegExp(`${summary.freeCreditsRemaining} of 5 free credits left this week; back to 5 on `));
     // 4 queries, 2 × 10 records for each API query and 50 for the builder's, credits as charged.
-    const charged = (await s.store.queriesSince({ accountId, since: new Date(0), limit: 10 })).reduce((sum, q) => sum + q.creditCost, 0);
+    const charged = (await s.store.usageSince({ accountId, since: new Date(0), limit: 10 })).reduce((sum, q) => sum + q.creditCost, 0);
     expect(seen).toContain(`4 queries, ${3 * 20 + 50} records, ${charged} credits (1 of the queries in test mode, free).`);
     // Three charts of 30 days, each an image with a name; the busiest days are in the table.
     expect(page.match(/<svg [^>]*role="img" aria-labelledby="chart-[a-z]+-title"/g)).toHaveLength(3);

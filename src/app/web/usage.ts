@@ -1,5 +1,5 @@
 import { FREE_WEEKLY_CREDITS, nextFreeReset } from '../../core/ledger/weekly-reset.ts';
-import type { ApiKeyRecord, CreditSummary, QueryRecord } from '../../ports/account-store.ts';
+import type { ApiKeyRecord, CreditSummary, QueryUsage } from '../../ports/account-store.ts';
 import type { HolderDeps } from './holder.ts';
 
 /**
@@ -47,11 +47,11 @@ export interface AccountOverview {
 
 const ZERO: UsageFigures = { queries: 0, records: 0, credits: 0, testQueries: 0 };
 
-const add = (a: UsageFigures, q: QueryRecord): UsageFigures => ({
+const add = (a: UsageFigures, q: QueryUsage): UsageFigures => ({
   queries: a.queries + 1,
-  records: a.records + q.nObservations * q.geographySelections.length,
+  records: a.records + q.nObservations * q.places,
   credits: a.credits + q.creditCost,
-  testQueries: a.testQueries + (q.metadata['test_data'] === true ? 1 : 0),
+  testQueries: a.testQueries + (q.testData ? 1 : 0),
 });
 
 const DAY_FORMATS = new Map<string, Intl.DateTimeFormat>();
@@ -72,7 +72,7 @@ export function daysEnding(today: string, count: number): string[] {
 }
 
 /** Adds up queries by day (every day of the window, zero ones too) and by key (busiest first). */
-export function summariseUsage(queries: readonly QueryRecord[], keys: readonly ApiKeyRecord[], days: readonly string[], timeZone: string) {
+export function summariseUsage(queries: readonly QueryUsage[], keys: readonly ApiKeyRecord[], days: readonly string[], timeZone: string) {
   const byDay = new Map<string, UsageFigures>(days.map((d) => [d, ZERO]));
   const byKey = new Map<string | null, UsageFigures>();
   let totals = ZERO;
@@ -81,7 +81,7 @@ export function summariseUsage(queries: readonly QueryRecord[], keys: readonly A
     const current = byDay.get(day);
     if (current === undefined) continue; // before the window's first day in this zone
     byDay.set(day, add(current, q));
-    const keyId = q.keyId ?? null;
+    const keyId = q.keyId;
     byKey.set(keyId, add(byKey.get(keyId) ?? ZERO, q));
     totals = add(totals, q);
   }
@@ -102,7 +102,7 @@ export async function accountOverview(deps: Pick<HolderDeps, 'store' | 'clock'>,
   const [summary, bundles, queries, keys] = await Promise.all([
     deps.store.credits(accountId, now),
     deps.store.bundles(accountId),
-    deps.store.queriesSince({ accountId, since, limit: USAGE_QUERY_LIMIT }),
+    deps.store.usageSince({ accountId, since, limit: USAGE_QUERY_LIMIT }),
     deps.store.listKeys(accountId),
   ]);
   const paidUntil = bundles.filter((b) => b.startsAt <= now && now < b.expiresAt).reduce<Date | null>((latest, b) => (latest === null || b.expiresAt > latest ? b.expiresAt : latest), null);

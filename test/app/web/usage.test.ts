@@ -1,21 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { dayIn, daysEnding, summariseUsage } from '../../../src/app/web/usage.ts';
-import type { QueryRecord } from '../../../src/ports/account-store.ts';
+import type { QueryUsage } from '../../../src/ports/account-store.ts';
 
-const query = (at: string, keyId: string | null, n: number, places: number, credits: number, test = false): QueryRecord => ({
+const query = (at: string, keyId: string | null, n: number, places: number, credits: number, test = false): QueryUsage => ({
   queryId: `qry_${Math.random().toString(36).slice(2)}`,
-  accountId: 'acc_x',
-  status: 'completed',
   executedAt: new Date(at),
-  datasetType: 'persons',
-  geographySelections: Array.from({ length: places }, (_, i) => `Place ${i}`),
-  nObservations: n,
-  creditCost: credits,
-  metadata: test ? { test_data: true } : {},
-  fileKey: 'f.csv',
-  downloadExpires: new Date(at),
-  fileDeletedAt: null,
   keyId,
+  nObservations: n,
+  places,
+  creditCost: credits,
+  testData: test,
 });
 
 describe("the overview's usage figures", () => {
