@@ -4,6 +4,8 @@
  * made from the served OpenAPI document: every operation with its method, path, parameters,
  * request body, responses and examples, every schema, and the error codes table.
  */
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../src/core/errors.ts';
 import { escapeHtml } from '../../src/http/web/html.ts';
@@ -30,6 +32,19 @@ function section(id: string): string {
   return page.slice(start, page.indexOf('</section>', start));
 }
 
+/** A GET as sent on the wire (fetch would decode the body): status, headers and the raw bytes. */
+function raw(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${s.baseUrl}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 const escapedJson = (value: unknown) => escapeHtml(JSON.stringify(value, null, 2));
 
 describe('the API reference at /docs', () => {
@@ -50,6 +65,27 @@ describe('the API reference at /docs', () => {
     expect(page).toContain('<link rel="stylesheet" href="/docs/assets/reference.css">');
   });
 
+  it('is sent compressed to browsers that accept it (brotli, else gzip), at most a fifth of its size on the wire', async () => {
+    const decoders = { br: brotliDecompressSync, gzip: gunzipSync } as const;
+    for (const [accept, coding] of [['gzip, deflate, br, zstd', 'br'], ['gzip, deflate', 'gzip'], ['br;q=0, gzip', 'gzip'], ['identity', undefined]] as const) {
+      for (const path of ['/docs', '/docs/assets/reference.css']) {
+        const res = await raw(path, { 'accept-encoding': accept });
+        expect(res.status).toBe(200);
+        expect(res.headers['content-encoding'], `${path} ${accept}`).toBe(coding);
+        expect(res.headers.vary).toContain('accept-encoding');
+        const body = coding === undefined ? res.body : decoders[coding](res.body);
+        if (path === '/docs') {
+          expect(body.toString('utf8')).toBe(page);
+          if (coding !== undefined) expect(res.body.length).toBeLessThan(Buffer.byteLength(page) / 5);
+        }
+        // Each coding has its own validator, and a cache revalidates each.
+        const etag = res.headers.etag as string;
+        expect(etag.endsWith(coding ? `-${coding}"` : '"')).toBe(true);
+        expect((await raw(path, { 'accept-encoding': accept, 'if-none-match': etag })).status).toBe(304);
+      }
+    }
+  });
+
   it('sends the account pages’ security headers, CSP with frame-ancestors, and may be cached (ETag, 304)', async () => {
     for (const path of ['/docs', '/docs/', '/docs/assets/reference.css']) {
       const res = await fetch(`${s.baseUrl}${path}`);
@@ -65,7 +101,8 @@ describe('the API reference at /docs', () => {
       expect(res.headers.get('referrer-policy')).toBe('same-origin');
       expect(res.headers.get('cache-control')).toBe('public, max-age=300');
       const etag = res.headers.get('etag')!;
-      expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}-(br|gzip)"$/); // fetch accepts compressed bodies
+      expect(res.headers.get('vary')).toBe('accept-encoding');
       const again = await fetch(`${s.baseUrl}${path}`, { headers: { 'if-none-match': etag } });
       expect(again.status).toBe(304);
       expect(await again.text()).toBe('');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from '../types.ts';
 import { renderReference, type OpenApiDocument } from './render.ts';
@@ -13,24 +14,52 @@ const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action '
 /** Public and the same for everyone until the next deployment: caches may keep it a while. */
 const CACHE = 'public, max-age=300';
 
+/** A body in each content coding a browser may ask for, compressed once (the page is the same until restart). */
 interface Served {
-  readonly body: string;
+  readonly identity: Buffer;
+  readonly br: Buffer;
+  readonly gzip: Buffer;
   readonly etag: string;
 }
 
-const served = (body: string): Served => ({ body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+function served(text: string): Served {
+  const identity = Buffer.from(text);
+  return {
+    identity,
+    br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    gzip: gzipSync(identity, { level: 9 }),
+    etag: createHash('sha256').update(identity).digest('base64url').slice(0, 27),
+  };
+}
+
+/** The coding to send: brotli, else gzip, else none (q=0 refusals are honoured; no finer weighing). */
+function codingFor(request: FastifyRequest): 'br' | 'gzip' | undefined {
+  const accepted = new Set(
+    String(request.headers['accept-encoding'] ?? '')
+      .split(',')
+      .map((part) => part.trim().toLowerCase())
+      .filter((part) => !/;\s*q=0(\.0*)?$/.test(part))
+      .map((part) => part.split(';')[0]!.trim()),
+  );
+  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : undefined;
+}
 
 function send(request: FastifyRequest, reply: FastifyReply, type: string, what: Served): FastifyReply {
+  const coding = codingFor(request);
+  // Each coding is its own representation, so its own strong validator.
+  const etag = `"${what.etag}${coding ? `-${coding}` : ''}"`;
   void reply
     .type(type)
     .header('cache-control', CACHE)
-    .header('etag', what.etag)
+    .header('vary', 'accept-encoding')
+    .header('etag', etag)
     .header('content-security-policy', CSP)
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'same-origin');
-  if (request.headers['if-none-match'] === what.etag) return reply.code(304).send();
-  return reply.send(what.body);
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  if (coding !== undefined) void reply.header('content-encoding', coding);
+  return reply.send(coding === undefined ? what.identity : what[coding]);
 }
 
 /**
