@@ -94,9 +94,8 @@ export function buildApp(given: AppDeps): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // Every answer is one account's (balances, prices, results, errors): no cache keeps it. A
-    // route that may be cached says so itself (the account area's assets); the public API reference
-    // (/docs, src/http/reference) sets its own.
-    if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
+    // route that may be cached says so itself (the account area's assets, the API reference's page).
+    reply.header('cache-control', 'no-store');
     return refuseKeyInUrl(request, reply);
   });
   app.addHook('onResponse', async (request, reply) => {

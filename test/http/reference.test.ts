@@ -174,6 +174,9 @@ describe('the API reference at /docs', () => {
     const text = await yaml.text();
     expect(text).toMatch(/^openapi: 3\.1\.0$/m);
     expect(text).toContain('operationId: executeQuery');
+    // Only the page and its stylesheet may be cached: anything else under /docs is not.
+    for (const path of ['/docs/json', '/docs/nope', '/docs/assets/other.css']) expect((await fetch(`${s.baseUrl}${path}`)).headers.get('cache-control'), path).toBe('no-store');
+    expect((await fetch(`${s.baseUrl}/docs/nope`)).status).toBe(404);
     // The document itself does not list the reference's own routes.
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/docs'))).toEqual([]);
   });

@@ -189,11 +189,14 @@ function headersSection(doc: OpenApiDocument): Html {
 /** Text inline() has already escaped. */
 const htmlOf = (text: string): Html => new Html(text);
 
+/** A path that may wrap after each "/" (the contents column is narrow), not inside a segment. */
+const breakable = (path: string): Html => html`${path.split('/').map((segment, i) => html`${i > 0 ? html`/<wbr>` : ''}${segment}`)}`;
+
 function contents(headings: readonly Heading[], groups: ReturnType<typeof byTag>, doc: OpenApiDocument): Html {
   const top = headings.filter((h) => h.level === 2);
   return html`<nav class="toc" aria-label="Contents"><h2>Contents</h2><ul>
 ${top.map((h) => html`<li><a href="#${h.id}">${h.text}</a></li>`)}
-${groups.map((group) => html`<li><a href="#${group.anchor}">${group.name}</a><ul>${group.operations.map((op) => html`<li><a href="#${op.anchor}">${method(op.method)} ${op.path}</a></li>`)}</ul></li>`)}
+${groups.map((group) => html`<li><a href="#${group.anchor}">${group.name}</a><ul>${group.operations.map((op) => html`<li><a href="#${op.anchor}">${method(op.method)} <span>${breakable(op.path)}</span></a></li>`)}</ul></li>`)}
 ${Object.keys(doc.components?.schemas ?? {}).length > 0 ? html`<li><a href="#schemas">Schemas</a></li>` : ''}
 ${Object.keys(doc.components?.headers ?? {}).length > 0 ? html`<li><a href="#response-headers">Response headers</a></li>` : ''}
 </ul></nav>`;

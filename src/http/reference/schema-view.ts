@@ -74,7 +74,7 @@ export function constraints(schema: Schema): Html[] {
   if (schema.minItems !== undefined) out.push(html`At least ${count(schema.minItems, 'item')}.`);
   if (schema.maxItems !== undefined) out.push(schema.maxItems === 0 ? html`Always empty.` : html`At most ${count(schema.maxItems, 'item')}.`);
   if (schema.pattern !== undefined) out.push(html`Matches <code>${schema.pattern}</code>.`);
-  if (schema.items !== undefined && schema.items.$ref === undefined) out.push(...constraints(schema.items).map((c) => html`Each item: ${c}`));
+  if (schema.items !== undefined && schema.items.$ref === undefined) out.push(...constraints(schema.items).map((c) => new Html(`Each item ${c.text.charAt(0).toLowerCase()}${c.text.slice(1)}`)));
   return out;
 }
 

@@ -29,8 +29,9 @@ header.site a,.toc a{display:inline-block;min-height:24px;padding:.15rem 0}
 .toc ul{list-style:none;margin:0;padding:0}
 .toc ul ul{padding-left:.75rem;margin-bottom:.5rem}
 .toc li{margin:.1rem 0}
-.toc li li a{display:flex;gap:.4rem;align-items:baseline;overflow-wrap:anywhere}
-.toc .method{flex:none}
+.toc li li a{display:flex;gap:.4rem;align-items:baseline}
+.toc li li a span{min-width:0;overflow-wrap:anywhere}
+.toc .method{flex:none;width:3.6em;text-decoration:none}
 main{min-width:0;padding:1rem 0 4rem}
 h1{font-size:1.9rem;line-height:1.2;margin:.5rem 0 1rem}
 h2{font-size:1.5rem;margin:2.5rem 0 .75rem;padding-top:.5rem;border-top:1px solid var(--line)}

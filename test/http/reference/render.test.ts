@@ -71,6 +71,8 @@ describe('renderReference', () => {
     expect(page).toContain('&quot;name&quot;: &quot;&lt;b&gt;&quot;');
     expect(page).toContain('<a href="#schema-Thing">Thing</a> or null');
     expect(page).toContain('<code class="name">parts[].size</code>');
+    // The contents may wrap a path after a "/", never inside a segment.
+    expect(page).toContain('<a href="#getThing"><span class="method get">GET</span> <span>/<wbr>things/<wbr>{id}</span></a>');
     expect(page).toContain('<p class="meta">Authentication: bearerAuth');
     expect(page).toContain('<span class="status">204</span> Gone</a></h5>\n<p>No body.</p>');
   });
