@@ -213,7 +213,7 @@ export function renderReference(doc: OpenApiDocument, links: { readonly json: st
   const intro = markdown(doc.info.description ?? '', 0);
   const operations = operationsOf(doc);
   const groups = byTag(doc, operations);
-  const body = html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  const body = html`<html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark"><title>API reference · ${doc.info.title}</title><link rel="stylesheet" href="/docs/assets/reference.css"></head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header class="site"><p class="brand">spq API reference</p><nav aria-label="Site"><ul><li><a href="${links.json}">OpenAPI document (JSON)</a></li>${links.console !== undefined ? html`<li><a href="${links.console}">Account</a></li>` : ''}</ul></nav></header>
