@@ -21,6 +21,7 @@ const MODEST: Record<string, string[]> = {
   'execute-phases': ['--runs', '20'],
   memory: ['--persons', '250000', '--n', '200000', '--reps', '1'],
   scaleout: ['--seconds', '5', '--executes', '20'],
+  reference: ['--loads', '3'],
   overview: ['--queries', '1000', '--calls', '20'],
 };
 const FULL: Record<string, string[]> = {
@@ -32,6 +33,7 @@ const FULL: Record<string, string[]> = {
   'execute-phases': [],
   memory: ['--reps', '2'],
   scaleout: [],
+  reference: [],
   overview: [],
 };
 
