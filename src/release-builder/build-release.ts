@@ -13,13 +13,16 @@ import { DATASET_TYPES, type FittedTo } from '../core/dataset.ts';
 import { loadCensusInputs, loadPerturbationFloor, loadRealismReference, loadTruth } from '../adapters/abs/load-inputs.ts';
 import { sizeBand, type SizeBand } from '../core/quality/metrics.ts';
 import { createRealismAccumulator, withReference } from '../core/quality/realism.ts';
-import { createPoolReleaseWriter, type PoolReleaseWriter } from '../adapters/pools/writer.ts';
-import { RELEASE_FILES, type SuburbEntry } from '../adapters/pools/catalog.ts';
+import { createPoolReleaseWriter } from '../adapters/pools/writer.ts';
+import { RELEASE_FILES } from '../adapters/pools/catalog.ts';
 import { implicateDir, implicatesRoot } from '../adapters/pools/release-dirs.ts';
 import { sumTablesByParent } from './parent-targets.ts';
 import { renderReport, summariseReport, type BuildReport, type SuburbFit } from './report.ts';
-import type { SuburbJob, SuburbOutcome } from './suburb-job.ts';
+import type { SuburbJob } from './suburb-job.ts';
 import { runJobsInOrder } from './worker-pool.ts';
+import type { PoolReleaseWriter } from '../adapters/pools/writer.ts';
+import type { SuburbEntry } from '../adapters/pools/catalog.ts';
+import type { SuburbOutcome } from './suburb-job.ts';
 
 export interface BuildOptions {
   readonly inputsDir: string;
