@@ -183,6 +183,7 @@ async function planExecute(deps: UseCaseDeps, input: ExecuteInput): Promise<Resu
   const sandbox = input.sandbox === true;
   const overCap = sandbox ? sandboxCapExceeded(q.n_observations) : undefined;
   if (overCap) return err(appError('validation_error', overCap));
+  const creditCost = sandbox ? 0 : v.creditCost;
 
   const queryId = deps.randomness.id('qry');
   const now = deps.clock.now();
@@ -194,7 +195,7 @@ async function planExecute(deps: UseCaseDeps, input: ExecuteInput): Promise<Resu
     validated: v,
     query: q,
     sandbox,
-    creditCost: sandbox ? 0 : v.creditCost,
+    creditCost,
     queryId,
     now,
     expires,
@@ -220,20 +221,20 @@ function executeMetadata(deps: Pick<UseCaseDeps, 'pools'>, q: NormalizedQuery, n
 
 /** Debits the account and writes the pending history row in one transaction (ports/ledger charge). */
 async function chargeFor(deps: UseCaseDeps, log: OpsLog, input: ExecuteInput, plan: ExecutePlan): Promise<Result<{ readonly creditsRemaining: number }, ChargeFailure>> {
-  const { queryId, now, query: q } = plan;
+  const { queryId, now, query: q, metadata, expires, creditCost } = plan;
   const chargeRequest = {
     accountId: input.accountId,
     queryId,
-    credits: plan.creditCost,
+    credits: creditCost,
     now,
     query: {
       executedAt: now,
       datasetType: q.dataset_type,
       geographySelections: q.geography_selections,
       nObservations: q.n_observations,
-      metadata: plan.metadata as unknown as Record<string, unknown>,
+      metadata: metadata as unknown as Record<string, unknown>,
       fileKey: null,
-      downloadExpires: plan.expires,
+      downloadExpires: expires,
     },
     ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q, { seed: input.query.seed, implicate: input.query.implicate }) } } : {}),
     ...(deps.instanceId !== undefined ? { instanceId: deps.instanceId } : {}),
