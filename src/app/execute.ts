@@ -20,8 +20,9 @@ import {
   resultFileName,
 } from './format.ts';
 import { implicateFor, requestedSeed } from './implicates.ts';
-import { validateQuery, type NormalizedQuery, type QueryInput, type ValidatedQuery } from './query-validation.ts';
+import { validateQuery, type NormalizedQuery, type QueryInput } from './query-validation.ts';
 import type { ExecuteResult } from '../wire/query.ts';
+import type { ValidatedQuery } from './query-validation.ts';
 
 export interface ExecuteMetadata extends NormalizedQuery {
   readonly version: string;
