@@ -105,6 +105,32 @@ export function createKyselyLedger(driver: StoreDriver): Ledger {
     return ok({ creditsRemaining: debited.value.creditsRemaining });
   }
 
+  /**
+   * The refund's transaction: (crash recovery) claim the query while still pending, reverse its
+   * charge once, then mark it failed.
+   */
+  async function refundIn(trx: Kysely<Database>, queryId: string, now: Date, reason: string, options: { readonly onlyIfPending?: boolean }): Promise<void> {
+    if (options.onlyIfPending && !(await claimPending(trx, queryId, reason))) return;
+    const query = await trx.selectFrom('queries').select(['account_id', 'credit_cost']).where('query_id', '=', queryId).executeTakeFirst();
+    if (!query) return;
+    // Lock first: concurrent refunds of one query serialize here, and the second finds the first's row.
+    const balance = await lockBalance(trx, query.account_id);
+    const entries = await trx
+      .selectFrom('ledger_entries')
+      .select(['kind', 'free_credits', 'purchased_credits', 'created_at'])
+      .where('query_id', '=', queryId)
+      .execute();
+    const charge = entries.find((e) => e.kind === 'charge');
+    const refunded = entries.some((e) => e.kind === 'refund');
+    if (charge && !refunded) await reverseCharge(trx, { queryId, accountId: query.account_id, creditCost: query.credit_cost }, charge, await applyFreeReset(trx, balance, now), now, reason);
+    await trx
+      .updateTable('queries')
+      .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
+      .where('query_id', '=', queryId)
+      .where('status', '!=', 'failed')
+      .execute();
+  }
+
   return {
     async ledger({ accountId, page, perPage }) {
       const [rows, count] = await Promise.all([
@@ -182,67 +208,7 @@ export function createKyselyLedger(driver: StoreDriver): Ledger {
 
 
     async refundQuery(queryId, now, reason, options = {}) {
-      await driver.write(
-        async (trx) => {
-          if (options.onlyIfPending) {
-            // The status change comes first and is the guard: a completion committed before it wins
-            // (no row changes here), and one attempted after it finds the query no longer pending.
-            const claimed = await trx
-              .updateTable('queries')
-              .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
-              .where('query_id', '=', queryId)
-              .where('status', '=', 'pending')
-              .executeTakeFirst();
-            if (claimed.numUpdatedRows === 0n) return;
-          }
-          const query = await trx.selectFrom('queries').select(['account_id', 'credit_cost']).where('query_id', '=', queryId).executeTakeFirst();
-          if (!query) return;
-          // Lock first: concurrent refunds of one query serialize here, and the second finds the first's row.
-          let balance = await lockBalance(trx, query.account_id);
-          const entries = await trx
-            .selectFrom('ledger_entries')
-            .select(['kind', 'free_credits', 'purchased_credits', 'created_at'])
-            .where('query_id', '=', queryId)
-            .execute();
-          const charge = entries.find((e) => e.kind === 'charge');
-          const refunded = entries.some((e) => e.kind === 'refund');
-          if (charge && !refunded) {
-            balance = await applyFreeReset(trx, balance, now);
-            const back = refundSplit(
-              { fromFree: -charge.free_credits, fromPurchased: -charge.purchased_credits },
-              currentFreePeriodStart(toDate(charge.created_at)),
-              toDate(balance.free_period_start),
-            );
-            await trx
-              .updateTable('balances')
-              .set((eb) => ({
-                free_remaining: eb('free_remaining', '+', back.fromFree),
-                purchased_remaining: eb('purchased_remaining', '+', back.fromPurchased),
-                credits_used: eb('credits_used', '-', query.credit_cost),
-                updated_at: now.getTime(),
-              }))
-              .where('account_id', '=', query.account_id)
-              .execute();
-            // The unique (query_id, kind) index is the last guard against a second refund.
-            await appendLedger(trx, {
-              accountId: query.account_id,
-              kind: 'refund',
-              free: back.fromFree,
-              purchased: back.fromPurchased,
-              now,
-              queryId,
-              note: reason.slice(0, 500),
-            });
-          }
-          await trx
-            .updateTable('queries')
-            .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
-            .where('query_id', '=', queryId)
-            .where('status', '!=', 'failed')
-            .execute();
-        },
-        { retrySafe: true },
-      );
+      await driver.write((trx) => refundIn(trx, queryId, now, reason, options), { retrySafe: true });
     },
 
 
@@ -367,6 +333,56 @@ async function recordCharge(trx: Kysely<Database>, request: ChargeRequest, split
       })
       .execute();
   }
+}
+
+/**
+ * Crash recovery's guard: the status change comes first, so a completion committed before it wins
+ * (no row changes here), and one attempted after it finds the query no longer pending.
+ */
+async function claimPending(trx: Kysely<Database>, queryId: string, reason: string): Promise<boolean> {
+  const claimed = await trx
+    .updateTable('queries')
+    .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
+    .where('query_id', '=', queryId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return claimed.numUpdatedRows !== 0n;
+}
+
+/** Credits the charge back (to the free allowance only within the week it was charged in) and writes the refund entry. */
+async function reverseCharge(
+  trx: Kysely<Database>,
+  query: { readonly queryId: string; readonly accountId: string; readonly creditCost: number },
+  charge: { readonly free_credits: number; readonly purchased_credits: number; readonly created_at: number },
+  balance: Balance,
+  now: Date,
+  reason: string,
+): Promise<void> {
+  const back = refundSplit(
+    { fromFree: -charge.free_credits, fromPurchased: -charge.purchased_credits },
+    currentFreePeriodStart(toDate(charge.created_at)),
+    toDate(balance.free_period_start),
+  );
+  await trx
+    .updateTable('balances')
+    .set((eb) => ({
+      free_remaining: eb('free_remaining', '+', back.fromFree),
+      purchased_remaining: eb('purchased_remaining', '+', back.fromPurchased),
+      credits_used: eb('credits_used', '-', query.creditCost),
+      updated_at: now.getTime(),
+    }))
+    .where('account_id', '=', query.accountId)
+    .execute();
+  // The unique (query_id, kind) index is the last guard against a second refund.
+  await appendLedger(trx, {
+    accountId: query.accountId,
+    kind: 'refund',
+    free: back.fromFree,
+    purchased: back.fromPurchased,
+    now,
+    queryId: query.queryId,
+    note: reason.slice(0, 500),
+  });
 }
 
 async function appendLedger(
