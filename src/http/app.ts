@@ -3,6 +3,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
+import { KeyCache } from '../app/key-cache.ts';
+import { InProcessRevocations } from '../app/revocations.ts';
 import { SummaryCache } from '../app/summary-cache.ts';
 import { randomBase62 } from '../core/keys.ts';
 import { handleError, handleNotFound, sendError } from './errors.ts';
@@ -41,9 +43,10 @@ export type { AppDeps } from './types.ts';
  */
 export function buildApp(given: AppDeps): FastifyInstance {
   const metrics = createHttpMetrics(given.metricsRegistry ?? new Registry(), { executesInFlight: () => given.drain.inFlight });
-  const deps: AppDeps & { summaries: SummaryCache } = {
+  const deps: AppDeps & { summaries: SummaryCache; keyRevocations: NonNullable<AppDeps['keyRevocations']> } = {
     ...given,
     summaries: given.summaries ?? new SummaryCache(),
+    keyRevocations: given.keyRevocations ?? new InProcessRevocations(),
     limiter: countingLimiter(given.limiter, metrics),
     executeObserver: metrics,
   };
@@ -90,6 +93,10 @@ export function buildApp(given: AppDeps): FastifyInstance {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
   app.decorateRequest('principal', null);
+  // API keys held in memory by their keyed hash; revocations announced anywhere drop them.
+  const keys = new KeyCache((keyHash) => deps.accounts.findKeyByHash(keyHash), { recheckMs: deps.config.keyRecheckMs });
+  const stopListening = deps.keyRevocations.listen(keys);
+  app.addHook('onClose', async () => stopListening());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -120,7 +127,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
   void app.register(async (web: Api) => registerAccountArea(web, deps));
 
   void app.register(async (authenticated: Api) => {
-    authenticated.addHook('onRequest', authenticationHook(deps, deps.summaries, app.log));
+    authenticated.addHook('onRequest', authenticationHook(deps, deps.summaries, keys, app.log));
     registerPreview(authenticated, deps);
     registerExecute(authenticated, deps);
     registerHistory(authenticated, deps);
