@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../src/app/accounts.ts';
+import { newId } from '../../src/core/keys.ts';
 import { query, SECRET, startTestServer, type TestServer } from './harness.ts';
 
 let s: TestServer;
@@ -85,6 +86,27 @@ describe('keys: rotation and revocation', () => {
     expect(status).toBe(401);
     // The bound plus one polling step and a request's round trip.
     expect(elapsed).toBeLessThan(s.deps.config.keyRecheckMs + 300);
+  });
+
+  it('a balance held in memory is never what charges: spent elsewhere, execute is refused (402) by the ledger', async () => {
+    const { accountId, key } = await s.account(); // 5 free credits
+    const body = query({ n_observations: 100 });
+    const priced = await (await s.call('/query/preview', { key, body })).json();
+    expect(priced).toMatchObject({ valid: true, warnings: [] });
+    expect(priced.credit_cost).toBeLessThanOrEqual(5);
+    // Another instance spends the balance: this one still holds 5 credits in its summary memory.
+    const spent = await s.store.charge({
+      accountId,
+      queryId: newId('qry'),
+      credits: 5,
+      now: s.clock.now(),
+      query: { executedAt: s.clock.now(), datasetType: 'persons', geographySelections: ['Elsewhere'], nObservations: 1, metadata: {}, fileKey: null, downloadExpires: s.clock.now() },
+    });
+    expect(spent.ok).toBe(true);
+    const refused = await s.call('/query/execute', { key, body });
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({ detail: expect.stringContaining('0 available'), credits_remaining: 0 });
+    expect((await s.store.credits(accountId, s.clock.now())).creditsRemaining).toBe(0);
   });
 
   it('a key with a wrong checksum is refused without touching the account', async () => {
