@@ -98,17 +98,19 @@ export function buildApp(given: AppDeps): FastifyInstance {
   const stopListening = deps.keyRevocations.listen(keys);
   app.addHook('onClose', async () => stopListening());
 
-  app.addHook('onRequest', async (request, reply) => {
+  // These hooks run on every request: callback style, as no promise is needed (key-guard.ts).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // Every answer is one account's (balances, prices, results, errors): no cache keeps it. A
     // route that may be cached says so itself (the account area's assets); the reference's static files may be.
     if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
-    return refuseKeyInUrl(request, reply);
+    refuseKeyInUrl(request, reply, done);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
     // The route pattern, never the URL: ids and tokens stay out of labels.
     metrics.observeRequest(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   app.addHook('preValidation', refuseKeyInBody);
 
