@@ -44,7 +44,7 @@ export function loggerOptions(options: LoggerOptions): Record<string, unknown> {
       censor: '[redacted]',
     },
     serializers: {
-      req: (req: FastifyRequest) => ({ method: req.method, url: redactSecrets(req.url), remoteAddress: req.ip }),
+      req: (req: Pick<FastifyRequest, 'method' | 'url' | 'ip'>) => ({ method: req.method, url: redactSecrets(req.url), remoteAddress: req.ip }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   };
