@@ -33,16 +33,24 @@ export function createRedisRevocations(options: RedisRevocationsOptions): KeyRev
   };
   const channel = revocationChannel(options.keyPrefix);
   const log: RevocationLog = options.log ?? (() => {});
-  const publisher = failFastRedis(options.url);
   const subscriber = options.subscribe === false ? undefined : subscribe(options.url, channel, local, log);
-  publisher.on('error', () => undefined); // a failed publish is reported where it happens
+  // Opened at the first revocation (rare; an admin command that revokes nothing opens none).
+  let publisher: Redis | undefined;
+  const publisherNow = (): Redis => {
+    if (publisher === undefined) {
+      publisher = failFastRedis(options.url);
+      publisher.on('error', () => undefined); // a failed publish is reported where it happens
+    }
+    return publisher;
+  };
 
   return {
     async announce(keyId) {
       local.tell(keyId);
       try {
-        await connected(publisher, CONNECT_WAIT_MS);
-        await publisher.publish(channel, keyId);
+        const client = publisherNow();
+        await connected(client, CONNECT_WAIT_MS);
+        await client.publish(channel, keyId);
       } catch (error) {
         log({ level: 'warn', msg: `could not announce the revocation of ${keyId} to other instances; they refuse the key from their next recheck`, err: error instanceof Error ? error.message : String(error) });
       }
@@ -53,7 +61,8 @@ export function createRedisRevocations(options: RedisRevocationsOptions): KeyRev
     },
     async close() {
       listeners.clear();
-      for (const client of subscriber ? [subscriber, publisher] : [publisher]) {
+      for (const client of [subscriber, publisher]) {
+        if (client === undefined) continue;
         client.removeAllListeners('error');
         client.on('error', () => undefined);
         if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
