@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -80,16 +79,6 @@ describe('API keys', () => {
     expect(hashApiKey(key, 'secret-b')).not.toBe(h);
     expect(h).not.toContain(key.slice(9));
     expect(last4(key)).toBe(key.slice(-4));
-  });
-
-  it('is exactly HMAC-SHA256 (the hashes stored by earlier versions still match), for secrets shorter and longer than a block', () => {
-    fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 200 }), fc.constantFrom<'live' | 'test'>('live', 'test'), (secret, kind) => {
-        const key = generateApiKey(kind);
-        expect(hashApiKey(key, secret)).toBe(createHmac('sha256', secret).update(key, 'utf8').digest('hex'));
-      }),
-      { numRuns: 200 },
-    );
   });
 });
 
