@@ -3,8 +3,11 @@
  * windows, geography resolution, pricing, balance read, JSON logs) against a bare Fastify JSON
  * route answering a body of the same size, in the same run on the same machine. The load
  * generator (autocannon) runs in its own process so it does not share the server's event loop.
- * Usage: node bin/run-ts.js bench/preview.ts [--connections 10] [--seconds 10] [--routes]
+ * Usage: node bin/run-ts.js bench/preview.ts [--connections 10] [--seconds 10] [--routes] [--log sync|async|none]
  * --routes also loads GET /healthz and GET /account/credits, to show where the gap is.
+ * --log: where the JSON log goes. async (default): a file in the bench's directory, written as
+ * `spq serve` writes stdout (queued, asynchronous writes); sync: the same file with one blocking
+ * write per line (how the log was written before issue 23); none: discarded in memory.
  * Goal (issue 3): ratio ≥ 0.5.
  */
 import { execFile } from 'node:child_process';
@@ -14,6 +17,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
+import { destination } from 'pino';
+import { asyncLog } from '../src/http/logging.ts';
 import { createSqliteAccountStore } from '../src/adapters/db/sqlite.ts';
 import { createLocalFileStore } from '../src/adapters/filestore/local.ts';
 import { openPoolRelease } from '../src/adapters/pools/release.ts';
@@ -27,7 +32,8 @@ import { buildApp } from '../src/http/app.ts';
 import { systemClock } from '../src/ports/clock.ts';
 import { buildSyntheticRelease } from './pool-release-synthetic.ts';
 
-const { values } = parseArgs({ options: { connections: { type: 'string', default: '10' }, seconds: { type: 'string', default: '10' }, routes: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { connections: { type: 'string', default: '10' }, seconds: { type: 'string', default: '10' }, routes: { type: 'boolean', default: false }, log: { type: 'string', default: 'async' } } });
+if (!['sync', 'async', 'none'].includes(values.log!)) throw new Error('--log must be sync, async or none');
 const AUTOCANNON = join(import.meta.dirname, '..', 'node_modules', '.bin', 'autocannon');
 
 interface LoadResult {
@@ -69,10 +75,11 @@ try {
   const secret = 'bench-secret-0123456789abcdef0123456789';
   const account = await createAccountWithKey({ store, serverSecret: secret, clock: systemClock }, { email: 'bench@example.org', tier: 'paid' });
   if (!account.ok) throw new Error(account.error.detail);
-  const devNull = new Writable({ write: (_c, _e, done) => done() });
+  const logFile = join(dir, 'access.log');
+  const logStream = values.log === 'none' ? new Writable({ write: (_c, _e, done) => done() }) : values.log === 'sync' ? destination({ dest: logFile, sync: true }) : asyncLog(logFile);
   const app = buildApp({
     config, accounts: store, limiter: createMemoryRateLimiter(), pools, clock: systemClock, serverSecret: secret, randomness: cryptoRandomness, scratch: localScratch(join(dir, 'tmp')),
-    files: createLocalFileStore({ dir, baseUrl: 'http://127.0.0.1', secret }), logger: { level: 'info', stream: devNull }, drain: new Drain(),
+    files: createLocalFileStore({ dir, baseUrl: 'http://127.0.0.1', secret }), logger: { level: 'info', stream: logStream }, drain: new Drain(),
   });
   const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const body = JSON.stringify({ geography_level: 'suburb', geography_selections: ['Suburb 10007', 'Suburb 10042'], dataset_type: 'persons', n_observations: 1000 });
@@ -103,7 +110,9 @@ try {
       line('POST /query/preview (auth + rate limits + SQLite + pools + logs)', full),
       ...(healthz ? [line('GET /healthz (our hooks, no key)', healthz)] : []),
       ...(credits ? [line('GET /account/credits (auth + a ledger read)', credits)] : []),
-      `ratio: ${ratio.toFixed(2)} (goal ≥ 0.5) with ${values.connections} connections × ${values.seconds} s`,
+      `ratio: ${ratio.toFixed(2)} (goal ≥ 0.5) with ${values.connections} connections × ${values.seconds} s, log ${values.log}`,
+      // Throughput swings with whatever else the machine runs; CPU per request of this process does much less.
+      `CPU ratio (bare µs ÷ preview µs per request): ${(baseline.cpuMicros / full.cpuMicros).toFixed(2)}`,
     ].join('\n') + '\n',
   );
   await app.close();

@@ -60,6 +60,11 @@ export interface Config {
   readonly headersTimeoutMs: number;
   /** SPQ_INSTANCE_LEASE_SECONDS: an instance not heard from for this long is dead; its pending executes are refunded. */
   readonly instanceLeaseSeconds: number;
+  /**
+   * SPQ_KEY_RECHECK_MS (default 1000): an API key remembered in memory is read from the database
+   * again once this old, so a revocation takes effect within it even if its announcement is lost.
+   */
+  readonly keyRecheckMs: number;
   readonly logLevel: string;
   /** The account area (web pages for account holders). */
   readonly accountArea: {
@@ -161,6 +166,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     requestTimeoutMs: integer(merged, 'SPQ_REQUEST_TIMEOUT_MS', 30_000, 1000),
     headersTimeoutMs: integer(merged, 'SPQ_HEADERS_TIMEOUT_MS', 10_000, 1000),
     instanceLeaseSeconds: integer(merged, 'SPQ_INSTANCE_LEASE_SECONDS', 15, 2),
+    keyRecheckMs: integer(merged, 'SPQ_KEY_RECHECK_MS', 1000, 0),
     logLevel: text(merged, 'SPQ_LOG_LEVEL') ?? 'info',
     accountArea: {
       sessionHours: integer(merged, 'SPQ_SESSION_HOURS', 12, 1),

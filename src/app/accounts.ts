@@ -3,6 +3,7 @@ import { generateApiKey, hashApiKey, isId, KEY_PREFIXES, last4, newId, type KeyK
 import { err, ok, type Result } from '../core/result.ts';
 import type { Account, AccountStore, ApiKeyRecord, CreditSummary, Tier } from '../ports/account-store.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { KeyRevocations } from '../ports/key-revocations.ts';
 
 /**
  * The operator's use cases: accounts, keys, grants and bundles (used by `spq admin …` and by
@@ -14,6 +15,8 @@ export interface AccountAdminDeps {
   /** Keys the stored hashes (see adapters/db/server-secret.ts). */
   readonly serverSecret: string;
   readonly clock: Clock;
+  /** Told of each revocation, so that instances holding the key in memory drop it at once. */
+  readonly keyRevocations?: KeyRevocations;
 }
 
 /** What `--tier paid` gives a new account when no bundle size is named. */
@@ -104,6 +107,7 @@ export async function listKeys(deps: AccountAdminDeps, accountId: string): Promi
 export async function revokeKey(deps: AccountAdminDeps, keyId: string): Promise<Result<void, AppError>> {
   if (!isId('key', keyId)) return err(appError('bad_request', `"${keyId}" is not a key id (key_ followed by 20 letters and digits)`));
   const revoked = await deps.store.revokeKey(keyId, deps.clock.now());
+  if (revoked) await deps.keyRevocations?.announce(keyId);
   return revoked ? ok(undefined) : err(appError('not_found', `no active key ${keyId} (unknown, or already revoked)`));
 }
 

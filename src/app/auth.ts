@@ -4,6 +4,7 @@ import { err, ok, type Result } from '../core/result.ts';
 import type { CreditSummary, Tier } from '../ports/account-store.ts';
 import type { RateDecision, WindowPolicy } from '../ports/rate-limiter.ts';
 import type { UseCaseDeps } from './deps.ts';
+import type { KeyCache } from './key-cache.ts';
 import type { SummaryCache } from './summary-cache.ts';
 
 export interface Principal {
@@ -21,19 +22,23 @@ const INVALID = 'Missing or invalid API key. Send it as "Authorization: Bearer <
 
 /**
  * Who is calling: the bearer key's shape and checksum are checked first (no database look-up
- * for a typo or a random string), then its keyed hash is looked up; revoked keys fail at once.
+ * for a typo or a random string), then its keyed hash is looked up: in `keys` when given (held
+ * in memory, a revoked key refused within its recheck interval and at once when the revocation
+ * is announced), else in the store.
  */
 export async function authenticate(
   deps: Pick<UseCaseDeps, 'accounts' | 'clock' | 'serverSecret'>,
   authorization: string | undefined,
   summaries?: SummaryCache,
+  keys?: KeyCache,
 ): Promise<Result<Principal, AppError>> {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
   if (!match) return err(appError('unauthorized', INVALID));
   const key = match[1]!;
   const format = checkKeyFormat(key);
   if (!format.ok) return err(appError('unauthorized', INVALID));
-  const record = await deps.accounts.findKeyByHash(hashApiKey(key, deps.serverSecret));
+  const keyHash = hashApiKey(key, deps.serverSecret);
+  const record = await (keys ? keys.find(keyHash) : deps.accounts.findKeyByHash(keyHash));
   if (record === undefined || record.revokedAt !== null) return err(appError('unauthorized', INVALID));
   const now = deps.clock.now();
   let credits = summaries?.get(record.accountId, now.getTime());

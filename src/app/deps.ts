@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { AccountStore } from '../ports/account-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { FileStore } from '../ports/file-store.ts';
+import type { KeyRevocations } from '../ports/key-revocations.ts';
 import type { ImplicateSource, PoolRelease } from '../ports/pool-release.ts';
 import type { Randomness } from '../ports/randomness.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
@@ -24,6 +25,8 @@ export interface UseCaseDeps {
   readonly scratch: ScratchSpace;
   /** Server secret: keys are hashed with it (the local file store signs links with it too). */
   readonly serverSecret: string;
+  /** Word of revoked API keys to every instance (Redis on scale-out); buildApp makes an in-process one when absent. */
+  readonly keyRevocations?: KeyRevocations;
   /** This process's id in the instance leases (scale-out crash recovery); charges record it. */
   readonly instanceId?: string;
 }

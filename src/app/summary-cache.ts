@@ -5,7 +5,8 @@ import type { CreditSummary } from '../ports/account-store.ts';
  * authenticated request only to choose the hourly rate window and to word the preview's
  * balance warning. Anything that moves money (execute, GET /account/credits) reads the store
  * itself, and an execute through this process forgets the account at once; elsewhere a tier or
- * balance change shows within ttlMs. Key checks are never cached: revocation is immediate.
+ * balance change shows within ttlMs. (Keys are held by KeyCache, which bounds how long a revoked
+ * key can still be served.)
  */
 export class SummaryCache {
   readonly #entries = new Map<string, { readonly summary: CreditSummary; readonly atMs: number }>();

@@ -2,6 +2,8 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
+import { KeyCache } from '../app/key-cache.ts';
+import { InProcessRevocations } from '../app/revocations.ts';
 import { SummaryCache } from '../app/summary-cache.ts';
 import { randomBase62 } from '../core/keys.ts';
 import { handleError, handleNotFound, sendError } from './errors.ts';
@@ -44,9 +46,10 @@ export type { AppDeps } from './types.ts';
  */
 export function buildApp(given: AppDeps): FastifyInstance {
   const metrics = createHttpMetrics(given.metricsRegistry ?? new Registry(), { executesInFlight: () => given.drain.inFlight });
-  const deps: AppDeps & { summaries: SummaryCache } = {
+  const deps: AppDeps & { summaries: SummaryCache; keyRevocations: NonNullable<AppDeps['keyRevocations']> } = {
     ...given,
     summaries: given.summaries ?? new SummaryCache(),
+    keyRevocations: given.keyRevocations ?? new InProcessRevocations(),
     limiter: countingLimiter(given.limiter, metrics),
     executeObserver: metrics,
   };
@@ -57,18 +60,27 @@ export function buildApp(given: AppDeps): FastifyInstance {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
   app.decorateRequest('principal', null);
+  // API keys held in memory by their keyed hash; revocations announced anywhere drop them.
+  const keys = new KeyCache((keyHash) => deps.accounts.findKeyByHash(keyHash), { recheckMs: deps.config.keyRecheckMs });
+  const stopListening = deps.keyRevocations.listen(keys);
+  app.addHook('onClose', async () => stopListening());
 
-  app.addHook('onRequest', async (request, reply) => {
+  // These hooks run on every request: callback style, as no promise is needed (key-guard.ts).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // Every answer is one account's (balances, prices, results, errors): no cache keeps it. A
     // route that may be cached says so itself (the account area's assets, the API reference's page).
     reply.header('cache-control', 'no-store');
-    return refuseKeyInUrl(request, reply);
+    refuseKeyInUrl(request, reply, done);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+  app.addHook('onResponse', (request, reply, done) => {
+    // The three fields the req serializer reads, not the request itself: the redaction paths then
+    // copy a small object instead of Fastify's request on every line.
+    const req = { method: request.method, url: request.url, ip: request.ip };
+    request.log.info({ req, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
     // The route pattern, never the URL: ids and tokens stay out of labels.
     metrics.observeRequest(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   app.addHook('preValidation', refuseKeyInBody);
 
@@ -87,7 +99,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
   void app.register(async (web: Api) => registerAccountArea(web, deps));
 
   void app.register(async (authenticated: Api) => {
-    authenticated.addHook('onRequest', authenticationHook(deps, deps.summaries, app.log));
+    authenticated.addHook('onRequest', authenticationHook(deps, deps.summaries, keys, app.log));
     registerPreview(authenticated, deps);
     registerExecute(authenticated, deps);
     registerHistory(authenticated, deps);

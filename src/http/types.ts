@@ -14,8 +14,8 @@ export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
 
 export interface LoggerOptions {
   readonly level: string;
-  /** Where JSON log lines go (stdout by default); tests pass a capturing stream. */
-  readonly stream?: Writable;
+  /** Where JSON log lines go (stdout, asynchronously, by default: logging.ts); tests pass a capturing stream. */
+  readonly stream?: Writable | { write(line: string): unknown };
 }
 
 /** What buildApp needs: the use cases' ports plus HTTP concerns. No globals, no process.env. */

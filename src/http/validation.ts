@@ -23,7 +23,8 @@ function describe(schema: TSchema, message: string): string {
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = TypeCompiler.Compile(schema);
   return (value: unknown) => {
-    const withDefaults = value === undefined || value === null ? value : Value.Default(schema, Value.Clone(value));
+    // Value.Default fills in place: the value is this request's own (parsed for it), so no copy first.
+    const withDefaults = value === undefined || value === null ? value : Value.Default(schema, value);
     const candidate = httpPart === 'body' ? withDefaults : Value.Convert(schema, withDefaults);
     if (check.Check(candidate)) return { value: candidate };
     const errors: SchemaError[] = [];

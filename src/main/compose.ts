@@ -16,6 +16,9 @@ import { openImplicates } from '../adapters/pools/implicates.ts';
 import { openPoolRelease } from '../adapters/pools/release.ts';
 import { createMemoryRateLimiter } from '../adapters/ratelimit/memory.ts';
 import { createRedisRateLimiter } from '../adapters/ratelimit/redis.ts';
+import { createRedisRevocations } from '../adapters/revocations/redis.ts';
+import { InProcessRevocations } from '../app/revocations.ts';
+import type { KeyRevocations } from '../ports/key-revocations.ts';
 import { newestRelease, poolsRoot } from '../adapters/pools/release-dirs.ts';
 import { cryptoRandomness } from '../adapters/randomness/crypto.ts';
 import { localScratch } from '../adapters/scratch/local.ts';
@@ -46,6 +49,12 @@ export type ServiceLog = (line: string, level?: 'info' | 'warn') => void;
 function limiterFor(config: Config, log: ServiceLog): RateLimiter {
   if (config.redisUrl === undefined) return createMemoryRateLimiter();
   return createRedisRateLimiter({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, log: (e) => log(`${e.msg}${e.err ? ` (${e.err})` : ''}`, e.level) });
+}
+
+/** Revoked keys: a Redis channel when instances share a Redis, else this process's own word. */
+function revocationsFor(config: Config, log: ServiceLog): KeyRevocations {
+  if (config.redisUrl === undefined) return new InProcessRevocations();
+  return createRedisRevocations({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, log: (e) => log(`${e.msg}${e.err ? ` (${e.err})` : ''}`, e.level) });
 }
 
 function fileStoreFor(config: Config, secret: string): FileStore {
@@ -116,11 +125,16 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
     closers.push(() => accounts.close());
     const limiter = limiterFor(config, log);
     closers.push(() => limiter.close());
+    const keyRevocations = revocationsFor(config, log);
+    closers.push(() => keyRevocations.close());
     const files = fileStoreFor(config, serverSecret);
     const description = [
       `pool release ${pools.version}, checksum ${pools.checksum} (${poolDir}), implicates ${implicates.available().join(', ')}`,
       config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: SQLite in ${config.dataDir}`,
       config.redisUrl ? 'rate limits: Redis (REDIS_URL)' : 'rate limits: in memory (this process)',
+      config.redisUrl
+        ? `API keys: held in memory, revocations announced on Redis, rechecked every ${config.keyRecheckMs} ms`
+        : `API keys: held in memory, rechecked every ${config.keyRecheckMs} ms (revocations by this process at once)`,
       config.s3 ? `files: S3 bucket ${config.s3.bucket}` : `files: ${config.dataDir}/files`,
     ];
     // This process's id in the instance leases; its scratch directory carries it (maintenance.ts).
@@ -129,6 +143,7 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
       config,
       accounts,
       limiter,
+      keyRevocations,
       files,
       pools,
       implicates,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { query, startTestServer, type TestServer } from './harness.ts';
+import { revokeKey } from '../../src/app/accounts.ts';
+import { newId } from '../../src/core/keys.ts';
+import { query, SECRET, startTestServer, type TestServer } from './harness.ts';
 
 let s: TestServer;
 const DAY = 86_400_000;
@@ -56,16 +58,55 @@ describe('GET /account/credits, tiers and the weekly allowance', () => {
 });
 
 describe('keys: rotation and revocation', () => {
-  it('two keys work at once; a revoked key is refused on the next request', async () => {
+  it('two keys work at once; a key revoked through the service is refused on the next request', async () => {
     const { accountId, key: oldKey, keyId: oldKeyId } = await s.account();
     const { key: newKey } = await s.addKey(accountId);
     expect((await s.call('/account/credits', { key: oldKey })).status).toBe(200);
     expect((await s.call('/account/credits', { key: newKey })).status).toBe(200);
-    expect(await s.store.revokeKey(oldKeyId, s.clock.now())).toBe(true);
+    // As `spq admin key revoke` and the account area do: the store, then the word to every instance.
+    const revoked = await revokeKey({ store: s.store, serverSecret: SECRET, clock: s.clock, keyRevocations: s.deps.keyRevocations! }, oldKeyId);
+    expect(revoked.ok).toBe(true);
     const refused = await s.call('/account/credits', { key: oldKey });
     expect(refused.status).toBe(401);
     expect(await refused.json()).toEqual({ error: 'unauthorized', message: expect.stringContaining('Authorization: Bearer') });
     expect((await s.call('/account/credits', { key: newKey })).status).toBe(200);
+  });
+
+  it('a key revoked in the database without a word to the service is refused within SPQ_KEY_RECHECK_MS (1 s)', async () => {
+    const { key, keyId } = await s.account();
+    expect((await s.call('/account/credits', { key })).status).toBe(200); // now held in memory
+    expect(await s.store.revokeKey(keyId, s.clock.now())).toBe(true);
+    const revokedAt = performance.now();
+    let status = 200;
+    while (status === 200 && performance.now() - revokedAt < 5000) {
+      status = (await s.call('/account/credits', { key })).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 20));
+    }
+    const elapsed = performance.now() - revokedAt;
+    expect(status).toBe(401);
+    // The bound plus one polling step and a request's round trip.
+    expect(elapsed).toBeLessThan(s.deps.config.keyRecheckMs + 500);
+  });
+
+  it('a balance held in memory is never what charges: spent elsewhere, execute is refused (402) by the ledger', async () => {
+    const { accountId, key } = await s.account(); // 5 free credits
+    const body = query({ n_observations: 100 });
+    const priced = await (await s.call('/query/preview', { key, body })).json();
+    expect(priced).toMatchObject({ valid: true, warnings: [] });
+    expect(priced.credit_cost).toBeLessThanOrEqual(5);
+    // Another instance spends the balance: this one still holds 5 credits in its summary memory.
+    const spent = await s.store.charge({
+      accountId,
+      queryId: newId('qry'),
+      credits: 5,
+      now: s.clock.now(),
+      query: { executedAt: s.clock.now(), datasetType: 'persons', geographySelections: ['Elsewhere'], nObservations: 1, metadata: {}, fileKey: null, downloadExpires: s.clock.now() },
+    });
+    expect(spent.ok).toBe(true);
+    const refused = await s.call('/query/execute', { key, body });
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({ detail: expect.stringContaining('0 available'), credits_remaining: 0 });
+    expect((await s.store.credits(accountId, s.clock.now())).creditsRemaining).toBe(0);
   });
 
   it('a key with a wrong checksum is refused without touching the account', async () => {

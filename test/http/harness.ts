@@ -94,6 +94,7 @@ export async function startTestServer(
     config,
     accounts: store,
     limiter: ports.limiter,
+    keyRevocations: ports.keyRevocations,
     files: ports.files,
     pools,
     implicates,

@@ -89,6 +89,9 @@ describe('JSON logs', () => {
       const line = requestLines.find((e) => e.reqId === id);
       expect(line, what).toBeDefined();
       expect(line!.status, what).toBe(res.status);
+      // Method, URL (keys redacted) and client address; nothing else of the request.
+      expect(line!.req, what).toEqual({ method: expect.stringMatching(/^(GET|POST)$/), url: expect.stringMatching(/^\//), remoteAddress: '127.0.0.1' });
+      expect(typeof line!.ms, what).toBe('number');
     }
     for (const entry of requestLines) expect(entry.reqId).toMatch(/^req_/);
 

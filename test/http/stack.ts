@@ -23,9 +23,12 @@ import { createLocalFileStore } from '../../src/adapters/filestore/local.ts';
 import { createS3Client, createS3FileStore } from '../../src/adapters/filestore/s3.ts';
 import { createMemoryRateLimiter } from '../../src/adapters/ratelimit/memory.ts';
 import { createRedisRateLimiter } from '../../src/adapters/ratelimit/redis.ts';
+import { createRedisRevocations } from '../../src/adapters/revocations/redis.ts';
+import { InProcessRevocations } from '../../src/app/revocations.ts';
 import type { S3Config } from '../../src/config.ts';
 import type { AccountStore } from '../../src/ports/account-store.ts';
 import type { FileStore } from '../../src/ports/file-store.ts';
+import type { KeyRevocations } from '../../src/ports/key-revocations.ts';
 import type { RateLimiter } from '../../src/ports/rate-limiter.ts';
 import { createDatabase } from '../support/postgres.ts';
 import { S3_TEST_CREDENTIALS, startS3Server } from '../support/s3-server.ts';
@@ -48,6 +51,8 @@ export interface StackPorts {
   readonly accounts: AccountStore;
   readonly limiter: RateLimiter;
   readonly files: FileStore;
+  /** Word of revoked keys: this process (embedded) or a Redis channel under the test's prefix (scale-out). */
+  readonly keyRevocations: KeyRevocations;
   /** Keys of the result and dictionary files the store holds now. */
   listFiles(): Promise<string[]>;
   /** Closes the adapters (the limiter too) and removes the database, keys and bucket made for them. */
@@ -71,14 +76,17 @@ async function openEmbedded({ dataDir, baseUrl, secret }: StackOptions): Promise
   const accounts = createSqliteAccountStore({ file: join(dataDir, 'spq.sqlite') });
   await accounts.migrate();
   const limiter = createMemoryRateLimiter();
+  const keyRevocations = new InProcessRevocations();
   return {
     accounts,
     limiter,
+    keyRevocations,
     files: createLocalFileStore({ dir: dataDir, baseUrl, secret }),
     listFiles: () => readdir(join(dataDir, 'files')).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? [] : Promise.reject(e))),
     async close() {
       await accounts.close();
       await limiter.close();
+      await keyRevocations.close();
     },
   };
 }
@@ -101,11 +109,13 @@ async function openScaleOut(options: StackOptions): Promise<StackPorts> {
     cleanups.push(() => deleteRedisKeys(keyPrefix));
     const limiter = createRedisRateLimiter({ url: REDIS_URL, keyPrefix, log: (e) => options.log(JSON.stringify({ limiter: e })) });
     cleanups.push(() => limiter.close());
+    const keyRevocations = createRedisRevocations({ url: REDIS_URL, keyPrefix, log: (e) => options.log(JSON.stringify({ revocations: e })) });
+    cleanups.push(() => keyRevocations.close());
 
     const bucket = await openBucket(`spq-t-${id}`, options.now, cleanups);
     const files = createS3FileStore(bucket.config, { now: options.now });
     cleanups.push(async () => files.destroy());
-    return { accounts, limiter, files, listFiles: bucket.list, close };
+    return { accounts, limiter, keyRevocations, files, listFiles: bucket.list, close };
   } catch (error) {
     await close();
     throw error;

@@ -32,7 +32,7 @@ export async function ownKey(deps: Pick<HolderDeps, 'store'>, accountId: string,
 export async function revokeOwnKey(deps: HolderDeps, input: { readonly accountId: string; readonly keyId: string }): Promise<Result<ApiKeyRecord, AppError>> {
   const key = await ownKey(deps, input.accountId, input.keyId);
   if (!key.ok) return key;
-  await deps.store.revokeKey(key.value.keyId, deps.clock.now());
+  if (await deps.store.revokeKey(key.value.keyId, deps.clock.now())) await deps.keyRevocations?.announce(key.value.keyId);
   return key;
 }
 

@@ -42,14 +42,27 @@ async function runAdmin<T>(use: (deps: AdminDeps, cases: AccountUseCases) => Pro
   ]);
   const config = adminConfig();
   const store = await openAccountStore(config);
+  // Scale-out: a revocation is announced to the serving instances, which hold keys in memory
+  // (embedded, the server rereads each key within SPQ_KEY_RECHECK_MS).
+  const keyRevocations =
+    config.redisUrl === undefined
+      ? undefined
+      : (await import('../../adapters/revocations/redis.ts')).createRedisRevocations({
+          url: config.redisUrl,
+          keyPrefix: config.redisKeyPrefix,
+          subscribe: false,
+          log: (e) => process.stderr.write(`spq: ${e.msg}${e.err ? ` (${e.err})` : ''}\n`),
+        });
   try {
-    const result = await use({ store, credentials: store, config, serverSecret: loadServerSecret(config), clock: systemClock }, { ...accountCases, ...signInCases });
+    const deps = { store, credentials: store, config, serverSecret: loadServerSecret(config), clock: systemClock, ...(keyRevocations ? { keyRevocations } : {}) };
+    const result = await use(deps, { ...accountCases, ...signInCases });
     if (result.ok) show(result.value);
     else {
       process.stderr.write(`spq: ${result.error.detail}\n`);
       process.exitCode = EXIT_BAD_INPUT;
     }
   } finally {
+    await keyRevocations?.close();
     await store.close();
   }
 }
@@ -211,7 +224,7 @@ function registerKeyCommands(admin: Command): void {
     });
   key
     .command('revoke')
-    .description('revoke a key: refused from the next request on, on every instance')
+    .description('revoke a key: refused by every instance within a second (at once where they share a Redis)')
     .requiredOption('--key-id <kid>', 'key id (key_…)')
     .option('--json', 'print {"key_id", "revoked"} as JSON')
     .action(async (opts: { keyId: string; json?: boolean }) => {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, failedAuthPolicy, keyPolicies, KeyUseRecorder, rateLimitedError } from '../../app/auth.ts';
+import type { KeyCache } from '../../app/key-cache.ts';
 import type { SummaryCache } from '../../app/summary-cache.ts';
 import type { RateDecision, WindowPolicy } from '../../ports/rate-limiter.ts';
 import { appError } from '../../core/errors.ts';
@@ -33,7 +34,7 @@ function declaredBodyBytes(request: FastifyRequest): number | undefined {
  * both windows of the key and the RateLimit headers are set on whatever follows. So a request
  * without a valid key costs no JSON parsing, and a flood of them is throttled first.
  */
-export function authenticationHook(deps: AppDeps, summaries: SummaryCache, log: { warn(fields: object, message: string): void }) {
+export function authenticationHook(deps: AppDeps, summaries: SummaryCache, keys: KeyCache, log: { warn(fields: object, message: string): void }) {
   const keyUse = new KeyUseRecorder(deps.accounts, (error) => log.warn({ err: error }, 'could not note an API key\'s last use'));
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const limit = request.routeOptions.bodyLimit ?? 0;
@@ -42,7 +43,7 @@ export function authenticationHook(deps: AppDeps, summaries: SummaryCache, log: 
       reply.header('connection', 'close');
       return sendError(reply, appError('bad_request', `The request body is larger than this route's limit of ${limit.toLocaleString('en-AU')} bytes.`));
     }
-    const principal = await authenticate(deps, request.headers.authorization, summaries);
+    const principal = await authenticate(deps, request.headers.authorization, summaries, keys);
     const nowMs = deps.clock.now().getTime();
     if (!principal.ok) {
       const failures = await deps.limiter.hit(`auth-fail:${request.ip}`, failedAuthPolicy(deps.config.rateLimits), nowMs);

@@ -37,7 +37,7 @@ const HOME = '/console/overview';
 export function registerAccountArea(app: Api, deps: AppDeps): void {
   const secure = servedOverTls(deps.config.publicBaseUrl);
   const signInDeps: SignInDeps = { ...deps, credentials: deps.accounts };
-  const holderDeps: HolderDeps = { store: deps.accounts, serverSecret: deps.serverSecret, clock: deps.clock };
+  const holderDeps: HolderDeps = { store: deps.accounts, serverSecret: deps.serverSecret, clock: deps.clock, ...(deps.keyRevocations ? { keyRevocations: deps.keyRevocations } : {}) };
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));

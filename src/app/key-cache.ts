@@ -1,0 +1,95 @@
+import type { ApiKeyRecord } from '../ports/credential-store.ts';
+import type { RevocationListener } from '../ports/key-revocations.ts';
+
+export interface KeyCacheOptions {
+  /** A remembered key is read from the store again once it is this old (SPQ_KEY_RECHECK_MS). */
+  readonly recheckMs: number;
+  /** Most keys remembered; the longest-remembered is dropped first. */
+  readonly maxEntries?: number;
+  /** Monotonic milliseconds (performance.now by default): the bound is real time, whatever the service clock says. */
+  readonly now?: () => number;
+}
+
+interface Entry {
+  /** The store's answer, or the read still under way (concurrent requests with one key share it). */
+  readonly record: Promise<ApiKeyRecord | undefined>;
+  /** When that read started: the record is at most now − atMs old. */
+  readonly atMs: number;
+}
+
+/** Key ids heard revoked are remembered up to this many; beyond it everything is forgotten at once. */
+const MAX_HEARD = 10_000;
+
+/**
+ * This process's memory of API key look-ups, so an authenticated request costs no database read:
+ * entries are keyed by the key's keyed hash (the plaintext key is never held) and hold the
+ * store's record. A key is refused everywhere within `recheckMs` of its revocation whatever
+ * happens, because an entry older than that is read again; a revocation announced through
+ * KeyRevocations (this process, or a Redis channel on scale-out) takes effect on the next
+ * request. Unknown keys are not remembered (a flood of made-up keys cannot evict real ones).
+ */
+export class KeyCache implements RevocationListener {
+  readonly #entries = new Map<string, Entry>();
+  /** Revoked key ids heard of: a read that was under way when the word came cannot bring one back. */
+  readonly #heard = new Set<string>();
+  readonly #recheckMs: number;
+  readonly #maxEntries: number;
+  readonly #now: () => number;
+
+  constructor(
+    private readonly load: (keyHash: string) => Promise<ApiKeyRecord | undefined>,
+    options: KeyCacheOptions,
+  ) {
+    this.#recheckMs = options.recheckMs;
+    this.#maxEntries = options.maxEntries ?? 100_000;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** The key's record as the store held it at most `recheckMs` ago, or later if a revocation was heard. */
+  async find(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const now = this.#now();
+    let entry = this.#entries.get(keyHash);
+    if (entry === undefined || !(now - entry.atMs < this.#recheckMs)) {
+      entry = { record: this.load(keyHash), atMs: now };
+      this.#remember(keyHash, entry);
+    }
+    let record: ApiKeyRecord | undefined;
+    try {
+      record = await entry.record;
+    } catch (error) {
+      // A failed read is not remembered: the next request reads again.
+      if (this.#entries.get(keyHash) === entry) this.#entries.delete(keyHash);
+      throw error;
+    }
+    if (record === undefined) {
+      if (this.#entries.get(keyHash) === entry) this.#entries.delete(keyHash);
+      return undefined;
+    }
+    if (record.revokedAt === null && this.#heard.has(record.keyId)) return { ...record, revokedAt: new Date() };
+    return record;
+  }
+
+  revoked(keyId: string): void {
+    if (this.#heard.size >= MAX_HEARD) this.missed();
+    this.#heard.add(keyId);
+  }
+
+  /** Revocations may have been missed: every key is read again on its next use. */
+  missed(): void {
+    this.#entries.clear();
+    this.#heard.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #remember(keyHash: string, entry: Entry): void {
+    this.#entries.delete(keyHash);
+    if (this.#entries.size >= this.#maxEntries) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+    this.#entries.set(keyHash, entry);
+  }
+}
