@@ -115,7 +115,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
           client.once('ready', done).once('error', done).once('end', done);
         });
 
-  const setKey = (key: string, policy: WindowPolicy) => `${prefix}{${key}}:${policy.windowSeconds}`;
+  // The hit's key is the hash tag, so every set one script touches lives in one Redis Cluster slot.
+  const setKey = (key: string, policy: WindowPolicy) => `${prefix}{${key}}:${policy.subKey === undefined ? '' : `${policy.subKey}:`}${policy.windowSeconds}`;
 
   async function runScript(keys: string[], args: (string | number)[]): Promise<unknown> {
     try {

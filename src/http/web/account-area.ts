@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { keyPolicies, rateLimitedError } from '../../app/auth.ts';
+import { accountPolicies, accountRateKey, rateLimitedError } from '../../app/auth.ts';
 import { executeQuery } from '../../app/execute.ts';
 import { queryHistory } from '../../app/history.ts';
 import { previewQuery } from '../../app/preview.ts';
@@ -97,7 +97,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   async function rateLimited(accountId: string): Promise<{ readonly refused?: AppError; readonly credits: CreditSummary }> {
     const now = deps.clock.now();
     const credits = await deps.accounts.credits(accountId, now);
-    const decision = await deps.limiter.hit(`web:${accountId}`, keyPolicies(deps.config.rateLimits, credits.tier), now.getTime());
+    const decision = await deps.limiter.hit(accountRateKey(accountId), accountPolicies(deps.config.rateLimits, credits.tier), now.getTime());
     return decision.allowed ? { credits } : { refused: rateLimitedError(decision, 'Too many queries from the account area'), credits };
   }
 
