@@ -3,6 +3,7 @@ import type { AccountStore } from '../ports/account-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { FileStore } from '../ports/file-store.ts';
 import type { ImplicateSource, PoolRelease } from '../ports/pool-release.ts';
+import type { Mailer } from '../ports/mailer.ts';
 import type { Randomness } from '../ports/randomness.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { ScratchSpace } from '../ports/scratch.ts';
@@ -26,6 +27,8 @@ export interface UseCaseDeps {
   readonly serverSecret: string;
   /** This process's id in the instance leases (scale-out crash recovery); charges record it. */
   readonly instanceId?: string;
+  /** Email to holders (password-reset links); absent when no SMTP is configured. */
+  readonly mailer?: Mailer | undefined;
 }
 
 /** Where use cases report what an operator needs to know (infrastructure failures, recoveries). */

@@ -7,7 +7,7 @@ import { previewQuery } from '../../app/preview.ts';
 import { createOwnKey, creditsOverview, ownKey, revokeOwnKey, setTimeZone, timeZoneOf, TIME_ZONES, type HolderDeps } from '../../app/web/holder.ts';
 import { oneTimeLinkHolder, setPasswordWithLink, signIn, signOut, type SignInDeps } from '../../app/web/sign-in.ts';
 import { searchGeography } from '../../app/geography.ts';
-import { appError, type AppError } from '../../core/errors.ts';
+import { appError, statusOf, type AppError } from '../../core/errors.ts';
 import type { CreditSummary } from '../../ports/account-store.ts';
 import type { Api, AppDeps } from '../types.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
@@ -15,6 +15,7 @@ import { appErrorOf, renderError } from '../errors.ts';
 import { html, notice, page, type Html, type Section } from './html.ts';
 import { queryFromForm, type FormBody } from './pages/forms.ts';
 import * as render from './pages/render.ts';
+import { registerSelfService } from './self-service-routes.ts';
 import { clearedSessionCookie, csrfOk, currentSession, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
 
 const FORM_BODY_LIMIT = 16 * 1024;
@@ -119,7 +120,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   app.post('/console/sign-in', formRoute, async (request, reply) => {
     const form = request.body as FormBody;
     if (!sameOrigin(request, deps.config.publicBaseUrl)) return send(reply, 403, 'Sign in', render.signInBody('This sign-in form did not come from this site. Open the sign-in page and try again.'));
-    const result = await signIn(signInDeps, { email: form.email ?? '', password: form.password ?? '', address: request.ip });
+    const result = await signIn(signInDeps, { email: form.email ?? '', password: form.password ?? '', address: request.ip, userAgent: request.headers['user-agent'] });
     if (!result.ok) {
       request.log.info({ reqId: request.id, outcome: result.error.code }, 'account area: sign-in refused');
       return refusal(reply, result.error, 'Sign in', render.signInBody(result.error.detail, form.email ?? ''));
@@ -156,6 +157,8 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     return send(reply, 200, 'Password set', html`${notice('ok', 'Your password is set. Sign in with it.')}<p><a class="button" href="/console/sign-in">Sign in</a></p>`);
   });
 
+  registerSelfService(app, deps, { signInDeps, holderDeps, secure, formRoute, hidden, send, signedIn, refusal });
+
   // API keys
   const keysPage = async (reply: FastifyReply, context: WebContext & { email: string; section: Section }, status = 200, extra: { created?: Parameters<typeof render.keysBody>[3]; message?: ReturnType<typeof html> } = {}) => {
     const [keys, timeZone] = await Promise.all([deps.accounts.listKeys(context.session.accountId), timeZoneOf(holderDeps, context.session.accountId)]);
@@ -176,8 +179,12 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     if (!once || !once.allowed) {
       return keysPage(reply, context, 409, { message: notice('error', 'This form was already sent, and its key was shown then. If you did not copy it, revoke it below and create another.') });
     }
-    const created = await createOwnKey(holderDeps, { accountId: context.session.accountId, name: form.name ?? '', sandbox: form.sandbox === 'yes' });
-    if (!created.ok) return keysPage(reply, context, 422, { message: failure(created.error) });
+    const created = await createOwnKey({ ...holderDeps, limiter: deps.limiter, limits: deps.config.holderLimits }, { accountId: context.session.accountId, name: form.name ?? '', sandbox: form.sandbox === 'yes' });
+    if (!created.ok) {
+      const retryAfter = created.error.extra?.retry_after_seconds;
+      if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
+      return keysPage(reply, context, statusOf(created.error.code), { message: failure(created.error) });
+    }
     request.log.info({ reqId: request.id, account: context.session.accountId, key: created.value.key.keyId }, 'account area: key created');
     return keysPage(reply, context, 200, { created: created.value });
   });

@@ -28,13 +28,14 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
   return new Html(out);
 }
 
-export type Section = 'keys' | 'credits' | 'queries' | 'query';
+export type Section = 'keys' | 'credits' | 'queries' | 'query' | 'account';
 
 const NAV: readonly [Section, string, string][] = [
   ['query', '/console/query', 'New query'],
   ['queries', '/console/queries', 'Queries'],
   ['credits', '/console/credits', 'Credits'],
   ['keys', '/console/keys', 'API keys'],
+  ['account', '/console/account', 'Account'],
 ];
 
 export interface SignedIn {
