@@ -9,7 +9,7 @@ import { csrfField, html, notice, when, type Html } from '../html.ts';
 export function forgotBody(canEmail: boolean, resetMinutes: number, message?: Html, email = ''): Html {
   if (!canEmail) {
     return html`${message ?? ''}<p>This service sends no email, so its operator makes reset links: ask them for one
-(they run <code>spq admin account invite --account &lt;your account id&gt;</code>). The link works once; it lets you choose a new password.</p>
+(they run <code>spq admin account invite --reset --account &lt;your account id&gt;</code>). The link works once; it lets you choose a new password.</p>
 <p><a href="/console/sign-in">Back to sign in</a></p>`;
   }
   return html`${message ?? ''}<p>Type the email your account is under. If it has an account, a link to choose a new password
