@@ -1,5 +1,5 @@
 import { appError, type AppError } from '../../core/errors.ts';
-import { isId } from '../../core/keys.ts';
+import { hashApiKey, isId } from '../../core/keys.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '../../core/password.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import type { WebSession } from '../../ports/credential-store.ts';
@@ -66,7 +66,8 @@ export async function requestPasswordReset(
   const perHour = deps.config.accountArea.resetEmailsPerHour;
   const perAddress = await deps.limiter.hit(`reset:address:${input.address}`, [{ name: 'reset-address', limit: 10 * perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
   if (!perAddress.allowed) return err(rateLimitedError(perAddress, 'Too many reset requests from this address'));
-  const perEmail = await deps.limiter.hit(`reset:email:${email.value}`, [{ name: 'reset-email', limit: perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
+  // Keyed like the sign-in limits, so the shared limiter (Redis) holds no email in the clear.
+  const perEmail = await deps.limiter.hit(`reset:email:${hashApiKey(`reset-email\0${email.value}`, deps.serverSecret)}`, [{ name: 'reset-email', limit: perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
   if (!perEmail.allowed) return err(appError('rate_limited', `Reset links were sent to this address ${perHour} times in the last hour; use the newest one (check the spam folder), or try again later.`, { retry_after_seconds: Math.max(1, perEmail.resetSeconds) }));
 
   const account = await deps.credentials.findAccountByEmail(email.value);
