@@ -43,7 +43,7 @@ function send(server: TestServer, method: 'GET' | 'POST', path: string, options:
       {
         host: url.hostname,
         port: url.port,
-        path: url.pathname,
+        path: `${url.pathname}${url.search}`,
         method,
         localAddress: options.from ?? '127.0.0.1',
         headers: {
@@ -260,5 +260,16 @@ describe('sign-in throttling per (email, address)', () => {
     expect((await send(s, 'POST', link.value.path, { from: attacker, fields: { password: NEW_PASSWORD, confirmation: NEW_PASSWORD } })).status).toBe(200);
     await signIn(email, NEW_PASSWORD);
     s.clock.advance(15 * 60_000);
+  });
+});
+
+describe('numbers in the account area are read as strictly as the API reads them', () => {
+  it('?page= takes plain digits only: "2" is page 2, "2e0", "0x2", " 2", "2.0" are page 1', async () => {
+    const { accountId, email } = await holder();
+    for (let i = 0; i < 25; i++) await s.store.grantCredits({ accountId, credits: 1, now: s.clock.now() });
+    const browser = await signIn(email);
+    const pageOf = async (page: string) => /Page (\d+) of (\d+)/.exec((await send(s, 'GET', `/console/credits?page=${encodeURIComponent(page)}`, { cookie: browser.cookie })).text)?.[1];
+    expect(await pageOf('2')).toBe('2');
+    for (const loose of ['2e0', '0x2', ' 2', '2.0', '-2', '99999999999']) expect(await pageOf(loose), loose).toBe('1');
   });
 });

@@ -102,10 +102,10 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     return decision.allowed ? { credits } : { refused: rateLimitedError(decision, 'Too many queries from the account area'), credits };
   }
 
-  /** The ?page= of a paged list: a whole number from 1, else 1. */
+  /** The ?page= of a paged list: 1–9 plain digits from 1 (as the API's integers: not "1e2" or "0x10"), else 1. */
   const pageOf = (request: FastifyRequest): number => {
-    const requested = Number((request.query as { page?: string }).page ?? '1');
-    return Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
+    const raw = (request.query as { page?: unknown }).page;
+    return typeof raw === 'string' && /^[0-9]{1,9}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : 1;
   };
 
   app.get('/console/assets/spq.css', hidden, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
