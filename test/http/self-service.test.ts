@@ -273,3 +273,21 @@ describe('numbers in the account area are read as strictly as the API reads them
     for (const loose of ['2e0', '0x2', ' 2', '2.0', '-2', '99999999999']) expect(await pageOf(loose), loose).toBe('1');
   });
 });
+
+describe('the builder\'s run form', () => {
+  it('refuses an idempotency key that is not the price page\'s UUID (an API key above all, in any position): 400, nothing run or charged', async () => {
+    const { accountId, email } = await holder();
+    await s.store.grantCredits({ accountId, credits: 20, now: s.clock.now() });
+    const browser = await signIn(email);
+    const before = (await s.store.credits(accountId, s.clock.now())).creditsRemaining;
+    const fields = { _csrf: browser.csrf, geography_level: 'suburb', geography: 'Richmond (VIC)', dataset_type: 'persons', n_observations: '10', output_format: 'csv' };
+    const apiKey = (await s.addKey(accountId)).key;
+    for (const idempotencyKey of [apiKey, `Bearer ${apiKey}`, `x-${apiKey}-y`, 'not-a-uuid', '']) {
+      const res = await send(s, 'POST', '/console/query/execute', { cookie: browser.cookie, fields: { ...fields, idempotency_key: idempotencyKey } });
+      expect(res.status, idempotencyKey).toBe(400);
+      expect(res.text).not.toContain(apiKey);
+    }
+    expect((await s.store.credits(accountId, s.clock.now())).creditsRemaining).toBe(before);
+    expect((await s.store.history({ accountId, page: 1, perPage: 10 })).total).toBe(0);
+  });
+});

@@ -268,6 +268,10 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     const form = request.body as FormBody;
     const { refused } = await rateLimited(context.session.accountId);
     if (refused) return builderRefused(reply, context, form, refused);
+    // The preview page gives each form a UUID; anything else (an API key pasted in, above all) is never stored as an idempotency key.
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(form.idempotency_key ?? '')) {
+      return builderRefused(reply, context, form, appError('bad_request', 'This form was not sent by the price page. See the price again, then run the query from there.'));
+    }
     if (!deps.drain.enter()) return builderRefused(reply, context, form, appError('service_unavailable', 'The server is restarting; submit the form again in a few seconds (you will not be charged twice).'));
     try {
       const outcome = await executeQuery(deps, request.log, {
