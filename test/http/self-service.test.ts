@@ -133,16 +133,22 @@ describe('forgot password: a reset link by email (real SMTP)', () => {
     s.clock.advance(60 * 60_000);
   });
 
-  it('without SMTP the page says how to get a link from the operator, and sends nothing', async () => {
+  it('without SMTP the page says how to get a link from the operator, whose log names the holder and the command; the same page for unknown emails', async () => {
     const plain = await startTestServer();
     try {
       const form = await send(plain, 'GET', '/console/forgot');
       expect(form.status).toBe(200);
-      expect(form.text).toContain('spq admin account invite');
-      expect(form.text).not.toContain('<form');
-      const posted = await send(plain, 'POST', '/console/forgot', { fields: { email: 'someone@example.org' } });
+      expect(form.text).toContain('spq admin account invite --reset');
+      const { accountId, email } = await holder(plain);
+      const posted = await send(plain, 'POST', '/console/forgot', { fields: { email } });
       expect(posted.status).toBe(200);
-      expect(posted.text).toContain('spq admin account invite');
+      expect(posted.text).toContain('noted for the operator');
+      const unknown = await send(plain, 'POST', '/console/forgot', { fields: { email: `nobody-${email}` } });
+      expect(unknown.text.replace(`nobody-${email}`, email)).toBe(posted.text);
+      const logged = plain.logs.filter((l) => l.includes('no SMTP is configured'));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toContain(`spq admin account invite --reset --account ${accountId}`);
+      expect(logged[0]).not.toContain(email);
     } finally {
       await plain.close();
     }

@@ -54,10 +54,12 @@ const RESET_WINDOW_SECONDS = 3600;
  * "Forgot your password?": when the email belongs to an account, a reset link goes to it. The
  * answer is the same whether it does or not (no way to learn who holds an account), and the
  * email is sent in the background so the time taken does not tell either. Requests are limited
- * per email and per client address; a link already sent keeps working.
+ * per email and per client address; a link already sent keeps working. Without a mailer (no
+ * SMTP configured) no link is made: the operator's log says who asked and the command that
+ * prints them one.
  */
 export async function requestPasswordReset(
-  deps: SignInDeps & { readonly mailer: NonNullable<SignInDeps['mailer']>; readonly log: OpsLog },
+  deps: SignInDeps & { readonly log: OpsLog },
   input: { readonly email: string; readonly address: string },
 ): Promise<Result<void, AppError>> {
   const email = normaliseEmail(input.email);
@@ -72,6 +74,10 @@ export async function requestPasswordReset(
 
   const account = await deps.credentials.findAccountByEmail(email.value);
   if (account === undefined) return ok(undefined);
+  if (deps.mailer === undefined) {
+    deps.log.info({ account: account.accountId }, `account area: a password reset was asked for and no SMTP is configured; send the holder a link: spq admin account invite --reset --account ${account.accountId}`);
+    return ok(undefined);
+  }
   const minutes = deps.config.accountArea.resetLinkMinutes;
   const link = await issueOneTimeLink(deps, { accountId: account.accountId, purpose: 'reset', validMinutes: minutes });
   if (!link.ok) return ok(undefined);

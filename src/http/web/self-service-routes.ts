@@ -40,8 +40,11 @@ export function registerSelfService(app: Api, deps: AppDeps, kit: AccountAreaKit
   app.post('/console/forgot', kit.formRoute, async (request, reply) => {
     const email = ((request.body as FormBody).email ?? '').slice(0, 254);
     if (!sameOrigin(request, deps.config.publicBaseUrl)) return send(reply, 403, 'Forgot your password?', forgotBody(mailer !== undefined, resetMinutes, notice('error', 'This form did not come from this site. Open the page again and resend it.')));
-    if (mailer === undefined) return send(reply, 200, 'Forgot your password?', forgotBody(false, resetMinutes));
-    const requested = await requestPasswordReset({ ...signInDeps, mailer, log: opsLog }, { email, address: request.ip });
+    const requested = await requestPasswordReset({ ...signInDeps, log: opsLog }, { email, address: request.ip });
+    if (mailer === undefined) {
+      // The same page whatever the email, refused or not: the operator's log has the request.
+      return send(reply, 200, 'Forgot your password?', forgotBody(false, resetMinutes, notice('info', 'Your request is noted for the operator.')));
+    }
     if (!requested.ok) return refusal(reply, requested.error, 'Forgot your password?', forgotBody(true, resetMinutes, notice('error', requested.error.detail), email));
     request.log.info({ reqId: request.id }, 'account area: password reset requested');
     return send(reply, 200, 'Check your email', resetSentBody(email, resetMinutes));

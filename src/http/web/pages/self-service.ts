@@ -7,16 +7,16 @@ import type { WebSession } from '../../../ports/credential-store.ts';
 import { csrfField, html, notice, when, type Html } from '../html.ts';
 
 export function forgotBody(canEmail: boolean, resetMinutes: number, message?: Html, email = ''): Html {
-  if (!canEmail) {
-    return html`${message ?? ''}<p>This service sends no email, so its operator makes reset links: ask them for one
-(they run <code>spq admin account invite --reset --account &lt;your account id&gt;</code>). The link works once; it lets you choose a new password.</p>
-<p><a href="/console/sign-in">Back to sign in</a></p>`;
-  }
-  return html`${message ?? ''}<p>Type the email your account is under. If it has an account, a link to choose a new password
-goes to it; the link works once, for ${resetMinutes} minutes.</p>
+  const intro = canEmail
+    ? html`<p>Type the email your account is under. If it has an account, a link to choose a new password
+goes to it; the link works once, for ${resetMinutes} minutes.</p>`
+    : html`<p>This service sends no email, so its operator makes reset links. Type the email your account is under
+and the operator's log notes the request, or ask them directly (they run
+<code>spq admin account invite --reset --account &lt;your account id&gt;</code>). Their link works once; it lets you choose a new password.</p>`;
+  return html`${message ?? ''}${intro}
 <form method="post" action="/console/forgot" class="stack">
   <div><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}"></div>
-  <div><button type="submit">Send me a reset link</button></div>
+  <div><button type="submit">${canEmail ? 'Send me a reset link' : 'Tell the operator'}</button></div>
 </form>
 <p><a href="/console/sign-in">Back to sign in</a></p>`;
 }
