@@ -6,6 +6,8 @@
  * scrolls sideways. Skipped without Chromium, except under CI.
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpMailer } from '../../src/adapters/mail/smtp.ts';
@@ -23,6 +25,20 @@ const THIRD = 'walnut gazette orbit 58';
 let s: TestServer;
 let smtp: TestSmtpServer;
 let browser: Browser;
+let axeSource: string;
+
+interface AxeResult {
+  readonly violations: readonly { id: string; impact: string; help: string; nodes: readonly { target: readonly string[] }[] }[];
+  readonly passes: readonly unknown[];
+}
+
+/** axe over the whole page, every rule axe runs by default (as test/e2e/reference-browser.test.ts). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const result = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run())) as AxeResult;
+  expect(result.passes.length).toBeGreaterThan(10);
+  return result.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+}
 
 async function unlabelledControls(page: Page): Promise<string[]> {
   return page.$$eval('input:not([type=hidden]), select, textarea', (controls) =>
@@ -46,6 +62,7 @@ describe.skipIf(!available)('self-service in Chromium', () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     s = await startTestServer({ mailer: createSmtpMailer({ url: smtp.url, from: 'spq <no-reply@spq.test>' }) });
+    axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -110,5 +127,38 @@ describe.skipIf(!available)('self-service in Chromium', () => {
     expect(await scrollWidth(phone)).toBeLessThanOrEqual(390);
     await laptop.close();
     await phone.close();
+  });
+
+  it('axe: no violation on the forgot-password, reset-sent and account pages at 1280 and 390 px, light and dark', async () => {
+    const email = 'axe@example.org';
+    const { accountId } = await s.store.createAccount({ email, now: s.clock.now() });
+    const invite = await issueOneTimeLink({ ...s.deps, credentials: s.store }, { accountId, purpose: 'invitation' });
+    if (!invite.ok) throw new Error(invite.error.detail);
+    for (const width of [1280, 390]) {
+      for (const scheme of ['light', 'dark'] as const) {
+        // axe is injected as a script, which the pages' CSP (rightly) refuses: this context bypasses it.
+        const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme, locale: 'en-AU', bypassCSP: true });
+        const page = await context.newPage();
+        const where = `${width} px, ${scheme}`;
+        s.clock.advance(3600_000); // reset emails are limited to three an hour per address
+        await page.goto(`${s.baseUrl}/console/forgot`);
+        expect(await axeViolations(page), `forgot, ${where}`).toEqual([]);
+        await page.getByLabel('Email').fill(email);
+        await page.getByRole('button', { name: 'Send me a reset link' }).click();
+        expect(await axeViolations(page), `reset sent, ${where}`).toEqual([]);
+        await smtp.next(email);
+        if (width === 1280 && scheme === 'light') {
+          await page.goto(`${s.baseUrl}${invite.value.path}`);
+          await page.getByLabel('New password').fill(FIRST);
+          await page.getByLabel('The same password again').fill(FIRST);
+          await page.getByRole('button', { name: 'Set password' }).click();
+        }
+        await signIn(page, email, FIRST);
+        await page.goto(`${s.baseUrl}/console/account`);
+        expect(await axeViolations(page), `account, ${where}`).toEqual([]);
+        expect(await scrollWidth(page), where).toBeLessThanOrEqual(width);
+        await context.close();
+      }
+    }
   });
 });
