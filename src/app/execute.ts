@@ -65,6 +65,8 @@ export interface ExecuteInput {
   readonly requestId: string;
   /** A sandbox (spq_test_) key: nothing is charged, n is capped, the result is marked test data. */
   readonly sandbox?: boolean;
+  /** The API key that sent it (kept on the query row for usage per key); absent from the account area. */
+  readonly keyId?: string | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -170,6 +172,7 @@ export async function executeQuery(
       metadata: metadata as unknown as Record<string, unknown>,
       fileKey: null,
       downloadExpires: expires,
+      keyId: input.keyId ?? null,
     },
     ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q, { seed: input.query.seed, implicate: input.query.implicate }) } } : {}),
     ...(deps.instanceId !== undefined ? { instanceId: deps.instanceId } : {}),

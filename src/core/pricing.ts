@@ -32,3 +32,10 @@ export function creditCostOfRecords(records: number, includeGeography: IncludeGe
   const cost = (scaled + denominator - 1n) / denominator;
   return Number(cost);
 }
+
+/**
+ * Records a sandbox (spq_test_) query delivers per selection unless the operator sets another
+ * (SPQ_SANDBOX_RECORDS_PER_SELECTION, whose default this is; the caps are applied by
+ * src/app/sandbox-caps.ts). The pages' hints quote it.
+ */
+export const SANDBOX_MAX_OBSERVATIONS = 100;

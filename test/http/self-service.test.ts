@@ -72,7 +72,12 @@ async function holder(server: TestServer = s): Promise<{ accountId: string; emai
   const { accountId } = await server.store.createAccount({ email, now: server.clock.now() });
   const link = await issueOneTimeLink({ ...server.deps, credentials: server.store }, { accountId, purpose: 'invitation' });
   if (!link.ok) throw new Error(link.error.detail);
-  expect((await send(server, 'POST', link.value.path, { fields: { password: PASSWORD, confirmation: PASSWORD } })).status).toBe(200);
+  // Setting the password signs that browser in; it signs out again, so each test counts its own browsers.
+  const set = await send(server, 'POST', link.value.path, { fields: { password: PASSWORD, confirmation: PASSWORD } });
+  expect(set.status).toBe(303);
+  const cookie = cookieOf(set);
+  const csrf = csrfOf((await send(server, 'GET', '/console/account', { cookie })).text);
+  expect((await send(server, 'POST', '/console/sign-out', { cookie, fields: { _csrf: csrf } })).status).toBe(303);
   return { accountId, email };
 }
 
@@ -80,6 +85,7 @@ async function signIn(email: string, password = PASSWORD, options: { from?: stri
   const server = options.server ?? s;
   const res = await send(server, 'POST', '/console/sign-in', { fields: { email, password }, ...options });
   expect(res.status).toBe(303);
+  expect(res.headers.location).toBe('/console/overview');
   const cookie = cookieOf(res);
   const page = await send(server, 'GET', '/console/account', { cookie });
   expect(page.status).toBe(200);
@@ -111,7 +117,7 @@ describe('forgot password: a reset link by email (real SMTP)', () => {
 
     expect((await send(s, 'GET', link)).status).toBe(200);
     expect((await send(s, 'POST', link, { fields: { password: 'password123456', confirmation: 'password123456' } })).status).toBe(422);
-    expect((await send(s, 'POST', link, { fields: { password: NEW_PASSWORD, confirmation: NEW_PASSWORD } })).status).toBe(200);
+    expect((await send(s, 'POST', link, { fields: { password: NEW_PASSWORD, confirmation: NEW_PASSWORD } })).status).toBe(303);
     expect((await send(s, 'POST', link, { fields: { password: NEW_PASSWORD, confirmation: NEW_PASSWORD } })).status).toBe(404);
     expect((await send(s, 'GET', '/console/account', { cookie: before.cookie })).status).toBe(303); // signed out
     await signIn(email, NEW_PASSWORD);
@@ -263,7 +269,9 @@ describe('sign-in throttling per (email, address)', () => {
     // Even from the throttled address, a reset link works (and the holder is then in).
     const link = await issueOneTimeLink({ ...s.deps, credentials: s.store }, { accountId, purpose: 'reset' });
     if (!link.ok) throw new Error(link.error.detail);
-    expect((await send(s, 'POST', link.value.path, { from: attacker, fields: { password: NEW_PASSWORD, confirmation: NEW_PASSWORD } })).status).toBe(200);
+    const viaLink = await send(s, 'POST', link.value.path, { from: attacker, fields: { password: NEW_PASSWORD, confirmation: NEW_PASSWORD } });
+    expect(viaLink.status).toBe(303);
+    expect((await send(s, 'GET', '/console/account', { cookie: cookieOf(viaLink) })).status).toBe(200);
     await signIn(email, NEW_PASSWORD);
     s.clock.advance(15 * 60_000);
   });

@@ -94,6 +94,10 @@ export function createKyselyLedger(driver: StoreDriver): Ledger {
           .selectAll()
           .where('account_id', '=', accountId)
           .orderBy('created_at', 'desc')
+          // Entries of one instant (a charge and the weekly reset it applied, in one transaction;
+          // an account's opening allowance and a grant) in the order they happen, so a running
+          // balance read down the list is right; entry ids are random.
+          .orderBy(sql`case kind when 'refund' then 4 when 'charge' then 3 when 'free_allowance' then 1 else 2 end`, 'desc')
           .orderBy('entry_id', 'desc')
           .limit(perPage)
           .offset((page - 1) * perPage)
@@ -238,6 +242,7 @@ export function createKyselyLedger(driver: StoreDriver): Ledger {
               file_deleted_at: null,
               failure_reason: null,
               instance_id: request.instanceId ?? null,
+              key_id: query.keyId ?? null,
             })
             .execute();
           await appendLedger(trx, { accountId, kind: 'charge', free: -split.fromFree, purchased: -split.fromPurchased, now, queryId });

@@ -154,6 +154,14 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
+    // The key that ran a query, so the account area can show usage per key (null: the account
+    // area's own builder, or a query from before this migration).
+    name: '0004_queries_key_id',
+    async up(db) {
+      await db.schema.alterTable('queries').addColumn('key_id', 'text').execute();
+    },
+  },
+  {
     // The account area lists a holder's signed-in browsers by their User-Agent.
     name: '0005_web_sessions_user_agent',
     async up(db) {

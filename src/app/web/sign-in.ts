@@ -116,19 +116,7 @@ export async function signIn(
     return err(appError('unauthorized', WRONG));
   }
   if (!(await verifyPassword(input.password, stored))) return err(appError('unauthorized', WRONG));
-
-  const token = randomBase62(TOKEN_LENGTH);
-  const now = deps.clock.now();
-  const session: WebSession = {
-    sessionId: newId('ses'),
-    accountId: account.accountId,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + limits.sessionHours * 3_600_000),
-    lastSeenAt: now,
-    userAgent: input.userAgent ? input.userAgent.slice(0, USER_AGENT_MAX) : null,
-  };
-  await deps.credentials.createSession({ ...session, tokenHash: keyedHash(deps.serverSecret, 'session', token), now });
-  return ok({ token, session });
+  return ok(await openSession(deps, account.accountId, input.userAgent));
 }
 
 /** The live session a cookie carries, if any; its idle clock is reset at most once a minute. */
@@ -153,6 +141,30 @@ export function csrfValid(serverSecret: string, session: WebSession, sent: unkno
   const expected = Buffer.from(csrfToken(serverSecret, session));
   const given = Buffer.from(sent);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * A new session for a holder who just proved who they are another way (a one-time link they
+ * used to set their password), so they need not sign in again by hand. Like signIn's, it is
+ * a fresh token: nothing the browser sent before is adopted.
+ */
+export async function openSession(
+  deps: Pick<SignInDeps, 'credentials' | 'clock' | 'config' | 'serverSecret'>,
+  accountId: string,
+  userAgent?: string | undefined,
+): Promise<{ readonly token: string; readonly session: WebSession }> {
+  const token = randomBase62(TOKEN_LENGTH);
+  const now = deps.clock.now();
+  const session: WebSession = {
+    sessionId: newId('ses'),
+    accountId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + deps.config.accountArea.sessionHours * 3_600_000),
+    lastSeenAt: now,
+    userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
+  };
+  await deps.credentials.createSession({ ...session, tokenHash: keyedHash(deps.serverSecret, 'session', token), now });
+  return { token, session };
 }
 
 const minutesText = (seconds: number): string => (seconds < 90 ? `${Math.max(1, seconds)} seconds` : `${Math.ceil(seconds / 60)} minutes`);
