@@ -258,6 +258,8 @@ describe('sign-in throttling per (email, address)', () => {
     expect(first.status).toBe(429);
     expect(Number(first.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(first.text).toContain('Forgot your password?');
+    expect(first.text).toMatch(/Try again in \d+ seconds\./);
+    expect(first.text).not.toContain('requests per'); // the API's wording, not the page's
     // The holder, elsewhere, signs in at once.
     await signIn(email);
     // Backoff: after the minute, five more, then the wait is the quarter hour's.

@@ -6,8 +6,7 @@ import type { WebSession } from '../../ports/credential-store.ts';
 import { publicBaseUrl } from '../../config.ts';
 import type { OpsLog } from '../deps.ts';
 import { normaliseEmail } from '../accounts.ts';
-import { rateLimitedError } from '../auth.ts';
-import { issueOneTimeLink, type SignInDeps } from './sign-in.ts';
+import { issueOneTimeLink, waitError, type SignInDeps } from './sign-in.ts';
 
 /**
  * What a signed-in holder does to their own sign-in, and how one who forgot the password gets
@@ -67,10 +66,10 @@ export async function requestPasswordReset(
   const nowMs = deps.clock.now().getTime();
   const perHour = deps.config.accountArea.resetEmailsPerHour;
   const perAddress = await deps.limiter.hit(`reset:address:${input.address}`, [{ name: 'reset-address', limit: 10 * perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
-  if (!perAddress.allowed) return err(rateLimitedError(perAddress, 'Too many reset requests from this address'));
+  if (!perAddress.allowed) return err(waitError(perAddress.resetSeconds, 'There were too many reset requests from this address.'));
   // Keyed like the sign-in limits, so the shared limiter (Redis) holds no email in the clear.
   const perEmail = await deps.limiter.hit(`reset:email:${hashApiKey(`reset-email\0${email.value}`, deps.serverSecret)}`, [{ name: 'reset-email', limit: perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
-  if (!perEmail.allowed) return err(appError('rate_limited', `Reset links were sent to this address ${perHour} times in the last hour; use the newest one (check the spam folder), or try again later.`, { retry_after_seconds: Math.max(1, perEmail.resetSeconds) }));
+  if (!perEmail.allowed) return err(waitError(perEmail.resetSeconds, `Reset links were sent to this address ${perHour} times in the last hour: use the newest one (check the spam folder).`));
 
   const account = await deps.credentials.findAccountByEmail(email.value);
   if (account === undefined) return ok(undefined);

@@ -8,7 +8,6 @@ import { USER_AGENT_MAX, type CredentialStore, type OneTimePurpose, type WebSess
 import type { RateLimiter, WindowPolicy } from '../../ports/rate-limiter.ts';
 import type { Config } from '../../config.ts';
 import type { Mailer } from '../../ports/mailer.ts';
-import { rateLimitedError } from '../auth.ts';
 import { normaliseEmail } from '../accounts.ts';
 
 /**
@@ -101,7 +100,7 @@ export async function signIn(
   const nowMs = deps.clock.now().getTime();
   const limits = deps.config.accountArea;
   const perAddress = await deps.limiter.hit(`sign-in:address:${input.address}`, [{ name: 'sign-in-address', limit: limits.signInAttemptsPerAddress, windowSeconds: SIGN_IN_WINDOW_SECONDS }], nowMs);
-  if (!perAddress.allowed) return err(rateLimitedError(perAddress, 'Too many sign-in attempts from this address'));
+  if (!perAddress.allowed) return err(waitError(perAddress.resetSeconds, 'There were too many sign-in attempts from this address.', ' Or use "Forgot your password?" below: a reset link always works.'));
   if (!email.ok) return err(appError('unauthorized', WRONG));
   const perPair = await deps.limiter.hit(`sign-in:pair:${keyedHash(deps.serverSecret, 'email', `${email.value}\0${input.address}`)}`, pairPolicies(limits.signInAttemptsPerPair), nowMs);
   if (!perPair.allowed) {
@@ -167,14 +166,14 @@ export async function openSession(
   return { token, session };
 }
 
-const minutesText = (seconds: number): string => (seconds < 90 ? `${Math.max(1, seconds)} seconds` : `${Math.ceil(seconds / 60)} minutes`);
+const minutesText = (seconds: number): string => (seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`);
+
+/** A limit of the account area reached, in words: what happened, how long to wait, and what else works. */
+export function waitError(resetSeconds: number, what: string, otherwise = ''): AppError {
+  const wait = Math.max(1, resetSeconds);
+  return appError('rate_limited', `${what} Try again in ${minutesText(wait)}.${otherwise}`, { retry_after_seconds: wait });
+}
 
 /** The pair's limit reached: how long to wait, and the way in that no sign-in limit touches. */
-function signInWait(seconds: number): AppError {
-  const wait = Math.max(1, seconds);
-  return appError(
-    'rate_limited',
-    `Too many sign-in attempts for this email from this address. Wait ${minutesText(wait)} and try again, or use "Forgot your password?" below: a reset link always works.`,
-    { retry_after_seconds: wait },
-  );
-}
+const signInWait = (seconds: number): AppError =>
+  waitError(seconds, 'There were too many sign-in attempts for this email from this address.', ' Or use "Forgot your password?" below: a reset link always works.');
