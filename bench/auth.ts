@@ -5,7 +5,8 @@
  * with and without the summary cache, and one in-memory rate-limit hit. Mean µs per call over
  * --calls sequential calls after a warm-up; machine noise moves these by ±30 %, so compare
  * within one run.
- * Usage: node bin/run-ts.js bench/auth.ts [--calls 20000]
+ * With --redis URL, the same two rate-limit hits through the Redis limiter (one Lua script each).
+ * Usage: node bin/run-ts.js bench/auth.ts [--calls 20000] [--redis redis://127.0.0.1:6379]
  */
 import { DatabaseSync } from 'node:sqlite';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,15 +15,16 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSqliteAccountStore } from '../src/adapters/db/sqlite.ts';
 import { createMemoryRateLimiter } from '../src/adapters/ratelimit/memory.ts';
+import { createRedisRateLimiter } from '../src/adapters/ratelimit/redis.ts';
 import { createAccountWithKey } from '../src/app/accounts.ts';
-import { authenticate, keyPolicies } from '../src/app/auth.ts';
+import { accountPolicies, authenticate, keyPolicies } from '../src/app/auth.ts';
 import { SummaryCache } from '../src/app/summary-cache.ts';
 import { loadConfig } from '../src/config.ts';
 import { hashApiKey } from '../src/core/keys.ts';
 import { systemClock } from '../src/ports/clock.ts';
 import { machineLine } from './lib.ts';
 
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '20000' } } });
+const { values } = parseArgs({ options: { calls: { type: 'string', default: '20000' }, redis: { type: 'string' } } });
 const calls = Number(values.calls);
 
 const dir = await mkdtemp(join(tmpdir(), 'spq-bench-auth-'));
@@ -38,7 +40,10 @@ try {
   const deps = { accounts: store, clock: systemClock, serverSecret: secret };
   const summaries = new SummaryCache();
   const limiter = createMemoryRateLimiter();
-  const policies = keyPolicies(loadConfig({ SPQ_DATA_DIR: dir }).rateLimits, 'paid').map((p) => ({ ...p, limit: 10_000_000 }));
+  const limits = loadConfig({ SPQ_DATA_DIR: dir }).rateLimits;
+  const policies = keyPolicies(limits, 'paid', 'key_bench').map((p) => ({ ...p, limit: 10_000_000 }));
+  // The baseline: the tier's two windows alone, as every key was limited before per-account limits.
+  const twoWindows = accountPolicies(limits, 'paid').map((p) => ({ ...p, limit: 10_000_000 }));
   const reader = new DatabaseSync(file, { readOnly: true });
   const rawRead = reader.prepare('select * from "api_keys" where "key_hash" = ?');
 
@@ -49,8 +54,18 @@ try {
     ['store.credits (balance, bundles)', () => store.credits(account.accountId, new Date())],
     ['authenticate, summary cache (as the server does)', () => authenticate(deps, `Bearer ${apiKey}`, summaries)],
     ['authenticate, no cache', () => authenticate(deps, `Bearer ${apiKey}`)],
-    ['memory rate limiter hit (both windows)', () => limiter.hit('key:bench', policies, Date.now())],
+    ['memory rate limiter hit, the tier\'s two windows (baseline)', () => limiter.hit('key:bench', twoWindows, Date.now())],
+    ['memory rate limiter hit, account and key windows (four, as served)', () => limiter.hit('account:bench', policies, Date.now())],
   ];
+  const redis = values.redis === undefined ? undefined : createRedisRateLimiter({ url: values.redis, keyPrefix: `spq:bench:${process.pid}:`, log: (e) => process.stderr.write(`redis limiter: ${e.msg}${e.err ? ` (${e.err})` : ''}\n`) });
+  if (redis !== undefined) {
+    // The rows above never yield to I/O (their promises resolve at once): connect before they run.
+    for (let i = 0; i < 50 && !(await redis.healthy()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    rows.push(
+      ['Redis rate limiter hit, the tier\'s two windows (baseline)', () => redis.hit('key:bench', twoWindows, Date.now())],
+      ['Redis rate limiter hit, account and key windows (four, as served)', () => redis.hit('account:bench', policies, Date.now())],
+    );
+  }
   process.stdout.write(`| part | µs per call |\n|---|---|\n`);
   for (const [name, call] of rows) {
     for (let i = 0; i < Math.min(2000, calls); i++) await call();
@@ -60,6 +75,7 @@ try {
   }
   process.stdout.write(`\n${calls.toLocaleString('en-US')} calls each; ${machineLine()}\n`);
   reader.close();
+  await redis?.close();
 } finally {
   await store.close();
   await rm(dir, { recursive: true, force: true });

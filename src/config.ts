@@ -74,10 +74,44 @@ export interface Config {
     readonly sessionIdleMinutes: number;
     /** SPQ_ONE_TIME_LINK_HOURS: invitation and password-reset links work this long, once. */
     readonly oneTimeLinkHours: number;
-    /** SPQ_SIGN_IN_ATTEMPTS_PER_EMAIL / _PER_ADDRESS: sign-in attempts per 15 minutes. */
-    readonly signInAttemptsPerEmail: number;
+    /**
+     * SPQ_SIGN_IN_ATTEMPTS_PER_PAIR: sign-in attempts per minute for one email from one address;
+     * twice as many per 15 minutes and four times as many per day (the backoff). Guesses from
+     * other addresses never count against the holder's own.
+     */
+    readonly signInAttemptsPerPair: number;
+    /** SPQ_SIGN_IN_ATTEMPTS_PER_ADDRESS: sign-in attempts per 15 minutes from one address, whatever the email. */
     readonly signInAttemptsPerAddress: number;
+    /** SPQ_RESET_LINK_MINUTES: a password-reset link sent by email works this long, once. */
+    readonly resetLinkMinutes: number;
+    /** SPQ_RESET_EMAILS_PER_HOUR: reset emails per hour to one address (and per client address). */
+    readonly resetEmailsPerHour: number;
   };
+  /** Limits per holder, whatever number of keys they hold. */
+  readonly holderLimits: {
+    /** SPQ_MAX_KEYS_PER_ACCOUNT: unrevoked API keys an account may hold (the operator's CLI is not limited). */
+    readonly maxActiveKeys: number;
+    /** SPQ_KEY_CREATIONS_PER_HOUR: keys a holder may create per hour in the account area. */
+    readonly keyCreationsPerHour: number;
+  };
+  /** Sandbox (spq_test_) executes: free, so capped. */
+  readonly sandbox: {
+    /** SPQ_SANDBOX_RECORDS_PER_SELECTION: records delivered per selection (a household sample counts its dwellings, families and persons). */
+    readonly recordsPerSelection: number;
+    /** SPQ_SANDBOX_RECORDS_PER_QUERY: records delivered per query, all selections and files together. */
+    readonly recordsPerQuery: number;
+    /** SPQ_SANDBOX_QUERIES_PER_DAY: sandbox executes per account in any 24 hours. */
+    readonly queriesPerDay: number;
+  };
+  /** Email (password resets). Without SMTP, the account area points holders to the operator instead. */
+  readonly mail: MailConfig;
+}
+
+export interface MailConfig {
+  /** SPQ_SMTP_URL, e.g. smtps://user:pass@smtp.example.org:465 or smtp://relay:25; unset: no email is sent. */
+  readonly smtpUrl: string | undefined;
+  /** SPQ_MAIL_FROM: the From address of the service's email (default: no-reply@ the public host). */
+  readonly from: string | undefined;
 }
 
 export interface S3Config {
@@ -114,6 +148,14 @@ function fileEnv(env: Env): Env {
   const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`${path} must hold a JSON object`);
   return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+}
+
+function mailConfig(env: Env): MailConfig {
+  const smtpUrl = text(env, 'SPQ_SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]+/.test(smtpUrl)) throw new ConfigError('SPQ_SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.org:465');
+  const from = text(env, 'SPQ_MAIL_FROM');
+  if (from !== undefined && !/^[^\s@<>]+@[^\s@<>]+$|^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(from)) throw new ConfigError(`SPQ_MAIL_FROM must be an address such as no-reply@example.org or "spq <no-reply@example.org>", got "${from}"`);
+  return { smtpUrl, from };
 }
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Config, 'dataDir' | 'host' | 'port'>> = {}): Config {
@@ -172,9 +214,21 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
       sessionHours: integer(merged, 'SPQ_SESSION_HOURS', 12, 1),
       sessionIdleMinutes: integer(merged, 'SPQ_SESSION_IDLE_MINUTES', 120, 1),
       oneTimeLinkHours: integer(merged, 'SPQ_ONE_TIME_LINK_HOURS', 72, 1),
-      signInAttemptsPerEmail: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_EMAIL', 10, 1),
+      signInAttemptsPerPair: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_PAIR', 5, 1),
       signInAttemptsPerAddress: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_ADDRESS', 30, 1),
+      resetLinkMinutes: integer(merged, 'SPQ_RESET_LINK_MINUTES', 60, 1),
+      resetEmailsPerHour: integer(merged, 'SPQ_RESET_EMAILS_PER_HOUR', 3, 1),
     },
+    holderLimits: {
+      maxActiveKeys: integer(merged, 'SPQ_MAX_KEYS_PER_ACCOUNT', 20, 1),
+      keyCreationsPerHour: integer(merged, 'SPQ_KEY_CREATIONS_PER_HOUR', 10, 1),
+    },
+    sandbox: {
+      recordsPerSelection: integer(merged, 'SPQ_SANDBOX_RECORDS_PER_SELECTION', 100, 1),
+      recordsPerQuery: integer(merged, 'SPQ_SANDBOX_RECORDS_PER_QUERY', 1000, 1),
+      queriesPerDay: integer(merged, 'SPQ_SANDBOX_QUERIES_PER_DAY', 100, 1),
+    },
+    mail: mailConfig(merged),
   };
 }
 
@@ -205,6 +259,7 @@ export function redactedConfig(config: Config): Record<string, unknown> {
     metricsToken: config.metricsToken ? '(set)' : null,
     databaseUrl: redactUrl(config.databaseUrl),
     redisUrl: redactUrl(config.redisUrl),
+    mail: { ...config.mail, smtpUrl: redactUrl(config.mail.smtpUrl) },
     s3: config.s3 ? { ...config.s3, accessKeyId: config.s3.accessKeyId ? '(set)' : '', secretAccessKey: config.s3.secretAccessKey ? '(set)' : '' } : null,
   };
 }

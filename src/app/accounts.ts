@@ -52,10 +52,12 @@ async function existingAccount(store: AccountStore, accountId: string): Promise<
   return account ? ok(account) : err(appError('not_found', `no account ${accountId}`));
 }
 
-/** Generates a key, stores its keyed hash, and returns it once. */
-export async function issueKey(deps: AccountAdminDeps, accountId: string, kind: KeyKind, name?: string): Promise<NewKey> {
+/** Generates a key, stores its keyed hash, and returns it once (undefined: the account already holds maxActive keys). */
+export async function issueKey(deps: AccountAdminDeps, accountId: string, kind: KeyKind, name?: string): Promise<NewKey>;
+export async function issueKey(deps: AccountAdminDeps, accountId: string, kind: KeyKind, name: string, maxActive: number): Promise<NewKey | undefined>;
+export async function issueKey(deps: AccountAdminDeps, accountId: string, kind: KeyKind, name?: string, maxActive?: number): Promise<NewKey | undefined> {
   const apiKey = generateApiKey(kind);
-  const key = await deps.store.addKey({
+  const input = {
     ...(name !== undefined ? { name } : {}),
     accountId,
     keyId: newId('key'),
@@ -63,8 +65,9 @@ export async function issueKey(deps: AccountAdminDeps, accountId: string, kind: 
     prefix: KEY_PREFIXES[kind],
     last4: last4(apiKey),
     now: deps.clock.now(),
-  });
-  return { apiKey, key };
+  };
+  const key = maxActive === undefined ? await deps.store.addKey(input) : await deps.store.addKeyWithin({ ...input, maxActive });
+  return key && { apiKey, key };
 }
 
 export async function createAccountWithKey(

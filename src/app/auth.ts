@@ -66,12 +66,27 @@ export class KeyUseRecorder {
   }
 }
 
-/** Both statements of decisions.md, "Rate limits": a sliding minute and a sliding hour by tier. */
-export function keyPolicies(limits: UseCaseDeps['config']['rateLimits'], tier: Tier): WindowPolicy[] {
+/**
+ * Both statements of decisions.md, "Rate limits": a sliding minute and a sliding hour by tier,
+ * counted per account (hit under accountRateKey), so that every key of an account, and its
+ * account-area pages, share one allowance: more keys never mean more requests.
+ */
+export function accountPolicies(limits: UseCaseDeps['config']['rateLimits'], tier: Tier): WindowPolicy[] {
   return [
     { name: 'minute', limit: limits.perMinute, windowSeconds: limits.minuteWindowSeconds },
     { name: tier === 'paid' ? 'hour-paid' : 'hour-free', limit: tier === 'paid' ? limits.paidPerHour : limits.freePerHour, windowSeconds: limits.hourWindowSeconds },
   ];
+}
+
+export const accountRateKey = (accountId: string): string => `account:${accountId}`;
+
+/**
+ * An API request's windows: the account's, and the same limits once more for the key alone (its
+ * own logs under the account's, checked in the same atomic hit), so a key's count is its own too.
+ */
+export function keyPolicies(limits: UseCaseDeps['config']['rateLimits'], tier: Tier, keyId: string): WindowPolicy[] {
+  const account = accountPolicies(limits, tier);
+  return [...account, ...account.map((p) => ({ ...p, name: `key-${p.name}`, subKey: `key:${keyId}` }))];
 }
 
 export const failedAuthPolicy = (limits: UseCaseDeps['config']['rateLimits']): WindowPolicy[] => [

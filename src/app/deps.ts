@@ -4,6 +4,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { FileStore } from '../ports/file-store.ts';
 import type { KeyRevocations } from '../ports/key-revocations.ts';
 import type { ImplicateSource, PoolRelease } from '../ports/pool-release.ts';
+import type { Mailer } from '../ports/mailer.ts';
 import type { Randomness } from '../ports/randomness.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { ScratchSpace } from '../ports/scratch.ts';
@@ -29,6 +30,8 @@ export interface UseCaseDeps {
   readonly keyRevocations?: KeyRevocations;
   /** This process's id in the instance leases (scale-out crash recovery); charges record it. */
   readonly instanceId?: string;
+  /** Email to holders (password-reset links); absent when no SMTP is configured. */
+  readonly mailer?: Mailer | undefined;
 }
 
 /** Where use cases report what an operator needs to know (infrastructure failures, recoveries). */

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { DatasetType, FittedTo, OutputFormat } from '../core/dataset.ts';
 import { citationOf } from '../core/provenance.ts';
 import { appError, type AppError } from '../core/errors.ts';
-import { sandboxCapExceeded } from '../core/pricing.ts';
 import { withoutTaken } from '../core/sampling/index.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import { StoreUnavailableError, type ChargeFailure, type QueryRecord } from '../ports/account-store.ts';
@@ -20,6 +19,7 @@ import {
   resultFileName,
 } from './format.ts';
 import { implicateFor, requestedSeed } from './implicates.ts';
+import { sandboxExecuteRefusal, sandboxRecordsRefusal } from './sandbox-caps.ts';
 import { validateQuery, type NormalizedQuery, type QueryInput } from './query-validation.ts';
 import type { ExecuteResult } from '../wire/query.ts';
 import type { ValidatedQuery } from './query-validation.ts';
@@ -184,8 +184,8 @@ async function planExecute(deps: UseCaseDeps, input: ExecuteInput): Promise<Resu
   if (named !== undefined && !named.ok) return named;
   const q = v.query;
   const sandbox = input.sandbox === true;
-  const overCap = sandbox ? sandboxCapExceeded(q.n_observations) : undefined;
-  if (overCap) return err(appError('validation_error', overCap));
+  const overCap = sandbox ? (sandboxRecordsRefusal(deps.config.sandbox, pools, v) ?? (await sandboxExecuteRefusal(deps, input.accountId))) : undefined;
+  if (overCap) return err(overCap);
   const creditCost = sandbox ? 0 : v.creditCost;
 
   const queryId = deps.randomness.id('qry');

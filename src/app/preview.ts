@@ -1,10 +1,10 @@
 import { appError, type AppError } from '../core/errors.ts';
-import { sandboxCapExceeded } from '../core/pricing.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { PreviewResult } from '../wire/query.ts';
 import type { UseCaseDeps } from './deps.ts';
 import { implicateFor, requestedSeed } from './implicates.ts';
 import { validateQuery, type QueryInput } from './query-validation.ts';
+import { sandboxRecordsRefusal } from './sandbox-caps.ts';
 
 /** A valid preview, as the published schema defines it (src/wire). */
 export type PreviewOutcome = PreviewResult;
@@ -24,10 +24,8 @@ export async function previewQuery(
   const validated = validateQuery(chosen.value.pools, deps.config, input);
   if (!validated.ok) return validated;
   const v = validated.value;
-  if (account.sandbox) {
-    const overCap = sandboxCapExceeded(v.query.n_observations);
-    if (overCap) return err(appError('validation_error', overCap));
-  }
+  const overCap = account.sandbox ? sandboxRecordsRefusal(deps.config.sandbox, chosen.value.pools, v) : undefined;
+  if (overCap) return err(overCap);
   const creditCost = account.sandbox ? 0 : v.creditCost;
   const warnings: string[] = [];
   if (account.sandbox) {

@@ -103,7 +103,7 @@ export const ID_RANDOM_LENGTH = 20;
 /** Prefixed random ids: "acc_…", "key_…", "qry_…" (ledger entries "led_…", bundles "bnd_…"). */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(ID_RANDOM_LENGTH)}`;
 
-const ID_PATTERN = /^(acc|key|qry|led|bnd|ins)_[0-9A-Za-z]{20}$/;
+const ID_PATTERN = /^(acc|key|qry|led|bnd|ins|ses)_[0-9A-Za-z]{20}$/;
 
 /** True when `id` has the shape of an id of this kind (cheap input validation before a look-up). */
 export const isId = (prefix: IdPrefix, id: string): boolean => ID_PATTERN.test(id) && id.startsWith(`${prefix}_`);

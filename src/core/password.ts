@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { isCommonPassword } from './common-passwords.ts';
 
 /**
  * Account-area passwords, hashed with scrypt (memory-hard; in Node's crypto, so no native addon):
@@ -41,5 +42,6 @@ export function passwordProblem(password: string, email: string): string | undef
   if (password.length > PASSWORD_MAX_LENGTH) return `Use at most ${PASSWORD_MAX_LENGTH} characters.`;
   if (password.trim().toLowerCase() === email.trim().toLowerCase()) return 'Use something other than your email address.';
   if (new Set(password).size < 4) return 'Use more different characters.';
+  if (isCommonPassword(password)) return 'This password, or the words it is made of, is among the most common ones, which are guessed first. Use a few unrelated words instead.';
   return undefined;
 }

@@ -34,14 +34,8 @@ export function creditCostOfRecords(records: number, includeGeography: IncludeGe
 }
 
 /**
- * Sandbox keys ("spq_test_", decisions.md "Keys"): nothing is charged, and a query draws at most
- * this many records per selection, so a test key cannot stand in for a live one.
+ * Records a sandbox (spq_test_) query delivers per selection unless the operator sets another
+ * (SPQ_SANDBOX_RECORDS_PER_SELECTION, whose default this is; the caps are applied by
+ * src/app/sandbox-caps.ts). The pages' hints quote it.
  */
 export const SANDBOX_MAX_OBSERVATIONS = 100;
-
-/** What a sandbox key's query costs and why it may be refused: the cap, as a sentence, or undefined when within it. */
-export function sandboxCapExceeded(nObservations: number): string | undefined {
-  return nObservations > SANDBOX_MAX_OBSERVATIONS
-    ? `Sandbox (spq_test_) keys draw at most ${SANDBOX_MAX_OBSERVATIONS} records per selection; ask for ${SANDBOX_MAX_OBSERVATIONS} or fewer, or use a live key.`
-    : undefined;
-}

@@ -63,7 +63,7 @@ const keyOf = (schema: unknown): string => {
 const HEADERS = {
   'X-Request-Id': { description: 'The request id: quote it when reporting a problem', schema: { type: 'string' } },
   RateLimit: { description: 'Requests left in the current window and seconds until it resets (IETF draft RateLimit header)', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'The rate limit policy applied to the API key (IETF draft)', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The rate-limit windows that apply (IETF draft): the account\'s, shared by all its keys, and the key\'s own ("key-" windows)', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
 } as const;
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });

@@ -14,6 +14,7 @@ import { createLocalFileStore } from '../adapters/filestore/local.ts';
 import { createS3FileStore } from '../adapters/filestore/s3.ts';
 import { openImplicates } from '../adapters/pools/implicates.ts';
 import { openPoolRelease } from '../adapters/pools/release.ts';
+import { createSmtpMailer } from '../adapters/mail/smtp.ts';
 import { createMemoryRateLimiter } from '../adapters/ratelimit/memory.ts';
 import { createRedisRateLimiter } from '../adapters/ratelimit/redis.ts';
 import { createRedisRevocations } from '../adapters/revocations/redis.ts';
@@ -25,6 +26,7 @@ import { localScratch } from '../adapters/scratch/local.ts';
 import { publicBaseUrl, type Config } from '../config.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { FileStore } from '../ports/file-store.ts';
+import type { Mailer } from '../ports/mailer.ts';
 import type { PoolRelease } from '../ports/pool-release.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { UseCaseDeps } from '../app/deps.ts';
@@ -55,6 +57,12 @@ function limiterFor(config: Config, log: ServiceLog): RateLimiter {
 function revocationsFor(config: Config, log: ServiceLog): KeyRevocations {
   if (config.redisUrl === undefined) return new InProcessRevocations();
   return createRedisRevocations({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, log: (e) => log(`${e.msg}${e.err ? ` (${e.err})` : ''}`, e.level) });
+}
+
+/** SMTP when SPQ_SMTP_URL is set; else none, and the account area points holders to the operator for reset links. */
+function mailerFor(config: Config): Mailer | undefined {
+  if (config.mail.smtpUrl === undefined) return undefined;
+  return createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from ?? `spq <no-reply@${new URL(publicBaseUrl(config)).hostname}>` });
 }
 
 function fileStoreFor(config: Config, secret: string): FileStore {
@@ -128,6 +136,8 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
     const keyRevocations = revocationsFor(config, log);
     closers.push(() => keyRevocations.close());
     const files = fileStoreFor(config, serverSecret);
+    const mailer = mailerFor(config);
+    if (mailer !== undefined) closers.push(() => mailer.close());
     const description = [
       `pool release ${pools.version}, checksum ${pools.checksum} (${poolDir}), implicates ${implicates.available().join(', ')}`,
       config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: SQLite in ${config.dataDir}`,
@@ -136,6 +146,7 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
         ? `API keys: held in memory, revocations announced on Redis, rechecked every ${config.keyRecheckMs} ms`
         : `API keys: held in memory, rechecked every ${config.keyRecheckMs} ms (revocations by this process at once)`,
       config.s3 ? `files: S3 bucket ${config.s3.bucket}` : `files: ${config.dataDir}/files`,
+      mailer?.description ?? 'mail: none (SPQ_SMTP_URL unset): holders ask the operator for reset links',
     ];
     // This process's id in the instance leases; its scratch directory carries it (maintenance.ts).
     const instanceId = cryptoRandomness.id('ins');
@@ -148,6 +159,7 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
       pools,
       implicates,
       clock,
+      mailer,
       serverSecret,
       randomness: cryptoRandomness,
       scratch: localScratch(join(config.dataDir, 'tmp', instanceId)),

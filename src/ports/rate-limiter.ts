@@ -3,6 +3,12 @@ export interface WindowPolicy {
   readonly name: string;
   readonly limit: number;
   readonly windowSeconds: number;
+  /**
+   * A window counted in a log of its own under the hit's key (policies with different subKeys
+   * never share a log). One hit can so check an account's windows and one of its key's windows
+   * together: counted in all or none.
+   */
+  readonly subKey?: string;
 }
 
 export interface RateDecision {

@@ -181,6 +181,19 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
 
       describe('sign-in records', () => {
         signInContractCases(() => store, newAccount);
+
+        it('addKeyWithin: at most maxActive unrevoked keys, however many requests race; a revoked key frees its place', async () => {
+          const account = await newAccount();
+          const add = (i: number, maxActive = 3) =>
+            store.addKeyWithin({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(`spq_live_race_${account.accountId}_${i}_${Math.random()}`, SECRET), prefix: 'spq_live_', last4: 'abcd', now: at(i), maxActive });
+          const results = await Promise.all(Array.from({ length: 8 }, (_, i) => add(i)));
+          expect(results.filter((r) => r !== undefined)).toHaveLength(3);
+          expect(await store.listKeys(account.accountId)).toHaveLength(3);
+          expect(await add(20)).toBeUndefined();
+          await store.revokeKey(results.find((r) => r !== undefined)!.keyId, at(30));
+          expect(await add(40)).toMatchObject({ accountId: account.accountId, revokedAt: null });
+          expect(await add(50)).toBeUndefined();
+        });
       });
     });
 

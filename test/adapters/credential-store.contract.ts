@@ -70,4 +70,33 @@ export function signInContractCases(storeOf: () => CredentialStore, createAccoun
     expect(await storeOf().findSession('s-b', at(4000), HOUR)).toBeUndefined();
     expect(await storeOf().findSession('s-other', at(4000), HOUR)).toMatchObject({ accountId: other });
   });
+
+  it('sessions keep the browser\'s User-Agent (cut to 200 characters) and are listed per account, live ones only, newest first', async () => {
+    const accountId = await newAccount();
+    const [old, recent, idle] = [newId('ses'), newId('ses'), newId('ses')];
+    await storeOf().createSession({ sessionId: old, tokenHash: `l-${old}`, accountId, now: NOW, expiresAt: at(12 * HOUR), userAgent: 'Firefox/140' });
+    await storeOf().createSession({ sessionId: recent, tokenHash: `l-${recent}`, accountId, now: at(1000), expiresAt: at(12 * HOUR), userAgent: 'x'.repeat(300) });
+    await storeOf().createSession({ sessionId: idle, tokenHash: `l-${idle}`, accountId, now: at(-3 * HOUR), expiresAt: at(12 * HOUR) });
+    await storeOf().createSession({ sessionId: newId('ses'), tokenHash: `l-other-${old}`, accountId: await newAccount(), now: NOW, expiresAt: at(12 * HOUR) });
+    const listed = await storeOf().listSessions(accountId, at(2000), 2 * HOUR);
+    expect(listed.map((x) => x.sessionId)).toEqual([recent, old]);
+    expect(listed[0]!.userAgent).toBe('x'.repeat(200));
+    expect(listed[1]).toEqual({ sessionId: old, accountId, createdAt: NOW, expiresAt: at(12 * HOUR), lastSeenAt: NOW, userAgent: 'Firefox/140' });
+    expect((await storeOf().findSession(`l-${idle}`, at(2000), 4 * HOUR))?.userAgent).toBeNull();
+    await storeOf().revokeSession(recent, at(3000));
+    expect((await storeOf().listSessions(accountId, at(4000), 2 * HOUR)).map((x) => x.sessionId)).toEqual([old]);
+  });
+
+  it('a password change sets the hash, keeps the time zone and the session that made it, ends every other session and unused link', async () => {
+    const accountId = await newAccount();
+    await storeOf().setTimeZone({ accountId, timeZone: 'Australia/Hobart', now: NOW });
+    const [mine, other] = [newId('ses'), newId('ses')];
+    await storeOf().createSession({ sessionId: mine, tokenHash: `c-${mine}`, accountId, now: NOW, expiresAt: at(12 * HOUR) });
+    await storeOf().createSession({ sessionId: other, tokenHash: `c-${other}`, accountId, now: NOW, expiresAt: at(12 * HOUR) });
+    await storeOf().addOneTimeLink({ tokenHash: `c-link-${mine}`, accountId, purpose: 'reset', now: NOW, expiresAt: at(HOUR) });
+    await storeOf().changePassword({ accountId, passwordHash: 'scrypt$new', keepSessionId: mine, now: at(1000) });
+    expect(await storeOf().holder(accountId)).toEqual({ passwordHash: 'scrypt$new', timeZone: 'Australia/Hobart' });
+    expect((await storeOf().listSessions(accountId, at(2000), HOUR)).map((x) => x.sessionId)).toEqual([mine]);
+    expect(await storeOf().oneTimeLinkAccount(`c-link-${mine}`, at(2000))).toBeUndefined();
+  });
 }

@@ -26,4 +26,14 @@ describe('passwords', () => {
     expect(passwordProblem('x'.repeat(201), 'a@b.org')).toMatch(/at most 200/);
     expect(passwordProblem('four unrelated words', 'a@b.org')).toBeUndefined();
   });
+
+  it('refuse common passwords and ones glued from them (password123456), and keep unrelated words', () => {
+    for (const common of ['password123456', 'Password123456!', 'qwerty123456', 'iloveyou2024!', 'sunshine.football', 'Trustno1Trustno1', 'monkey-dragon-master', '1234567890123']) {
+      expect(passwordProblem(common, 'a@b.org'), common).toMatch(/most common/);
+    }
+    // Three common words and a number: four pieces, each common, make a passphrase long enough to keep.
+    for (const fine of ['violet kettle harbour 42', 'four unrelated words', 'correct horse battery staple', 'plinth quagmire osprey', 'passwordxq7wlmzk']) {
+      expect(passwordProblem(fine, 'a@b.org'), fine).toBeUndefined();
+    }
+  });
 });

@@ -127,6 +127,10 @@ export function memoryAccountStore(db: MemoryDatabase = newMemoryDatabase()): Ac
       db.keys.set(keyId, { ...record, keyHash });
       return record;
     },
+    async addKeyWithin({ maxActive, ...input }) {
+      const active = [...db.keys.values()].filter((k) => k.accountId === input.accountId && k.revokedAt === null).length;
+      return active >= maxActive ? undefined : this.addKey(input);
+    },
     async findKeyByHash(keyHash) {
       const found = [...db.keys.values()].find((k) => k.keyHash === keyHash);
       if (!found) return undefined;

@@ -235,7 +235,7 @@ describe('the builder', () => {
     expect(await refused({ geography: '3121' })).toMatch(/“3121” is a postcode, not a suburb: choose “postcode” as the geography level, or name its suburbs: (Richmond \(VIC\); Burnley|Burnley; Richmond \(VIC\))\./);
     expect(await refused({ dataset_type: 'persons', linked_records: 'household' })).toContain('choose “dwellings” under “Dataset” (“Records per place” then counts dwellings)');
     expect(await refused({ n_observations: '1e2' })).toContain('“Records per place” must be at least 1');
-    expect(await refused({ n_observations: '200', test_mode: 'yes' })).toContain('Test mode draws at most 100 records per place: ask for 100 or fewer, or switch test mode off.');
+    expect(await refused({ n_observations: '200', test_mode: 'yes' })).toContain('Test mode draws at most 100 records per place; this query would draw 200. Ask for fewer, or switch test mode off.');
   });
 
   it('separates places with ";" only: the hint shows it, each level’s example previews, and "," gets told', async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 12's smaller findings, each a test that failed before: a key-shaped Idempotency-Key is
+ * Issue 12's and issue 22's smaller findings, each a test: a key-shaped Idempotency-Key is
  * refused (400, nothing charged, nothing stored), responses that carry signed links are not
  * cacheable, and the dataset part of a download's file name is signed (execute.test.ts).
  */
@@ -100,5 +100,59 @@ describe('JSON bodies', () => {
     const ok = await fetch(`${ctx.s.baseUrl}/query/preview`, { method: 'POST', headers: { authorization: `Bearer ${ctx.key}`, 'content-type': 'application/json' }, body: tricky });
     expect([200, 400]).toContain(ok.status);
     expect((await ok.json()).detail ?? '').not.toMatch(/nests deeper|keys/);
+  });
+});
+
+describe('a stalled instance that resumes after its query was refunded', () => {
+  // As crash recovery does when this instance's lease lapsed mid-execute: the pending query is
+  // refunded (and its scratch cleared) while the export still runs here.
+  async function stalledExecute(afterRefund: () => Promise<void>): Promise<Response> {
+    const pools = ctx.s.pools as { export: typeof ctx.s.pools.export };
+    const original = pools.export;
+    pools.export = async (input) => {
+      await ctx.s.store.refundQuery(input.metadata.query_id!, ctx.s.clock.now(), 'instance lease lapsed', { onlyIfPending: true });
+      await afterRefund();
+      return original.call(ctx.s.pools, input);
+    };
+    try {
+      return await ctx.s.call('/query/execute', { key: ctx.key, body: query({ geography_selections: ['Fitzroy'], n_observations: 10 }) });
+    } finally {
+      pools.export = original;
+    }
+  }
+
+  it('answers the documented 503 with Retry-After (never 500), whether it fails at completion or on its cleared scratch file, and charges nothing', async () => {
+    for (const afterRefund of [async () => {}, async () => Promise.reject(Object.assign(new Error('ENOENT: scratch directory removed'), { code: 'ENOENT' }))]) {
+      const before = await credits();
+      const res = await stalledExecute(afterRefund);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const body = await res.json();
+      expect(body).toEqual({ error: 'service_unavailable', detail: expect.stringContaining('stalled') });
+      expect(await credits()).toBe(before);
+    }
+  });
+});
+
+describe('account-area forms: only browser form bodies', () => {
+  it('answers 415 or 400 for every other body, signed in or not, never a 500, and never cached', async () => {
+    const post = (contentType: string | undefined, body: string) =>
+      fetch(`${ctx.s.baseUrl}/console/sign-in`, { method: 'POST', redirect: 'manual', headers: { origin: ctx.s.baseUrl, ...(contentType ? { 'content-type': contentType } : {}) }, body });
+    const answers = [
+      await post('application/json', '{"email":"a@b.org","password":"x"}'),
+      await post('application/json', '["a@b.org"]'),
+      await post('text/plain', 'email=a@b.org&password=x'),
+      await post('application/xml', '<email>a@b.org</email>'),
+      await post('multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@b.org\r\n--x--\r\n'),
+      await post(undefined, ''),
+    ];
+    // A form with broken escapes is still a form (read leniently, as browsers write them): a wrong sign-in, not a fault.
+    expect((await post('application/x-www-form-urlencoded', 'email=%E0%A4%A&password=%')).status).toBe(401);
+    for (const res of answers) {
+      expect([400, 415], `${res.status}`).toContain(res.status);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
   });
 });

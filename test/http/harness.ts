@@ -16,6 +16,7 @@ import { cryptoRandomness } from '../../src/adapters/randomness/crypto.ts';
 import { localScratch } from '../../src/adapters/scratch/local.ts';
 import { Drain } from '../../src/app/drain.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import type { Mailer } from '../../src/ports/mailer.ts';
 import { generateApiKey, hashApiKey, last4, newId, type KeyKind } from '../../src/core/keys.ts';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import type { AccountStore } from '../../src/ports/account-store.ts';
@@ -63,7 +64,15 @@ export interface TestServer {
 export const MONDAY_MORNING_SYDNEY = Date.parse('2026-11-22T23:00:00Z');
 
 export async function startTestServer(
-  options: { rateLimits?: Partial<Config['rateLimits']>; config?: Partial<Config>; startMs?: number; /** Implicates the fixture release holds (default 1). */ implicates?: number } = {},
+  options: {
+    rateLimits?: Partial<Config['rateLimits']>;
+    config?: Partial<Config>;
+    startMs?: number;
+    /** Implicates the fixture release holds (default 1). */
+    implicates?: number;
+    /** Sends the account area's reset links (e.g. SMTP to a test server); none by default. */
+    mailer?: Mailer;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'spq-http-'));
   const releaseDir = await buildFixtureRelease(join(dataDir, 'pools'), { implicates: options.implicates ?? 1 });
@@ -104,6 +113,7 @@ export async function startTestServer(
     scratch: localScratch(join(dataDir, 'tmp', 'shared')),
     logger: { level: 'info', stream },
     drain: new Drain(),
+    ...(options.mailer ? { mailer: options.mailer } : {}),
   };
   const app = buildApp(deps);
   await app.listen({ port, host: '127.0.0.1' });
@@ -140,6 +150,7 @@ export async function startTestServer(
       await implicates.close();
       await pools.close();
       await ports.close();
+      await options.mailer?.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

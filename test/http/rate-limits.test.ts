@@ -18,7 +18,7 @@ describe('rate limits per key', () => {
       const res = await hit(key);
       expect(res.status).toBe(200);
       remaining.push(res.headers.get('ratelimit')!);
-      expect(res.headers.get('ratelimit-policy')).toBe('"minute";q=3;w=60, "hour-free";q=5;w=3600');
+      expect(res.headers.get('ratelimit-policy')).toBe('"minute";q=3;w=60, "hour-free";q=5;w=3600, "key-minute";q=3;w=60, "key-hour-free";q=5;w=3600');
       s.clock.advance(10_000);
     }
     expect(remaining.map((h) => /r=(\d+)/.exec(h)![1])).toEqual(['2', '1', '0']);
@@ -68,6 +68,23 @@ describe('rate limits per key', () => {
     expect((await hit(a.key)).status).toBe(200);
     expect((await hit(a.key)).status).toBe(429);
     expect((await hit(b.key)).status).toBe(200);
+    s.clock.advance(61_000);
+  });
+
+  it('an account\'s keys share its limits: a second and third key add no requests (the 429 says so)', async () => {
+    const a = await s.account();
+    const second = await s.addKey(a.accountId);
+    const third = await s.addKey(a.accountId);
+    expect((await hit(a.key)).status).toBe(200);
+    expect((await hit(second.key)).status).toBe(200);
+    expect((await hit(third.key)).status).toBe(200);
+    for (const key of [a.key, second.key, third.key]) {
+      const refused = await hit(key);
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).detail).toContain('all its keys together');
+    }
+    // Another account is untouched.
+    expect((await hit((await s.account()).key)).status).toBe(200);
     s.clock.advance(61_000);
   });
 });

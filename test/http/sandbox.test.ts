@@ -3,9 +3,11 @@
  * results say they are test data, in the response and inside the file; over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_MAX_OBSERVATIONS } from '../../src/core/pricing.ts';
 import { download, parquetMetadata, readTable } from './files.ts';
 import { query, startTestServer, type TestServer } from './harness.ts';
+
+/** SPQ_SANDBOX_RECORDS_PER_SELECTION's default. */
+const SANDBOX_MAX_OBSERVATIONS = 100;
 
 let s: TestServer;
 let sandbox: { accountId: string; key: string };
@@ -79,5 +81,49 @@ describe('sandbox keys', () => {
     expect(res.credit_cost).toBe(1);
     expect(res.metadata.test_data).toBeUndefined();
     expect(await credits(live.key)).toBe(before - 1);
+  });
+
+  it('a household sample counts what it delivers (dwellings, families and persons), not only its n', async () => {
+    const body = query({ geography_selections: ['Richmond (VIC)'], dataset_type: 'dwellings', linked_records: 'household', n_observations: SANDBOX_MAX_OBSERVATIONS });
+    for (const path of ['/query/preview', '/query/execute']) {
+      const res = await s.call(path, { key: sandbox.key, body });
+      expect(res.status).toBe(422);
+      const detail = (await res.json()).detail as string;
+      expect(detail).toContain('counts its dwellings, families and persons');
+      expect(Number(/would deliver (\d+)/.exec(detail)![1])).toBeGreaterThan(2 * SANDBOX_MAX_OBSERVATIONS);
+    }
+    // A live key's preview prices the same query by those records too.
+    expect((await s.call('/query/preview', { key: live.key, body })).status).toBe(200);
+    const small = await s.call('/query/execute', { key: sandbox.key, body: { ...body, n_observations: 10 } });
+    expect(small.status).toBe(200);
+  });
+});
+
+describe('sandbox caps per query and per day (configurable)', () => {
+  it('records per query across selections, and queries per account per day (all its sandbox keys together)', async () => {
+    const capped = await startTestServer({ config: { sandbox: { recordsPerSelection: 100, recordsPerQuery: 150, queriesPerDay: 3 } } });
+    try {
+      const a = await capped.account({ kind: 'test' });
+      const second = await capped.addKey(a.accountId, 'test');
+      const wide = query({ geography_selections: ['Richmond (VIC)', 'Burnley'], n_observations: 80 });
+      const refused = await capped.call('/query/execute', { key: a.key, body: wide });
+      expect(refused.status).toBe(422);
+      expect((await refused.json()).detail).toContain('at most 150 records per query; this query would deliver 160');
+      const fits = query({ geography_selections: ['Richmond (VIC)'], n_observations: 5 });
+      for (const key of [a.key, second.key, a.key]) expect((await capped.call('/query/execute', { key, body: fits })).status).toBe(200);
+      const fourth = await capped.call('/query/execute', { key: second.key, body: fits });
+      expect(fourth.status).toBe(429);
+      expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await fourth.json()).detail).toContain('at most 3 queries per account in 24 hours');
+      // Preview stays free of the daily count, and a live key is not held by it.
+      expect((await capped.call('/query/preview', { key: a.key, body: fits })).status).toBe(200);
+      const live = await capped.addKey(a.accountId, 'live');
+      await capped.store.grantCredits({ accountId: a.accountId, credits: 10, now: capped.clock.now() });
+      expect((await capped.call('/query/execute', { key: live.key, body: fits })).status).toBe(200);
+      capped.clock.advance(86_400_000);
+      expect((await capped.call('/query/execute', { key: second.key, body: fits })).status).toBe(200);
+    } finally {
+      await capped.close();
+    }
   });
 });

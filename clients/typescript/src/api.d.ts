@@ -461,7 +461,7 @@ export interface components {
         "X-Request-Id": string;
         /** @description Requests left in the current window and seconds until it resets (IETF draft RateLimit header) */
         RateLimit: string;
-        /** @description The rate limit policy applied to the API key (IETF draft) */
+        /** @description The rate-limit windows that apply (IETF draft): the account's, shared by all its keys, and the key's own ("key-" windows) */
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying */
         "Retry-After": number;

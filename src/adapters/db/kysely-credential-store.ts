@@ -1,9 +1,20 @@
 import type { Selectable } from 'kysely';
 import { newId } from '../../core/keys.ts';
-import { DEFAULT_TIME_ZONE, type ApiKeyRecord, type CredentialStore } from '../../ports/credential-store.ts';
+import { DEFAULT_TIME_ZONE, USER_AGENT_MAX, type ApiKeyRecord, type CredentialStore, type WebSession } from '../../ports/credential-store.ts';
 import { toDate, toDateOrNull, type StoreDriver } from './kysely-driver.ts';
 import { openBalance } from './kysely-ledger.ts';
-import type { ApiKeysTable } from './schema.ts';
+import type { ApiKeysTable, WebSessionsTable } from './schema.ts';
+
+function toSession(row: Selectable<WebSessionsTable>): WebSession {
+  return {
+    sessionId: row.session_id,
+    accountId: row.account_id,
+    createdAt: toDate(row.created_at),
+    expiresAt: toDate(row.expires_at),
+    lastSeenAt: toDate(row.last_seen_at),
+    userAgent: row.user_agent,
+  };
+}
 
 function toKeyRecord(row: Omit<Selectable<ApiKeysTable>, 'key_hash'>): ApiKeyRecord {
   return {
@@ -59,6 +70,29 @@ export function createKyselyCredentialStore(driver: StoreDriver): CredentialStor
         { retrySafe: false },
       );
       return { keyId, accountId, prefix, last4, createdAt: now, revokedAt: null, name: name ?? null, lastUsedAt: null };
+    },
+
+    async addKeyWithin({ accountId, keyId, keyHash, prefix, last4, now, name, maxActive }) {
+      return driver.write(
+        async (trx) => {
+          // The account row is the lock (SQLite's write lock already serialises writers).
+          const account = trx.selectFrom('accounts').select('account_id').where('account_id', '=', accountId);
+          await (driver.rowLocks ? account.forUpdate() : account).executeTakeFirst();
+          const { active } = await trx
+            .selectFrom('api_keys')
+            .select((eb) => eb.fn.countAll<number | string>().as('active'))
+            .where('account_id', '=', accountId)
+            .where('revoked_at', 'is', null)
+            .executeTakeFirstOrThrow();
+          if (Number(active) >= maxActive) return undefined;
+          await trx
+            .insertInto('api_keys')
+            .values({ key_id: keyId, account_id: accountId, key_hash: keyHash, prefix, last4, created_at: now.getTime(), revoked_at: null, name: name ?? null, last_used_at: null })
+            .execute();
+          return { keyId, accountId, prefix, last4, createdAt: now, revokedAt: null, name: name ?? null, lastUsedAt: null };
+        },
+        { retrySafe: false },
+      );
     },
 
     async findKeyByHash(keyHash) {
@@ -165,15 +199,55 @@ export function createKyselyCredentialStore(driver: StoreDriver): CredentialStor
       }, { retrySafe: false });
     },
 
-    async createSession({ sessionId, tokenHash, accountId, now, expiresAt }) {
+    async changePassword({ accountId, passwordHash, keepSessionId, now }) {
+      const ms = now.getTime();
+      await driver.write(
+        async (trx) => {
+          await trx
+            .insertInto('web_credentials')
+            .values({ account_id: accountId, password_hash: passwordHash, time_zone: DEFAULT_TIME_ZONE, updated_at: ms })
+            .onConflict((oc) => oc.column('account_id').doUpdateSet({ password_hash: passwordHash, updated_at: ms }))
+            .execute();
+          await trx.updateTable('web_sessions').set({ revoked_at: ms }).where('account_id', '=', accountId).where('session_id', '!=', keepSessionId).where('revoked_at', 'is', null).execute();
+          await trx.updateTable('web_tokens').set({ used_at: ms }).where('account_id', '=', accountId).where('used_at', 'is', null).execute();
+        },
+        { retrySafe: true },
+      );
+    },
+
+    async createSession({ sessionId, tokenHash, accountId, now, expiresAt, userAgent }) {
       await driver.write(
         (trx) =>
           trx
             .insertInto('web_sessions')
-            .values({ session_id: sessionId, token_hash: tokenHash, account_id: accountId, created_at: now.getTime(), expires_at: expiresAt.getTime(), last_seen_at: now.getTime(), revoked_at: null })
+            .values({
+              session_id: sessionId,
+              token_hash: tokenHash,
+              account_id: accountId,
+              created_at: now.getTime(),
+              expires_at: expiresAt.getTime(),
+              last_seen_at: now.getTime(),
+              revoked_at: null,
+              user_agent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
+            })
             .execute(),
         { retrySafe: false },
       );
+    },
+
+    async listSessions(accountId, now, idleMs) {
+      const ms = now.getTime();
+      const rows = await db
+        .selectFrom('web_sessions')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', ms)
+        .where('last_seen_at', '>', ms - idleMs)
+        .orderBy('created_at', 'desc')
+        .orderBy('session_id')
+        .execute();
+      return rows.map(toSession);
     },
 
     async findSession(tokenHash, now, idleMs) {
@@ -186,15 +260,7 @@ export function createKyselyCredentialStore(driver: StoreDriver): CredentialStor
         .where('expires_at', '>', ms)
         .where('last_seen_at', '>', ms - idleMs)
         .executeTakeFirst();
-      return (
-        row && {
-          sessionId: row.session_id,
-          accountId: row.account_id,
-          createdAt: new Date(row.created_at),
-          expiresAt: new Date(row.expires_at),
-          lastSeenAt: new Date(row.last_seen_at),
-        }
-      );
+      return row && toSession(row);
     },
 
     async touchSession(sessionId, now) {

@@ -161,6 +161,13 @@ export const MIGRATIONS: readonly Migration[] = [
       await db.schema.alterTable('queries').addColumn('key_id', 'text').execute();
     },
   },
+  {
+    // The account area lists a holder's signed-in browsers by their User-Agent.
+    name: '0005_web_sessions_user_agent',
+    async up(db) {
+      await db.schema.alterTable('web_sessions').addColumn('user_agent', 'text').execute();
+    },
+  },
 ];
 
 /** Applies the pending migrations on `trx`, which must be a transaction holding the migration lock. */

@@ -131,6 +131,7 @@ export interface WebSessionsTable {
   expires_at: number;
   last_seen_at: number;
   revoked_at: number | null;
+  user_agent: string | null;
 }
 
 export interface Database {

@@ -44,7 +44,7 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
   const logs = new Map<string, Log>();
   let hitsSinceSweep = 0;
 
-  const logKey = (key: string, policy: WindowPolicy) => `${key}\u0000${policy.windowSeconds}`;
+  const logKey = (key: string, policy: WindowPolicy) => `${key}\u0000${policy.subKey ?? ''}\u0000${policy.windowSeconds}`;
 
   /**
    * Moves the log's start past the timestamps that left the window. The array is compacted only

@@ -118,7 +118,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   // connect timeout) instead of being answered by the fallback while the socket is opening.
   const firstConnect = firstConnection(client);
 
-  const setKey = (key: string, policy: WindowPolicy) => `${prefix}{${key}}:${policy.windowSeconds}`;
+  // The hit's key is the hash tag, so every set one script touches lives in one Redis Cluster slot.
+  const setKey = (key: string, policy: WindowPolicy) => `${prefix}{${key}}:${policy.subKey === undefined ? '' : `${policy.subKey}:`}${policy.windowSeconds}`;
 
   async function runScript(keys: string[], args: (string | number)[]): Promise<unknown> {
     try {

@@ -1,6 +1,5 @@
 import type { GeographyLevel } from '../../core/dataset.ts';
 import { closestNames } from '../../core/geography/matching.ts';
-import { SANDBOX_MAX_OBSERVATIONS } from '../../core/pricing.ts';
 import type { UseCaseDeps } from '../deps.ts';
 import { searchGeography } from '../geography.ts';
 
@@ -51,10 +50,12 @@ const LABELS: readonly (readonly [RegExp, string])[] = [
   [/\bone execute\b/g, 'one query'],
   [/\bselections\b/g, 'places'],
   [/\bselection\b/g, 'place'],
+  // The sandbox caps (app/sandbox-caps.ts), as test mode.
   [
-    new RegExp(`Sandbox \\(spq_test_\\) keys draw at most ${SANDBOX_MAX_OBSERVATIONS} records per place; ask for ${SANDBOX_MAX_OBSERVATIONS} or fewer, or use a live key\\.`, 'g'),
-    `Test mode draws at most ${SANDBOX_MAX_OBSERVATIONS} records per place: ask for ${SANDBOX_MAX_OBSERVATIONS} or fewer, or switch test mode off.`,
+    /Sandbox \(spq_test_\) keys get at most (\d+) records per (place|query)( \(a household sample counts its dwellings, families and persons\))?; this query would deliver (\d+)\. (Ask for fewer|Use fewer places or records), or (use )?a live key\./g,
+    'Test mode draws at most $1 records per $2$3; this query would draw $4. $5, or switch test mode off.',
   ],
+  [/Sandbox \(spq_test_\) keys run at most (\d+) queries per account in 24 hours\. Retry after (\d+) seconds, or use a live key\./g, 'Test mode runs at most $1 queries a day. Try again in $2 seconds, or switch test mode off.'],
 ];
 
 /** An API error sentence in the builder's words. */

@@ -3,6 +3,8 @@ import { isId } from '../../core/keys.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import type { ApiKeyRecord, Bundle, CreditSummary, LedgerEntry, Page } from '../../ports/account-store.ts';
 import { DEFAULT_TIME_ZONE } from '../../ports/credential-store.ts';
+import type { Config } from '../../config.ts';
+import type { RateLimiter } from '../../ports/rate-limiter.ts';
 import { issueKey, type AccountAdminDeps, type NewKey } from '../accounts.ts';
 
 /**
@@ -14,12 +16,29 @@ export type HolderDeps = AccountAdminDeps;
 
 export const KEY_NAME_MAX = 60;
 
-export async function createOwnKey(deps: HolderDeps, input: { readonly accountId: string; readonly name: string; readonly sandbox: boolean }): Promise<Result<NewKey, AppError>> {
+/**
+ * A holder's new key, within the holder's limits: at most SPQ_MAX_KEYS_PER_ACCOUNT unrevoked keys
+ * (checked in the store's transaction, so racing forms cannot pass it together) and at most
+ * SPQ_KEY_CREATIONS_PER_HOUR created, so minting and revoking keys cannot churn either.
+ */
+export async function createOwnKey(
+  deps: HolderDeps & { readonly limiter: RateLimiter; readonly limits: Config['holderLimits'] },
+  input: { readonly accountId: string; readonly name: string; readonly sandbox: boolean },
+): Promise<Result<NewKey, AppError>> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > KEY_NAME_MAX || /[\p{Cc}]/u.test(name)) {
     return err(appError('validation_error', `Name the key in 1 to ${KEY_NAME_MAX} characters (e.g. "laptop" or "analysis server"), so you can tell keys apart later.`));
   }
-  return ok(await issueKey(deps, input.accountId, input.sandbox ? 'test' : 'live', name));
+  const tooMany = appError('validation_error', `An account holds at most ${deps.limits.maxActiveKeys} active keys. Revoke one you no longer use, then create the new one.`);
+  const active = (await deps.store.listKeys(input.accountId)).filter((k) => k.revokedAt === null).length;
+  if (active >= deps.limits.maxActiveKeys) return err(tooMany);
+  const rate = await deps.limiter.hit(`key-create:${input.accountId}`, [{ name: 'key-creations', limit: deps.limits.keyCreationsPerHour, windowSeconds: 3600 }], deps.clock.now().getTime());
+  if (!rate.allowed) {
+    const seconds = Math.max(1, rate.resetSeconds);
+    return err(appError('rate_limited', `At most ${deps.limits.keyCreationsPerHour} keys can be created per hour. Try again in ${Math.ceil(seconds / 60)} minutes.`, { retry_after_seconds: seconds }));
+  }
+  const created = await issueKey(deps, input.accountId, input.sandbox ? 'test' : 'live', name, deps.limits.maxActiveKeys);
+  return created === undefined ? err(tooMany) : ok(created);
 }
 
 export async function ownKey(deps: Pick<HolderDeps, 'store'>, accountId: string, keyId: string): Promise<Result<ApiKeyRecord, AppError>> {

@@ -4,10 +4,10 @@ import { hashApiKey, isId, newId, randomBase62 } from '../../core/keys.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '../../core/password.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { CredentialStore, OneTimePurpose, WebSession } from '../../ports/credential-store.ts';
-import type { RateLimiter } from '../../ports/rate-limiter.ts';
+import { USER_AGENT_MAX, type CredentialStore, type OneTimePurpose, type WebSession } from '../../ports/credential-store.ts';
+import type { RateLimiter, WindowPolicy } from '../../ports/rate-limiter.ts';
 import type { Config } from '../../config.ts';
-import { rateLimitedError } from '../auth.ts';
+import type { Mailer } from '../../ports/mailer.ts';
 import { normaliseEmail } from '../accounts.ts';
 
 /**
@@ -20,8 +20,10 @@ export interface SignInDeps {
   readonly credentials: CredentialStore;
   readonly limiter: RateLimiter;
   readonly clock: Clock;
-  readonly config: Pick<Config, 'accountArea'>;
+  readonly config: Pick<Config, 'accountArea' | 'publicBaseUrl' | 'host' | 'port'>;
   readonly serverSecret: string;
+  /** Sends password-reset links; absent when no SMTP is configured (holders then ask the operator). */
+  readonly mailer?: Mailer | undefined;
 }
 
 const TOKEN_LENGTH = 32;
@@ -36,18 +38,18 @@ const wellFormedToken = (token: string): boolean => token.length === TOKEN_LENGT
 /** A one-time link for the holder to set (invitation) or reset their password. */
 export async function issueOneTimeLink(
   deps: Pick<SignInDeps, 'credentials' | 'clock' | 'config' | 'serverSecret'>,
-  input: { readonly accountId: string; readonly purpose: OneTimePurpose },
+  input: { readonly accountId: string; readonly purpose: OneTimePurpose; /** Default: SPQ_ONE_TIME_LINK_HOURS. */ readonly validMinutes?: number },
 ): Promise<Result<{ readonly path: string; readonly expiresAt: Date }, AppError>> {
   if (!isId('acc', input.accountId)) return err(appError('bad_request', `"${input.accountId}" is not an account id (acc_ followed by 20 letters and digits)`));
   if ((await deps.credentials.getAccount(input.accountId)) === undefined) return err(appError('not_found', `no account ${input.accountId}`));
   const token = randomBase62(TOKEN_LENGTH);
   const now = deps.clock.now();
-  const expiresAt = new Date(now.getTime() + deps.config.accountArea.oneTimeLinkHours * 3_600_000);
+  const expiresAt = new Date(now.getTime() + (input.validMinutes ?? deps.config.accountArea.oneTimeLinkHours * 60) * MINUTE);
   await deps.credentials.addOneTimeLink({ tokenHash: keyedHash(deps.serverSecret, 'link', token), accountId: input.accountId, purpose: input.purpose, now, expiresAt });
   return ok({ path: `${ONE_TIME_LINK_PATH}${token}`, expiresAt });
 }
 
-const LINK_DEAD = 'This link has been used, has expired, or was mistyped. Ask the service operator for a new one (`spq admin account invite`).';
+const LINK_DEAD = 'This link has been used, has expired, or was mistyped. Ask for a new one with "Forgot your password?" on the sign-in page.';
 
 /** The email a live one-time link is for (the page that asks for a password shows it). */
 export async function oneTimeLinkHolder(deps: Pick<SignInDeps, 'credentials' | 'clock' | 'serverSecret'>, token: string): Promise<Result<{ readonly email: string }, AppError>> {
@@ -69,27 +71,41 @@ export async function setPasswordWithLink(deps: SignInDeps, input: { readonly to
 }
 
 const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+
+/**
+ * Attempts for one email from one address: n a minute, 2n per 15 minutes, 4n a day, so each
+ * burst of wrong guesses waits longer (backoff), while the holder at their own address is never
+ * held up by guesses from elsewhere, and a reset link (which no sign-in limit touches) always works.
+ */
+export const pairPolicies = (perMinute: number): WindowPolicy[] => [
+  { name: 'sign-in-minute', limit: perMinute, windowSeconds: 60 },
+  { name: 'sign-in-quarter-hour', limit: 2 * perMinute, windowSeconds: SIGN_IN_WINDOW_SECONDS },
+  { name: 'sign-in-day', limit: 4 * perMinute, windowSeconds: 86_400 },
+];
 const WRONG = 'The email or password is wrong. Check both and try again; if you have no password yet, use the invitation link you were sent.';
 /** Verified against when the email has no password, so a wrong email costs as long as a wrong password. */
 let decoyHash: Promise<string> | undefined;
 
 /**
- * Email and password → a new session. Attempts are limited per email and per client address
- * (counted before the password is checked, so guessing is slow whatever the answers); an
- * existing session cookie is never reused, so a planted session id cannot be fixed on a victim.
+ * Email and password → a new session. Attempts are limited per client address and per (email,
+ * address) pair with backoff (pairPolicies), counted before the password is checked, so guessing
+ * is slow whatever the answers, but never per email alone: guesses from elsewhere cannot lock the
+ * holder out. An existing session cookie is never reused, so a planted session id cannot be fixed on a victim.
  */
 export async function signIn(
   deps: SignInDeps,
-  input: { readonly email: string; readonly password: string; readonly address: string },
+  input: { readonly email: string; readonly password: string; readonly address: string; readonly userAgent?: string | undefined },
 ): Promise<Result<{ readonly token: string; readonly session: WebSession }, AppError>> {
   const email = normaliseEmail(input.email);
   const nowMs = deps.clock.now().getTime();
   const limits = deps.config.accountArea;
   const perAddress = await deps.limiter.hit(`sign-in:address:${input.address}`, [{ name: 'sign-in-address', limit: limits.signInAttemptsPerAddress, windowSeconds: SIGN_IN_WINDOW_SECONDS }], nowMs);
-  if (!perAddress.allowed) return err(rateLimitedError(perAddress, 'Too many sign-in attempts from this address'));
+  if (!perAddress.allowed) return err(waitError(perAddress.resetSeconds, 'There were too many sign-in attempts from this address.', ' Or use "Forgot your password?" below: a reset link always works.'));
   if (!email.ok) return err(appError('unauthorized', WRONG));
-  const perEmail = await deps.limiter.hit(`sign-in:email:${keyedHash(deps.serverSecret, 'email', email.value)}`, [{ name: 'sign-in-email', limit: limits.signInAttemptsPerEmail, windowSeconds: SIGN_IN_WINDOW_SECONDS }], nowMs);
-  if (!perEmail.allowed) return err(rateLimitedError(perEmail, 'Too many sign-in attempts for this email'));
+  const perPair = await deps.limiter.hit(`sign-in:pair:${keyedHash(deps.serverSecret, 'email', `${email.value}\0${input.address}`)}`, pairPolicies(limits.signInAttemptsPerPair), nowMs);
+  if (!perPair.allowed) {
+    return err(signInWait(perPair.resetSeconds));
+  }
 
   const account = await deps.credentials.findAccountByEmail(email.value);
   const stored = account === undefined ? undefined : (await deps.credentials.holder(account.accountId))?.passwordHash;
@@ -99,18 +115,7 @@ export async function signIn(
     return err(appError('unauthorized', WRONG));
   }
   if (!(await verifyPassword(input.password, stored))) return err(appError('unauthorized', WRONG));
-
-  const token = randomBase62(TOKEN_LENGTH);
-  const now = deps.clock.now();
-  const session: WebSession = {
-    sessionId: newId('ses'),
-    accountId: account.accountId,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + limits.sessionHours * 3_600_000),
-    lastSeenAt: now,
-  };
-  await deps.credentials.createSession({ sessionId: session.sessionId, tokenHash: keyedHash(deps.serverSecret, 'session', token), accountId: session.accountId, now, expiresAt: session.expiresAt });
-  return ok({ token, session });
+  return ok(await openSession(deps, account.accountId, input.userAgent));
 }
 
 /** The live session a cookie carries, if any; its idle clock is reset at most once a minute. */
@@ -142,10 +147,33 @@ export function csrfValid(serverSecret: string, session: WebSession, sent: unkno
  * used to set their password), so they need not sign in again by hand. Like signIn's, it is
  * a fresh token: nothing the browser sent before is adopted.
  */
-export async function openSession(deps: Pick<SignInDeps, 'credentials' | 'clock' | 'config' | 'serverSecret'>, accountId: string): Promise<{ readonly token: string; readonly session: WebSession }> {
+export async function openSession(
+  deps: Pick<SignInDeps, 'credentials' | 'clock' | 'config' | 'serverSecret'>,
+  accountId: string,
+  userAgent?: string | undefined,
+): Promise<{ readonly token: string; readonly session: WebSession }> {
   const token = randomBase62(TOKEN_LENGTH);
   const now = deps.clock.now();
-  const session: WebSession = { sessionId: newId('ses'), accountId, createdAt: now, expiresAt: new Date(now.getTime() + deps.config.accountArea.sessionHours * 3_600_000), lastSeenAt: now };
-  await deps.credentials.createSession({ sessionId: session.sessionId, tokenHash: keyedHash(deps.serverSecret, 'session', token), accountId, now, expiresAt: session.expiresAt });
+  const session: WebSession = {
+    sessionId: newId('ses'),
+    accountId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + deps.config.accountArea.sessionHours * 3_600_000),
+    lastSeenAt: now,
+    userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
+  };
+  await deps.credentials.createSession({ ...session, tokenHash: keyedHash(deps.serverSecret, 'session', token), now });
   return { token, session };
 }
+
+const minutesText = (seconds: number): string => (seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`);
+
+/** A limit of the account area reached, in words: what happened, how long to wait, and what else works. */
+export function waitError(resetSeconds: number, what: string, otherwise = ''): AppError {
+  const wait = Math.max(1, resetSeconds);
+  return appError('rate_limited', `${what} Try again in ${minutesText(wait)}.${otherwise}`, { retry_after_seconds: wait });
+}
+
+/** The pair's limit reached: how long to wait, and the way in that no sign-in limit touches. */
+const signInWait = (seconds: number): AppError =>
+  waitError(seconds, 'There were too many sign-in attempts for this email from this address.', ' Or use "Forgot your password?" below: a reset link always works.');

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, failedAuthPolicy, keyPolicies, KeyUseRecorder, rateLimitedError } from '../../app/auth.ts';
+import { accountRateKey, authenticate, failedAuthPolicy, keyPolicies, KeyUseRecorder, rateLimitedError } from '../../app/auth.ts';
 import type { KeyCache } from '../../app/key-cache.ts';
 import type { SummaryCache } from '../../app/summary-cache.ts';
 import type { RateDecision, WindowPolicy } from '../../ports/rate-limiter.ts';
@@ -55,12 +55,12 @@ export function authenticationHook(deps: AppDeps, summaries: SummaryCache, keys:
       if (declared !== 0 && declared !== undefined) reply.header('connection', 'close');
       return sendError(reply, principal.error);
     }
-    const policies = keyPolicies(deps.config.rateLimits, principal.value.tier);
-    const decision = await deps.limiter.hit(`key:${principal.value.keyId}`, policies, nowMs);
+    const policies = keyPolicies(deps.config.rateLimits, principal.value.tier, principal.value.keyId);
+    const decision = await deps.limiter.hit(accountRateKey(principal.value.accountId), policies, nowMs);
     reply.header('ratelimit-policy', policyHeader(policies));
     reply.header('ratelimit', rateLimitHeader(decision));
     if (!decision.allowed) {
-      return sendError(reply, rateLimitedError(decision, 'Rate limit of this API key exceeded'));
+      return sendError(reply, rateLimitedError(decision, decision.policy.subKey === undefined ? 'Rate limit of this account (all its keys together) exceeded' : 'Rate limit of this API key exceeded'));
     }
     request.principal = principal.value;
     keyUse.record(principal.value.keyId, new Date(nowMs));

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { keyPolicies, rateLimitedError } from '../../app/auth.ts';
+import { accountPolicies, accountRateKey, rateLimitedError } from '../../app/auth.ts';
 import { executeQuery } from '../../app/execute.ts';
 import { queryDetail, queryHistory } from '../../app/history.ts';
 import { previewQuery } from '../../app/preview.ts';
@@ -10,7 +10,7 @@ import { builderError, inFormWords } from '../../app/web/builder.ts';
 import { accountOverview } from '../../app/web/usage.ts';
 import { publicBaseUrl } from '../../config.ts';
 import { searchGeography } from '../../app/geography.ts';
-import { appError, type AppError } from '../../core/errors.ts';
+import { appError, statusOf, type AppError } from '../../core/errors.ts';
 import type { CreditSummary } from '../../ports/account-store.ts';
 import type { Api, AppDeps } from '../types.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
@@ -20,6 +20,7 @@ import { queryFromForm, testMode, type FormBody } from './pages/forms.ts';
 import { overviewBody } from './pages/overview.ts';
 import { queryBody } from './pages/query.ts';
 import * as render from './pages/render.ts';
+import { registerSelfService } from './self-service-routes.ts';
 import { clearedSessionCookie, csrfOk, currentSession, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
 
 const FORM_BODY_LIMIT = 16 * 1024;
@@ -104,14 +105,14 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   async function rateLimited(accountId: string): Promise<{ readonly refused?: AppError; readonly credits: CreditSummary }> {
     const now = deps.clock.now();
     const credits = await deps.accounts.credits(accountId, now);
-    const decision = await deps.limiter.hit(`web:${accountId}`, keyPolicies(deps.config.rateLimits, credits.tier), now.getTime());
+    const decision = await deps.limiter.hit(accountRateKey(accountId), accountPolicies(deps.config.rateLimits, credits.tier), now.getTime());
     return decision.allowed ? { credits } : { refused: rateLimitedError(decision, 'Too many queries from the account area'), credits };
   }
 
-  /** The ?page= of a paged list: a whole number from 1, else 1. */
+  /** The ?page= of a paged list: 1–9 plain digits from 1 (as the API's integers: not "1e2" or "0x10"), else 1. */
   const pageOf = (request: FastifyRequest): number => {
-    const requested = Number((request.query as { page?: string }).page ?? '1');
-    return Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
+    const raw = (request.query as { page?: unknown }).page;
+    return typeof raw === 'string' && /^[0-9]{1,9}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : 1;
   };
 
   app.get('/console/assets/spq.css', hidden, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
@@ -126,7 +127,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   app.post('/console/sign-in', formRoute, async (request, reply) => {
     const form = request.body as FormBody;
     if (!sameOrigin(request, deps.config.publicBaseUrl)) return send(reply, 403, 'Sign in', render.signInBody('This sign-in form did not come from this site. Open the sign-in page and try again.'));
-    const result = await signIn(signInDeps, { email: form.email ?? '', password: form.password ?? '', address: request.ip });
+    const result = await signIn(signInDeps, { email: form.email ?? '', password: form.password ?? '', address: request.ip, userAgent: request.headers['user-agent'] });
     if (!result.ok) {
       request.log.info({ reqId: request.id, outcome: result.error.code }, 'account area: sign-in refused');
       return refusal(reply, result.error, 'Sign in', render.signInBody(result.error.detail, form.email ?? ''));
@@ -160,11 +161,13 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
       return send(reply, 422, 'Set your password', render.setPasswordBody(holder.ok ? holder.value.email : '', result.error.detail));
     }
     // The link proved who they are: they are signed in with a fresh session, as after signing in.
-    const opened = await openSession(signInDeps, result.value.accountId);
+    const opened = await openSession(signInDeps, result.value.accountId, request.headers['user-agent']);
     request.log.info({ reqId: request.id, account: result.value.accountId, session: opened.session.sessionId }, 'account area: password set, other sessions ended, signed in');
     void reply.header('set-cookie', sessionCookie(opened.token, deps.config.accountArea.sessionHours * 3600, secure));
     return reply.redirect(`${HOME}?welcome=1`, 303);
   });
+
+  registerSelfService(app, deps, { signInDeps, holderDeps, secure, formRoute, hidden, send, signedIn, refusal });
 
   // API keys
   const keysPage = async (reply: FastifyReply, context: WebContext & { email: string; section: Section }, status = 200, extra: { created?: Parameters<typeof render.keysBody>[3]; message?: ReturnType<typeof html> } = {}) => {
@@ -186,8 +189,12 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     if (!once || !once.allowed) {
       return keysPage(reply, context, 409, { message: notice('error', 'This form was already sent, and its key was shown then. If you did not copy it, revoke it below and create another.') });
     }
-    const created = await createOwnKey(holderDeps, { accountId: context.session.accountId, name: form.name ?? '', sandbox: form.sandbox === 'yes' });
-    if (!created.ok) return keysPage(reply, context, 422, { message: failure(created.error) });
+    const created = await createOwnKey({ ...holderDeps, limiter: deps.limiter, limits: deps.config.holderLimits }, { accountId: context.session.accountId, name: form.name ?? '', sandbox: form.sandbox === 'yes' });
+    if (!created.ok) {
+      const retryAfter = created.error.extra?.retry_after_seconds;
+      if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
+      return keysPage(reply, context, statusOf(created.error.code), { message: failure(created.error) });
+    }
     request.log.info({ reqId: request.id, account: context.session.accountId, key: created.value.key.keyId }, 'account area: key created');
     return keysPage(reply, context, 200, { created: created.value });
   });
@@ -300,6 +307,10 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     const form = request.body as FormBody;
     const { refused } = await rateLimited(context.session.accountId);
     if (refused) return builderRefused(reply, context, form, refused);
+    // The preview page gives each form a UUID; anything else (an API key pasted in, above all) is never stored as an idempotency key.
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(form.idempotency_key ?? '')) {
+      return builderRefused(reply, context, form, appError('bad_request', 'This form was not sent by the price page. See the price again, then run the query from there.'));
+    }
     if (!deps.drain.enter()) return builderRefused(reply, context, form, appError('service_unavailable', 'The server is restarting; submit the form again in a few seconds (you will not be charged twice).'));
     try {
       const outcome = await executeQuery(deps, request.log, {

@@ -29,7 +29,7 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
 }
 
 /** The page's place in the navigation ('other': none of its entries, e.g. a 404 page). */
-export type Section = 'overview' | 'keys' | 'credits' | 'queries' | 'query' | 'other';
+export type Section = 'overview' | 'keys' | 'credits' | 'queries' | 'query' | 'account' | 'other';
 
 const NAV: readonly [Section, string, string][] = [
   ['overview', '/console/overview', 'Overview'],
@@ -37,6 +37,7 @@ const NAV: readonly [Section, string, string][] = [
   ['queries', '/console/queries', 'Queries'],
   ['credits', '/console/credits', 'Credits'],
   ['keys', '/console/keys', 'API keys'],
+  ['account', '/console/account', 'Account'],
 ];
 
 export interface SignedIn {

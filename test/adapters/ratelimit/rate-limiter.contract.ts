@@ -114,6 +114,28 @@ export function rateLimiterContract(name: string, harness: RateLimiterHarness): 
       expect((await limiter.hit(k, p, sec(11))).allowed).toBe(true);
     });
 
+    it('sub-keys: an account window holds across all its keys, each key window on its own, and a refusal counts in none', async () => {
+      const limiter = await make();
+      const account = key();
+      const accountMinute = policy('account-minute', 5, 60);
+      const keyMinute = (id: string): WindowPolicy => ({ ...policy('minute', 3, 60), subKey: `key:${id}` });
+      const hit = (id: string, s: number) => limiter.hit(account, [accountMinute, keyMinute(id)], sec(s));
+      // Key a: three allowed, then its own window refuses (the account still has room).
+      for (const s of [0, 1, 2]) expect((await hit('a', s)).allowed).toBe(true);
+      expect(await hit('a', 3)).toEqual({ allowed: false, policy: keyMinute('a'), remaining: 0, resetSeconds: 57 });
+      // Key b has a window of its own, but the account's allows two more in all, not three.
+      expect((await hit('b', 4)).allowed).toBe(true);
+      expect(await hit('b', 5)).toMatchObject({ allowed: true, policy: accountMinute, remaining: 0 });
+      expect(await hit('b', 6)).toEqual({ allowed: false, policy: accountMinute, remaining: 0, resetSeconds: 54 });
+      // A new key (c) adds nothing: more keys never mean more requests.
+      expect((await hit('c', 7)).allowed).toBe(false);
+      // The refusals counted nowhere: when a's first request leaves, exactly one more is allowed.
+      expect((await hit('c', 60)).allowed).toBe(true);
+      expect((await hit('c', 60.5)).allowed).toBe(false);
+      // A sub-key's log is its own: the same sub-key under another account starts empty.
+      expect((await limiter.hit(key(), [accountMinute, keyMinute('a')], sec(61))).remaining).toBe(2);
+    });
+
     it('keeps keys independent', async () => {
       const limiter = await make();
       const [a, b] = [key(), key()];

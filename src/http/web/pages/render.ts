@@ -27,7 +27,7 @@ export function signInBody(error?: string, email = ''): Html {
   <div><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
   <div><button type="submit">Sign in</button></div>
 </form>
-<p class="hint">No password yet, or forgot it? Ask the service operator for a link (<code>spq admin account invite</code>); it works once.</p>`;
+<p class="hint"><a href="/console/forgot">Forgot your password?</a> (No password yet? Use the invitation link you were sent.)</p>`;
 }
 
 export function setPasswordBody(email: string, error?: string): Html {

@@ -1,0 +1,103 @@
+import { appError, type AppError } from '../../core/errors.ts';
+import { hashApiKey, isId } from '../../core/keys.ts';
+import { hashPassword, passwordProblem, verifyPassword } from '../../core/password.ts';
+import { err, ok, type Result } from '../../core/result.ts';
+import type { WebSession } from '../../ports/credential-store.ts';
+import { publicBaseUrl } from '../../config.ts';
+import type { OpsLog } from '../deps.ts';
+import { normaliseEmail } from '../accounts.ts';
+import { issueOneTimeLink, waitError, type SignInDeps } from './sign-in.ts';
+
+/**
+ * What a signed-in holder does to their own sign-in, and how one who forgot the password gets
+ * back in: change the password (the current one required; every other browser signed out), list
+ * the browsers signed in and end any of them, and a reset link by email (single-use, expiring,
+ * stored as a keyed hash like every one-time link; sign-in throttling never blocks it).
+ */
+export async function changePassword(
+  deps: SignInDeps,
+  input: { readonly session: WebSession; readonly email: string; readonly current: string; readonly password: string; readonly confirmation: string },
+): Promise<Result<{ readonly otherSessionsEnded: number }, AppError>> {
+  const stored = (await deps.credentials.holder(input.session.accountId))?.passwordHash;
+  if (stored === undefined || stored === null || !(await verifyPassword(input.current, stored))) {
+    return err(appError('validation_error', 'Your current password is not right. Type it again (or sign out and use "Forgot your password?").'));
+  }
+  if (input.password !== input.confirmation) return err(appError('validation_error', 'The two new passwords differ. Type the same password twice.'));
+  if (input.password === input.current) return err(appError('validation_error', 'The new password is the current one. Choose another.'));
+  const problem = passwordProblem(input.password, input.email);
+  if (problem !== undefined) return err(appError('validation_error', problem));
+  const now = deps.clock.now();
+  const others = (await deps.credentials.listSessions(input.session.accountId, now, deps.config.accountArea.sessionIdleMinutes * 60_000)).filter((s) => s.sessionId !== input.session.sessionId);
+  await deps.credentials.changePassword({ accountId: input.session.accountId, passwordHash: await hashPassword(input.password), keepSessionId: input.session.sessionId, now });
+  return ok({ otherSessionsEnded: others.length });
+}
+
+/** The holder's signed-in browsers, newest first. */
+export async function signedInBrowsers(deps: Pick<SignInDeps, 'credentials' | 'clock' | 'config'>, accountId: string): Promise<readonly WebSession[]> {
+  return deps.credentials.listSessions(accountId, deps.clock.now(), deps.config.accountArea.sessionIdleMinutes * 60_000);
+}
+
+/** Ends one of the holder's own sessions; another holder's (or an unknown) id is "not found". */
+export async function endSession(deps: Pick<SignInDeps, 'credentials' | 'clock' | 'config'>, input: { readonly accountId: string; readonly sessionId: string }): Promise<Result<WebSession, AppError>> {
+  const notFound = appError('not_found', 'No such signed-in browser. It may have signed out or been ended already.');
+  if (!isId('ses', input.sessionId)) return err(notFound);
+  const session = (await signedInBrowsers(deps, input.accountId)).find((s) => s.sessionId === input.sessionId);
+  if (session === undefined) return err(notFound);
+  await deps.credentials.revokeSession(session.sessionId, deps.clock.now());
+  return ok(session);
+}
+
+const RESET_WINDOW_SECONDS = 3600;
+
+/**
+ * "Forgot your password?": when the email belongs to an account, a reset link goes to it. The
+ * answer is the same whether it does or not (no way to learn who holds an account), and the
+ * email is sent in the background so the time taken does not tell either. Requests are limited
+ * per email and per client address; a link already sent keeps working. Without a mailer (no
+ * SMTP configured) no link is made: the operator's log says who asked and the command that
+ * prints them one.
+ */
+export async function requestPasswordReset(
+  deps: SignInDeps & { readonly log: OpsLog },
+  input: { readonly email: string; readonly address: string },
+): Promise<Result<void, AppError>> {
+  const email = normaliseEmail(input.email);
+  if (!email.ok) return err(appError('validation_error', 'Type the email address your account is under (e.g. name@example.org).'));
+  const nowMs = deps.clock.now().getTime();
+  const perHour = deps.config.accountArea.resetEmailsPerHour;
+  const perAddress = await deps.limiter.hit(`reset:address:${input.address}`, [{ name: 'reset-address', limit: 10 * perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
+  if (!perAddress.allowed) return err(waitError(perAddress.resetSeconds, 'There were too many reset requests from this address.'));
+  // Keyed like the sign-in limits, so the shared limiter (Redis) holds no email in the clear.
+  const perEmail = await deps.limiter.hit(`reset:email:${hashApiKey(`reset-email\0${email.value}`, deps.serverSecret)}`, [{ name: 'reset-email', limit: perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
+  if (!perEmail.allowed) return err(waitError(perEmail.resetSeconds, `Reset links were sent to this address ${perHour} times in the last hour: use the newest one (check the spam folder).`));
+
+  const account = await deps.credentials.findAccountByEmail(email.value);
+  if (account === undefined) return ok(undefined);
+  if (deps.mailer === undefined) {
+    deps.log.info({ account: account.accountId }, `account area: a password reset was asked for and no SMTP is configured; send the holder a link: spq admin account invite --reset --account ${account.accountId}`);
+    return ok(undefined);
+  }
+  const minutes = deps.config.accountArea.resetLinkMinutes;
+  const link = await issueOneTimeLink(deps, { accountId: account.accountId, purpose: 'reset', validMinutes: minutes });
+  if (!link.ok) return ok(undefined);
+  const url = `${publicBaseUrl(deps.config)}${link.value.path}`;
+  void deps.mailer
+    .send({
+      to: account.email,
+      subject: 'Reset your spq password',
+      text: [
+        'Someone, probably you, asked to reset the password of your spq account.',
+        '',
+        `To choose a new password, open this link within ${minutes} minutes. It works once:`,
+        url,
+        '',
+        'If you did not ask, ignore this email: your password stays as it is.',
+        '',
+      ].join('\n'),
+    })
+    .then(
+      () => deps.log.info({ account: account.accountId }, 'account area: password-reset email sent'),
+      (error: unknown) => deps.log.error({ err: error, account: account.accountId }, 'account area: password-reset email could not be sent'),
+    );
+  return ok(undefined);
+}
