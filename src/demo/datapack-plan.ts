@@ -1,6 +1,7 @@
 import type { DatasetType } from '../core/dataset.ts';
 import type { Population } from '../synthesis/census/population.ts';
-import { INPUT_TABLES, type CellSpec } from '../synthesis/census/tables.ts';
+import { INPUT_TABLES } from '../synthesis/census/tables.ts';
+import type { CellSpec } from '../synthesis/census/table-spec.ts';
 import { tabulateCells } from '../synthesis/census/tabulate.ts';
 import { gcpColumns, gcpPartsOf, gcpVocabulary, type GcpColumn } from '../synthesis/census/gcp/cells.ts';
 import { andWhere, type Where } from '../synthesis/census/gcp/vocabulary.ts';

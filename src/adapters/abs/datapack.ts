@@ -1,5 +1,5 @@
 import type { InputError } from '../../synthesis/census/inputs.ts';
-import type { TableSpec } from '../../synthesis/census/tables.ts';
+import type { TableSpec } from '../../synthesis/census/table-spec.ts';
 import { GCP_PART_HEADERS } from '../../synthesis/census/gcp/layout.generated.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { NOT_PUBLISHED } from '../../synthesis/census/published.ts';

@@ -11,7 +11,7 @@
  * not", G46's "employed" — and a spec could not tell G27 (persons in private dwellings and their
  * visitors) from G01 (persons by usual residence) under the same sex and age.
  */
-import type { TableSpec } from './tables.ts';
+import type { TableSpec } from './table-spec.ts';
 
 /** A published figure of a table: a cell (figure < cells.length) or one of its otherCells (cells.length + index). */
 export interface FigureRef {

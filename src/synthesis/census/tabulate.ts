@@ -1,6 +1,6 @@
 import type { DatasetType } from './datasets.ts';
 import type { Population } from './population.ts';
-import type { CellSpec, TableSpec } from './tables.ts';
+import type { CellSpec, TableSpec } from './table-spec.ts';
 import { variableByCode } from './variables.ts';
 
 const AGES = 116; // single years 0‥115

@@ -1,6 +1,7 @@
 import type { Population } from '../census/population.ts';
 import { RLHP } from '../synthesizer/rules.ts';
-import { VALIDATION_TABLES, type TableSpec } from '../census/tables.ts';
+import { VALIDATION_TABLES } from '../census/tables.ts';
+import type { TableSpec } from '../census/table-spec.ts';
 import { tabulate } from '../census/tabulate.ts';
 import { categoryIndex, variableByCode } from '../census/variables.ts';
 import { sizeBand, SIZE_BANDS, type SizeBand } from './metrics.ts';

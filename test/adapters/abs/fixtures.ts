@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { INPUT_TABLES, type TableSpec } from '../../../src/synthesis/census/tables.ts';
+import { INPUT_TABLES } from '../../../src/synthesis/census/tables.ts';
+import type { TableSpec } from '../../../src/synthesis/census/table-spec.ts';
 import { GCP_PART_HEADERS } from '../../../src/synthesis/census/gcp/layout.generated.ts';
 import {
   MB_ALLOCATION,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findSamePeople, SAME_PEOPLE_MIN_AREAS } from '../../../src/synthesis/census/same-people.ts';
-import type { TableSpec } from '../../../src/synthesis/census/tables.ts';
+import type { TableSpec } from '../../../src/synthesis/census/table-spec.ts';
 
 const table = (id: string, cells: number, others: number): TableSpec => ({
   id,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Population } from '../../../src/synthesis/census/population.ts';
-import type { TableSpec } from '../../../src/synthesis/census/tables.ts';
+import type { TableSpec } from '../../../src/synthesis/census/table-spec.ts';
 import { tableById } from '../../../src/synthesis/census/tables.ts';
 import { tabulate, tabulateCells } from '../../../src/synthesis/census/tabulate.ts';
 import { variablesOf } from '../../../src/synthesis/census/variables.ts';

@@ -1,4 +1,4 @@
-import type { CellSpec } from '../tables.ts';
+import type { CellSpec } from '../table-spec.ts';
 import { GCP_PART_HEADERS } from './layout.generated.ts';
 import { GCP_PART_LONG_HEADERS } from './long-headers.generated.ts';
 import { splitLongHeader, type LongHeaderParts } from './long-header.ts';

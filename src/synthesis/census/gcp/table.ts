@@ -1,5 +1,5 @@
 import type { DatasetType } from '../datasets.ts';
-import type { CellSpec, TableSpec } from '../tables.ts';
+import type { CellSpec, TableSpec } from '../table-spec.ts';
 import { gcpColumns, gcpPartsOf, gcpVocabulary } from './cells.ts';
 import { GCP_TABLE_POPULATIONS } from './populations.generated.ts';
 

@@ -9,7 +9,8 @@
  * figure stands alone: a robust margin the cells are fitted within.
  */
 import type { SuburbTargets } from '../../census/targets.ts';
-import { tableById, type TableSpec } from '../../census/tables.ts';
+import { tableById } from '../../census/tables.ts';
+import type { TableSpec } from '../../census/table-spec.ts';
 import { cellInside } from '../../census/gcp/table.ts';
 import type { FigureRef } from '../../census/same-people.ts';
 import { isReliable } from '../borrow.ts';

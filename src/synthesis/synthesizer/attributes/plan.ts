@@ -14,7 +14,7 @@
 
 import { MAX_AGE } from '../structure/model.ts';
 
-/** The parts of a cell spec a plan reads (src/synthesis/census/tables.ts CellSpec fits it). */
+/** The parts of a cell spec a plan reads (src/synthesis/census/table-spec.ts CellSpec fits it). */
 export interface CellLike {
   readonly where: Readonly<Record<string, readonly number[]>>;
   /** Inclusive single-year age range. */

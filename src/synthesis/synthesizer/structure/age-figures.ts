@@ -15,7 +15,8 @@
  * its cells were small, and the subtotal stands alone.
  */
 import type { SuburbTargets } from '../../census/targets.ts';
-import { INPUT_TABLES, type CellSpec, type TableSpec } from '../../census/tables.ts';
+import { INPUT_TABLES } from '../../census/tables.ts';
+import type { CellSpec, TableSpec } from '../../census/table-spec.ts';
 import { cellInside } from '../../census/gcp/table.ts';
 import { isReliable } from '../borrow.ts';
 import type { AgeFigure } from './ages.ts';

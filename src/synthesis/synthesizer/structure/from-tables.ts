@@ -1,5 +1,6 @@
 import type { SuburbTargets } from '../../census/targets.ts';
-import { INPUT_TABLES, type TableSpec } from '../../census/tables.ts';
+import { INPUT_TABLES } from '../../census/tables.ts';
+import type { TableSpec } from '../../census/table-spec.ts';
 import { categoryIndex } from '../../census/variables.ts';
 import { borrowedIntegers } from '../borrow.ts';
 import { largestRemainder, nearestIntegers } from '../integerise.ts';

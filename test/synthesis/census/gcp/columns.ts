@@ -1,5 +1,5 @@
 import { gcpColumns, gcpPartsOf, type GcpColumn } from '../../../../src/synthesis/census/gcp/cells.ts';
-import type { CellSpec } from '../../../../src/synthesis/census/tables.ts';
+import type { CellSpec } from '../../../../src/synthesis/census/table-spec.ts';
 
 /** A table's real columns by short header (all its part files). */
 export function columnsOf(table: string): Map<string, GcpColumn> {

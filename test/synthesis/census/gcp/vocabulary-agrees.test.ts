@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { INPUT_TABLES } from '../../../../src/synthesis/census/tables.ts';
 import { tabulateCells } from '../../../../src/synthesis/census/tabulate.ts';
 import { gcpColumns, gcpVocabulary } from '../../../../src/synthesis/census/gcp/cells.ts';
-import type { CellSpec } from '../../../../src/synthesis/census/tables.ts';
+import type { CellSpec } from '../../../../src/synthesis/census/table-spec.ts';
 import { buildDemoGeography } from '../../../../src/demo/geography.ts';
 import { drawSuburbPopulation } from '../../../../src/demo/truth-model.ts';
 import { createRng } from '../../../../src/synthesis/synthesizer/rng.ts';
