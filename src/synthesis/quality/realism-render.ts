@@ -4,7 +4,11 @@
  * real census data), their columns show "—".
  */
 import { SIZE_BANDS } from './metrics.ts';
-import { IMPLAUSIBLE_CHECKS, OPPOSITE_SEX_GAP_10_PLUS_2011, REALISM_PAIRS, type ErrorRemoved, type GroupFigures, type RateFigure, type RealismSummary, type SourceFigures } from './realism.ts';
+import { REALISM_PAIRS } from './associations.ts';
+import { OPPOSITE_SEX_GAP_10_PLUS_2011 } from './couples.ts';
+import { IMPLAUSIBLE_CHECKS } from './implausible.ts';
+import { type GroupFigures, type RateFigure, type RealismSummary, type SourceFigures } from './realism.ts';
+import { type ErrorRemoved } from './recovery.ts';
 import { RESEMBLANCE_LINKS } from './resemblance.ts';
 
 const pct = (x: number | undefined, digits = 2) => (x === undefined ? '—' : `${(100 * x).toFixed(digits)}%`);

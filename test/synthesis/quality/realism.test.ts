@@ -5,30 +5,12 @@ import { INPUT_TABLES, VALIDATION_CODES, VALIDATION_TABLES } from '../../../src/
 import { tabulate } from '../../../src/synthesis/census/tabulate.ts';
 import { variableByCode } from '../../../src/synthesis/census/variables.ts';
 import { quantile } from '../../../src/synthesis/quality/metrics.ts';
-import {
-  AGE_OFFSET,
-  countCouples,
-  countImplausible,
-  countIndigenousLanguage,
-  countMothers,
-  coupleFigures,
-  cramersV,
-  cramersVOfCounts,
-  crossTabLayout,
-  emptyCoupleTally,
-  emptyMotherTally,
-  emptyRate,
-  errorRemoved,
-  histogramQuantile,
-  IMPLAUSIBLE_CHECKS,
-  inRemoteArea,
-  independenceTable,
-  motherFigures,
-  pairCounts,
-  restrictCrossTab,
-  shareOfErrorRemoved,
-  summarizeRealism,
-} from '../../../src/synthesis/quality/realism.ts';
+import { countIndigenousLanguage, cramersV, cramersVOfCounts, inRemoteArea, pairCounts } from '../../../src/synthesis/quality/associations.ts';
+import { emptyRate, histogramQuantile } from '../../../src/synthesis/quality/counts.ts';
+import { AGE_OFFSET, countCouples, countMothers, coupleFigures, emptyCoupleTally, emptyMotherTally, motherFigures } from '../../../src/synthesis/quality/couples.ts';
+import { countImplausible, IMPLAUSIBLE_CHECKS } from '../../../src/synthesis/quality/implausible.ts';
+import { summarizeRealism } from '../../../src/synthesis/quality/realism.ts';
+import { crossTabLayout, errorRemoved, independenceTable, restrictCrossTab, shareOfErrorRemoved } from '../../../src/synthesis/quality/recovery.ts';
 import { population, type PersonSpec } from './fixture.ts';
 
 const rate = (pop: Population, name: string) => {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { categoryIndex, variableByCode } from '../../../src/synthesis/census/variables.ts';
-import { countCouples, coupleFigures, emptyCoupleTally, summarizeRealism } from '../../../src/synthesis/quality/realism.ts';
+import { countCouples, coupleFigures, emptyCoupleTally } from '../../../src/synthesis/quality/couples.ts';
+import { summarizeRealism } from '../../../src/synthesis/quality/realism.ts';
 import { countResemblance, emptyResemblanceTally, RESEMBLANCE_LINKS, resemblanceFigures } from '../../../src/synthesis/quality/resemblance.ts';
 import { NATIONAL_FAMILY_STRENGTHS_2021 } from '../../../src/synthesis/synthesizer/attributes/family-strengths.ts';
 import { alikeBy, alikeShareUnderAffinity } from '../../../src/synthesis/synthesizer/attributes/homogamy.ts';
