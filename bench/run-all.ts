@@ -21,6 +21,7 @@ const MODEST: Record<string, string[]> = {
   'execute-phases': ['--runs', '20'],
   memory: ['--persons', '250000', '--n', '200000', '--reps', '1'],
   scaleout: ['--seconds', '5', '--executes', '20'],
+  reference: ['--loads', '3'],
 };
 const FULL: Record<string, string[]> = {
   sampling: [],
@@ -31,6 +32,7 @@ const FULL: Record<string, string[]> = {
   'execute-phases': [],
   memory: ['--reps', '2'],
   scaleout: [],
+  reference: [],
 };
 
 const root = join(import.meta.dirname, '..');

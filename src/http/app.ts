@@ -1,5 +1,4 @@
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
@@ -13,6 +12,7 @@ import { jsonShapeProblem } from './json-shape.ts';
 import { loggerOptions } from './logging.ts';
 import { countingLimiter, createHttpMetrics, UNMATCHED_ROUTE } from './metrics.ts';
 import { openApiOptions } from './openapi.ts';
+import { registerReference } from './reference/routes.ts';
 import { authenticationHook } from './plugins/authenticate.ts';
 import { refuseKeyInBody, refuseKeyInUrl } from './plugins/key-guard.ts';
 import { registerCredits } from './routes/account/credits.ts';
@@ -94,8 +94,8 @@ export function buildApp(given: AppDeps): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // Every answer is one account's (balances, prices, results, errors): no cache keeps it. A
-    // route that may be cached says so itself (the account area's assets); the reference's static files may be.
-    if (!request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
+    // route that may be cached says so itself (the account area's assets, the API reference's page).
+    reply.header('cache-control', 'no-store');
     return refuseKeyInUrl(request, reply);
   });
   app.addHook('onResponse', async (request, reply) => {
@@ -106,13 +106,13 @@ export function buildApp(given: AppDeps): FastifyInstance {
   app.addHook('preValidation', refuseKeyInBody);
 
   void app.register(swagger, openApiOptions());
-  void app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
   void app.register(async (open: Api) => {
     registerHealthz(open);
     registerReadyz(open, deps);
     registerDownload(open, deps);
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    registerReference(open, { json: () => app.swagger(), yaml: () => app.swagger({ yaml: true }) });
     registerMetrics(open, deps, metrics);
   });
 
