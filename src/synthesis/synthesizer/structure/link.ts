@@ -95,6 +95,12 @@ function orderByDesc(keys: Float64Array): Int32Array {
   return idx.sort((a, b) => (keys[b] as number) - (keys[a] as number) || a - b);
 }
 
+/**
+ * Links the drawn persons into families and households, step by step: couples, then the parents
+ * of each family (couples at home, couples with a partner away, lone parents), then children to
+ * parents by age, other related persons, and the unrelated, group, lone and absent persons. Every
+ * step draws from `rng` in this order.
+ */
 export function linkPersons(
   t: StructureTargets,
   plan: HouseholdPlan,
@@ -102,6 +108,41 @@ export function linkPersons(
   rng: Rng,
   diag: StructureDiagnostics,
 ): Skeleton {
+  const s = startLinking(plan, drawn, rng, diag);
+  const { couples, singles, absentFamilies } = pairCouples(s);
+  const { parentA, parentB, oneParent } = placeCoupleParents(s, couples);
+  const absentCouples = placeAbsentPartnerParents(s, singles, absentFamilies, parentA, parentB);
+  placeLoneParents(s, oneParent, parentA);
+  const parentAge = settleParents(s, parentA, parentB);
+  const slots = slotChildren(s, parentAge);
+  repairMisfitChildren(s, slots, parentAge);
+  settleChildren(s, slots, parentAge, parentA);
+  placeOtherRelated(s);
+  placeUnrelatedAndAbsent(s);
+  const { age, role, household, family, union, familyType } = s;
+  return assemble(t, plan, drawn, { age, role, household, family, union, familyType, parentA, parentB, couples: [...couples, ...absentCouples] }, rng);
+}
+
+/** What the linking steps share: the plan, the drawn persons, and where each person goes (filled in step by step). */
+interface Linking {
+  readonly plan: HouseholdPlan;
+  readonly drawn: DrawnPersons;
+  readonly rng: Rng;
+  readonly diag: StructureDiagnostics;
+  readonly n: number;
+  readonly age: Uint8Array;
+  readonly role: Uint8Array;
+  readonly household: Int32Array;
+  readonly family: Int32Array;
+  readonly union: Uint8Array;
+  readonly familyType: Uint8Array;
+  /** The persons whose role is `r` now, in person order. */
+  readonly byRole: (r: number) => number[];
+  /** Persons ordered by age with noise of sd `sd`, eldest first (one normal draw each). */
+  readonly jittered: (ids: number[], sd: number) => number[];
+}
+
+function startLinking(plan: HouseholdPlan, drawn: DrawnPersons, rng: Rng, diag: StructureDiagnostics): Linking {
   const n = drawn.count;
   const age = drawn.age; // ages may be raised below (infeasible inputs), in place
   const role = Uint8Array.from(drawn.role);
@@ -115,12 +156,17 @@ export function linkPersons(
     return out;
   };
 
-  // Couples by age rank (with noise, so gaps spread around the mean gap); same-sex from any surplus.
   const jittered = (ids: number[], sd: number): number[] => {
     const keys = new Float64Array(ids.length);
     ids.forEach((p, i) => { keys[i] = (age[p] as number) + sd * rng.normal(); });
     return Array.from(orderByDesc(keys), (i) => ids[i] as number);
   };
+  return { plan, drawn, rng, diag, n, age, role, household, family, union, familyType, byRole, jittered };
+}
+
+/** Couples by age rank (with noise, so gaps spread around the mean gap); same-sex from any surplus. */
+function pairCouples(s: Linking): { couples: [number, number][]; singles: Set<number>; absentFamilies: number[] } {
+  const { plan, drawn, rng, byRole, jittered } = s;
   // Partners whose partner was away on Census night (the plan's absent partners): the sex in
   // surplus first, since their partners away are of the other sex; they are no couple here.
   const present = byRole(Role.Partner);
@@ -145,8 +191,22 @@ export function linkPersons(
   for (let i = 0; i < mixed; i++) couples.push([men[i] as number, women[i] as number]);
   const rest = men.length > mixed ? men.slice(mixed) : women.slice(mixed);
   for (let i = 0; i + 1 < rest.length; i += 2) couples.push([rest[i] as number, rest[i + 1] as number]);
+  return { couples, singles, absentFamilies };
+}
 
-  // Parents: couples with children are drawn by a parenting-age weight (Efraimidis–Spirakis keys).
+/**
+ * Families whose children are all 15 or over (G29) take the older parents, those with a
+ * child under 15 the younger ones (by age with noise, so the two overlap).
+ */
+const olderChildrenFirst = (plan: HouseholdPlan) => (ids: number[]): number[] => {
+  const rank = [1, 2, 0]; // childAges 0 either, 1 under 15, 2 only 15+ → 15+ first, then either, then under 15
+  return [...ids].sort((a, b) => (rank[plan.childAges[a] as number] as number) - (rank[plan.childAges[b] as number] as number));
+};
+
+/** Parents: couples with children are drawn by a parenting-age weight (Efraimidis–Spirakis keys). */
+function placeCoupleParents(s: Linking, couples: [number, number][]): { parentA: Int32Array; parentB: Int32Array; oneParent: number[] } {
+  const { plan, rng, age, familyType } = s;
+  const byChildAges = olderChildrenFirst(plan);
   const parentA = new Int32Array(plan.families).fill(-1);
   const parentB = new Int32Array(plan.families).fill(-1);
   const withChildren: number[] = [];
@@ -165,12 +225,6 @@ export function linkPersons(
   const coupleOrder = orderByDesc(coupleKeys);
   rng.shuffle(withChildren);
   rng.shuffle(without);
-  // Families whose children are all 15 or over (G29) take the older parents, those with a
-  // child under 15 the younger ones (by age with noise, so the two overlap).
-  const byChildAges = (ids: number[]): number[] => {
-    const rank = [1, 2, 0]; // childAges 0 either, 1 under 15, 2 only 15+ → 15+ first, then either, then under 15
-    return [...ids].sort((a, b) => (rank[plan.childAges[a] as number] as number) - (rank[plan.childAges[b] as number] as number));
-  };
   const parentCouples = Array.from(coupleOrder.subarray(0, Math.min(withChildren.length, coupleOrder.length)));
   const parentCoupleAge = new Float64Array(couples.length);
   for (const i of parentCouples) {
@@ -186,10 +240,18 @@ export function linkPersons(
     parentA[f] = c[0];
     parentB[f] = c[1];
   });
-  // Couples with a partner away: the present partners by parenting age to the families (those
-  // with children first, as above), each with the absent resident of the other sex nearest the
-  // age a partner would have, a visitor rather than a resident away in a non-private dwelling
-  // when their ages are close (the plan counts the absent places, not their kinds).
+  return { parentA, parentB, oneParent };
+}
+
+/**
+ * Couples with a partner away: the present partners by parenting age to the families (those
+ * with children first, as above), each with the absent resident of the other sex nearest the
+ * age a partner would have, a visitor rather than a resident away in a non-private dwelling
+ * when their ages are close (the plan counts the absent places, not their kinds).
+ */
+function placeAbsentPartnerParents(s: Linking, singles: Set<number>, absentFamilies: number[], parentA: Int32Array, parentB: Int32Array): [number, number][] {
+  const { plan, drawn, rng, age, role, familyType, byRole } = s;
+  const byChildAges = olderChildrenFirst(plan);
   const singleKeys = new Map([...singles].map((p) => [p, weightedKey(rng, parentingWeight(age[p] as number))]));
   const singleOrder = [...singles].sort((a, b) => (singleKeys.get(b) as number) - (singleKeys.get(a) as number) || a - b);
   const absentOrder = [
@@ -208,11 +270,23 @@ export function linkPersons(
       absentCouples.push([single, mate]);
     }
   });
+  return absentCouples;
+}
+
+/** Lone parents by age with noise, the older to the families whose children are older. */
+function placeLoneParents(s: Linking, oneParent: number[], parentA: Int32Array): void {
+  const { plan, rng, age, byRole } = s;
+  const byChildAges = olderChildrenFirst(plan);
   const loneParents = byRole(Role.LoneParent);
   rng.shuffle(loneParents);
   const loneParentAge = new Map(loneParents.map((p) => [p, (age[p] as number) + 5 * rng.normal()]));
   loneParents.sort((a, b) => (loneParentAge.get(b) as number) - (loneParentAge.get(a) as number));
   byChildAges(oneParent).forEach((f, i) => { parentA[f] = loneParents[i] ?? -1; });
+}
+
+/** Puts the parents in their families and households; returns each family's parent age at home (the younger partner's). */
+function settleParents(s: Linking, parentA: Int32Array, parentB: Int32Array): Int32Array {
+  const { plan, age, role, family, household } = s;
   for (let f = 0; f < plan.families; f++) {
     const h = plan.familyHousehold[f] as number;
     const a = parentA[f] as number;
@@ -226,8 +300,21 @@ export function linkPersons(
     // A partner away is no parent at home: children fit the ages of the parents at home.
     if ((parentB[f] as number) >= 0 && role[parentB[f] as number] === Role.Partner) parentAge[f] = Math.min(parentAge[f] as number, age[parentB[f] as number] as number);
   }
+  return parentAge;
+}
 
-  // Children to parents by rank: each family's j-th child slot expects an age of parent − 27 − 2.5 j.
+/** Children, eldest first, and the child slots of the families (family f's are childStart[f] … childStart[f + 1] − 1). */
+interface ChildSlots {
+  readonly children: number[];
+  readonly rankOf: Int32Array;
+  readonly childStart: Int32Array;
+  readonly slotPerson: Int32Array;
+  readonly slotOf: Int32Array;
+}
+
+/** Children to parents by rank: each family's j-th child slot expects an age of parent − 27 − 2.5 j. */
+function slotChildren(s: Linking, parentAge: Int32Array): ChildSlots {
+  const { plan, rng, n, age, byRole } = s;
   const children = byRole(Role.Child);
   rng.shuffle(children);
   children.sort((a, b) => (age[b] as number) - (age[a] as number));
@@ -284,7 +371,14 @@ export function linkPersons(
     slotPerson[slotOrder[k] as number] = children[k] as number;
     slotOf[children[k] as number] = slotOrder[k] as number;
   }
-  const familyOfSlot = new Int32Array(slotKeys.length);
+  return { children, rankOf, childStart, slotPerson, slotOf };
+}
+
+/** Repair: swap a misfit with a child of similar rank when both families then fit. */
+function repairMisfitChildren(s: Linking, slots: ChildSlots, parentAge: Int32Array): void {
+  const { plan, age } = s;
+  const { children, rankOf, childStart, slotPerson, slotOf } = slots;
+  const familyOfSlot = new Int32Array(slotPerson.length);
   for (let f = 0; f < plan.families; f++) for (let s = childStart[f] as number; s < (childStart[f + 1] as number); s++) familyOfSlot[s] = f;
   const compatible = (f: number): boolean => {
     const a = parentAge[f] as number;
@@ -298,7 +392,6 @@ export function linkPersons(
     }
     return eldest < 0 || a - eldest <= MAX_PARENT_GAP;
   };
-  // Repair: swap a misfit with a child of similar rank when both families then fit.
   for (let f = 0; f < plan.families; f++) {
     if (compatible(f)) continue;
     for (let s = childStart[f] as number; s < (childStart[f + 1] as number) && !compatible(f); s++) {
@@ -322,6 +415,16 @@ export function linkPersons(
       }
     }
   }
+}
+
+/**
+ * Children into their families; a child too old for its parents, or all children when the
+ * parents are too old for every one of them, becomes other related, and a family left with no
+ * child changes type.
+ */
+function settleChildren(s: Linking, slots: ChildSlots, parentAge: Int32Array, parentA: Int32Array): void {
+  const { plan, diag, age, role, family, household, familyType } = s;
+  const { childStart, slotPerson } = slots;
   for (let f = 0; f < plan.families; f++) {
     const h = plan.familyHousehold[f] as number;
     const a = parentAge[f] as number;
@@ -355,8 +458,11 @@ export function linkPersons(
       diag.loneParentsToOtherFamily++;
     }
   }
+}
 
-  // Other related individuals: an "other family" is headed by an adult relative.
+/** Other related individuals: an "other family" is headed by an adult relative. */
+function placeOtherRelated(s: Linking): void {
+  const { plan, rng, diag, age, family, household, byRole } = s;
   const relatives = byRole(Role.OtherRelated).filter((p) => (family[p] as number) < 0);
   const adults = relatives.filter((p) => (age[p] as number) >= ADULT_AGE);
   const young = relatives.filter((p) => (age[p] as number) < ADULT_AGE);
@@ -386,13 +492,18 @@ export function linkPersons(
       household[p] = plan.familyHousehold[f] as number;
     }
   }
+}
 
-  // Unrelated individuals in family households, group members by age (similar ages share), lone
-  // persons; visitors and residents away in a non-private dwelling to the places their households
-  // keep for them, the others to the non-private dwelling (index plan.households).
+/**
+ * Unrelated individuals in family households, group members by age (similar ages share), lone
+ * persons; visitors and residents away in a non-private dwelling to the places their households
+ * keep for them, the others to the non-private dwelling (index plan.households).
+ */
+function placeUnrelatedAndAbsent(s: Linking): void {
+  const { plan, rng, household, byRole, jittered } = s;
   const unrelated = byRole(Role.Unrelated);
   rng.shuffle(unrelated);
-  next = 0;
+  let next = 0;
   for (let h = 0; h < plan.households; h++) for (let k = 0; k < (plan.unrelatedSlots[h] as number); k++) household[unrelated[next++] as number] = h;
   const group = jittered(byRole(Role.GroupMember), 4);
   next = 0;
@@ -415,7 +526,6 @@ export function linkPersons(
   rng.shuffle(places);
   absent.forEach((p, k) => { household[p] = k < places.length ? (places[k] as number) : plan.households; });
 
-  return assemble(t, plan, drawn, { age, role, household, family, union, familyType, parentA, parentB, couples: [...couples, ...absentCouples] }, rng);
 }
 
 /**
