@@ -352,6 +352,42 @@ function dealAbsentPlaces(layout: PlanLayout, extra: Int32Array, taken: Uint8Arr
  * totals the persons needed per role, visitors and residents outside households included.
  */
 function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit, rng: Rng, diag: StructureDiagnostics): HouseholdPlan {
+  const slots = baseMembers(layout);
+  const partners = placeAbsentPartners(t, layout, split, rng);
+  const absent = placeOtherAbsent(layout, split, slots.extra, partners, rng, diag);
+  const roles = extraPlaceRoles(t, layout, slots);
+  dealExtraPlaces(layout, slots, roles, rng);
+  const childAges = childAgesOf(t, layout, slots.childSlots, rng);
+  const roleTotals = roleTotalsOf(layout, slots, partners.absentPartner, absent);
+  const { visitorSlots, awaySlots, nonPrivate, visitorsInNonPrivate } = absent;
+  const { childSlots, otherSlots, unrelatedSlots } = slots;
+  const { absentPartner } = partners;
+  return {
+    ...layout,
+    visitorSlots,
+    awaySlots,
+    absentPartner,
+    nonPrivateDwelling: nonPrivate + visitorsInNonPrivate > 0,
+    unrelatedSlots,
+    childSlots,
+    otherSlots,
+    roleTotals,
+    childAges,
+  };
+}
+
+/** Each family's and household's places beyond the families' base members (`extra`), and the slots the steps below fill. */
+interface PlanSlots {
+  readonly childSlots: Uint16Array;
+  readonly otherSlots: Uint16Array;
+  readonly unrelatedSlots: Uint16Array;
+  readonly extra: Int32Array;
+  readonly baseChildren: number;
+  readonly baseOther: number;
+}
+
+/** A family's base members (partners or a parent, one child where it has children, two relatives in an other family); the rest of each household is extra. */
+function baseMembers(layout: PlanLayout): PlanSlots {
   const { households, kind, size, familyStart, families, familyType } = layout;
   const childSlots = new Uint16Array(families);
   const otherSlots = new Uint16Array(families);
@@ -370,11 +406,25 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
     }
     extra[h] = Math.max(0, (size[h] as number) - base);
   }
+  return { childSlots, otherSlots, unrelatedSlots, extra, baseChildren, baseOther };
+}
 
-  // Absent partners: family composition is coded with the residents temporarily absent, G27's
-  // partners are those at home, so 2 × G29's couple families less G27's partners are couples
-  // whose partner was away (190,462 in Australia, 1.7% of partners). Their places are the
-  // first of the absent residents' (visitors first), one partner a couple.
+interface AbsentPartners {
+  readonly absentPartner: Uint8Array;
+  readonly absentIn: Uint8Array;
+  readonly partnersAway: number;
+  readonly visitorPartners: number;
+  readonly awayPartners: number;
+}
+
+/**
+ * Absent partners: family composition is coded with the residents temporarily absent, G27's
+ * partners are those at home, so 2 × G29's couple families less G27's partners are couples
+ * whose partner was away (190,462 in Australia, 1.7% of partners). Their places are the
+ * first of the absent residents' (visitors first), one partner a couple.
+ */
+function placeAbsentPartners(t: StructureTargets, layout: PlanLayout, split: PlannedSplit, rng: Rng): AbsentPartners {
+  const { households, families, familyType } = layout;
   const absentPartner = new Uint8Array(families);
   const absentIn = new Uint8Array(households);
   const couples: number[] = [];
@@ -393,12 +443,28 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
   }
   const visitorPartners = Math.min(partnersAway, split.visitorsAtHome);
   const awayPartners = partnersAway - visitorPartners;
+  return { absentPartner, absentIn, partnersAway, visitorPartners, awayPartners };
+}
 
-  // Then the other absent residents: visitors, then residents away in a non-private dwelling. A
-  // place no absent resident can take (no room within three a household) is taken by a resident
-  // at home: a resident away in a non-private dwelling is at home instead; a visitor lives in
-  // the non-private dwelling while one of its residents comes home, or, where it has none left,
-  // is at home.
+interface AbsentPlaces {
+  readonly visitorSlots: Uint8Array;
+  readonly awaySlots: Uint8Array;
+  readonly visitorsPlaced: number;
+  readonly awayPlaced: number;
+  readonly nonPrivate: number;
+  readonly visitorsInNonPrivate: number;
+}
+
+/**
+ * Then the other absent residents: visitors, then residents away in a non-private dwelling. A
+ * place no absent resident can take (no room within three a household) is taken by a resident
+ * at home: a resident away in a non-private dwelling is at home instead; a visitor lives in
+ * the non-private dwelling while one of its residents comes home, or, where it has none left,
+ * is at home. Takes the places from `extra`.
+ */
+function placeOtherAbsent(layout: PlanLayout, split: PlannedSplit, extra: Int32Array, partners: AbsentPartners, rng: Rng, diag: StructureDiagnostics): AbsentPlaces {
+  const { households, kind } = layout;
+  const { absentIn, partnersAway, visitorPartners, awayPartners } = partners;
   const [visitorSlots, awaySlots] = dealAbsentPlaces(layout, extra, absentIn, [split.visitorsAtHome - visitorPartners, split.awayAtHome - awayPartners], rng) as [
     Uint8Array,
     Uint8Array,
@@ -423,7 +489,13 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
   diag.nonPrivateMadeResidents = awayMadeResidents + cameHome;
   diag.visitorsMadeResidents = visitorsUnplaced - cameHome;
   diag.nonPrivateResidents = nonPrivate;
+  return { visitorSlots, awaySlots, visitorsPlaced, awayPlaced, nonPrivate, visitorsInNonPrivate };
+}
 
+/** How many extra places go to children, other relatives and unrelated persons: the role table's proportions (an extra child only where a family has children). */
+function extraPlaceRoles(t: StructureTargets, layout: PlanLayout, slots: PlanSlots): { eligible: number; extraTotal: number; extraChildren: number; extraOther: number } {
+  const { households, kind, familyStart, familyType } = layout;
+  const { extra, baseChildren, baseOther } = slots;
   let eligible = 0;
   let extraTotal = 0;
   for (let h = 0; h < households; h++) {
@@ -448,12 +520,19 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
     want[2] = perRole[6] as number;
   }
   const extraRoles = largestRemainder(sum(want) > 0 ? want : DEFAULT_EXTRA_ROLES, extraTotal);
-  let extraChildren = Math.min(extraRoles[0] as number, eligible);
+  const extraChildren = Math.min(extraRoles[0] as number, eligible);
   const surplus = (extraRoles[0] as number) - extraChildren;
   const rest = largestRemainder(want[1]! + want[2]! > 0 ? [want[1]!, want[2]!] : [1, 0], surplus);
-  let extraOther = (extraRoles[1] as number) + (rest[0] as number);
+  const extraOther = (extraRoles[1] as number) + (rest[0] as number);
+  return { eligible, extraTotal, extraChildren, extraOther };
+}
 
-  // Deal the extra places: children first among households that have a family with children.
+/** Deal the extra places: children first among households that have a family with children, then other relatives, then unrelated persons. */
+function dealExtraPlaces(layout: PlanLayout, slots: PlanSlots, roles: { eligible: number; extraTotal: number; extraChildren: number; extraOther: number }, rng: Rng): void {
+  const { households, familyStart, familyType } = layout;
+  const { extra, childSlots, otherSlots, unrelatedSlots } = slots;
+  const { eligible, extraTotal } = roles;
+  let { extraChildren, extraOther } = roles;
   const eligibleSlots = new Int32Array(eligible);
   const otherPlaces = new Int32Array(extraTotal);
   let e = 0;
@@ -493,9 +572,14 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
       unrelatedSlots[h] = (unrelatedSlots[h] as number) + 1;
     }
   }
+}
 
-  // Families with children: which have a child under 15 (G29), more likely the larger ones
-  // (Efraimidis–Spirakis keys weighted by child slots).
+/**
+ * Families with children: which have a child under 15 (G29), more likely the larger ones
+ * (Efraimidis–Spirakis keys weighted by child slots).
+ */
+function childAgesOf(t: StructureTargets, layout: PlanLayout, childSlots: Uint16Array, rng: Rng): Uint8Array {
+  const { families, familyType } = layout;
   const childAges = new Uint8Array(families);
   for (const type of [FamilyType.CoupleWithChildren, FamilyType.OneParent]) {
     const share = t.under15Share?.[type];
@@ -508,7 +592,14 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
     ids.sort((a, b) => (keys.get(b) as number) - (keys.get(a) as number) || a - b);
     ids.forEach((f, i) => { childAges[f] = i < young ? 1 : 2; });
   }
+  return childAges;
+}
 
+/** The persons needed per role, visitors and residents outside households included. */
+function roleTotalsOf(layout: PlanLayout, slots: PlanSlots, absentPartner: Uint8Array, absent: AbsentPlaces): Int32Array {
+  const { households, kind, size, families, familyType } = layout;
+  const { childSlots, otherSlots, unrelatedSlots } = slots;
+  const { visitorSlots, awaySlots, visitorsPlaced, awayPlaced, nonPrivate, visitorsInNonPrivate } = absent;
   const roleTotals = new Int32Array(ROLE_COUNT);
   for (let f = 0; f < families; f++) {
     const type = familyType[f] as number;
@@ -524,16 +615,5 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
   }
   bump(roleTotals, Role.Visitor, visitorsPlaced + visitorsInNonPrivate);
   bump(roleTotals, Role.NonPrivate, awayPlaced + nonPrivate);
-  return {
-    ...layout,
-    visitorSlots,
-    awaySlots,
-    absentPartner,
-    nonPrivateDwelling: nonPrivate + visitorsInNonPrivate > 0,
-    unrelatedSlots,
-    childSlots,
-    otherSlots,
-    roleTotals,
-    childAges,
-  };
+  return roleTotals;
 }
