@@ -78,7 +78,27 @@ function spreadTail(count: number, mean: number): Int32Array {
 }
 
 export function planHouseholds(t: StructureTargets, split: ResidentSplit, rng: Rng, diag: StructureDiagnostics): HouseholdPlan {
-  // 1. Households by kind × size, integerised to the dwelling anchor.
+  const households = split.households;
+  const bySize = householdsBySize(t, split);
+  const { visitorsAtHome, awayAtHome } = reconcilePlaces(split, bySize, rng, diag);
+  const perHousehold = familiesPerHousehold(t, bySize);
+  const multi = multiFamilyTypes(perHousehold, rng, diag);
+  const oneFamily = oneFamilyTypesBySize(perHousehold.typeCounts, multi.oneFamilySizes);
+  const layout = layOutHouseholds(households, bySize, perHousehold, multi.multiTypes, oneFamily, diag);
+  return finishPlan(t, layout, { ...split, visitorsAtHome, awayAtHome }, rng, diag);
+}
+
+/** Households by size: family (fam) and group (grp) histograms, lone persons, the largest size a histogram holds; `top` the largest in use. */
+interface HouseholdsBySize {
+  readonly fam: Int32Array;
+  readonly grp: Int32Array;
+  lone: number;
+  top: number;
+  readonly maxSize: number;
+}
+
+/** 1. Households by kind × size, integerised to the dwelling anchor. */
+function householdsBySize(t: StructureTargets, split: ResidentSplit): HouseholdsBySize {
   const households = split.households;
   const cells = [
     ...Array.from({ length: 6 }, (_, i) => value(t.familyHouseholdsBySize, i + 1)),
@@ -112,14 +132,23 @@ export function planHouseholds(t: StructureTargets, split: ResidentSplit, rng: R
       grp[6 + j] = (grp[6 + j] as number) + (g[j] as number);
     }
   }
+  return { fam, grp, lone, top: 2, maxSize };
+}
 
-  // 2. Reconcile household places (usual residents, NPRD) with the persons who fill them: those
-  // at home on Census night, and the absent residents NPRD also counts. G35's places are within
-  // ±4% of G27's total (at home + visitors) in most real postal areas, so visitors take the
-  // places beyond those at home first; places left after them are residents who spent the night
-  // in a non-private dwelling (hospital, hotel: RLHP "Not applicable"). Visitors beyond the places
-  // live in the area's non-private dwellings (students of a hall of residence away for the
-  // night) when it has any; else the households grow to hold them.
+/**
+ * 2. Reconcile household places (usual residents, NPRD) with the persons who fill them: those
+ * at home on Census night, and the absent residents NPRD also counts. G35's places are within
+ * ±4% of G27's total (at home + visitors) in most real postal areas, so visitors take the
+ * places beyond those at home first; places left after them are residents who spent the night
+ * in a non-private dwelling (hospital, hotel: RLHP "Not applicable"). Visitors beyond the places
+ * live in the area's non-private dwellings (students of a hall of residence away for the
+ * night) when it has any; else the households grow to hold them. Moves households between sizes
+ * (and kinds) in `bySize`.
+ */
+function reconcilePlaces(split: ResidentSplit, bySize: HouseholdsBySize, rng: Rng, diag: StructureDiagnostics): { visitorsAtHome: number; awayAtHome: number } {
+  const households = split.households;
+  const { fam, grp, maxSize } = bySize;
+  let { lone } = bySize;
   let places = lone;
   let top = 2;
   for (let s = 2; s <= maxSize; s++) {
@@ -179,8 +208,23 @@ export function planHouseholds(t: StructureTargets, split: ResidentSplit, rng: R
     places++;
     diag.personsAbsorbed++;
   }
+  bySize.lone = lone;
+  bySize.top = top;
+  return { visitorsAtHome, awayAtHome };
+}
 
-  // 3. Families: number per household, then types.
+/** Family households (largest first), how many families each holds, and the families' types to share out. */
+interface FamiliesPerHousehold {
+  readonly familySizes: number[];
+  readonly familyHouseholds: number;
+  readonly nfam: Uint8Array;
+  readonly families: number;
+  readonly typeCounts: Int32Array;
+}
+
+/** 3. Families: number per household, then types. */
+function familiesPerHousehold(t: StructureTargets, bySize: HouseholdsBySize): FamiliesPerHousehold {
+  const { fam, top } = bySize;
   const familySizes: number[] = [];
   for (let s = top; s >= 2; s--) for (let k = 0; k < (fam[s] as number); k++) familySizes.push(s);
   const familyHouseholds = familySizes.length;
@@ -199,14 +243,18 @@ export function planHouseholds(t: StructureTargets, split: ResidentSplit, rng: R
   let families = 0;
   for (let h = 0; h < familyHouseholds; h++) families += nfam[h] as number;
   const typeCounts = t.familiesByType && sum(t.familiesByType) > 0 ? nearestIntegers(t.familiesByType, families) : largestRemainder(DEFAULT_FAMILY_TYPES, families);
+  return { familySizes, familyHouseholds, nfam, families, typeCounts };
+}
 
+/** Multi-family households first: their families are drawn from the pool of types and made to fit. */
+function multiFamilyTypes(perHousehold: FamiliesPerHousehold, rng: Rng, diag: StructureDiagnostics): { multiTypes: number[]; oneFamilySizes: number[] } {
+  const { familySizes, familyHouseholds, nfam, typeCounts } = perHousehold;
   const takeType = (): number => {
     const k = rng.pick(typeCounts);
     if (k < 0) return FamilyType.CoupleNoChildren;
     typeCounts[k] = (typeCounts[k] as number) - 1;
     return k;
   };
-  // Multi-family households first: their families are drawn from the pool of types and made to fit.
   const multiTypes: number[] = [];
   const oneFamilySizes: number[] = [];
   for (let i = 0; i < familyHouseholds; i++) {
@@ -220,8 +268,11 @@ export function planHouseholds(t: StructureTargets, split: ResidentSplit, rng: R
       multiTypes.push(type);
     }
   }
+  return { multiTypes, oneFamilySizes };
+}
 
-  // One-family households: family type × size, raked to both margins and rounded with both exact.
+/** One-family households: family type × size, raked to both margins and rounded with both exact. */
+function oneFamilyTypesBySize(typeCounts: Int32Array, oneFamilySizes: number[]): { sizes: number[]; rounded: ReturnType<typeof controlledRound2D> } {
   const largest = oneFamilySizes.reduce((a, b) => Math.max(a, b), 2);
   const sizes = Array.from({ length: largest - 1 }, (_, i) => i + 2);
   const colTotals = new Int32Array(sizes.length);
@@ -239,8 +290,21 @@ export function planHouseholds(t: StructureTargets, split: ResidentSplit, rng: R
     { dims: [1], target: colTotals },
   ], { maxIterations: 100, tolerance: 1e-6 });
   const rounded = controlledRound2D(fit.values, FAMILY_TYPE_COUNT, sizes.length, typeCounts, colTotals, allowed);
+  return { sizes, rounded };
+}
 
-  // Lay out the households: one-family (by the rounded cells), multi-family, group, lone.
+/** Lay out the households: one-family (by the rounded cells), multi-family, group, lone. */
+function layOutHouseholds(
+  households: number,
+  bySize: HouseholdsBySize,
+  perHousehold: FamiliesPerHousehold,
+  multiTypes: number[],
+  oneFamily: { sizes: number[]; rounded: ReturnType<typeof controlledRound2D> },
+  diag: StructureDiagnostics,
+): PlanLayout {
+  const { grp, lone, top } = bySize;
+  const { familySizes, familyHouseholds, nfam, families } = perHousehold;
+  const { sizes, rounded } = oneFamily;
   const kind = new Uint8Array(households);
   const size = new Uint16Array(households);
   const familyType = new Uint8Array(families);
@@ -280,7 +344,7 @@ export function planHouseholds(t: StructureTargets, split: ResidentSplit, rng: R
   }
   for (let k = 0; k < lone; k++) { kind[h] = HouseholdKind.LonePerson; size[h] = 1; familyStart[h] = nextFamily; h++; }
   familyStart[households] = nextFamily;
-  return finishPlan(t, { households, kind, size, familyStart, families, familyType, familyHousehold }, { ...split, visitorsAtHome, awayAtHome }, rng, diag);
+  return { households, kind, size, familyStart, families, familyType, familyHousehold };
 }
 
 interface PlanLayout {
