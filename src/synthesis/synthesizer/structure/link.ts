@@ -620,13 +620,43 @@ interface Links {
 
 /** Orders persons by dwelling (then role), splits children into their RLHP kinds, marks unions, picks reference persons. */
 function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons, links: Links, rng: Rng): Skeleton {
-  const n = drawn.count;
-  const { age, role, household, family, union, familyType } = links;
+  const { household } = links;
   for (const p of household) if (p < 0) throw new Error('structure: a person was left without a household (plan and roles disagree)');
+  registerCouples(t, drawn, links, rng);
+  const finalRole = finalRoles(t, drawn, links, rng);
+  return orderedSkeleton(plan, drawn, links, finalRole);
+}
 
-  // De facto or registered: one decision per couple, from the table's share for the couple's band.
+/** The age band (of the role table, else DEFAULT_BANDS) an age falls in. */
+function bandsOf(t: StructureTargets): { bands: readonly (readonly [number, number])[]; bandOf: (a: number) => number } {
   const bands = t.roles?.bands ?? DEFAULT_BANDS;
   const bandOf = (a: number): number => Math.max(0, bands.findIndex(([lo, hi]) => a >= lo && a <= hi));
+  return { bands, bandOf };
+}
+
+/** What deciding registered or de facto couples works from: each couple's key, and the caps and quotas of registered partners by sex × age. */
+interface Registration {
+  readonly couples: [number, number][];
+  readonly bandOf: (a: number) => number;
+  readonly nb: number;
+  readonly expected: number;
+  readonly keys: Float64Array;
+  readonly cap: Float64Array;
+  readonly capOf: (p: number) => number;
+  readonly quota: Float64Array;
+}
+
+/** De facto or registered: one decision per couple, from the table's share for the couple's band (sets `union`). */
+function registerCouples(t: StructureTargets, drawn: DrawnPersons, links: Links, rng: Rng): void {
+  const registration = registrationOdds(t, drawn, links, rng);
+  const planned = plannedRegistrations(registration, drawn, links);
+  registerByKey(registration, planned, drawn, links);
+  registerShortCells(registration, drawn, links);
+}
+
+function registrationOdds(t: StructureTargets, drawn: DrawnPersons, links: Links, rng: Rng): Registration {
+  const { age, role } = links;
+  const { bands, bandOf } = bandsOf(t);
   // As many registered couples as the shares expect, drawn by their chance (Efraimidis–Spirakis
   // keys), but no more registered partners of a sex and age group than the persons G05 counts
   // as married (a registered partner is "Married"; otherwise the marital status fit has to
@@ -664,9 +694,17 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
       if (r + d > 0) quota[k] = Math.round(((held[k] as number) * r) / (r + d));
     }
   }
-  // Opposite-sex couples at home fill their two cells' quotas together: how many to register
-  // between each man's cell and each woman's cell is planned as a maximum flow first, so no
-  // quota is left unused because a greedy pass spent its partner cell's.
+  return { couples, bandOf, nb, expected, keys, cap, capOf, quota };
+}
+
+/**
+ * Opposite-sex couples at home fill their two cells' quotas together: how many to register
+ * between each man's cell and each woman's cell is planned as a maximum flow first, so no
+ * quota is left unused because a greedy pass spent its partner cell's.
+ */
+function plannedRegistrations(registration: Registration, drawn: DrawnPersons, links: Links): Int32Array {
+  const { age, role } = links;
+  const { couples, bandOf, nb, keys, quota } = registration;
   const cellOf = (p: number) => (drawn.sex[p] as number) * nb + bandOf(age[p] as number);
   const planned = (() => {
     const between = new Int32Array(nb * nb);
@@ -677,6 +715,13 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
     });
     return maxFlowBetween(between, nb, quota.subarray(0, nb), quota.subarray(nb));
   })();
+  return planned;
+}
+
+/** Couples registered in key order, within the plan, the quotas and the caps (sets every couple's `union`). */
+function registerByKey(registration: Registration, planned: Int32Array, drawn: DrawnPersons, links: Links): void {
+  const { age, role, union } = links;
+  const { couples, bandOf, nb, expected, keys, cap, capOf, quota } = registration;
   let registered = 0;
   const wanted = Math.round(expected);
   // Opposite-sex couples at home first (their plan is made), then same-sex couples and couples
@@ -717,10 +762,17 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
     union[a] = ok ? 1 : 2;
     union[b] = ok ? 1 : 2;
   }
-  // A couple whose partners fall in two cells, one with registered partners to spare and the
-  // other without, was left de facto above; registering it still lowers the squared error of
-  // the two cells when together they lack two or more: (q_a − 1)² + (q_b − 1)² < q_a² + q_b²
-  // for q_a + q_b ≥ 2.
+}
+
+/**
+ * A couple whose partners fall in two cells, one with registered partners to spare and the
+ * other without, was left de facto above; registering it still lowers the squared error of
+ * the two cells when together they lack two or more: (q_a − 1)² + (q_b − 1)² < q_a² + q_b²
+ * for q_a + q_b ≥ 2.
+ */
+function registerShortCells(registration: Registration, drawn: DrawnPersons, links: Links): void {
+  const { age, role, union } = links;
+  const { couples, bandOf, nb, keys, cap, capOf, quota } = registration;
   if (Number.isFinite(quota.reduce((m, q) => Math.min(m, q), Infinity))) {
     for (const i of orderByDesc(keys)) {
       const [a, b] = couples[i] as [number, number];
@@ -741,8 +793,13 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
       union[b] = 1;
     }
   }
+}
 
-  // Children 15–24 by sex × band: the role table's share of them are dependent students.
+/** Children 15–24 by sex × band: the role table's share of them are dependent students. Returns every person's final TargetRole. */
+function finalRoles(t: StructureTargets, drawn: DrawnPersons, links: Links, rng: Rng): Uint8Array {
+  const n = drawn.count;
+  const { age, role } = links;
+  const { bandOf } = bandsOf(t);
   const studentShare = (sex: number, a: number): number => {
     if (!t.roles) return studentPrior(a);
     const cols = t.roles.byRoleSexBand.length / TARGET_ROLE_COUNT;
@@ -786,8 +843,13 @@ function assemble(t: StructureTargets, plan: HouseholdPlan, drawn: DrawnPersons,
     const order = list.map((_, i) => i).sort((x, y) => (keys[y] as number) - (keys[x] as number));
     order.forEach((i, rank) => { finalRole[list[i] as number] = rank < students ? TargetRole.DependentStudent : TargetRole.NonDependentChild; });
   }
+  return finalRole;
+}
 
-  // Counting sort by (household, role): a dwelling's persons are contiguous, parents first.
+/** Counting sort by (household, role): a dwelling's persons are contiguous, parents first; then reference persons and the dwellings. */
+function orderedSkeleton(plan: HouseholdPlan, drawn: DrawnPersons, links: Links, finalRole: Uint8Array): Skeleton {
+  const n = drawn.count;
+  const { age, household, family, union, familyType } = links;
   const key = new Int32Array(n);
   for (let p = 0; p < n; p++) key[p] = (household[p] as number) * 16 + (finalRole[p] as number);
   const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => (key[a] as number) - (key[b] as number));
