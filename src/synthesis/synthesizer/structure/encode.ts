@@ -34,11 +34,20 @@ function rlhpOf(role: number, union: number): number {
 
 /** Writes the ABS categories of the structural variables from the linked skeleton. */
 export function encodeStructure(sk: Skeleton, rng: Rng): Population {
-  const P = sk.persons.count;
-  const F = sk.families.count;
-  const D = sk.dwellings.count;
-  const { age, sex, role, union, family } = sk.persons;
+  const persons = encodePersons(sk);
+  const families = encodeFamilies(sk, countFamilyMembers(sk), rng);
+  const dwellings = encodeDwellings(sk);
+  return {
+    persons: { count: sk.persons.count, age: sk.persons.age, dwelling: sk.persons.dwelling, family: sk.persons.family, variables: persons },
+    families: { count: sk.families.count, dwelling: sk.families.dwelling, variables: families },
+    dwellings: { count: sk.dwellings.count, variables: dwellings },
+  };
+}
 
+/** Persons: five-year age group, sex, relationship in household, social marital status. */
+function encodePersons(sk: Skeleton): Record<string, Uint8Array> {
+  const P = sk.persons.count;
+  const { age, sex, role, union } = sk.persons;
   const age5 = new Uint8Array(P);
   const rlhp = new Uint8Array(P);
   const mdcp = new Uint8Array(P);
@@ -54,8 +63,23 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
     const away = r === TargetRole.Visitor || r === TargetRole.NonPrivate;
     mdcp[p] = away || a < 15 ? mdcpNA : union[p] === 1 ? 0 : union[p] === 2 ? 1 : mdcpNotMarried;
   }
+  return { AGE5P: age5, SEXP: Uint8Array.from(sex), RLHP: rlhp, MDCP: mdcp };
+}
 
-  // Family members, counted per family.
+/** Family members, counted per family. */
+interface FamilyMembers {
+  readonly members: Uint16Array;
+  readonly under15: Uint16Array;
+  readonly students: Uint16Array;
+  readonly nonDependent: Uint16Array;
+  readonly men: Uint8Array;
+  readonly women: Uint8Array;
+}
+
+function countFamilyMembers(sk: Skeleton): FamilyMembers {
+  const P = sk.persons.count;
+  const F = sk.families.count;
+  const { sex, role, family } = sk.persons;
   const members = new Uint16Array(F);
   const under15 = new Uint16Array(F);
   const students = new Uint16Array(F);
@@ -76,6 +100,14 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
       else women[f] = (women[f] as number) + 1;
     }
   }
+  return { members, under15, students, nonDependent, men, women };
+}
+
+/** Families: composition, children, members, same-sex couples, blending, household, reference person's age. */
+function encodeFamilies(sk: Skeleton, counted: FamilyMembers, rng: Rng): Record<string, Uint8Array> {
+  const F = sk.families.count;
+  const { age } = sk.persons;
+  const { members, under15, students, nonDependent, men, women } = counted;
   const fmcf = new Uint8Array(F);
   const cdcf = new Uint8Array(F);
   const cacf = new Uint8Array(F);
@@ -104,8 +136,13 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
     const refAge = age[sk.families.reference[f] as number] as number;
     agfrf[f] = Math.max(0, Math.min(7, Math.floor((refAge - 15) / 10)));
   }
+  return { FMCF: fmcf, CDCF: cdcf, CACF: cacf, NPRF: nprf, SSCF: sscf, FBLF: fblf, FMHD: fmhd, AGFRF: agfrf };
+}
 
-  // Dwellings: type, size, kind, primary family type; a non-private dwelling has none of them.
+/** Dwellings: type, size, kind, primary family type; a non-private dwelling has none of them. */
+function encodeDwellings(sk: Skeleton): Record<string, Uint8Array> {
+  const F = sk.families.count;
+  const D = sk.dwellings.count;
   const dwtd = new Uint8Array(D);
   const nprd = new Uint8Array(D);
   const hhcd = new Uint8Array(D);
@@ -141,20 +178,5 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
       hcfmd[d] = kind === HouseholdKind.LonePerson ? 8 : 9;
     }
   }
-
-  return {
-    persons: {
-      count: P,
-      age,
-      dwelling: sk.persons.dwelling,
-      family,
-      variables: { AGE5P: age5, SEXP: Uint8Array.from(sex), RLHP: rlhp, MDCP: mdcp },
-    },
-    families: {
-      count: F,
-      dwelling: sk.families.dwelling,
-      variables: { FMCF: fmcf, CDCF: cdcf, CACF: cacf, NPRF: nprf, SSCF: sscf, FBLF: fblf, FMHD: fmhd, AGFRF: agfrf },
-    },
-    dwellings: { count: D, variables: { DWTD: dwtd, NPRD: nprd, HHCD: hhcd, HCFMD: hcfmd, NFMD: nfmd } },
-  };
+  return { DWTD: dwtd, NPRD: nprd, HHCD: hhcd, HCFMD: hcfmd, NFMD: nfmd };
 }
