@@ -47,6 +47,29 @@ function reconcile(own: ArrayLike<number>, parent: ArrayLike<number> | undefined
  * households by size come out whole, adding up to the anchors.
  */
 export function structureTargetsFrom(targets: SuburbTargets, options: FromTablesOptions): StructureTargets {
+  const { persons, personsByAgeSex } = personsFromTables(targets, options);
+  const households = householdsFromG35(targets, options, persons);
+  const families = familiesFromG29(targets, households.familyHouseholdsBySize);
+  const fromG27 = rolesFromG27(targets);
+  // With G27's registered partners the cap is only the bound every registered partner obeys (a
+  // married person); without, it also keeps room for the married living apart from a spouse.
+  const registeredPartnerCap = registeredCapFromG05(targets, fromG27 ? 1 : MARRIED_WITH_SPOUSE);
+  const inPrivate = privatePersonsFromG27(targets, options.totals?.get('G27'));
+  if (fromG27) addNonPrivateRow(fromG27.roles.byRoleSexBand, personsByAgeSex);
+
+  return {
+    persons,
+    ...(inPrivate ?? {}),
+    ...(fromG27 ?? {}),
+    ...(registeredPartnerCap ? { registeredPartnerCap } : {}),
+    personsByAgeSex,
+    ...households,
+    ...families,
+  };
+}
+
+/** The person anchor (G01's total) split by sex, and persons by sex × single-year age from every age figure. */
+function personsFromTables(targets: SuburbTargets, options: FromTablesOptions): { persons: number; personsByAgeSex: Float64Array } {
   const g01Cells = targets.tables.get('G01');
   const g01 = spec('G01');
   let g01BySex: [number, number] | undefined;
@@ -71,7 +94,15 @@ export function structureTargetsFrom(targets: SuburbTargets, options: FromTables
   const personsByAgeSex = g04 && g04Cells
     ? personsByAge(ageFigures(targets, options.smallSuburb), [sexes[0]!, sexes[1]!], options.smallSuburb)
     : new Float64Array(2 * AGES);
+  return { persons, personsByAgeSex };
+}
 
+/** Households by kind and size (G35), whole, adding up to the dwelling anchor. */
+function householdsFromG35(
+  targets: SuburbTargets,
+  options: FromTablesOptions,
+  persons: number,
+): { dwellings: number; familyHouseholdsBySize: Float64Array; groupHouseholdsBySize: Float64Array; loneHouseholds: number } {
   const familyHouseholdsBySize = new Float64Array(7);
   const groupHouseholdsBySize = new Float64Array(7);
   let loneHouseholds = 0;
@@ -95,7 +126,14 @@ export function structureTargetsFrom(targets: SuburbTargets, options: FromTables
       else groupHouseholdsBySize[size] = (groupHouseholdsBySize[size] as number) + v;
     });
   }
+  return { dwellings, familyHouseholdsBySize, groupHouseholdsBySize, loneHouseholds };
+}
 
+/** Families by type and the share with a child under 15 (G29); family households holding two families. */
+function familiesFromG29(
+  targets: SuburbTargets,
+  familyHouseholdsBySize: Float64Array,
+): { familiesByType?: Float64Array; under15Share?: Float64Array; familyHouseholdsByFamilies?: Float64Array } {
   let familiesByType: Float64Array | undefined;
   let under15Share: Float64Array | undefined;
   let familyHouseholdsByFamilies: Float64Array | undefined;
@@ -126,24 +164,7 @@ export function structureTargetsFrom(targets: SuburbTargets, options: FromTables
       familyHouseholdsByFamilies = Float64Array.of(familyHouseholds - two, two, 0);
     }
   }
-
-  const fromG27 = rolesFromG27(targets);
-  // With G27's registered partners the cap is only the bound every registered partner obeys (a
-  // married person); without, it also keeps room for the married living apart from a spouse.
-  const registeredPartnerCap = registeredCapFromG05(targets, fromG27 ? 1 : MARRIED_WITH_SPOUSE);
-  const inPrivate = privatePersonsFromG27(targets, options.totals?.get('G27'));
-  if (fromG27) addNonPrivateRow(fromG27.roles.byRoleSexBand, personsByAgeSex);
-
   return {
-    persons,
-    ...(inPrivate ?? {}),
-    ...(fromG27 ?? {}),
-    ...(registeredPartnerCap ? { registeredPartnerCap } : {}),
-    personsByAgeSex,
-    dwellings,
-    familyHouseholdsBySize,
-    groupHouseholdsBySize,
-    loneHouseholds,
     ...(familiesByType ? { familiesByType } : {}),
     ...(under15Share ? { under15Share } : {}),
     ...(familyHouseholdsByFamilies ? { familyHouseholdsByFamilies } : {}),
