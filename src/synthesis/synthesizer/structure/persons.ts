@@ -89,6 +89,22 @@ export function drawPersons(
   rng: Rng,
   diag: StructureDiagnostics,
 ): DrawnPersons {
+  const columns = personsByColumn(t, persons);
+  const rounded = rolesByColumn(t, roleTotals, columns, diag);
+  return dealAges(persons, columns, rounded, rng, diag);
+}
+
+/** Persons by sex × single-year age (whole, to the anchor), and their columns: sex × the role table's age bands. */
+interface PersonColumns {
+  readonly ageSex: Int32Array;
+  readonly bands: readonly (readonly [number, number])[];
+  readonly nb: number;
+  readonly cols: number;
+  readonly bandOf: Uint8Array;
+  readonly colTotals: Int32Array;
+}
+
+function personsByColumn(t: StructureTargets, persons: number): PersonColumns {
   const ageSex = largestRemainder(
     t.personsByAgeSex.length === 2 * AGES && sum(t.personsByAgeSex) > 0 ? t.personsByAgeSex : new Float64Array(2 * AGES).fill(1),
     persons,
@@ -105,7 +121,12 @@ export function drawPersons(
       colTotals[c] = (colTotals[c] as number) + (ageSex[s * AGES + a] as number);
     }
   }
+  return { ageSex, bands, nb, cols, bandOf, colTotals };
+}
 
+/** Persons by role × column: the role table (G27) raked to the plan's role totals and the columns' persons, rounded with both exact. */
+function rolesByColumn(t: StructureTargets, roleTotals: Int32Array, columns: PersonColumns, diag: StructureDiagnostics): ReturnType<typeof controlledRound2D> {
+  const { bands, nb, cols, colTotals } = columns;
   const seed = new Float64Array(ROLE_COUNT * cols);
   const allowed = new Uint8Array(ROLE_COUNT * cols);
   const table = t.roles && sum(t.roles.byRoleSexBand) > 0 ? t.roles.byRoleSexBand : undefined;
@@ -137,8 +158,12 @@ export function drawPersons(
   diag.roleRakeResidual = fit.maxResidual;
   const rounded = controlledRound2D(fit.values, ROLE_COUNT, cols, roleTotals, colTotals, allowed);
   diag.roleCellsForced += rounded.forced;
+  return rounded;
+}
 
-  // Deal single-year ages within each sex × band column to that column's roles.
+/** Deal single-year ages within each sex × band column to that column's roles. */
+function dealAges(persons: number, columns: PersonColumns, rounded: ReturnType<typeof controlledRound2D>, rng: Rng, diag: StructureDiagnostics): DrawnPersons {
+  const { ageSex, bands, nb, cols, bandOf } = columns;
   const age = new Uint8Array(persons);
   const sex = new Uint8Array(persons);
   const role = new Uint8Array(persons);
