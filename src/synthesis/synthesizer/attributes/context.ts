@@ -98,8 +98,39 @@ export function cellsFor(id: string, values: ArrayLike<number>): readonly CellLi
 export function createAttributeContext(targets: SuburbTargets, rng: Rng, options: AttributeOptions): AttributeContext {
   const forced: Record<string, number> = {};
   const fromPriorOnly: string[] = [];
+  const fit = fitter(targets, rng, options, forced);
+  const draw = drawer(rng);
+  const drawUniform = uniformDrawer(rng, fromPriorOnly);
 
-  const fit: AttributeContext['fit'] = (level, id, codes, extras = {}) => {
+  return {
+    targets,
+    rng,
+    options,
+    forced,
+    fromPriorOnly,
+    fit,
+    draw,
+    drawUniform,
+    fitOrDraw(level, id, code, prior, extras = {}) {
+      if (!fit(level, id, [code], { ...extras, prior })) {
+        fromPriorOnly.push(code);
+        draw(level, code, prior, extras.eligible);
+      }
+    },
+    fitOrUniform(level, id, code, extras = {}) {
+      if (!fit(level, id, [code], extras)) drawUniform(level, code, extras.eligible);
+    },
+    noisy(n, signal, noise) {
+      const out = new Float64Array(n);
+      for (let i = 0; i < n; i++) out[i] = signal(i) + noise * rng.normal();
+      return out;
+    },
+  };
+}
+
+/** `fit`: a variable fitted to the table that carries it (plan → weights → integerise → deal); counts the units forced out of a forbidden category. */
+function fitter(targets: SuburbTargets, rng: Rng, options: AttributeOptions, forced: Record<string, number>): AttributeContext['fit'] {
+  return (level, id, codes, extras = {}) => {
     const values = targets.tables.get(id);
     if (!values) return false;
     const plan = planTable(id, cellsFor(id, values), codes, level.known, info);
@@ -133,8 +164,11 @@ export function createAttributeContext(targets: SuburbTargets, rng: Rng, options
     if (result.forced > 0) forced[codes[0]!] = (forced[codes[0]!] ?? 0) + result.forced;
     return true;
   };
+}
 
-  const draw: AttributeContext['draw'] = (level, code, prior, eligible) => {
+/** `draw`: a variable drawn from its prior, unit by unit. */
+function drawer(rng: Rng): AttributeContext['draw'] {
+  return (level, code, prior, eligible) => {
     const fallback = fallbackOf(code);
     const k = variableByCode(code).categories.length;
     const cumulative = new Float64Array(prior.classes * k);
@@ -156,38 +190,16 @@ export function createAttributeContext(targets: SuburbTargets, rng: Rng, options
     level.columns[code] = out;
     level.known.add(code);
   };
+}
 
-  const drawUniform: AttributeContext['drawUniform'] = (level, code, eligible) => {
+/** `drawUniform`: a variable with neither table nor prior, drawn uniformly over its informative categories (and logged). */
+function uniformDrawer(rng: Rng, fromPriorOnly: string[]): AttributeContext['drawUniform'] {
+  return (level, code, eligible) => {
     fromPriorOnly.push(code);
     const choices = informativeOf(code).flatMap((ok, k) => (ok ? [k] : []));
     const out = new Uint8Array(level.count).fill(fallbackOf(code));
     for (let i = 0; i < level.count; i++) if ((!eligible || eligible[i]) && choices.length > 0) out[i] = choices[rng.int(choices.length)]!;
     level.columns[code] = out;
     level.known.add(code);
-  };
-
-  return {
-    targets,
-    rng,
-    options,
-    forced,
-    fromPriorOnly,
-    fit,
-    draw,
-    drawUniform,
-    fitOrDraw(level, id, code, prior, extras = {}) {
-      if (!fit(level, id, [code], { ...extras, prior })) {
-        fromPriorOnly.push(code);
-        draw(level, code, prior, extras.eligible);
-      }
-    },
-    fitOrUniform(level, id, code, extras = {}) {
-      if (!fit(level, id, [code], extras)) drawUniform(level, code, extras.eligible);
-    },
-    noisy(n, signal, noise) {
-      const out = new Float64Array(n);
-      for (let i = 0; i < n; i++) out[i] = signal(i) + noise * rng.normal();
-      return out;
-    },
   };
 }
