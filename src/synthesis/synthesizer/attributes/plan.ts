@@ -101,8 +101,35 @@ function buildPlan(
   known: ReadonlySet<string>,
   info: (code: string) => CategoryInfo,
 ): TablePlan {
+  const { conditionVars, boxes } = relevantBoxes(cells, targets, known, info);
+  const usesAge = boxes.some((b) => b.ageMin > 0 || b.ageMax < MAX_AGE);
+  // A box is an aggregate when another, different box lies inside it; duplicates keep the first.
+  const isLeaf = boxes.map((a, ai) => !boxes.some((b, bi) => bi !== ai && inside(b, a) && (!same(a, b) || bi < ai)));
+  const { strata, byKey } = strataOfLeaves(boxes.filter((_, i) => isLeaf[i]));
+  addRemainders(strata, byKey, boxes.filter((_, i) => !isLeaf[i]));
+  return {
+    tableId,
+    targets: [...targets],
+    conditionVars,
+    usesAge,
+    strata: strata.map((st) => ({
+      masks: st.masks,
+      ageMin: st.ageMin,
+      ageMax: st.ageMax,
+      cells: st.cells,
+      uncovered: uncoveredOf(st.cells, targets.map(info)),
+    })),
+  };
+}
+
+/** The condition variables (the known ones that cells naming a target cross them with) and the relevant cells as boxes. */
+function relevantBoxes(
+  cells: readonly CellLike[],
+  targets: readonly string[],
+  known: ReadonlySet<string>,
+  info: (code: string) => CategoryInfo,
+): { conditionVars: string[]; boxes: Box[] } {
   const targetSet = new Set(targets);
-  // Condition variables: the known ones that cells naming a target cross them with.
   const seen = new Set<string>();
   for (const cell of cells) {
     const vars = Object.keys(cell.where);
@@ -124,20 +151,30 @@ function buildPlan(
       ageMax: cell.age?.[1] ?? MAX_AGE,
     };
   });
-  const usesAge = boxes.some((b) => b.ageMin > 0 || b.ageMax < MAX_AGE);
-  // A box is an aggregate when another, different box lies inside it; duplicates keep the first.
-  const inside = (b: Box, a: Box) =>
-    b.ageMin >= a.ageMin && b.ageMax <= a.ageMax && masksInside(b.cond, a.cond) && masksInside(b.target, a.target);
-  const same = (a: Box, b: Box) =>
-    a.ageMin === b.ageMin && a.ageMax === b.ageMax && masksEqual(a.cond, b.cond) && masksEqual(a.target, b.target);
-  const isLeaf = boxes.map((a, ai) => !boxes.some((b, bi) => bi !== ai && inside(b, a) && (!same(a, b) || bi < ai)));
-  const leaves = boxes.filter((_, i) => isLeaf[i]);
+  return { conditionVars, boxes };
+}
 
-  const strata: { masks: Uint8Array[]; ageMin: number; ageMax: number; cells: PlanCell[]; boxes: Box[] }[] = [];
+const inside = (b: Box, a: Box) =>
+  b.ageMin >= a.ageMin && b.ageMax <= a.ageMax && masksInside(b.cond, a.cond) && masksInside(b.target, a.target);
+const same = (a: Box, b: Box) =>
+  a.ageMin === b.ageMin && a.ageMax === b.ageMax && masksEqual(a.cond, b.cond) && masksEqual(a.target, b.target);
+const boxKey = (b: Box) => `${b.ageMin}-${b.ageMax}|${b.cond.map((m) => m.join('')).join('|')}`;
+
+/** A stratum while the plan is made: its leaves (boxes) kept to find the remainders. */
+interface StratumDraft {
+  masks: Uint8Array[];
+  ageMin: number;
+  ageMax: number;
+  cells: PlanCell[];
+  boxes: Box[];
+}
+
+/** The strata: leaves with the same condition and age range, each leaf a cell of its stratum. */
+function strataOfLeaves(leaves: readonly Box[]): { strata: StratumDraft[]; byKey: Map<string, number> } {
+  const strata: StratumDraft[] = [];
   const byKey = new Map<string, number>();
-  const keyOf = (b: Box) => `${b.ageMin}-${b.ageMax}|${b.cond.map((m) => m.join('')).join('|')}`;
   for (const leaf of leaves) {
-    const key = keyOf(leaf);
+    const key = boxKey(leaf);
     let s = byKey.get(key);
     if (s === undefined) {
       s = strata.length;
@@ -147,10 +184,16 @@ function buildPlan(
     strata[s]!.cells.push({ pattern: leaf.target.map(indicesOf), source: leaf.index });
     strata[s]!.boxes.push(leaf);
   }
-  // Remainders: an aggregate with the same condition as a stratum, whose inner leaves differ
-  // from it in one target dimension only, adds a cell for the categories they leave out.
-  for (const agg of boxes.filter((_, i) => !isLeaf[i])) {
-    const s = byKey.get(keyOf(agg));
+  return { strata, byKey };
+}
+
+/**
+ * Remainders: an aggregate with the same condition as a stratum, whose inner leaves differ
+ * from it in one target dimension only, adds a cell for the categories they leave out.
+ */
+function addRemainders(strata: StratumDraft[], byKey: ReadonlyMap<string, number>, aggregates: readonly Box[]): void {
+  for (const agg of aggregates) {
+    const s = byKey.get(boxKey(agg));
     if (s === undefined) continue;
     const st = strata[s]!;
     const inner = st.boxes.filter((b) => inside(b, agg));
@@ -165,19 +208,6 @@ function buildPlan(
     const pattern = agg.target.map((m, k) => (k === d ? indicesOf(left) : indicesOf(m)));
     st.cells.push({ pattern, source: agg.index, minus: inner.map((b) => b.index) });
   }
-  return {
-    tableId,
-    targets: [...targets],
-    conditionVars,
-    usesAge,
-    strata: strata.map((st) => ({
-      masks: st.masks,
-      ageMin: st.ageMin,
-      ageMax: st.ageMax,
-      cells: st.cells,
-      uncovered: uncoveredOf(st.cells, targets.map(info)),
-    })),
-  };
 }
 
 function uncoveredOf(cells: readonly PlanCell[], infos: readonly CategoryInfo[]): number[][] {
