@@ -240,6 +240,14 @@ export function controlledRound2D(
     throw new RangeError(`row totals (${sum(rowTotals)}) and column totals (${sum(colTotals)}) differ`);
   }
   const isAllowed = (i: number, j: number): boolean => (allowed ? (allowed[i * cols + j] as number) > 0 : true);
+  const cells = roundRows(values, rows, cols, rowTotals, isAllowed);
+  const excess = columnExcess(cells, rows, cols, colTotals);
+  const forced = shiftToColumnTotals(values, rows, cols, cells, excess, isAllowed);
+  return { cells, forced };
+}
+
+/** Each row rounded to its exact total (largest remainder over its allowed cells). */
+function roundRows(values: ArrayLike<number>, rows: number, cols: number, rowTotals: ArrayLike<number>, isAllowed: (i: number, j: number) => boolean): Int32Array {
   const cells = new Int32Array(rows * cols);
   const rowValues = new Float64Array(cols);
   for (let i = 0; i < rows; i++) {
@@ -255,6 +263,11 @@ export function controlledRound2D(
     cells.set(rounded, i * cols);
   }
 
+  return cells;
+}
+
+/** Each column's rounded sum less its total. */
+function columnExcess(cells: Int32Array, rows: number, cols: number, colTotals: ArrayLike<number>): Float64Array {
   const excess = new Float64Array(cols);
   for (let j = 0; j < cols; j++) {
     let s = 0;
@@ -262,6 +275,11 @@ export function controlledRound2D(
     excess[j] = s - (colTotals[j] as number);
   }
 
+  return excess;
+}
+
+/** Units moved from columns over their totals to columns under them, row by row, until every column is exact; returns the units forced through forbidden cells. */
+function shiftToColumnTotals(values: ArrayLike<number>, rows: number, cols: number, cells: Int32Array, excess: Float64Array, isAllowed: (i: number, j: number) => boolean): number {
   let forced = 0;
   const previousCol = new Int32Array(cols);
   const viaRow = new Int32Array(cols);
@@ -270,35 +288,7 @@ export function controlledRound2D(
     let source = -1;
     for (let j = 0; j < cols; j++) if ((excess[j] as number) > 0) { source = j; break; }
     if (source < 0) break;
-    // Breadth-first search over columns: an edge a → b through row i when cell (i, a) has a
-    // unit to give and (i, b) may receive. Rows are tried in order of how far (i, a) sits
-    // above its real value, so the units that move are the ones rounded up.
-    previousCol.fill(-2);
-    previousCol[source] = -1;
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = source;
-    let target = -1;
-    while (head < tail && target < 0) {
-      const a = queue[head++] as number;
-      for (let b = 0; b < cols && target < 0; b++) {
-        if (previousCol[b] !== -2) continue;
-        let bestRow = -1;
-        let bestScore = -Infinity;
-        for (let i = 0; i < rows; i++) {
-          if ((cells[i * cols + a] as number) <= 0 || !isAllowed(i, b)) continue;
-          const score =
-            (cells[i * cols + a] as number) - (values[i * cols + a] as number) -
-            ((cells[i * cols + b] as number) - (values[i * cols + b] as number));
-          if (score > bestScore) { bestScore = score; bestRow = i; }
-        }
-        if (bestRow < 0) continue;
-        previousCol[b] = a;
-        viaRow[b] = bestRow;
-        if ((excess[b] as number) < 0) target = b;
-        else queue[tail++] = b;
-      }
-    }
+    const target = shiftPath(values, rows, cols, cells, excess, isAllowed, source, previousCol, viaRow, queue);
     if (target < 0) {
       // Infeasible under the structural zeros: move one unit straight into a deficit column
       // through a forbidden cell, and count it.
@@ -323,5 +313,52 @@ export function controlledRound2D(
     excess[source] = (excess[source] as number) - 1;
     excess[target] = (excess[target] as number) + 1;
   }
-  return { cells, forced };
+  return forced;
+}
+
+/**
+ * Breadth-first search over columns: an edge a → b through row i when cell (i, a) has a
+ * unit to give and (i, b) may receive. Rows are tried in order of how far (i, a) sits
+ * above its real value, so the units that move are the ones rounded up.
+ * Returns the first column short of its total reached (the path back in previousCol / viaRow), or −1.
+ */
+function shiftPath(
+  values: ArrayLike<number>,
+  rows: number,
+  cols: number,
+  cells: Int32Array,
+  excess: Float64Array,
+  isAllowed: (i: number, j: number) => boolean,
+  source: number,
+  previousCol: Int32Array,
+  viaRow: Int32Array,
+  queue: Int32Array,
+): number {
+  previousCol.fill(-2);
+  previousCol[source] = -1;
+  let head = 0;
+  let tail = 0;
+  queue[tail++] = source;
+  let target = -1;
+  while (head < tail && target < 0) {
+    const a = queue[head++] as number;
+    for (let b = 0; b < cols && target < 0; b++) {
+      if (previousCol[b] !== -2) continue;
+      let bestRow = -1;
+      let bestScore = -Infinity;
+      for (let i = 0; i < rows; i++) {
+        if ((cells[i * cols + a] as number) <= 0 || !isAllowed(i, b)) continue;
+        const score =
+          (cells[i * cols + a] as number) - (values[i * cols + a] as number) -
+          ((cells[i * cols + b] as number) - (values[i * cols + b] as number));
+        if (score > bestScore) { bestScore = score; bestRow = i; }
+      }
+      if (bestRow < 0) continue;
+      previousCol[b] = a;
+      viaRow[b] = bestRow;
+      if ((excess[b] as number) < 0) target = b;
+      else queue[tail++] = b;
+    }
+  }
+  return target;
 }
