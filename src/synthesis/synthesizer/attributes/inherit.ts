@@ -171,7 +171,40 @@ function holdersOf(t: Compiled, stratum: Int32Array, strata: number): Holders {
 }
 
 export function inheritWithinFamilies(input: InheritInput, rng: Rng): InheritReport {
-  const { bundle, stratum, links } = input;
+  const family = linkIndex(input);
+  const tallies = linkTallies(family);
+  const moves = swapMoves(input.bundle, family, tallies);
+  const swaps = climb(input, family, tallies, moves, rng);
+  const { linkCount } = family;
+  const { counted, alike, countedBefore, alikeBefore, distance, distanceBefore } = tallies;
+  return {
+    links: linkCount,
+    swaps,
+    distanceBefore,
+    distanceAfter: distance(),
+    traits: input.traits.map((t, k) => ({ name: t.name, link: t.link, counted: counted[k]!, countedBefore: countedBefore[k]!, alikeBefore: alikeBefore[k]!, alikeAfter: alike[k]!, targetShare: t.targetShare })),
+  };
+}
+
+/** The traits compiled, the links (partners first, then children) and who is in each, and the members of each stratum. */
+interface LinkIndex {
+  readonly stratum: Int32Array;
+  readonly traits: readonly Compiled[];
+  readonly couples: number;
+  readonly linkCount: number;
+  readonly partners: FamilyLinks['partners'];
+  readonly children: FamilyLinks['children'];
+  /** A trait's state on a link: 0 not counted (another kind of link, or a side not stated), 1 unlike, 2 alike. */
+  readonly stateOf: (t: Compiled, l: number) => number;
+  /** The links each person is in (CSR: linksOf[start[p] … start[p + 1] − 1]). */
+  readonly start: Int32Array;
+  readonly linksOf: Int32Array;
+  readonly members: readonly Int32Array[];
+  readonly holders: readonly Holders[];
+}
+
+function linkIndex(input: InheritInput): LinkIndex {
+  const { stratum, links } = input;
   const n = stratum.length;
   const traits = input.traits.map(compile);
   const couples = links.partners.length / 2;
@@ -198,7 +231,22 @@ export function inheritWithinFamilies(input: InheritInput, rng: Rng): InheritRep
   for (let p = 0; p < n; p++) if (stratum[p]! >= 0) lists[stratum[p]!]!.push(p);
   const members = lists.map((list) => Int32Array.from(list));
   const holders = traits.map((t) => holdersOf(t, stratum, input.strata));
+  return { stratum, traits, couples, linkCount, partners, children, stateOf, start, linksOf, members, holders };
+}
 
+/** Each trait's links counted and alike, before and as the swaps go, and the distance to the targets. */
+interface LinkTallies {
+  readonly counted: Float64Array;
+  readonly alike: Float64Array;
+  readonly countedBefore: Float64Array;
+  readonly alikeBefore: Float64Array;
+  readonly weight: Float64Array;
+  readonly distance: () => number;
+  readonly distanceBefore: number;
+}
+
+function linkTallies(family: LinkIndex): LinkTallies {
+  const { traits, linkCount, stateOf } = family;
   const counted = new Float64Array(traits.length);
   const alike = new Float64Array(traits.length);
   for (let l = 0; l < linkCount; l++) {
@@ -222,7 +270,24 @@ export function inheritWithinFamilies(input: InheritInput, rng: Rng): InheritRep
     return sum;
   };
   const distanceBefore = distance();
+  return { counted, alike, countedBefore, alikeBefore, weight, distance, distanceBefore };
+}
 
+/** What a proposed swap is scored with: the links it touches, each trait's change in tallies, the distance after it, and the swap itself. */
+interface SwapMoves {
+  readonly touched: number[];
+  readonly collect: (p: number, round: number) => void;
+  readonly deltaCounted: Float64Array;
+  readonly deltaAlike: Float64Array;
+  readonly changes: Uint8Array;
+  readonly tally: (sign: number) => void;
+  readonly distanceAfter: () => number;
+  readonly swap: (c: number, d: number) => void;
+}
+
+function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: LinkTallies): SwapMoves {
+  const { traits, couples, linkCount, partners, children, start, linksOf } = family;
+  const { counted, alike, countedBefore, weight } = tallies;
   const stamp = new Int32Array(linkCount).fill(-1);
   const touched: number[] = [];
   const collect = (p: number, round: number) => {
@@ -286,7 +351,14 @@ export function inheritWithinFamilies(input: InheritInput, rng: Rng): InheritRep
       col[d] = x;
     }
   };
+  return { touched, collect, deltaCounted, deltaAlike, changes, tally, distanceAfter, swap };
+}
 
+/** The climb: proposals of swaps between two persons of a stratum, kept when they bring the traits no further from their targets; returns the swaps kept. */
+function climb(input: InheritInput, family: LinkIndex, tallies: LinkTallies, moves: SwapMoves, rng: Rng): number {
+  const { stratum, traits, couples, linkCount, partners, children, stateOf, members, holders } = family;
+  const { counted, alike, distanceBefore } = tallies;
+  const { touched, collect, deltaCounted, deltaAlike, changes, tally, distanceAfter, swap } = moves;
   let swaps = 0;
   let current = distanceBefore;
   const childLinks = linkCount - couples;
@@ -352,11 +424,5 @@ export function inheritWithinFamilies(input: InheritInput, rng: Rng): InheritRep
       for (const h of holders) h.exchanged(c, d);
     }
   }
-  return {
-    links: linkCount,
-    swaps,
-    distanceBefore,
-    distanceAfter: distance(),
-    traits: input.traits.map((t, k) => ({ name: t.name, link: t.link, counted: counted[k]!, countedBefore: countedBefore[k]!, alikeBefore: alikeBefore[k]!, alikeAfter: alike[k]!, targetShare: t.targetShare })),
-  };
+  return swaps;
 }
