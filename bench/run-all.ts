@@ -22,6 +22,7 @@ const MODEST: Record<string, string[]> = {
   memory: ['--persons', '250000', '--n', '200000', '--reps', '1'],
   scaleout: ['--seconds', '5', '--executes', '20'],
   reference: ['--loads', '3'],
+  overview: ['--queries', '1000', '--calls', '20'],
 };
 const FULL: Record<string, string[]> = {
   sampling: [],
@@ -33,6 +34,7 @@ const FULL: Record<string, string[]> = {
   memory: ['--reps', '2'],
   scaleout: [],
   reference: [],
+  overview: [],
 };
 
 const root = join(import.meta.dirname, '..');

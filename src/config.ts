@@ -114,17 +114,7 @@ function fileEnv(env: Env): Env {
 export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Config, 'dataDir' | 'host' | 'port'>> = {}): Config {
   // Environment variables win over the config file.
   const merged: Env = { ...fileEnv(env), ...env };
-  const s3Bucket = text(merged, 'SPQ_S3_BUCKET');
-  const s3: S3Config | undefined = s3Bucket
-    ? {
-        endpoint: text(merged, 'SPQ_S3_ENDPOINT'),
-        region: text(merged, 'SPQ_S3_REGION') ?? 'us-east-1',
-        bucket: s3Bucket,
-        accessKeyId: text(merged, 'SPQ_S3_ACCESS_KEY_ID') ?? text(merged, 'AWS_ACCESS_KEY_ID') ?? '',
-        secretAccessKey: text(merged, 'SPQ_S3_SECRET_ACCESS_KEY') ?? text(merged, 'AWS_SECRET_ACCESS_KEY') ?? '',
-        forcePathStyle: (text(merged, 'SPQ_S3_FORCE_PATH_STYLE') ?? 'true') !== 'false',
-      }
-    : undefined;
+  const s3 = s3ConfigOf(merged);
   const port = overrides.port ?? integer(merged, 'SPQ_PORT', 8080);
   if (port > 65535) throw new ConfigError(`SPQ_PORT must be at most 65535, got ${port}`);
   const poolDir = text(merged, 'SPQ_POOL_DIR');
@@ -179,6 +169,20 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
       signInAttemptsPerEmail: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_EMAIL', 10, 1),
       signInAttemptsPerAddress: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_ADDRESS', 30, 1),
     },
+  };
+}
+
+/** The S3 file store's settings when SPQ_S3_BUCKET is set (else files stay on the local disk). */
+function s3ConfigOf(env: Env): S3Config | undefined {
+  const bucket = text(env, 'SPQ_S3_BUCKET');
+  if (!bucket) return undefined;
+  return {
+    endpoint: text(env, 'SPQ_S3_ENDPOINT'),
+    region: text(env, 'SPQ_S3_REGION') ?? 'us-east-1',
+    bucket,
+    accessKeyId: text(env, 'SPQ_S3_ACCESS_KEY_ID') ?? text(env, 'AWS_ACCESS_KEY_ID') ?? '',
+    secretAccessKey: text(env, 'SPQ_S3_SECRET_ACCESS_KEY') ?? text(env, 'AWS_SECRET_ACCESS_KEY') ?? '',
+    forcePathStyle: (text(env, 'SPQ_S3_FORCE_PATH_STYLE') ?? 'true') !== 'false',
   };
 }
 

@@ -5,8 +5,8 @@ import { appError, type AppError } from '../core/errors.ts';
 import { sandboxCapExceeded } from '../core/pricing.ts';
 import { withoutTaken } from '../core/sampling/index.ts';
 import { err, ok, type Result } from '../core/result.ts';
-import { StoreUnavailableError, type QueryRecord } from '../ports/account-store.ts';
-import type { ExportResult, SampledPart } from '../ports/pool-release.ts';
+import { StoreUnavailableError, type ChargeFailure, type QueryRecord } from '../ports/account-store.ts';
+import type { ExportResult, Implicate, PoolRelease, SampledPart } from '../ports/pool-release.ts';
 import type { OpsLog, UseCaseDeps } from './deps.ts';
 import {
   CONTENT_TYPES,
@@ -22,6 +22,7 @@ import {
 import { implicateFor, requestedSeed } from './implicates.ts';
 import { validateQuery, type NormalizedQuery, type QueryInput } from './query-validation.ts';
 import type { ExecuteResult } from '../wire/query.ts';
+import type { ValidatedQuery } from './query-validation.ts';
 
 export interface ExecuteMetadata extends NormalizedQuery {
   readonly version: string;
@@ -65,6 +66,8 @@ export interface ExecuteInput {
   readonly requestId: string;
   /** A sandbox (spq_test_) key: nothing is charged, n is capped, the result is marked test data. */
   readonly sandbox?: boolean;
+  /** The API key that sent it (kept on the query row for usage per key); absent from the account area. */
+  readonly keyId?: string | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -125,9 +128,54 @@ export async function executeQuery(
   log: OpsLog,
   input: ExecuteInput,
 ): Promise<Result<ExecuteOutcome, AppError>> {
+  const planned = await planExecute(deps, input);
+  if (!planned.ok) return planned;
+  const plan = planned.value;
+  const charged = await chargeFor(deps, log, input, plan);
+  if (!charged.ok) return answerRefusedCharge(deps, charged.error);
+  const scratch: ScratchFiles = {};
+  try {
+    const parts = sampleSelections(plan);
+    const written = await writeResultFile(deps, plan, parts, scratch);
+    await storeResultFiles(deps, plan, written);
+    await completeOrCancelled(deps, plan);
+    const outcome = await completedOutcome(deps, plan, charged.value.creditsRemaining);
+    // Only here is a charge final (a replay charged nothing new; a failure above is refunded).
+    const { rows, bytes } = written.exported;
+    deps.executeObserver?.executeCompleted({ credits: plan.creditCost, rows, bytes, dataset: plan.query.dataset_type, format: plan.query.output_format });
+    return ok(outcome);
+  } catch (error) {
+    return err(await refundAfterFailure(deps, log, input, plan, scratch, error));
+  }
+}
+
+/** Everything an execute decided before charging: what to draw, from which pools, at what price, under which id. */
+interface ExecutePlan {
+  /** The implicate's own pools: each synthesis fits the same tables, but its records are its own. */
+  readonly pools: PoolRelease;
+  readonly validated: ValidatedQuery;
+  readonly query: NormalizedQuery;
+  readonly sandbox: boolean;
+  readonly creditCost: number;
+  readonly queryId: string;
+  readonly now: Date;
+  readonly expires: Date;
+  readonly seed: bigint;
+  readonly metadata: ExecuteMetadata;
+  readonly household: boolean;
+  readonly fileKey: string;
+}
+
+/** Scratch files written so far, for the cleanup after a failure. */
+interface ScratchFiles {
+  tmpPath?: string;
+  dictionaryPath?: string;
+}
+
+/** Implicate, validation and price, the requested seed, the sandbox cap; then the query's id, time, seed and metadata. */
+async function planExecute(deps: UseCaseDeps, input: ExecuteInput): Promise<Result<ExecutePlan, AppError>> {
   const chosen = await implicateFor(deps, input.query.implicate);
   if (!chosen.ok) return chosen;
-  // Pool sizes are the implicate's own: each synthesis fits the same tables, but its records are its own.
   const pools = chosen.value.pools;
   const validated = validateQuery(pools, deps.config, input.query);
   if (!validated.ok) return validated;
@@ -144,19 +192,39 @@ export async function executeQuery(
   const now = deps.clock.now();
   const expires = new Date(now.getTime() + deps.config.downloadTtlDays * DAY_MS);
   const seed = named?.value ?? deps.randomness.seed();
-  const metadata: ExecuteMetadata = {
+  const household = q.linked_records === 'household';
+  return ok({
+    pools,
+    validated: v,
+    query: q,
+    sandbox,
+    creditCost,
+    queryId,
+    now,
+    expires,
+    seed,
+    metadata: executeMetadata(deps, q, now, seed, chosen.value, sandbox),
+    household,
+    fileKey: household ? householdFileKey(queryId) : resultFileKey(queryId, q.output_format),
+  });
+}
+
+function executeMetadata(deps: Pick<UseCaseDeps, 'pools'>, q: NormalizedQuery, now: Date, seed: bigint, implicate: Implicate, sandbox: boolean): ExecuteMetadata {
+  return {
     ...q,
     version: deps.pools.version,
     fitted_to: deps.pools.fittedTo,
     generated_at: now.toISOString(),
     seed: seed.toString(),
-    implicate: chosen.value.number,
-    ...(chosen.value.synthesisSeed !== undefined ? { synthesis_seed: chosen.value.synthesisSeed } : {}),
+    implicate: implicate.number,
+    ...(implicate.synthesisSeed !== undefined ? { synthesis_seed: implicate.synthesisSeed } : {}),
     ...(sandbox ? { test_data: true as const } : {}),
   };
-  const household = q.linked_records === 'household';
-  const fileKey = household ? householdFileKey(queryId) : resultFileKey(queryId, q.output_format);
+}
 
+/** Debits the account and writes the pending history row in one transaction (ports/ledger charge). */
+async function chargeFor(deps: UseCaseDeps, log: OpsLog, input: ExecuteInput, plan: ExecutePlan): Promise<Result<{ readonly creditsRemaining: number }, ChargeFailure>> {
+  const { queryId, now, query: q, metadata, expires, creditCost } = plan;
   const chargeRequest = {
     accountId: input.accountId,
     queryId,
@@ -170,139 +238,193 @@ export async function executeQuery(
       metadata: metadata as unknown as Record<string, unknown>,
       fileKey: null,
       downloadExpires: expires,
+      keyId: input.keyId ?? null,
     },
     ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q, { seed: input.query.seed, implicate: input.query.implicate }) } } : {}),
     ...(deps.instanceId !== undefined ? { instanceId: deps.instanceId } : {}),
   };
-  const charged = await deps.accounts.charge(chargeRequest).catch((error: unknown) => {
+  return deps.accounts.charge(chargeRequest).catch((error: unknown) => {
     // The outcome is unknown (the connection may have broken after the commit): refunding the
     // query id settles it either way, as refunding a query that was never charged does nothing.
     log.error({ err: error, queryId, requestId: input.requestId }, 'charge failed; refunding in case it was committed');
     refundLater(deps, log, queryId, input.requestId);
     throw error;
   });
-  if (!charged.ok) {
-    const f = charged.error;
-    switch (f.kind) {
-      case 'insufficient_credits':
-        return err(appError('insufficient_credits', `This query costs ${f.required} credits; the account has ${f.available} available.`, { credits_remaining: f.available }));
-      case 'idempotency_in_flight':
-        return err(appError('conflict', 'A request with this Idempotency-Key is still running; wait for it, then retry to get its result.'));
-      case 'idempotency_mismatch':
-        return err(appError('validation_error', 'This Idempotency-Key was already used with a different request body; use a new key for a different query.'));
-      case 'idempotency_replay':
-        return ok(await outcomeOf(deps, f.query));
-    }
-  }
+}
 
-  const scratchName = household ? householdFileKey(queryId) : `${queryId}.${q.output_format}`;
-  let tmpPath: string | undefined;
-  let exported: ExportResult | undefined;
+/** A charge the ledger refused: the client's error, or (same Idempotency-Key, same body, completed) the stored result again. */
+async function answerRefusedCharge(deps: UseCaseDeps, f: ChargeFailure): Promise<Result<ExecuteOutcome, AppError>> {
+  switch (f.kind) {
+    case 'insufficient_credits':
+      return err(appError('insufficient_credits', `This query costs ${f.required} credits; the account has ${f.available} available.`, { credits_remaining: f.available }));
+    case 'idempotency_in_flight':
+      return err(appError('conflict', 'A request with this Idempotency-Key is still running; wait for it, then retry to get its result.'));
+    case 'idempotency_mismatch':
+      return err(appError('validation_error', 'This Idempotency-Key was already used with a different request body; use a new key for a different query.'));
+    case 'idempotency_replay':
+      return ok(await outcomeOf(deps, f.query));
+  }
+}
+
+/** Each selection's records, seeded by its index; overlapping selections: a record is drawn once in the file (core/sampling withoutTaken). */
+function sampleSelections(plan: ExecutePlan): SampledPart[] {
+  const { pools, validated: v, query: q, seed } = plan;
+  const extraOf = new Map(v.overlaps.map((o) => [o.index, o.extra]));
+  const taken = extraOf.size > 0 ? new Set<number>() : undefined;
+  return v.selections.map((selection, i) => {
+    const n = q.n_observations;
+    const extra = extraOf.get(i) ?? 0;
+    const partSeed = selectionSeed(seed, i);
+    const rows =
+      extra > 0 && taken
+        ? withoutTaken(pools.sample(selection, q.dataset_type, Math.min(v.matches[i]!.pool_size, n + extra), partSeed), n, taken, partSeed)
+        : pools.sample(selection, q.dataset_type, n, partSeed);
+    if (taken) for (const row of rows) taken.add(row);
+    return { selection, rows };
+  });
+}
+
+/** A result file written to scratch space, not yet stored. */
+interface WrittenFile {
+  readonly path: string;
+  readonly exported: ExportResult;
+}
+
+/** Writes the sampled records to a scratch file in the requested format (a zip of three files for household). */
+async function writeResultFile(deps: UseCaseDeps, plan: ExecutePlan, parts: readonly SampledPart[], scratch: ScratchFiles): Promise<WrittenFile> {
+  const { pools, query: q, queryId } = plan;
+  const tmpPath = await deps.scratch.file(plan.household ? householdFileKey(queryId) : `${queryId}.${q.output_format}`);
+  scratch.tmpPath = tmpPath;
+  const metadata = fileMetadata(deps, plan);
+  const exported = plan.household
+    ? // The dwellings drawn, then every family and person of them: one file per dataset, in one zip.
+      await pools.exportBundle({
+        files: (['dwellings', 'families', 'persons'] as const).map((dataset) => ({
+          name: resultFileName(queryId, dataset, q.output_format),
+          dataset,
+          parts: dataset === 'dwellings' ? parts : parts.map((p) => ({ selection: p.selection, rows: pools.members(dataset, p.rows) })),
+        })),
+        format: q.output_format,
+        includeGeography: q.include_geography,
+        metadata,
+        destPath: tmpPath,
+      })
+    : await pools.export({
+        dataset: q.dataset_type,
+        parts,
+        format: q.output_format,
+        includeGeography: q.include_geography,
+        ...(q.linked_records ? { linkedRecords: q.linked_records } : {}),
+        metadata,
+        destPath: tmpPath,
+      });
+  if (exported.dictionaryPath !== undefined) scratch.dictionaryPath = exported.dictionaryPath;
+  return { path: tmpPath, exported };
+}
+
+/** What the file says of itself (parquet key-value metadata, the csv dictionary, the xlsx About sheet). */
+function fileMetadata(deps: Pick<UseCaseDeps, 'pools'>, plan: ExecutePlan): Record<string, string> {
+  const { metadata, query: q, sandbox } = plan;
+  return {
+    query_id: plan.queryId,
+    version: metadata.version,
+    seed: metadata.seed,
+    implicate: String(metadata.implicate),
+    ...(metadata.synthesis_seed !== undefined ? { synthesis_seed: metadata.synthesis_seed } : {}),
+    generated_at: metadata.generated_at,
+    dataset_type: q.dataset_type,
+    geography_level: q.geography_level,
+    geography_selections: JSON.stringify(q.geography_selections),
+    n_observations: String(q.n_observations),
+    include_geography: q.include_geography,
+    ...(q.linked_records ? { linked_records: q.linked_records } : {}),
+    fitted_to: deps.pools.fittedTo,
+    citation: sandbox ? `${TEST_DATA_NOTICE} ${citationOf(deps.pools.fittedTo)}` : citationOf(deps.pools.fittedTo),
+    ...(sandbox ? { test_data: 'true' } : {}),
+  };
+}
+
+/** Stores the dictionary (when the format has one) and the result file under their keys. */
+async function storeResultFiles(deps: UseCaseDeps, plan: ExecutePlan, { path, exported }: WrittenFile): Promise<void> {
+  if (exported.dictionaryPath !== undefined) await deps.files.put(dictionaryFileKey(plan.queryId), exported.dictionaryPath, DICTIONARY_CONTENT_TYPE);
+  await deps.files.put(plan.fileKey, path, plan.household ? HOUSEHOLD_CONTENT_TYPE : CONTENT_TYPES[plan.query.output_format]);
+}
+
+/** Marks the query completed; throws when crash recovery refunded it meanwhile (this instance's lease lapsed). */
+async function completeOrCancelled(deps: UseCaseDeps, plan: ExecutePlan): Promise<void> {
+  if (!(await deps.accounts.completeQuery(plan.queryId, plan.fileKey))) {
+    // Recovery refunded it meanwhile (this instance's lease lapsed): the file must not be handed out.
+    throw new LeaseLapsedError(plan.queryId);
+  }
+}
+
+/** The response: download link (and the csv dictionary's), the balance after the charge, the metadata echo. */
+async function completedOutcome(deps: UseCaseDeps, plan: ExecutePlan, creditsRemaining: number): Promise<ExecuteOutcome> {
+  const { queryId, query: q, fileKey, expires, sandbox } = plan;
+  const downloadUrl = await deps.files.downloadUrl(fileKey, downloadNameOf(queryId, q.dataset_type, fileKey, q.output_format, sandbox), expires);
+  return {
+    query_id: queryId,
+    status: 'completed',
+    credit_cost: plan.creditCost,
+    credits_remaining: creditsRemaining,
+    download_url: downloadUrl,
+    download_expires: expires.toISOString(),
+    metadata: wireMetadata(plan.metadata),
+    ...(plan.household ? {} : await dictionaryLink(deps, queryId, q.dataset_type, q.output_format, expires, sandbox)),
+  };
+}
+
+/**
+ * After a failure past the charge: removes what was written, refunds the charge (or leaves it to
+ * the background when the ledger is out of reach), and says what happened in the client's error.
+ */
+async function refundAfterFailure(deps: UseCaseDeps, log: OpsLog, input: ExecuteInput, plan: ExecutePlan, scratch: ScratchFiles, error: unknown): Promise<AppError> {
+  const { queryId } = plan;
+  const cancelled = await wasCancelled(deps, input.accountId, queryId, error);
+  log.error({ err: error, queryId, requestId: input.requestId }, 'execute failed after the charge; refunding');
+  await discardFiles(deps, plan, scratch);
+  const settled = await refundNow(deps, log, queryId, input.requestId);
+  if (cancelled) {
+    // Not a fault of the query: this instance stalled past its lease and another one refunded it.
+    return appError('service_unavailable', 'This server stalled while running the query, so the query was cancelled and nothing was charged. Retry it (the same Idempotency-Key runs it afresh).');
+  }
+  if (error instanceof StoreUnavailableError) {
+    // The database was out of reach for a moment (as the request gate answers it): retryable, not a fault.
+    return appError('service_unavailable', `The database was out of reach for a moment, so the query could not be completed and ${settled}. Retry in a few seconds; the same Idempotency-Key is never charged twice.`);
+  }
+  return appError('internal_error', `The query could not be completed and ${settled}. Retry with backoff; quote request id ${input.requestId}.`);
+}
+
+/**
+ * Crash recovery refunds the queries of an instance whose lease lapsed (and clears its scratch
+ * files); a stalled instance that resumes then fails anywhere, not only at completeQuery.
+ * (A database out of reach is not asked: that would only wait out another timeout.)
+ */
+async function wasCancelled(deps: UseCaseDeps, accountId: string, queryId: string, error: unknown): Promise<boolean> {
+  return (
+    error instanceof LeaseLapsedError ||
+    (!(error instanceof StoreUnavailableError) && (await deps.accounts.getQuery(accountId, queryId).catch(() => undefined))?.status === 'failed')
+  );
+}
+
+/** Best effort: the scratch files and whatever was already stored under the query's keys. */
+async function discardFiles(deps: UseCaseDeps, plan: ExecutePlan, scratch: ScratchFiles): Promise<void> {
+  if (scratch.tmpPath !== undefined) await deps.scratch.remove(scratch.tmpPath).catch(() => undefined);
+  if (scratch.dictionaryPath !== undefined) await deps.scratch.remove(scratch.dictionaryPath).catch(() => undefined);
+  await deps.files.delete(plan.fileKey).catch(() => undefined);
+  await deps.files.delete(dictionaryFileKey(plan.queryId)).catch(() => undefined);
+}
+
+/** Refunds the charge; when the ledger does not answer, keeps trying in the background. Returns how the charge was settled, for the client. */
+async function refundNow(deps: UseCaseDeps, log: OpsLog, queryId: string, requestId: string): Promise<string> {
   try {
-    // Overlapping selections: a record is drawn once in the file (core/sampling withoutTaken).
-    const extraOf = new Map(v.overlaps.map((o) => [o.index, o.extra]));
-    const taken = extraOf.size > 0 ? new Set<number>() : undefined;
-    const parts: SampledPart[] = v.selections.map((selection, i) => {
-      const n = q.n_observations;
-      const extra = extraOf.get(i) ?? 0;
-      const partSeed = selectionSeed(seed, i);
-      const rows =
-        extra > 0 && taken
-          ? withoutTaken(pools.sample(selection, q.dataset_type, Math.min(v.matches[i]!.pool_size, n + extra), partSeed), n, taken, partSeed)
-          : pools.sample(selection, q.dataset_type, n, partSeed);
-      if (taken) for (const row of rows) taken.add(row);
-      return { selection, rows };
-    });
-    tmpPath = await deps.scratch.file(scratchName);
-    const fileMetadata: Record<string, string> = {
-      query_id: queryId,
-      version: metadata.version,
-      seed: metadata.seed,
-      implicate: String(metadata.implicate),
-      ...(metadata.synthesis_seed !== undefined ? { synthesis_seed: metadata.synthesis_seed } : {}),
-      generated_at: metadata.generated_at,
-      dataset_type: q.dataset_type,
-      geography_level: q.geography_level,
-      geography_selections: JSON.stringify(q.geography_selections),
-      n_observations: String(q.n_observations),
-      include_geography: q.include_geography,
-      ...(q.linked_records ? { linked_records: q.linked_records } : {}),
-      fitted_to: deps.pools.fittedTo,
-      citation: sandbox ? `${TEST_DATA_NOTICE} ${citationOf(deps.pools.fittedTo)}` : citationOf(deps.pools.fittedTo),
-      ...(sandbox ? { test_data: 'true' } : {}),
-    };
-    exported = household
-      ? // The dwellings drawn, then every family and person of them: one file per dataset, in one zip.
-        await pools.exportBundle({
-          files: (['dwellings', 'families', 'persons'] as const).map((dataset) => ({
-            name: resultFileName(queryId, dataset, q.output_format),
-            dataset,
-            parts: dataset === 'dwellings' ? parts : parts.map((p) => ({ selection: p.selection, rows: pools.members(dataset, p.rows) })),
-          })),
-          format: q.output_format,
-          includeGeography: q.include_geography,
-          metadata: fileMetadata,
-          destPath: tmpPath,
-        })
-      : await pools.export({
-          dataset: q.dataset_type,
-          parts,
-          format: q.output_format,
-          includeGeography: q.include_geography,
-          ...(q.linked_records ? { linkedRecords: q.linked_records } : {}),
-          metadata: fileMetadata,
-          destPath: tmpPath,
-        });
-    if (exported.dictionaryPath !== undefined) await deps.files.put(dictionaryFileKey(queryId), exported.dictionaryPath, DICTIONARY_CONTENT_TYPE);
-    await deps.files.put(fileKey, tmpPath, household ? HOUSEHOLD_CONTENT_TYPE : CONTENT_TYPES[q.output_format]);
-    if (!(await deps.accounts.completeQuery(queryId, fileKey))) {
-      // Recovery refunded it meanwhile (this instance's lease lapsed): the file must not be handed out.
-      throw new LeaseLapsedError(queryId);
-    }
-    const downloadUrl = await deps.files.downloadUrl(fileKey, downloadNameOf(queryId, q.dataset_type, fileKey, q.output_format, sandbox), expires);
-    const outcome: ExecuteOutcome = {
-      query_id: queryId,
-      status: 'completed',
-      credit_cost: creditCost,
-      credits_remaining: charged.value.creditsRemaining,
-      download_url: downloadUrl,
-      download_expires: expires.toISOString(),
-      metadata: wireMetadata(metadata),
-      ...(household ? {} : await dictionaryLink(deps, queryId, q.dataset_type, q.output_format, expires, sandbox)),
-    };
-    // Only here is a charge final (a replay charged nothing new; a failure above is refunded).
-    deps.executeObserver?.executeCompleted({ credits: creditCost, rows: exported.rows, bytes: exported.bytes, dataset: q.dataset_type, format: q.output_format });
-    return ok(outcome);
-  } catch (error) {
-    // Crash recovery refunds the queries of an instance whose lease lapsed (and clears its scratch
-    // files); a stalled instance that resumes then fails anywhere, not only at completeQuery.
-    // (A database out of reach is not asked: that would only wait out another timeout.)
-    const cancelled =
-      error instanceof LeaseLapsedError ||
-      (!(error instanceof StoreUnavailableError) && (await deps.accounts.getQuery(input.accountId, queryId).catch(() => undefined))?.status === 'failed');
-    log.error({ err: error, queryId, requestId: input.requestId }, 'execute failed after the charge; refunding');
-    if (tmpPath !== undefined) await deps.scratch.remove(tmpPath).catch(() => undefined);
-    if (exported?.dictionaryPath !== undefined) await deps.scratch.remove(exported.dictionaryPath).catch(() => undefined);
-    await deps.files.delete(fileKey).catch(() => undefined);
-    await deps.files.delete(dictionaryFileKey(queryId)).catch(() => undefined);
-    let settled = 'nothing was charged';
-    try {
-      await deps.accounts.refundQuery(queryId, deps.clock.now(), REFUND_REASON);
-    } catch (refundError) {
-      // Typically the database is unreachable, which is often why the execute failed at all.
-      log.error({ err: refundError, queryId, requestId: input.requestId }, 'refund failed; retrying in the background');
-      refundLater(deps, log, queryId, input.requestId);
-      settled = 'its charge will be refunded automatically as soon as the ledger answers';
-    }
-    if (cancelled) {
-      // Not a fault of the query: this instance stalled past its lease and another one refunded it.
-      return err(appError('service_unavailable', 'This server stalled while running the query, so the query was cancelled and nothing was charged. Retry it (the same Idempotency-Key runs it afresh).'));
-    }
-    if (error instanceof StoreUnavailableError) {
-      // The database was out of reach for a moment (as the request gate answers it): retryable, not a fault.
-      return err(appError('service_unavailable', `The database was out of reach for a moment, so the query could not be completed and ${settled}. Retry in a few seconds; the same Idempotency-Key is never charged twice.`));
-    }
-    return err(appError('internal_error', `The query could not be completed and ${settled}. Retry with backoff; quote request id ${input.requestId}.`));
+    await deps.accounts.refundQuery(queryId, deps.clock.now(), REFUND_REASON);
+    return 'nothing was charged';
+  } catch (refundError) {
+    // Typically the database is unreachable, which is often why the execute failed at all.
+    log.error({ err: refundError, queryId, requestId }, 'refund failed; retrying in the background');
+    refundLater(deps, log, queryId, requestId);
+    return 'its charge will be refunded automatically as soon as the ledger answers';
   }
 }
 

@@ -66,3 +66,20 @@ export async function getQuery(deps: Deps, accountId: string, queryId: string): 
   if (q === undefined || q.status !== 'completed') return err(notFound);
   return ok(await historyItem(deps, q, deps.clock.now()));
 }
+
+/** A query's page in the account area: its history entry, what it asked for and how it was drawn. */
+export interface QueryDetail {
+  readonly item: HistoryItem;
+  /** The metadata echo of its execute: the normalised request, seed, implicate, version, test_data. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** The API key that ran it; null when the account area's builder did. */
+  readonly keyId: string | null;
+}
+
+export async function queryDetail(deps: Deps, accountId: string, queryId: string): Promise<Result<QueryDetail, AppError>> {
+  const notFound = appError('not_found', `No query “${queryId}” in your account.`);
+  if (!isId('qry', queryId)) return err(notFound);
+  const q = await deps.accounts.getQuery(accountId, queryId);
+  if (q === undefined || q.status !== 'completed') return err(notFound);
+  return ok({ item: await historyItem(deps, q, deps.clock.now()), metadata: q.metadata, keyId: q.keyId ?? null });
+}

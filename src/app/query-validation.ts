@@ -97,19 +97,51 @@ function resolveFailureDetail(level: GeographyLevel, input: string, failure: Res
  */
 export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: QueryInput): Result<ValidatedQuery, AppError> {
   const query = normalizeQuery(input);
-  const { geography_level: level, geography_selections: raw, dataset_type: dataset, n_observations: n } = query;
-  if (raw.length === 0) return err(appError('bad_request', 'geography_selections must list at least one geography.'));
-  if (n < 1) return err(appError('validation_error', `n_observations must be at least 1, got ${n}.`));
+  const shapeError = checkShape(query);
+  if (shapeError) return err(shapeError);
+  const resolved = resolveSelections(pools, query);
+  if (!resolved.ok) return resolved;
+  const selections = resolved.value;
+  const poolSizes = selections.map((s) => pools.poolSize(s, query.dataset_type));
+  const sizeError = checkPoolSizes(query, selections, poolSizes);
+  if (sizeError) return err(sizeError);
+  const overlaps = overlapsOf(selections, query.dataset_type, query.n_observations);
+  const overlapError = checkOverlaps(query, selections, poolSizes, overlaps);
+  if (overlapError) return err(overlapError);
+  const totalRows = billableRecords(pools, query, selections);
+  const limitError = checkRowLimits(limits, query, totalRows);
+  if (limitError) return err(limitError);
+  return ok({
+    query,
+    selections,
+    overlaps,
+    matches: matchesOf(selections, poolSizes),
+    poolAvailable: poolSizes.reduce((a, b) => a + b, 0),
+    totalRows,
+    creditCost: priceOf(query, selections.length, totalRows),
+  });
+}
+
+/** What is wrong with the query before any geography is looked up: no selections, n below 1, linked_records that does not fit the dataset. */
+function checkShape(query: NormalizedQuery): AppError | undefined {
+  const { geography_selections: raw, dataset_type: dataset, n_observations: n } = query;
+  if (raw.length === 0) return appError('bad_request', 'geography_selections must list at least one geography.');
+  if (n < 1) return appError('validation_error', `n_observations must be at least 1, got ${n}.`);
   if (query.linked_records === 'household' && dataset !== 'dwellings') {
-    return err(appError('validation_error', 'linked_records "household" draws dwellings and returns them with all their families and persons: set dataset_type to "dwellings" (n_observations counts dwellings).'));
+    return appError('validation_error', 'linked_records "household" draws dwellings and returns them with all their families and persons: set dataset_type to "dwellings" (n_observations counts dwellings).');
   }
   if (query.linked_records === 'joined' && dataset === 'dwellings') {
-    return err(appError('validation_error', 'linked_records "joined" adds a record\'s family and dwelling columns; dwellings have neither above them. Ask for persons or families, or leave linked_records out.'));
+    return appError('validation_error', 'linked_records "joined" adds a record\'s family and dwelling columns; dwellings have neither above them. Ask for persons or families, or leave linked_records out.');
   }
+  return undefined;
+}
 
+/** Each selection resolved against the release, none empty and none listed twice (however spelled). */
+function resolveSelections(pools: PoolRelease, query: NormalizedQuery): Result<ResolvedSelection[], AppError> {
+  const level = query.geography_level;
   const seen = new Map<string, string>();
   const selections: ResolvedSelection[] = [];
-  for (const input of raw) {
+  for (const input of query.geography_selections) {
     const key = fold(input);
     if (key === '') return err(appError('validation_error', 'geography_selections contains an empty identifier.'));
     if (seen.has(key)) return err(appError('validation_error', `The selection "${input}" is listed twice in geography_selections; list each geography once.`));
@@ -124,57 +156,66 @@ export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: Qu
     if (canonicalSeen.has(s.canonical)) return err(appError('validation_error', `"${s.canonical}" is listed twice in geography_selections (under different spellings); list each geography once.`));
     canonicalSeen.add(s.canonical);
   }
+  return ok(selections);
+}
 
-  const poolSizes = selections.map((s) => pools.poolSize(s, dataset));
+/** n_observations past a selection's pool: the error names the smallest such pool. */
+function checkPoolSizes(query: NormalizedQuery, selections: readonly ResolvedSelection[], poolSizes: readonly number[]): AppError | undefined {
+  const { dataset_type: dataset, n_observations: n } = query;
   let smallest = -1;
   for (let i = 0; i < selections.length; i++) {
     if (n > poolSizes[i]! && (smallest < 0 || poolSizes[i]! < poolSizes[smallest]!)) smallest = i;
   }
-  if (smallest >= 0) {
-    const name = selections[smallest]!.canonical;
-    return err(appError('validation_error', `n_observations (${n}) exceeds the ${dataset} pool of ${name}: ${poolSizes[smallest]} records. Ask for at most ${poolSizes[smallest]}.`));
-  }
+  if (smallest < 0) return undefined;
+  const name = selections[smallest]!.canonical;
+  return appError('validation_error', `n_observations (${n}) exceeds the ${dataset} pool of ${name}: ${poolSizes[smallest]} records. Ask for at most ${poolSizes[smallest]}.`);
+}
 
-  const overlaps = overlapsOf(selections, dataset, n);
+/** A later overlapping selection whose pool, after the records the earlier ones may draw, may hold fewer than n. */
+function checkOverlaps(query: NormalizedQuery, selections: readonly ResolvedSelection[], poolSizes: readonly number[], overlaps: readonly SelectionOverlap[]): AppError | undefined {
+  const { dataset_type: dataset, n_observations: n } = query;
   for (const o of overlaps) {
     if (poolSizes[o.index]! - o.extra < n) {
       const s = selections[o.index]!;
-      return err(
-        appError(
-          'validation_error',
-          `"${s.canonical}" shares ${o.sharedSuburbs} suburb(s) with ${o.with.map((w) => `"${w}"`).join(', ')}; a record is drawn once in a file, so after the records drawn for ${o.with.length > 1 ? 'those' : 'it'} its ${dataset} pool of ${poolSizes[o.index]} may hold fewer than ${n}. Ask for fewer records, or leave out one of the overlapping selections.`,
-        ),
+      return appError(
+        'validation_error',
+        `"${s.canonical}" shares ${o.sharedSuburbs} suburb(s) with ${o.with.map((w) => `"${w}"`).join(', ')}; a record is drawn once in a file, so after the records drawn for ${o.with.length > 1 ? 'those' : 'it'} its ${dataset} pool of ${poolSizes[o.index]} may hold fewer than ${n}. Ask for fewer records, or leave out one of the overlapping selections.`,
       );
     }
   }
+  return undefined;
+}
 
-  // A household sample's records: its dwellings with the families and persons they hold on average.
-  const household = query.linked_records === 'household';
-  const billableRecords = household
+/** The records a query returns: n per selection, or for a household sample its dwellings with the families and persons they hold on average. */
+function billableRecords(pools: PoolRelease, query: NormalizedQuery, selections: readonly ResolvedSelection[]): number {
+  const n = query.n_observations;
+  return query.linked_records === 'household'
     ? householdRecords(n, selections.map((s) => ({ dwellings: pools.poolSize(s, 'dwellings'), families: pools.poolSize(s, 'families'), persons: pools.poolSize(s, 'persons') })))
     : n * selections.length;
-  const totalRows = billableRecords;
+}
+
+/** The server's per-execute row limit, and Excel's sheet limit for xlsx. */
+function checkRowLimits(limits: QueryLimits, query: NormalizedQuery, totalRows: number): AppError | undefined {
   if (totalRows > limits.maxRowsPerExecute) {
-    return err(appError('validation_error', `This query asks for ${totalRows} records; one execute may produce at most ${limits.maxRowsPerExecute}. Split it into several queries.`));
+    return appError('validation_error', `This query asks for ${totalRows} records; one execute may produce at most ${limits.maxRowsPerExecute}. Split it into several queries.`);
   }
   if (query.output_format === 'xlsx' && totalRows > XLSX_MAX_DATA_ROWS) {
-    return err(appError('validation_error', `This query asks for ${totalRows} records, more than an xlsx sheet holds (${XLSX_MAX_DATA_ROWS}); use output_format "parquet" or "csv".`));
+    return appError('validation_error', `This query asks for ${totalRows} records, more than an xlsx sheet holds (${XLSX_MAX_DATA_ROWS}); use output_format "parquet" or "csv".`);
   }
+  return undefined;
+}
 
-  const matches = selections.map((s, i) => ({
+const matchesOf = (selections: readonly ResolvedSelection[], poolSizes: readonly number[]): GeographyMatch[] =>
+  selections.map((s, i) => ({
     suburb_id: s.canonical,
     pool_size: poolSizes[i]!,
     small_suburb_flag: s.suburbs.length > 0 && s.suburbs.every((sub) => sub.smallSuburb),
   }));
-  return ok({
-    query,
-    selections,
-    overlaps,
-    matches,
-    poolAvailable: poolSizes.reduce((a, b) => a + b, 0),
-    totalRows,
-    creditCost: household ? creditCostOfRecords(billableRecords, query.include_geography) : creditCost(n, selections.length, query.include_geography, query.linked_records ?? QUERY_DEFAULTS.linked_records),
-  });
+
+function priceOf(query: NormalizedQuery, selectionCount: number, billable: number): number {
+  return query.linked_records === 'household'
+    ? creditCostOfRecords(billable, query.include_geography)
+    : creditCost(query.n_observations, selectionCount, query.include_geography, query.linked_records ?? QUERY_DEFAULTS.linked_records);
 }
 
 /**

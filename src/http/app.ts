@@ -29,6 +29,9 @@ import { registerPreview } from './routes/query/preview.ts';
 import type { Api, AppDeps } from './types.ts';
 import { registerAccountArea } from './web/account-area.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
+import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
+import type { HttpMetrics } from './metrics.ts';
 
 export type { AppDeps } from './types.ts';
 
@@ -47,45 +50,9 @@ export function buildApp(given: AppDeps): FastifyInstance {
     limiter: countingLimiter(given.limiter, metrics),
     executeObserver: metrics,
   };
-  const app = Fastify({
-    logger: loggerOptions(deps.logger),
-    genReqId: () => `req_${randomBase62(16)}`,
-    requestIdHeader: false,
-    // One access line per request (onResponse below) instead of Fastify's two.
-    logController: new LogController({ disableRequestLogging: true }),
-    schemaErrorFormatter,
-    // Routes without a JSON body get a small limit; the query routes set their own (QUERY_BODY_LIMIT).
-    bodyLimit: DEFAULT_BODY_LIMIT,
-    // A client must send its whole request within these (slow bodies no longer hold a connection).
-    requestTimeout: deps.config.requestTimeoutMs,
-    http: { headersTimeout: Math.min(deps.config.headersTimeoutMs, deps.config.requestTimeoutMs), connectionsCheckingInterval: 1000 },
-    // Download tokens are longer than Fastify's default limit of 100 characters per path parameter.
-    routerOptions: { maxParamLength: 1000 },
-    // Requests in flight when the server closes are finished (graceful shutdown); new ones get 503.
-    return503OnClosing: true,
-    clientErrorHandler: clientErrorHandler((status) => metrics.observeRequest('UNPARSED', UNMATCHED_ROUTE, status, 0)),
-    // Errors the router raises before any hook (bad percent-encoding, an over-long path segment)
-    // get the contract's body and request id too, and never echo the URL (it may hold a signature).
-    frameworkErrors: (error, request, reply) => {
-      reply.header('x-request-id', request.id);
-      const detail =
-        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? 'A path segment is longer than 1,000 characters. Use the download_url exactly as the API returned it, and identifiers as documented.'
-          : 'The URL is not validly percent-encoded. Encode each path segment (encodeURIComponent) and retry.';
-      void sendError(reply, appError('bad_request', detail));
-      // No hook runs for these requests: log and count them here, by method and no route.
-      request.log.info({ req: { method: request.method, url: '(not logged: malformed)' }, status: 400, reqId: request.id }, 'request');
-      metrics.observeRequest(request.method, UNMATCHED_ROUTE, 400, 0);
-    },
-  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
+  const app = Fastify(serverOptions(deps, metrics)).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
 
-  // JSON bodies: shape first (depth, key count), then Fastify's own parser (prototype-poisoning safe).
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const problem = jsonShapeProblem(body as string);
-    if (problem !== undefined) return done(Object.assign(new Error(problem), { statusCode: 400, code: 'SPQ_JSON_SHAPE' }), undefined);
-    return defaultJson(request, body as string, done);
-  });
+  registerJsonParser(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
@@ -131,4 +98,54 @@ export function buildApp(given: AppDeps): FastifyInstance {
   });
 
   return app as unknown as FastifyInstance;
+}
+
+/** The server's options: logging, request ids, body and time limits, and the router's own errors. */
+function serverOptions(deps: AppDeps, metrics: HttpMetrics) {
+  return {
+    logger: loggerOptions(deps.logger),
+    genReqId: () => `req_${randomBase62(16)}`,
+    requestIdHeader: false,
+    // One access line per request (onResponse below) instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    schemaErrorFormatter,
+    // Routes without a JSON body get a small limit; the query routes set their own (QUERY_BODY_LIMIT).
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    // A client must send its whole request within these (slow bodies no longer hold a connection).
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: { headersTimeout: Math.min(deps.config.headersTimeoutMs, deps.config.requestTimeoutMs), connectionsCheckingInterval: 1000 },
+    // Download tokens are longer than Fastify's default limit of 100 characters per path parameter.
+    routerOptions: { maxParamLength: 1000 },
+    // Requests in flight when the server closes are finished (graceful shutdown); new ones get 503.
+    return503OnClosing: true,
+    clientErrorHandler: clientErrorHandler((status) => metrics.observeRequest('UNPARSED', UNMATCHED_ROUTE, status, 0)),
+    // Errors the router raises before any hook (bad percent-encoding, an over-long path segment)
+    // get the contract's body and request id too, and never echo the URL (it may hold a signature).
+    frameworkErrors: answerFrameworkError(metrics),
+  } satisfies FastifyHttpOptions<Server>;
+}
+
+/** A router error raised before any hook: answered in the contract's shape, logged and counted here. */
+function answerFrameworkError(metrics: HttpMetrics): NonNullable<FastifyServerOptions['frameworkErrors']> {
+  return (error, request, reply) => {
+    reply.header('x-request-id', request.id);
+    const detail =
+      error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'A path segment is longer than 1,000 characters. Use the download_url exactly as the API returned it, and identifiers as documented.'
+        : 'The URL is not validly percent-encoded. Encode each path segment (encodeURIComponent) and retry.';
+    void sendError(reply, appError('bad_request', detail));
+    // No hook runs for these requests: log and count them here, by method and no route.
+    request.log.info({ req: { method: request.method, url: '(not logged: malformed)' }, status: 400, reqId: request.id }, 'request');
+    metrics.observeRequest(request.method, UNMATCHED_ROUTE, 400, 0);
+  };
+}
+
+/** JSON bodies: shape first (depth, key count), then Fastify's own parser (prototype-poisoning safe). */
+function registerJsonParser(app: Api): void {
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const problem = jsonShapeProblem(body as string);
+    if (problem !== undefined) return done(Object.assign(new Error(problem), { statusCode: 400, code: 'SPQ_JSON_SHAPE' }), undefined);
+    return defaultJson(request, body as string, done);
+  });
 }

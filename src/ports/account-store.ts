@@ -4,7 +4,7 @@ import type { QueryLog } from './query-log.ts';
 
 export type { Account, ApiKeyRecord } from './credential-store.ts';
 export type { Bundle, ChargeFailure, ChargeRequest, CreditSummary, LedgerEntry, Tier } from './ledger.ts';
-export type { Page, QueryRecord } from './query-log.ts';
+export type { Page, QueryRecord, QueryUsage } from './query-log.ts';
 
 /** The database's own life: schema, health, close. */
 export interface StoreLifecycle {

@@ -15,6 +15,22 @@ export interface QueryRecord {
   readonly downloadExpires: Date;
   /** Set once the sweeper has deleted the file. */
   readonly fileDeletedAt: Date | null;
+  /** The API key that ran it; null (or absent) when the account area's builder ran it. */
+  readonly keyId?: string | null;
+}
+
+/** What a query counts for in usage figures: the few columns of its row they read. */
+export interface QueryUsage {
+  readonly queryId: string;
+  readonly executedAt: Date;
+  /** The API key that ran it; null when the account area's builder did. */
+  readonly keyId: string | null;
+  readonly nObservations: number;
+  /** How many geography selections (places) it drew for. */
+  readonly places: number;
+  readonly creditCost: number;
+  /** A sandbox query (its metadata's test_data). */
+  readonly testData: boolean;
 }
 
 export interface Page<T> {
@@ -46,6 +62,11 @@ export interface QueryLog {
 
   getQuery(accountId: string, queryId: string): Promise<QueryRecord | undefined>;
   history(input: { accountId: string; page: number; perPage: number; datasetType?: DatasetType }): Promise<Page<QueryRecord>>;
+  /**
+   * The account's completed queries executed at or after `since`, newest first, at most `limit`,
+   * as the account area's usage figures need them (they add them up by day and by key).
+   */
+  usageSince(input: { accountId: string; since: Date; limit: number }): Promise<readonly QueryUsage[]>;
   /** Completed queries whose link expired before `before` and whose file is not yet deleted. */
   expiredFiles(before: Date, limit: number): Promise<readonly QueryRecord[]>;
   markFileDeleted(queryId: string, now: Date): Promise<void>;

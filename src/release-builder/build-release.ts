@@ -20,6 +20,9 @@ import { sumTablesByParent } from './parent-targets.ts';
 import { renderReport, summariseReport, type BuildReport, type SuburbFit } from './report.ts';
 import type { SuburbJob } from './suburb-job.ts';
 import { runJobsInOrder } from './worker-pool.ts';
+import type { PoolReleaseWriter } from '../adapters/pools/writer.ts';
+import type { SuburbEntry } from '../adapters/pools/catalog.ts';
+import type { SuburbOutcome } from './suburb-job.ts';
 
 export interface BuildOptions {
   readonly inputsDir: string;
@@ -340,125 +343,162 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
 async function synthesizeInto(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, prepared: PreparedBuild, dir: string, k: number): Promise<Omit<BuildSummary, 'implicates'>> {
   const started = performance.now();
   const progress = options.onProgress ?? (() => {});
-  const { levels, loadedLevels, truth, floor } = prepared;
   const seed = implicateSeed(options.seed, k);
-  const realism = createRealismAccumulator();
-  const variables = Object.fromEntries(DATASET_TYPES.map((d) => [d, variablesOf(d)])) as Record<(typeof DATASET_TYPES)[number], ReturnType<typeof variablesOf>>;
+  const variables = Object.fromEntries(DATASET_TYPES.map((d) => [d, variablesOf(d)])) as ReleaseVariables;
   // Demo inputs carry their hidden truth (truth/); real ABS inputs have none.
-  const fittedTo: FittedTo = truth.size > 0 ? 'demo' : 'census';
+  const fittedTo: FittedTo = prepared.truth.size > 0 ? 'demo' : 'census';
   const writer = await createPoolReleaseWriter({ dir, version: options.version, variables, fittedTo, synthesis: { implicate: k, seed: String(seed) } });
+  try {
+    const tally = await synthesizeAreas(options, prepared, seed, writer);
+    const report = releaseReport(options.version, prepared, tally);
+    const summaryText = renderReport(report, (performance.now() - started) / 1000);
+    progress('write', 0, 1);
+    const { checksum } = await writer.finish(report, summaryText);
+    progress('write', 1, 1);
+    return buildSummaryOf({ version: options.version, dir, checksum, fittedTo, started, summaryText }, prepared, tally, report, variables);
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+}
 
-  const fits: SuburbFit[] = [];
-  const totalsMismatched: string[] = [];
-  const failed: { area: string; reason: string }[] = [];
-  const notPublished = { estimated: 0, structural: 0 };
+type ReleaseVariables = Record<(typeof DATASET_TYPES)[number], ReturnType<typeof variablesOf>>;
+
+/** What the synthesis of every area gathered for the report and the summary. */
+interface AreaTally {
+  readonly fits: SuburbFit[];
+  readonly totalsMismatched: string[];
+  readonly failed: { area: string; reason: string }[];
+  readonly notPublished: { estimated: number; structural: number };
+  readonly realism: ReturnType<typeof createRealismAccumulator>;
+  readonly writtenByLevel: Map<AreaLevel, number>;
+}
+
+/**
+ * Every area of every level synthesized (on worker threads) and appended to the release in
+ * release order; an area that cannot be fitted is listed, and a build where none could fails.
+ */
+async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, prepared: PreparedBuild, seed: number, writer: PoolReleaseWriter): Promise<AreaTally> {
+  const progress = options.onProgress ?? (() => {});
+  const { loadedLevels, truth } = prepared;
+  const tally: AreaTally = { fits: [], totalsMismatched: [], failed: [], notPublished: { estimated: 0, structural: 0 }, realism: createRealismAccumulator(), writtenByLevel: new Map() };
   const areas = loadedLevels.flatMap((level) => orderForRelease(level.inputs.suburbs).map((suburb) => ({ suburb, level })));
   const jobs = function* (): Generator<SuburbJob> {
     for (const [index, { suburb, level }] of areas.entries()) {
       if (options.signal?.aborted) throw new BuildAborted();
       const { job, estimated, structural } = areaJob(level, suburb, index, { seed, smallSuburbThreshold: options.smallSuburbThreshold }, truth);
-      notPublished.estimated += estimated;
-      notPublished.structural += structural;
+      tally.notPublished.estimated += estimated;
+      tally.notPublished.structural += structural;
       yield job;
     }
   };
-  try {
-    let written = 0;
-    const writtenByLevel = new Map<AreaLevel, number>();
-    await runJobsInOrder(jobs(), options.threads ?? defaultThreads(), async (outcome) => {
-      const { suburb, level } = areas[outcome.index]!;
-      progress('synthesize', outcome.index + 1, areas.length);
-      if ('failure' in outcome) {
-        failed.push({ area: `${suburb.suburbId} (${suburb.salCode})`, reason: outcome.failure });
-        return;
-      }
-      const { population, small } = outcome;
-      if (totalMissed(level.inputs, suburb.salCode, population.persons.count, occupiedPrivateDwellings(population))) totalsMismatched.push(suburb.suburbId);
-      realism.addTally(outcome.realism, sizeBand(outcome.realism.persons));
-      fits.push({
-        salCode: suburb.salCode,
-        suburbId: suburb.suburbId,
-        persons: population.persons.count,
-        families: population.families.count,
-        dwellings: population.dwellings.count,
-        small,
-        inputs: outcome.inputs,
-        truth: outcome.truth,
-        structuralViolations: Object.values(outcome.violationsByRule).reduce((sum, n) => sum + n, 0),
-        violationsByRule: outcome.violationsByRule,
-        diagnostics: outcome.diagnostics,
-      });
-      await writer.append({
-        suburb: {
-          level: suburb.level,
-          salCode: suburb.salCode,
-          suburbId: suburb.suburbId,
-          name: suburb.name,
-          state: suburb.state,
-          postcode: suburb.postcode,
-          lga: suburb.lgaName,
-          lgaCode: suburb.lgaCode,
-          gccsa: suburb.gccsa,
-          smallSuburb: small,
-          postcodes: suburb.postcodes.map((p) => p.code),
-          lgas: suburb.lgas.map((l) => ({ code: l.code, name: l.name })),
-        },
-        population,
-        coarsened: outcome.coarsened,
-      });
-      written++;
-      writtenByLevel.set(suburb.level, (writtenByLevel.get(suburb.level) ?? 0) + 1);
-    });
-    if (written === 0) throw new BuildInputError([{ file: options.inputsDir, message: `no area could be fitted (${failed.length} failed: ${failed.slice(0, 3).map((f) => `${f.area}: ${f.reason}`).join('; ')})` }]);
+  let written = 0;
+  await runJobsInOrder(jobs(), options.threads ?? defaultThreads(), async (outcome) => {
+    const { suburb, level } = areas[outcome.index]!;
+    progress('synthesize', outcome.index + 1, areas.length);
+    if ('failure' in outcome) {
+      tally.failed.push({ area: `${suburb.suburbId} (${suburb.salCode})`, reason: outcome.failure });
+      return;
+    }
+    tallyArea(tally, level, suburb, outcome);
+    await writer.append({ suburb: suburbEntryOf(suburb, outcome.small), population: outcome.population, coarsened: outcome.coarsened });
+    written++;
+    tally.writtenByLevel.set(suburb.level, (tally.writtenByLevel.get(suburb.level) ?? 0) + 1);
+  });
+  const { failed } = tally;
+  if (written === 0) throw new BuildInputError([{ file: options.inputsDir, message: `no area could be fitted (${failed.length} failed: ${failed.slice(0, 3).map((f) => `${f.area}: ${f.reason}`).join('; ')})` }]);
+  return tally;
+}
 
-    const reference = prepared.reference;
-    const realismSummary = reference ? withReference(realism.summary(), reference) : realism.summary();
-    const report = summariseReport(options.version, fits, totalsMismatched, realismSummary, {
-      areasFailed: failed,
-      cellsNotPublished: notPublished,
-      ...(floor ? { floor } : {}),
-    });
-    const seconds = (performance.now() - started) / 1000;
-    const summaryText = renderReport(report, seconds);
-    progress('write', 0, 1);
-    const { checksum } = await writer.finish(report, summaryText);
-    progress('write', 1, 1);
-    const byTable = Object.fromEntries(report.tables.filter((t) => t.kind === 'input').map((t) => [t.tableId, { median: t.srmse.median, p95: t.srmse.p95 }]));
-    const band = (b: SizeBand) => {
-      const d = report.inputs.bySizeBand[b];
-      return { median: d.median, p95: d.p95, pairs: d.pairs };
-    };
-    return {
-      version: options.version,
-      dir,
-      checksum,
-      fitted_to: fittedTo,
-      levels,
-      areas: Object.fromEntries(levels.map((level) => [level, writtenByLevel.get(level) ?? 0])),
-      suburbs: report.suburbs,
-      persons: report.persons,
-      families: report.families,
-      dwellings: report.dwellings,
-      variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].length])),
-      srmse_median: report.inputs.overall.median,
-      srmse_p95: report.inputs.overall.p95,
-      srmse_by_table: byTable,
-      srmse_by_band: { '<500': band('<500'), '500-4999': band('500-5000'), '5000+': band('>=5000') },
-      truth_srmse_median: report.truth?.overall.median ?? null,
-      ...(floor ? { floor_srmse_median: floor.median, floor_srmse_p95: floor.p95 } : {}),
-      structural_violations: report.structuralViolations,
-      totals_mismatched: totalsMismatched.length,
-      areas_failed: failed,
-      cells_not_published: notPublished,
-      seconds: (performance.now() - started) / 1000,
-      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
-      report,
-      summaryText,
-    };
-  } catch (error) {
-    await writer.abort();
-    throw error;
-  }
+/** One fitted area's figures for the report: totals missed, realism tallies, its fit. */
+function tallyArea(tally: AreaTally, level: LevelInputs, suburb: SuburbGeography, outcome: SuburbOutcome): void {
+  const { population, small } = outcome;
+  if (totalMissed(level.inputs, suburb.salCode, population.persons.count, occupiedPrivateDwellings(population))) tally.totalsMismatched.push(suburb.suburbId);
+  tally.realism.addTally(outcome.realism, sizeBand(outcome.realism.persons));
+  tally.fits.push({
+    salCode: suburb.salCode,
+    suburbId: suburb.suburbId,
+    persons: population.persons.count,
+    families: population.families.count,
+    dwellings: population.dwellings.count,
+    small,
+    inputs: outcome.inputs,
+    truth: outcome.truth,
+    structuralViolations: Object.values(outcome.violationsByRule).reduce((sum, n) => sum + n, 0),
+    violationsByRule: outcome.violationsByRule,
+    diagnostics: outcome.diagnostics,
+  });
+}
+
+/** The area as the release's catalog lists it. */
+function suburbEntryOf(suburb: SuburbGeography, small: boolean): SuburbEntry {
+  return {
+    level: suburb.level,
+    salCode: suburb.salCode,
+    suburbId: suburb.suburbId,
+    name: suburb.name,
+    state: suburb.state,
+    postcode: suburb.postcode,
+    lga: suburb.lgaName,
+    lgaCode: suburb.lgaCode,
+    gccsa: suburb.gccsa,
+    smallSuburb: small,
+    postcodes: suburb.postcodes.map((p) => p.code),
+    lgas: suburb.lgas.map((l) => ({ code: l.code, name: l.name })),
+  };
+}
+
+function releaseReport(version: string, prepared: PreparedBuild, tally: AreaTally): BuildReport {
+  const { reference, floor } = prepared;
+  const realismSummary = reference ? withReference(tally.realism.summary(), reference) : tally.realism.summary();
+  return summariseReport(version, tally.fits, tally.totalsMismatched, realismSummary, {
+    areasFailed: tally.failed,
+    cellsNotPublished: tally.notPublished,
+    ...(floor ? { floor } : {}),
+  });
+}
+
+/** The build summary's figures from the report (what `spq build` prints and the CLI's JSON holds). */
+function buildSummaryOf(
+  release: { readonly version: string; readonly dir: string; readonly checksum: string; readonly fittedTo: FittedTo; readonly started: number; readonly summaryText: string },
+  prepared: PreparedBuild,
+  tally: AreaTally,
+  report: BuildReport,
+  variables: ReleaseVariables,
+): Omit<BuildSummary, 'implicates'> {
+  const { levels, floor } = prepared;
+  const byTable = Object.fromEntries(report.tables.filter((t) => t.kind === 'input').map((t) => [t.tableId, { median: t.srmse.median, p95: t.srmse.p95 }]));
+  const band = (b: SizeBand) => {
+    const d = report.inputs.bySizeBand[b];
+    return { median: d.median, p95: d.p95, pairs: d.pairs };
+  };
+  return {
+    version: release.version,
+    dir: release.dir,
+    checksum: release.checksum,
+    fitted_to: release.fittedTo,
+    levels,
+    areas: Object.fromEntries(levels.map((level) => [level, tally.writtenByLevel.get(level) ?? 0])),
+    suburbs: report.suburbs,
+    persons: report.persons,
+    families: report.families,
+    dwellings: report.dwellings,
+    variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].length])),
+    srmse_median: report.inputs.overall.median,
+    srmse_p95: report.inputs.overall.p95,
+    srmse_by_table: byTable,
+    srmse_by_band: { '<500': band('<500'), '500-4999': band('500-5000'), '5000+': band('>=5000') },
+    truth_srmse_median: report.truth?.overall.median ?? null,
+    ...(floor ? { floor_srmse_median: floor.median, floor_srmse_p95: floor.p95 } : {}),
+    structural_violations: report.structuralViolations,
+    totals_mismatched: tally.totalsMismatched.length,
+    areas_failed: tally.failed,
+    cells_not_published: tally.notPublished,
+    seconds: (performance.now() - release.started) / 1000,
+    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    report,
+    summaryText: release.summaryText,
+  };
 }
 
 /** The requested levels, each once, finest first (the release lays them out in that order). */

@@ -220,6 +220,25 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
           ]);
           expect(await store.bundles(other.accountId)).toEqual([]);
         });
+
+        it('lists entries of one instant in the order they happened: a running balance down the list never dips below zero', async () => {
+          const account = await newAccount(); // the opening allowance, at NOW
+          await store.grantCredits({ accountId: account.accountId, credits: 2, now: NOW });
+          await store.charge(chargeRequest(account.accountId, 7, NOW));
+          // A charge in a new week applies the weekly reset in its own transaction, at its own instant.
+          const nextWeek = new Date(currentFreePeriodStart(at(7 * DAY)).getTime() + HOUR);
+          const late = chargeRequest(account.accountId, 4, nextWeek);
+          await store.charge(late);
+          await store.refundQuery(late.queryId, nextWeek, 'test');
+          const entries = (await store.ledger({ accountId: account.accountId, page: 1, perPage: 10 })).items;
+          expect(entries.map((e) => e.kind)).toEqual(['refund', 'charge', 'free_allowance', 'charge', 'grant', 'free_allowance']);
+          let balance = await store.ledgerBalance(account.accountId);
+          for (const e of entries) {
+            expect(balance, e.kind).toBeGreaterThanOrEqual(0);
+            balance -= e.freeCredits + e.purchasedCredits;
+          }
+          expect(balance).toBe(0);
+        });
       });
 
       describe('grants, bundles and tiers', () => {
@@ -271,6 +290,7 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
             status: 'pending',
             creditCost: 3,
             fileDeletedAt: null,
+            keyId: null, // no key named: the account area's builder
             ...first.query,
           });
         });
@@ -556,6 +576,33 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
           expect(await store.getQuery(stranger.accountId, ids[0]!)).toBeUndefined();
           expect((await store.getQuery(account.accountId, ids[0]!))?.fileKey).toBe('files/0.csv');
           await expectConsistent(account.accountId, at(200_000));
+        });
+      });
+
+      describe('usage', () => {
+        it('lists completed queries since a moment, newest first, with the key that ran each (null for none) and whether it was test data', async () => {
+          const account = await newAccount();
+          await store.grantCredits({ accountId: account.accountId, credits: 100, now: NOW });
+          const run = async (offset: number, keyId: string | null, complete = true, metadata?: Record<string, unknown>) => {
+            const request = chargeRequest(account.accountId, 1, at(offset));
+            await store.charge({ ...request, query: { ...request.query, keyId, ...(metadata ? { metadata } : {}) } });
+            if (complete) await store.completeQuery(request.queryId, `files/${request.queryId}.csv`);
+            return request.queryId;
+          };
+          const before = await run(-3 * DAY, 'key_old');
+          const a = await run(-DAY, 'key_aaaaaaaaaaaaaaaaaaaa');
+          const b = await run(-HOUR, null, true, { test_data: true, seed: '1' });
+          await run(-HOUR + 1, 'key_pending', false);
+          const since = await store.usageSince({ accountId: account.accountId, since: at(-2 * DAY), limit: 10 });
+          // chargeRequest asks for credits × 500 records in two places.
+          expect(since).toEqual([
+            { queryId: b, executedAt: at(-HOUR), keyId: null, nObservations: 500, places: 2, creditCost: 1, testData: true },
+            { queryId: a, executedAt: at(-DAY), keyId: 'key_aaaaaaaaaaaaaaaaaaaa', nObservations: 500, places: 2, creditCost: 1, testData: false },
+          ]);
+          expect((await store.usageSince({ accountId: account.accountId, since: at(-2 * DAY), limit: 1 })).map((q) => q.queryId)).toEqual([b]);
+          expect((await store.getQuery(account.accountId, before))?.keyId).toBe('key_old');
+          const stranger = await newAccount();
+          expect(await store.usageSince({ accountId: stranger.accountId, since: at(-10 * DAY), limit: 10 })).toEqual([]);
         });
       });
 

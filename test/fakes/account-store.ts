@@ -230,6 +230,7 @@ export function memoryAccountStore(db: MemoryDatabase = newMemoryDatabase()): Ac
         downloadExpires: query.downloadExpires,
         fileDeletedAt: null,
         instanceId: instanceId ?? null,
+        keyId: query.keyId ?? null,
       });
       append({ accountId, kind: 'charge', free: -split.fromFree, purchased: -split.fromPurchased, at: now, queryId });
       if (idempotency) db.idempotency.set(slot, { requestHash: idempotency.requestHash, queryId, createdAt: now });
@@ -300,6 +301,13 @@ export function memoryAccountStore(db: MemoryDatabase = newMemoryDatabase()): Ac
         .filter((q) => q.accountId === accountId && q.status === 'completed' && (datasetType === undefined || q.datasetType === datasetType))
         .sort((a, b) => b.executedAt.getTime() - a.executedAt.getTime() || (a.queryId < b.queryId ? 1 : a.queryId > b.queryId ? -1 : 0));
       return { items: all.slice((page - 1) * perPage, page * perPage).map(copy), total: all.length };
+    },
+    async usageSince({ accountId, since, limit }) {
+      return [...db.queries.values()]
+        .filter((q) => q.accountId === accountId && q.status === 'completed' && q.executedAt.getTime() >= since.getTime())
+        .sort((a, b) => b.executedAt.getTime() - a.executedAt.getTime() || (a.queryId < b.queryId ? 1 : a.queryId > b.queryId ? -1 : 0))
+        .slice(0, limit)
+        .map((q) => ({ queryId: q.queryId, executedAt: q.executedAt, keyId: q.keyId ?? null, nObservations: q.nObservations, places: q.geographySelections.length, creditCost: q.creditCost, testData: q.metadata['test_data'] === true }));
     },
     async expiredFiles(before, limit) {
       return [...db.queries.values()]

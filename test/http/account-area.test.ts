@@ -44,7 +44,7 @@ async function holder(): Promise<{ accountId: string; email: string; key: string
   const link = await issueOneTimeLink({ ...s.deps, credentials: s.store }, { accountId, purpose: 'invitation' });
   if (!link.ok) throw new Error(link.error.detail);
   const set = await form(link.value.path, { password: PASSWORD, confirmation: PASSWORD });
-  expect(set.status).toBe(200);
+  expect(set.status).toBe(303);
   return { accountId, email, key };
 }
 
@@ -67,7 +67,13 @@ describe('account area: one-time links and sign-in', () => {
     expect(await page.text()).toContain(email);
     expect((await form(link.value.path, { password: 'short', confirmation: 'short' })).status).toBe(422);
     expect((await form(link.value.path, { password: PASSWORD, confirmation: `${PASSWORD}!` })).status).toBe(422);
-    expect((await form(link.value.path, { password: PASSWORD, confirmation: PASSWORD })).status).toBe(200);
+    const set = await form(link.value.path, { password: PASSWORD, confirmation: PASSWORD });
+    // Signed in at once: a fresh session cookie, and the overview opens with it.
+    expect(set.status).toBe(303);
+    expect(set.headers.get('location')).toBe('/console/overview?welcome=1');
+    const overview = await get('/console/overview?welcome=1', { cookie: cookieOf(set) });
+    expect(overview.status).toBe(200);
+    expect(await overview.text()).toContain('Your password is set and you are signed in.');
     expect((await form(link.value.path, { password: PASSWORD, confirmation: PASSWORD })).status).toBe(404);
     expect((await get(link.value.path)).status).toBe(404);
     expect((await get('/console/welcome/notatoken')).status).toBe(404);
@@ -81,7 +87,7 @@ describe('account area: one-time links and sign-in', () => {
     expect((await form('/console/sign-in', { email: `nobody-${email}`, password: PASSWORD })).status).toBe(401);
     const ok = await form('/console/sign-in', { email: email.toUpperCase(), password: PASSWORD });
     expect(ok.status).toBe(303);
-    expect(ok.headers.get('location')).toBe('/console/query');
+    expect(ok.headers.get('location')).toBe('/console/overview');
     const cookie = ok.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^spq_session=[0-9A-Za-z]{32}; Path=\/console; Max-Age=43200; HttpOnly; SameSite=Strict$/);
     expect(sessionCookie('t'.repeat(32), 60, true)).toBe(`__Host-spq_session=${'t'.repeat(32)}; Path=/; Max-Age=60; HttpOnly; SameSite=Strict; Secure`);
@@ -136,7 +142,7 @@ describe('account area: one-time links and sign-in', () => {
 
     const reset = await issueOneTimeLink({ ...s.deps, credentials: s.store }, { accountId, purpose: 'reset' });
     if (!reset.ok) throw new Error('no link');
-    expect((await form(reset.value.path, { password: `${PASSWORD} new`, confirmation: `${PASSWORD} new` })).status).toBe(200);
+    expect((await form(reset.value.path, { password: `${PASSWORD} new`, confirmation: `${PASSWORD} new` })).status).toBe(303);
     expect((await get('/console/keys', other)).status).toBe(303);
     expect((await form('/console/sign-in', { email, password: PASSWORD })).status).toBe(401);
   });

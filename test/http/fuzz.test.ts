@@ -28,7 +28,7 @@ interface Operation {
   readonly path: string;
   readonly parameters: readonly { name: string; in: string; required?: boolean; schema: JsonSchema }[];
   readonly body?: JsonSchema;
-  readonly responses: Readonly<Record<string, { content?: { 'application/json'?: { schema: JsonSchema } } }>>;
+  readonly responses: Readonly<Record<string, { content?: Readonly<Record<string, { schema: JsonSchema }>> }>>;
 }
 
 interface FuzzRequest {
@@ -253,7 +253,12 @@ describe('schema-driven fuzzer', () => {
         else if (r.method !== 'HEAD' && !errorBody(json)) problems.push(`error body not ErrorBody: ${where}`);
         return;
       }
-      const schema = documented.content?.['application/json']?.schema;
+      // The body is checked against the schema of the media type it was served as; a file the
+      // download link serves (even a JSON dictionary) is documented as bytes, not as a JSON shape.
+      const mediaType = String(a.headers['content-type'] ?? '').split(';')[0]!.trim();
+      const media = documented.content?.[mediaType];
+      if (documented.content !== undefined && a.text !== '' && r.method !== 'HEAD' && media === undefined) problems.push(`undocumented content type ${mediaType}: ${where}`);
+      const schema = mediaType === 'application/json' && (media?.schema as { format?: string } | undefined)?.format !== 'binary' ? media?.schema : undefined;
       if (schema !== undefined && r.method !== 'HEAD') {
         const validate = validatorFor(schema);
         if (!validate(json)) problems.push(`body does not match the documented schema (${ajv.errorsText(validate.errors)}): ${where}`);

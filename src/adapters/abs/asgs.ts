@@ -79,23 +79,44 @@ const byShare = <T extends { code: string; ratio: number }>(a: T, b: T) => b.rat
  * SAL's mesh blocks (the files carry no population); area = the sum of its mesh blocks' areas.
  */
 export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeography[], InputError>> {
+  const meshBlocks = await readMeshBlocks(files);
+  if (!meshBlocks.ok) return meshBlocks;
+  const remotenessOfMeshBlock = await readRemoteness(files, meshBlocks.value.mbSa1);
+  if (!remotenessOfMeshBlock.ok) return remotenessOfMeshBlock;
+  const allocated = await readSalAllocation(files, meshBlocks.value, remotenessOfMeshBlock.value);
+  if (!allocated.ok) return allocated;
+  const sals = allocated.value;
+  const problem = (await readPostcodes(files, sals)) ?? (await readLgas(files, sals));
+  if (problem) return err(problem);
+  const codes = [...sals.keys()].sort();
+  const unmatched = orderShares(sals, codes);
+  if (unmatched) return err(unmatched);
+  return ok(suburbsOf(sals, codes));
+}
+
+/** Mesh block → GCCSA name and SA1 code (MB allocation file). */
+async function readMeshBlocks(files: FileIndex): Promise<Result<{ mbGccsa: Map<string, string>; mbSa1: Map<string, string> }, InputError>> {
   const mbGccsa = new Map<string, string>();
   const mbSa1 = new Map<string, string>();
-  let problem = await eachRow(files, MB_ALLOCATION, ['MB_CODE_2021', 'SA1_CODE_2021', 'GCCSA_NAME_2021', 'STATE_CODE_2021'] as const, (get, row) => {
+  const problem = await eachRow(files, MB_ALLOCATION, ['MB_CODE_2021', 'SA1_CODE_2021', 'GCCSA_NAME_2021', 'STATE_CODE_2021'] as const, (get, row) => {
     if (!get('MB_CODE_2021')) return { file: MB_ALLOCATION, row, column: 'MB_CODE_2021', message: 'empty mesh block code' };
     mbGccsa.set(get('MB_CODE_2021'), get('GCCSA_NAME_2021'));
     mbSa1.set(get('MB_CODE_2021'), get('SA1_CODE_2021'));
     return undefined;
   });
   if (problem) return err(problem);
+  return ok({ mbGccsa, mbSa1 });
+}
 
+/** Mesh block → Remoteness Area class (0 Major Cities … 4 Very Remote), undefined where the files give none. */
+async function readRemoteness(files: FileIndex, mbSa1: ReadonlyMap<string, string>): Promise<Result<(mb: string) => number | undefined, InputError>> {
   // Remoteness Areas: RA_CODE_2021 is the state digit then the class (0 Major Cities … 4 Very
   // Remote; 5 and 9 are the migratory and no-usual-address codes, which hold no SAL anyone selects).
   // The geography descriptors write the same codes with a prefix ("RA34"), which is read too.
   // The ABS allocates RAs by SA1 (SA1_CODE_2021 → RA); a file keyed by mesh block is read too.
   const raKey = (await headerOf(files, RA_ALLOCATION))?.includes('MB_CODE_2021') ? 'MB_CODE_2021' : 'SA1_CODE_2021';
   const remotenessOf = new Map<string, number>();
-  problem = await eachRow(files, RA_ALLOCATION, [raKey, 'RA_CODE_2021'] as const, (get, row) => {
+  const problem = await eachRow(files, RA_ALLOCATION, [raKey, 'RA_CODE_2021'] as const, (get, row) => {
     const code = get('RA_CODE_2021').replace(/^RA/, '');
     if (!/^\d[0-59]$/.test(code)) return { file: RA_ALLOCATION, row, column: 'RA_CODE_2021', message: `not a Remoteness Area code: "${get('RA_CODE_2021')}"` };
     const cls = Number(code[1]);
@@ -103,10 +124,17 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
     return undefined;
   });
   if (problem) return err(problem);
-  const mbRemoteness = (mb: string) => remotenessOf.get(raKey === 'MB_CODE_2021' ? mb : (mbSa1.get(mb) ?? ''));
+  return ok((mb: string) => remotenessOf.get(raKey === 'MB_CODE_2021' ? mb : (mbSa1.get(mb) ?? '')));
+}
 
+/** Each SAL's name, state, area and its mesh blocks' GCCSAs and Remoteness Areas (SAL allocation file). */
+async function readSalAllocation(
+  files: FileIndex,
+  { mbGccsa, mbSa1 }: { mbGccsa: ReadonlyMap<string, string>; mbSa1: ReadonlyMap<string, string> },
+  mbRemoteness: (mb: string) => number | undefined,
+): Promise<Result<Map<string, SalRecord>, InputError>> {
   const sals = new Map<string, SalRecord>();
-  problem = await eachRow(files, SAL_ALLOCATION, ['MB_CODE_2021', 'SAL_CODE_2021', 'SAL_NAME_2021', 'STATE_CODE_2021', 'AREA_ALBERS_SQKM'] as const, (get, row) => {
+  const problem = await eachRow(files, SAL_ALLOCATION, ['MB_CODE_2021', 'SAL_CODE_2021', 'SAL_NAME_2021', 'STATE_CODE_2021', 'AREA_ALBERS_SQKM'] as const, (get, row) => {
     const sal = salKey(get('SAL_CODE_2021'));
     if (!sal) return { file: SAL_ALLOCATION, row, column: 'SAL_CODE_2021', message: `not a SAL code: "${get('SAL_CODE_2021')}"` };
     if (isNonSpatialSal(sal)) return undefined;
@@ -134,20 +162,25 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
     return undefined;
   });
   if (problem) return err(problem);
+  return ok(sals);
+}
 
-  const ratioOf = (file: string, row: number, raw: string): number | InputError => {
-    const r = Number(raw);
-    return raw !== '' && Number.isFinite(r) && r >= 0 ? r : { file, row, column: 'RATIO_FROM_TO', message: `not a ratio: "${raw}"` };
-  };
-  const salOf = (file: string, row: number, raw: string): SalRecord | InputError | null => {
-    const sal = salKey(raw);
-    if (!sal) return { file, row, column: 'SAL_CODE_2021', message: `not a SAL code: "${raw}"` };
-    if (isNonSpatialSal(sal)) return null;
-    return sals.get(sal) ?? { file, row, column: 'SAL_CODE_2021', message: `${sal} is not in ${SAL_ALLOCATION}` };
-  };
+const ratioOf = (file: string, row: number, raw: string): number | InputError => {
+  const r = Number(raw);
+  return raw !== '' && Number.isFinite(r) && r >= 0 ? r : { file, row, column: 'RATIO_FROM_TO', message: `not a ratio: "${raw}"` };
+};
 
-  problem = await eachRow(files, SAL_POA_CORRESPONDENCE, ['SAL_CODE_2021', 'POA_CODE_2021', 'RATIO_FROM_TO'] as const, (get, row) => {
-    const rec = salOf(SAL_POA_CORRESPONDENCE, row, get('SAL_CODE_2021'));
+const salOf = (sals: ReadonlyMap<string, SalRecord>, file: string, row: number, raw: string): SalRecord | InputError | null => {
+  const sal = salKey(raw);
+  if (!sal) return { file, row, column: 'SAL_CODE_2021', message: `not a SAL code: "${raw}"` };
+  if (isNonSpatialSal(sal)) return null;
+  return sals.get(sal) ?? { file, row, column: 'SAL_CODE_2021', message: `${sal} is not in ${SAL_ALLOCATION}` };
+};
+
+/** Each SAL's postcodes with their shares (SAL → POA correspondence). */
+async function readPostcodes(files: FileIndex, sals: ReadonlyMap<string, SalRecord>): Promise<InputError | undefined> {
+  return eachRow(files, SAL_POA_CORRESPONDENCE, ['SAL_CODE_2021', 'POA_CODE_2021', 'RATIO_FROM_TO'] as const, (get, row) => {
+    const rec = salOf(sals, SAL_POA_CORRESPONDENCE, row, get('SAL_CODE_2021'));
     if (rec === null) return undefined;
     if ('message' in rec) return rec;
     const ratio = ratioOf(SAL_POA_CORRESPONDENCE, row, get('RATIO_FROM_TO'));
@@ -157,14 +190,16 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
     rec.postcodes.push({ code, ratio });
     return undefined;
   });
-  if (problem) return err(problem);
+}
 
-  problem = await eachRow(
+/** Each SAL's LGAs with their shares (SAL → LGA correspondence). */
+async function readLgas(files: FileIndex, sals: ReadonlyMap<string, SalRecord>): Promise<InputError | undefined> {
+  return eachRow(
     files,
     SAL_LGA_CORRESPONDENCE,
     ['SAL_CODE_2021', 'LGA_CODE_2021', 'LGA_NAME_2021', 'RATIO_FROM_TO'] as const,
     (get, row) => {
-      const rec = salOf(SAL_LGA_CORRESPONDENCE, row, get('SAL_CODE_2021'));
+      const rec = salOf(sals, SAL_LGA_CORRESPONDENCE, row, get('SAL_CODE_2021'));
       if (rec === null) return undefined;
       if ('message' in rec) return rec;
       const ratio = ratioOf(SAL_LGA_CORRESPONDENCE, row, get('RATIO_FROM_TO'));
@@ -175,17 +210,22 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
       return undefined;
     },
   );
-  if (problem) return err(problem);
+}
 
-  const codes = [...sals.keys()].sort();
+/** Every SAL has a postcode and an LGA; each list ordered largest share first (ties: lower code). */
+function orderShares(sals: ReadonlyMap<string, SalRecord>, codes: readonly string[]): InputError | undefined {
   for (const sal of codes) {
     const rec = sals.get(sal)!;
-    if (rec.postcodes.length === 0) return err({ file: SAL_POA_CORRESPONDENCE, message: `${sal} (${rec.absName}) has no postcode` });
-    if (rec.lgas.length === 0) return err({ file: SAL_LGA_CORRESPONDENCE, message: `${sal} (${rec.absName}) has no LGA` });
+    if (rec.postcodes.length === 0) return { file: SAL_POA_CORRESPONDENCE, message: `${sal} (${rec.absName}) has no postcode` };
+    if (rec.lgas.length === 0) return { file: SAL_LGA_CORRESPONDENCE, message: `${sal} (${rec.absName}) has no LGA` };
     rec.postcodes.sort(byShare);
     rec.lgas.sort(byShare);
   }
+  return undefined;
+}
 
+/** The suburbs, in SAL code order, with their identifiers, primary postcode and LGA, GCCSA and Remoteness Area. */
+function suburbsOf(sals: ReadonlyMap<string, SalRecord>, codes: readonly string[]): SuburbGeography[] {
   const parsed = new Map(codes.map((sal) => [sal, parseAbsName(sals.get(sal)!.absName)]));
   const ids = suburbIdentifiers(
     codes.map((sal) => {
@@ -194,28 +234,26 @@ export async function loadGeography(files: FileIndex): Promise<Result<SuburbGeog
       return { key: sal, name: p.name, state: rec.state, area: p.area ?? rec.lgas[0]!.name };
     }),
   );
-  return ok(
-    codes.map((sal): SuburbGeography => {
-      const rec = sals.get(sal)!;
-      const gccsa = [...rec.gccsaCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
-      // The class holding most of the SAL's mesh blocks; ties go to the more remote class.
-      const remoteness = rec.remotenessCounts.reduce((best, n, cls) => (n >= rec.remotenessCounts[best]! ? cls : best), 0);
-      return {
-        level: 'sal',
-        salCode: sal,
-        absName: rec.absName,
-        name: parsed.get(sal)!.name,
-        suburbId: ids.get(sal)!,
-        state: rec.state,
-        postcodes: rec.postcodes,
-        lgas: rec.lgas,
-        postcode: rec.postcodes[0]!.code,
-        lgaCode: rec.lgas[0]!.code,
-        lgaName: rec.lgas[0]!.name,
-        gccsa,
-        remoteness,
-        areaSqkm: Math.round(rec.areaSqkm * 1e4) / 1e4,
-      };
-    }),
-  );
+  return codes.map((sal): SuburbGeography => {
+    const rec = sals.get(sal)!;
+    const gccsa = [...rec.gccsaCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+    // The class holding most of the SAL's mesh blocks; ties go to the more remote class.
+    const remoteness = rec.remotenessCounts.reduce((best, n, cls) => (n >= rec.remotenessCounts[best]! ? cls : best), 0);
+    return {
+      level: 'sal',
+      salCode: sal,
+      absName: rec.absName,
+      name: parsed.get(sal)!.name,
+      suburbId: ids.get(sal)!,
+      state: rec.state,
+      postcodes: rec.postcodes,
+      lgas: rec.lgas,
+      postcode: rec.postcodes[0]!.code,
+      lgaCode: rec.lgas[0]!.code,
+      lgaName: rec.lgas[0]!.name,
+      gccsa,
+      remoteness,
+      areaSqkm: Math.round(rec.areaSqkm * 1e4) / 1e4,
+    };
+  });
 }

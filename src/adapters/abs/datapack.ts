@@ -82,56 +82,18 @@ export async function readDataPackPart(path: string, part: string, options: Part
   const requested = options.headers ?? layout;
   const toKey = options.key ?? ((raw: string) => raw);
 
-  let columns: string[] | undefined;
-  let headers: string[] = [];
-  let keyAt = -1;
-  /** Per file column: its index in `headers`, or -1 (not read). */
-  let slot = new Int32Array(0);
+  let header: PartHeader | undefined;
   const keys: string[] = [];
   const rows = new Map<string, Float64Array>();
 
   for await (const { row, fields } of readCsvRows(path)) {
-    if (!columns) {
-      const names = fields.map((f) => f.trim());
-      keyAt = names.indexOf(keyColumn);
-      if (keyAt < 0) return err({ file, row, column: keyColumn, message: `missing key column ${keyColumn}` });
-      columns = names.filter((_, i) => i !== keyAt);
-      const at = new Map<string, number>();
-      for (let i = 0; i < names.length; i++) {
-        if (i === keyAt) continue;
-        const h = names[i]!;
-        if (!listed.has(h) && !options.allowUnknownHeaders) {
-          const home = homeOf(h, part);
-          return err({
-            file,
-            row,
-            column: h,
-            message: home
-              ? `header ${h} belongs to DataPack part ${home}, not ${part} (ABS 2021 GCP metadata)`
-              : `unknown header ${h}: the ABS 2021 GCP metadata lists no such column for ${part}`,
-          });
-        }
-        if (at.has(h)) return err({ file, row, column: h, message: `header ${h} appears twice` });
-        at.set(h, i);
-      }
-      slot = new Int32Array(names.length).fill(-1);
-      for (const h of requested) {
-        const i = at.get(h);
-        if (i === undefined) {
-          if (options.optionalHeaders) continue;
-          return err({
-            file,
-            row,
-            column: h,
-            message: listed.has(h) ? `missing column ${h} (the ABS metadata lists it for ${part})` : `missing column ${h}`,
-          });
-        }
-        if (slot[i]! >= 0) continue; // asked for twice: read once
-        slot[i] = headers.length;
-        headers.push(h);
-      }
+    if (!header) {
+      const read = readPartHeader(fields, { file, row, part, keyColumn, listed, requested, options });
+      if (!read.ok) return read;
+      header = read.value;
       continue;
     }
+    const { columns, keyAt } = header;
     const raw = (fields[keyAt] ?? '').trim();
     const key = toKey(raw);
     if (key === null) continue;
@@ -139,24 +101,91 @@ export async function readDataPackPart(path: string, part: string, options: Part
     if (fields.length !== columns.length + 1)
       return err({ file, row, message: `row has ${fields.length} fields, the header has ${columns.length + 1}` });
     if (rows.has(key)) return err({ file, row, column: keyColumn, message: `${key} appears twice in ${file}` });
-    const values = new Float64Array(headers.length);
-    for (let i = 0; i < fields.length; i++) {
-      const j = slot[i]!;
-      if (j < 0) continue;
-      const text = fields[i]!.trim();
-      if (text === NOT_PUBLISHED_MARK) {
-        values[j] = NOT_PUBLISHED;
-        continue;
-      }
-      const value = text === '' ? Number.NaN : Number(text);
-      if (!Number.isFinite(value)) return err({ file, row, column: headers[j]!, message: `not a number: "${text}"` });
-      values[j] = value;
-    }
+    const values = readValues(fields, header, file, row);
+    if (!values.ok) return values;
     keys.push(key);
-    rows.set(key, values);
+    rows.set(key, values.value);
   }
-  if (!columns) return err({ file, message: 'file is empty' });
-  return ok({ file, columns, headers, keys, rows });
+  if (!header) return err({ file, message: 'file is empty' });
+  return ok({ file, columns: header.columns, headers: header.headers, keys, rows });
+}
+
+/** A part file's header row, read. */
+interface PartHeader {
+  /** The file's columns but the key, in file order. */
+  readonly columns: string[];
+  /** The columns read, in the order requested. */
+  readonly headers: string[];
+  readonly keyAt: number;
+  /** Per file column: its index in `headers`, or -1 (not read). */
+  readonly slot: Int32Array;
+}
+
+/** The header row checked: the key column there, every header one the metadata lists for the part (once), every requested one present. */
+function readPartHeader(
+  fields: readonly string[],
+  at: { file: string; row: number; part: string; keyColumn: string; listed: ReadonlySet<string>; requested: readonly string[]; options: PartReadOptions },
+): Result<PartHeader, InputError> {
+  const { file, row, part, keyColumn, listed, requested, options } = at;
+  const names = fields.map((f) => f.trim());
+  const keyAt = names.indexOf(keyColumn);
+  if (keyAt < 0) return err({ file, row, column: keyColumn, message: `missing key column ${keyColumn}` });
+  const columns = names.filter((_, i) => i !== keyAt);
+  const indexOf = new Map<string, number>();
+  for (let i = 0; i < names.length; i++) {
+    if (i === keyAt) continue;
+    const h = names[i]!;
+    if (!listed.has(h) && !options.allowUnknownHeaders) {
+      const home = homeOf(h, part);
+      return err({
+        file,
+        row,
+        column: h,
+        message: home
+          ? `header ${h} belongs to DataPack part ${home}, not ${part} (ABS 2021 GCP metadata)`
+          : `unknown header ${h}: the ABS 2021 GCP metadata lists no such column for ${part}`,
+      });
+    }
+    if (indexOf.has(h)) return err({ file, row, column: h, message: `header ${h} appears twice` });
+    indexOf.set(h, i);
+  }
+  const headers: string[] = [];
+  const slot = new Int32Array(names.length).fill(-1);
+  for (const h of requested) {
+    const i = indexOf.get(h);
+    if (i === undefined) {
+      if (options.optionalHeaders) continue;
+      return err({
+        file,
+        row,
+        column: h,
+        message: listed.has(h) ? `missing column ${h} (the ABS metadata lists it for ${part})` : `missing column ${h}`,
+      });
+    }
+    if (slot[i]! >= 0) continue; // asked for twice: read once
+    slot[i] = headers.length;
+    headers.push(h);
+  }
+  return ok({ columns, headers, keyAt, slot });
+}
+
+/** A data row's requested values: numbers (empty cells NaN), `..` as NOT_PUBLISHED; anything else an error at its column. */
+function readValues(fields: readonly string[], header: PartHeader, file: string, row: number): Result<Float64Array, InputError> {
+  const { headers, slot } = header;
+  const values = new Float64Array(headers.length);
+  for (let i = 0; i < fields.length; i++) {
+    const j = slot[i]!;
+    if (j < 0) continue;
+    const text = fields[i]!.trim();
+    if (text === NOT_PUBLISHED_MARK) {
+      values[j] = NOT_PUBLISHED;
+      continue;
+    }
+    const value = text === '' ? Number.NaN : Number(text);
+    if (!Number.isFinite(value)) return err({ file, row, column: headers[j]!, message: `not a number: "${text}"` });
+    values[j] = value;
+  }
+  return ok(values);
 }
 
 export interface LoadedTable {
@@ -249,30 +278,9 @@ export async function loadDataPackTable(source: TableSource, spec: TableSpec, op
         problems.push(read.error);
         continue;
       }
-      const { headers, rows } = read.value;
-      if (headersOfPart.size === 0) {
-        for (const h of read.value.columns) {
-          const earlier = readFrom.get(h);
-          if (earlier !== undefined && wantedSet.has(h))
-            problems.push({ file, row: 1, column: h, message: `header ${h} appears twice in table ${spec.id} (also in ${earlier})` });
-        }
-        for (const h of headers) {
-          readFrom.set(h, file);
-          headersOfPart.add(h);
-        }
-      }
-      const into = headers.map((h) => cellAt.get(h) ?? -1);
-      const intoAggregates = headers.map((h) => aggregateAt.get(h) ?? -1);
-      const totalAt = spec.totalHeader === undefined ? -1 : headers.indexOf(spec.totalHeader);
-      for (const [area, values] of rows) {
-        let out = cells.get(area);
-        if (!out) cells.set(area, (out = new Float64Array(spec.cells.length)));
-        for (let j = 0; j < into.length; j++) if (into[j]! >= 0) out[into[j]!] = values[j]!;
-        let sums = aggregates.get(area);
-        if (!sums) aggregates.set(area, (sums = new Float64Array(spec.otherHeaders.length)));
-        for (let j = 0; j < intoAggregates.length; j++) if (intoAggregates[j]! >= 0) sums[intoAggregates[j]!] = values[j]!;
-        if (totalAt >= 0) totals.set(area, values[totalAt]!);
-      }
+      // The first file of a part names its headers (a state's file has the same ones).
+      if (headersOfPart.size === 0) problems.push(...noteHeaders(read.value, file, spec, wantedSet, readFrom, headersOfPart));
+      scatterRows(read.value, spec, cellAt, aggregateAt, { cells, totals, aggregates });
     }
   }
   if (problems.length > 0) return err(problems);
@@ -287,4 +295,48 @@ export async function loadDataPackTable(source: TableSource, spec: TableSpec, op
     if (!aggregates.has(area)) aggregates.set(area, new Float64Array(spec.otherHeaders.length));
   }
   return ok({ cells, totals, aggregates });
+}
+
+/** Records which file each header of a part was read from; a wanted header already read from another part is a problem. */
+function noteHeaders(
+  part: DataPackPart,
+  file: string,
+  spec: TableSpec,
+  wanted: ReadonlySet<string>,
+  readFrom: Map<string, string>,
+  headersOfPart: Set<string>,
+): InputError[] {
+  const problems: InputError[] = [];
+  for (const h of part.columns) {
+    const earlier = readFrom.get(h);
+    if (earlier !== undefined && wanted.has(h)) problems.push({ file, row: 1, column: h, message: `header ${h} appears twice in table ${spec.id} (also in ${earlier})` });
+  }
+  for (const h of part.headers) {
+    readFrom.set(h, file);
+    headersOfPart.add(h);
+  }
+  return problems;
+}
+
+/** A part file's rows into the table: each value to its cell, aggregate or total by header. */
+function scatterRows(
+  { headers, rows }: DataPackPart,
+  spec: TableSpec,
+  cellAt: ReadonlyMap<string, number>,
+  aggregateAt: ReadonlyMap<string, number>,
+  table: { cells: Map<string, Float64Array>; totals: Map<string, number>; aggregates: Map<string, Float64Array> },
+): void {
+  const { cells, totals, aggregates } = table;
+  const into = headers.map((h) => cellAt.get(h) ?? -1);
+  const intoAggregates = headers.map((h) => aggregateAt.get(h) ?? -1);
+  const totalAt = spec.totalHeader === undefined ? -1 : headers.indexOf(spec.totalHeader);
+  for (const [area, values] of rows) {
+    let out = cells.get(area);
+    if (!out) cells.set(area, (out = new Float64Array(spec.cells.length)));
+    for (let j = 0; j < into.length; j++) if (into[j]! >= 0) out[into[j]!] = values[j]!;
+    let sums = aggregates.get(area);
+    if (!sums) aggregates.set(area, (sums = new Float64Array(spec.otherHeaders.length)));
+    for (let j = 0; j < intoAggregates.length; j++) if (intoAggregates[j]! >= 0) sums[intoAggregates[j]!] = values[j]!;
+    if (totalAt >= 0) totals.set(area, values[totalAt]!);
+  }
 }

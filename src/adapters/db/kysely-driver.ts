@@ -42,6 +42,7 @@ export function toQueryRecord(row: Selectable<QueriesTable>): QueryRecord {
     fileKey: row.file_key,
     downloadExpires: toDate(row.download_expires),
     fileDeletedAt: toDateOrNull(row.file_deleted_at),
+    keyId: row.key_id,
   };
 }
 

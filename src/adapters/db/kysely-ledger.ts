@@ -1,9 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { newId } from '../../core/keys.ts';
-import { creditSummary, freeReset, freeResetDue, refundSplit, splitCharge, tierAt, weeklyAllowance } from '../../core/ledger/rules.ts';
+import { creditSummary, freeReset, freeResetDue, refundSplit, splitCharge, tierAt, weeklyAllowance, type ChargeSplit } from '../../core/ledger/rules.ts';
 import { currentFreePeriodStart } from '../../core/ledger/weekly-reset.ts';
-import { err, ok } from '../../core/result.ts';
-import type { ChargeRequest, CreditSummary, Ledger } from '../../ports/ledger.ts';
+import { err, ok, type Result } from '../../core/result.ts';
+import type { ChargeFailure, ChargeRequest, CreditSummary, Ledger } from '../../ports/ledger.ts';
 import { assertCredits, DAY_MS, hashIdempotencyKey, IDEMPOTENCY_TTL_MS, toDate, toQueryRecord, type StoreDriver } from './kysely-driver.ts';
 import type { BalancesTable, Database, LedgerKind } from './schema.ts';
 
@@ -86,6 +86,51 @@ export function createKyselyLedger(driver: StoreDriver): Ledger {
     );
   }
 
+  /**
+   * The charge's transaction: the account's balance locked, a retry of this very charge answered,
+   * the Idempotency-Key settled, the weekly reset applied, the debit, then the pending query row,
+   * the ledger entry and the key.
+   */
+  async function chargeIn(trx: Kysely<Database>, request: ChargeRequest): Promise<Result<{ readonly creditsRemaining: number }, ChargeFailure>> {
+    // Locking the balance first serializes every charge of the account, idempotent or not.
+    const locked = await lockBalance(trx, request.accountId);
+    const retried = await retriedCharge(trx, request, locked);
+    if (retried) return retried;
+    const refused = await settleIdempotencyKey(trx, request);
+    if (refused) return err(refused);
+    const balance = await applyFreeReset(trx, locked, request.now);
+    const debited = await debit(trx, request, balance);
+    if (!debited.ok) return debited;
+    await recordCharge(trx, request, debited.value.split);
+    return ok({ creditsRemaining: debited.value.creditsRemaining });
+  }
+
+  /**
+   * The refund's transaction: (crash recovery) claim the query while still pending, reverse its
+   * charge once, then mark it failed.
+   */
+  async function refundIn(trx: Kysely<Database>, queryId: string, now: Date, reason: string, options: { readonly onlyIfPending?: boolean }): Promise<void> {
+    if (options.onlyIfPending && !(await claimPending(trx, queryId, reason))) return;
+    const query = await trx.selectFrom('queries').select(['account_id', 'credit_cost']).where('query_id', '=', queryId).executeTakeFirst();
+    if (!query) return;
+    // Lock first: concurrent refunds of one query serialize here, and the second finds the first's row.
+    const balance = await lockBalance(trx, query.account_id);
+    const entries = await trx
+      .selectFrom('ledger_entries')
+      .select(['kind', 'free_credits', 'purchased_credits', 'created_at'])
+      .where('query_id', '=', queryId)
+      .execute();
+    const charge = entries.find((e) => e.kind === 'charge');
+    const refunded = entries.some((e) => e.kind === 'refund');
+    if (charge && !refunded) await reverseCharge(trx, { queryId, accountId: query.account_id, creditCost: query.credit_cost }, charge, await applyFreeReset(trx, balance, now), now, reason);
+    await trx
+      .updateTable('queries')
+      .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
+      .where('query_id', '=', queryId)
+      .where('status', '!=', 'failed')
+      .execute();
+  }
+
   return {
     async ledger({ accountId, page, perPage }) {
       const [rows, count] = await Promise.all([
@@ -94,6 +139,10 @@ export function createKyselyLedger(driver: StoreDriver): Ledger {
           .selectAll()
           .where('account_id', '=', accountId)
           .orderBy('created_at', 'desc')
+          // Entries of one instant (a charge and the weekly reset it applied, in one transaction;
+          // an account's opening allowance and a grant) in the order they happen, so a running
+          // balance read down the list is right; entry ids are random.
+          .orderBy(sql`case kind when 'refund' then 4 when 'charge' then 3 when 'free_allowance' then 1 else 2 end`, 'desc')
           .orderBy('entry_id', 'desc')
           .limit(perPage)
           .offset((page - 1) * perPage)
@@ -156,172 +205,14 @@ export function createKyselyLedger(driver: StoreDriver): Ledger {
 
 
     async charge(request: ChargeRequest) {
-      const { accountId, queryId, credits, now, query, idempotency } = request;
-      assertCredits(credits, 0, 'credits');
+      assertCredits(request.credits, 0, 'credits');
       // Retry-safe: the query id makes a second attempt of a committed charge a no-op.
-      return driver.write(
-        async (trx) => {
-          // Locking the balance first serializes every charge of the account, idempotent or not.
-          let balance = await lockBalance(trx, accountId);
-
-          const already = await trx.selectFrom('queries').selectAll().where('query_id', '=', queryId).executeTakeFirst();
-          if (already) {
-            if (already.account_id !== accountId) throw new Error(`query id ${queryId} belongs to another account`);
-            return ok({ creditsRemaining: balance.free_remaining + balance.purchased_remaining });
-          }
-
-          // Idempotency-Keys are stored hashed; rows written before that hold the key itself.
-          const storedKey = idempotency ? hashIdempotencyKey(idempotency.key) : '';
-          const storedForms = idempotency ? [storedKey, idempotency.key] : [];
-          if (idempotency) {
-            const previous = await trx
-              .selectFrom('idempotency_keys')
-              .selectAll()
-              .where('account_id', '=', accountId)
-              .where('idempotency_key', 'in', storedForms)
-              .executeTakeFirst();
-            if (previous && previous.created_at > now.getTime() - IDEMPOTENCY_TTL_MS) {
-              if (previous.request_hash !== idempotency.requestHash) return err({ kind: 'idempotency_mismatch' as const });
-              const first = await trx.selectFrom('queries').selectAll().where('query_id', '=', previous.query_id).executeTakeFirst();
-              if (first?.status === 'pending') return err({ kind: 'idempotency_in_flight' as const });
-              if (first?.status === 'completed') return err({ kind: 'idempotency_replay' as const, query: toQueryRecord(first) });
-              // The first attempt failed and was refunded: this one runs afresh under the same key.
-            }
-            if (previous) {
-              await trx
-                .deleteFrom('idempotency_keys')
-                .where('account_id', '=', accountId)
-                .where('idempotency_key', 'in', storedForms)
-                .execute();
-            }
-          }
-
-          balance = await applyFreeReset(trx, balance, now);
-          const split = splitCharge(credits, balance.free_remaining);
-          // The debit: one conditional statement. Whatever the interleaving, no bucket goes below zero.
-          const debited = await trx
-            .updateTable('balances')
-            .set((eb) => ({
-              free_remaining: eb('free_remaining', '-', split.fromFree),
-              purchased_remaining: eb('purchased_remaining', '-', split.fromPurchased),
-              credits_used: eb('credits_used', '+', credits),
-              updated_at: now.getTime(),
-            }))
-            .where('account_id', '=', accountId)
-            .where('free_remaining', '>=', split.fromFree)
-            .where('purchased_remaining', '>=', split.fromPurchased)
-            .where(sql<boolean>`free_remaining + purchased_remaining >= ${credits}`)
-            .returning(['free_remaining', 'purchased_remaining'])
-            .executeTakeFirst();
-          if (!debited) {
-            return err({
-              kind: 'insufficient_credits' as const,
-              required: credits,
-              available: balance.free_remaining + balance.purchased_remaining,
-            });
-          }
-
-          await trx
-            .insertInto('queries')
-            .values({
-              query_id: queryId,
-              account_id: accountId,
-              status: 'pending',
-              executed_at: query.executedAt.getTime(),
-              dataset_type: query.datasetType,
-              geography_selections: JSON.stringify(query.geographySelections),
-              n_observations: query.nObservations,
-              credit_cost: credits,
-              metadata: JSON.stringify(query.metadata),
-              file_key: query.fileKey,
-              download_expires: query.downloadExpires.getTime(),
-              file_deleted_at: null,
-              failure_reason: null,
-              instance_id: request.instanceId ?? null,
-            })
-            .execute();
-          await appendLedger(trx, { accountId, kind: 'charge', free: -split.fromFree, purchased: -split.fromPurchased, now, queryId });
-          if (idempotency) {
-            await trx
-              .insertInto('idempotency_keys')
-              .values({
-                account_id: accountId,
-                idempotency_key: storedKey,
-                request_hash: idempotency.requestHash,
-                query_id: queryId,
-                created_at: now.getTime(),
-              })
-              .execute();
-          }
-          return ok({ creditsRemaining: debited.free_remaining + debited.purchased_remaining });
-        },
-        { retrySafe: true },
-      );
+      return driver.write((trx) => chargeIn(trx, request), { retrySafe: true });
     },
 
 
     async refundQuery(queryId, now, reason, options = {}) {
-      await driver.write(
-        async (trx) => {
-          if (options.onlyIfPending) {
-            // The status change comes first and is the guard: a completion committed before it wins
-            // (no row changes here), and one attempted after it finds the query no longer pending.
-            const claimed = await trx
-              .updateTable('queries')
-              .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
-              .where('query_id', '=', queryId)
-              .where('status', '=', 'pending')
-              .executeTakeFirst();
-            if (claimed.numUpdatedRows === 0n) return;
-          }
-          const query = await trx.selectFrom('queries').select(['account_id', 'credit_cost']).where('query_id', '=', queryId).executeTakeFirst();
-          if (!query) return;
-          // Lock first: concurrent refunds of one query serialize here, and the second finds the first's row.
-          let balance = await lockBalance(trx, query.account_id);
-          const entries = await trx
-            .selectFrom('ledger_entries')
-            .select(['kind', 'free_credits', 'purchased_credits', 'created_at'])
-            .where('query_id', '=', queryId)
-            .execute();
-          const charge = entries.find((e) => e.kind === 'charge');
-          const refunded = entries.some((e) => e.kind === 'refund');
-          if (charge && !refunded) {
-            balance = await applyFreeReset(trx, balance, now);
-            const back = refundSplit(
-              { fromFree: -charge.free_credits, fromPurchased: -charge.purchased_credits },
-              currentFreePeriodStart(toDate(charge.created_at)),
-              toDate(balance.free_period_start),
-            );
-            await trx
-              .updateTable('balances')
-              .set((eb) => ({
-                free_remaining: eb('free_remaining', '+', back.fromFree),
-                purchased_remaining: eb('purchased_remaining', '+', back.fromPurchased),
-                credits_used: eb('credits_used', '-', query.credit_cost),
-                updated_at: now.getTime(),
-              }))
-              .where('account_id', '=', query.account_id)
-              .execute();
-            // The unique (query_id, kind) index is the last guard against a second refund.
-            await appendLedger(trx, {
-              accountId: query.account_id,
-              kind: 'refund',
-              free: back.fromFree,
-              purchased: back.fromPurchased,
-              now,
-              queryId,
-              note: reason.slice(0, 500),
-            });
-          }
-          await trx
-            .updateTable('queries')
-            .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
-            .where('query_id', '=', queryId)
-            .where('status', '!=', 'failed')
-            .execute();
-        },
-        { retrySafe: true },
-      );
+      await driver.write((trx) => refundIn(trx, queryId, now, reason, options), { retrySafe: true });
     },
 
 
@@ -334,6 +225,169 @@ export function createKyselyLedger(driver: StoreDriver): Ledger {
       return Number(row?.total ?? 0);
     },
   };
+}
+
+/** This very charge committed already (a retried transaction, or a retry of an unknown outcome): the balance as it stands. */
+async function retriedCharge(trx: Kysely<Database>, request: ChargeRequest, balance: Balance): Promise<Result<{ readonly creditsRemaining: number }, ChargeFailure> | undefined> {
+  const { accountId, queryId } = request;
+  const already = await trx.selectFrom('queries').selectAll().where('query_id', '=', queryId).executeTakeFirst();
+  if (!already) return undefined;
+  if (already.account_id !== accountId) throw new Error(`query id ${queryId} belongs to another account`);
+  return ok({ creditsRemaining: balance.free_remaining + balance.purchased_remaining });
+}
+
+/**
+ * An Idempotency-Key used within its lifetime: a different body, a first attempt still running, or
+ * a completed one to replay refuse the charge. A key whose first attempt failed (and was refunded),
+ * or that expired, is cleared so that this attempt runs afresh under it.
+ */
+async function settleIdempotencyKey(trx: Kysely<Database>, request: ChargeRequest): Promise<ChargeFailure | undefined> {
+  const { accountId, now, idempotency } = request;
+  if (!idempotency) return undefined;
+  // Idempotency-Keys are stored hashed; rows written before that hold the key itself.
+  const storedForms = [hashIdempotencyKey(idempotency.key), idempotency.key];
+  const previous = await trx
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('idempotency_key', 'in', storedForms)
+    .executeTakeFirst();
+  if (previous && previous.created_at > now.getTime() - IDEMPOTENCY_TTL_MS) {
+    if (previous.request_hash !== idempotency.requestHash) return { kind: 'idempotency_mismatch' };
+    const first = await trx.selectFrom('queries').selectAll().where('query_id', '=', previous.query_id).executeTakeFirst();
+    if (first?.status === 'pending') return { kind: 'idempotency_in_flight' };
+    if (first?.status === 'completed') return { kind: 'idempotency_replay', query: toQueryRecord(first) };
+    // The first attempt failed and was refunded: this one runs afresh under the same key.
+  }
+  if (previous) {
+    await trx
+      .deleteFrom('idempotency_keys')
+      .where('account_id', '=', accountId)
+      .where('idempotency_key', 'in', storedForms)
+      .execute();
+  }
+  return undefined;
+}
+
+/** The debit: free allowance first, then purchased credits, in one conditional statement. */
+async function debit(
+  trx: Kysely<Database>,
+  request: ChargeRequest,
+  balance: Balance,
+): Promise<Result<{ readonly split: ChargeSplit; readonly creditsRemaining: number }, ChargeFailure>> {
+  const { accountId, credits, now } = request;
+  const split = splitCharge(credits, balance.free_remaining);
+  // Whatever the interleaving, no bucket goes below zero.
+  const debited = await trx
+    .updateTable('balances')
+    .set((eb) => ({
+      free_remaining: eb('free_remaining', '-', split.fromFree),
+      purchased_remaining: eb('purchased_remaining', '-', split.fromPurchased),
+      credits_used: eb('credits_used', '+', credits),
+      updated_at: now.getTime(),
+    }))
+    .where('account_id', '=', accountId)
+    .where('free_remaining', '>=', split.fromFree)
+    .where('purchased_remaining', '>=', split.fromPurchased)
+    .where(sql<boolean>`free_remaining + purchased_remaining >= ${credits}`)
+    .returning(['free_remaining', 'purchased_remaining'])
+    .executeTakeFirst();
+  if (!debited) {
+    return err({
+      kind: 'insufficient_credits',
+      required: credits,
+      available: balance.free_remaining + balance.purchased_remaining,
+    });
+  }
+  return ok({ split, creditsRemaining: debited.free_remaining + debited.purchased_remaining });
+}
+
+/** What a charge leaves besides the debit: the pending query row, the charge entry, the Idempotency-Key (hashed). */
+async function recordCharge(trx: Kysely<Database>, request: ChargeRequest, split: ChargeSplit): Promise<void> {
+  const { accountId, queryId, credits, now, query, idempotency } = request;
+  await trx
+    .insertInto('queries')
+    .values({
+      query_id: queryId,
+      account_id: accountId,
+      status: 'pending',
+      executed_at: query.executedAt.getTime(),
+      dataset_type: query.datasetType,
+      geography_selections: JSON.stringify(query.geographySelections),
+      n_observations: query.nObservations,
+      credit_cost: credits,
+      metadata: JSON.stringify(query.metadata),
+      file_key: query.fileKey,
+      download_expires: query.downloadExpires.getTime(),
+      file_deleted_at: null,
+      failure_reason: null,
+      instance_id: request.instanceId ?? null,
+      key_id: query.keyId ?? null,
+    })
+    .execute();
+  await appendLedger(trx, { accountId, kind: 'charge', free: -split.fromFree, purchased: -split.fromPurchased, now, queryId });
+  if (idempotency) {
+    await trx
+      .insertInto('idempotency_keys')
+      .values({
+        account_id: accountId,
+        idempotency_key: hashIdempotencyKey(idempotency.key),
+        request_hash: idempotency.requestHash,
+        query_id: queryId,
+        created_at: now.getTime(),
+      })
+      .execute();
+  }
+}
+
+/**
+ * Crash recovery's guard: the status change comes first, so a completion committed before it wins
+ * (no row changes here), and one attempted after it finds the query no longer pending.
+ */
+async function claimPending(trx: Kysely<Database>, queryId: string, reason: string): Promise<boolean> {
+  const claimed = await trx
+    .updateTable('queries')
+    .set({ status: 'failed', failure_reason: reason.slice(0, 500) })
+    .where('query_id', '=', queryId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return claimed.numUpdatedRows !== 0n;
+}
+
+/** Credits the charge back (to the free allowance only within the week it was charged in) and writes the refund entry. */
+async function reverseCharge(
+  trx: Kysely<Database>,
+  query: { readonly queryId: string; readonly accountId: string; readonly creditCost: number },
+  charge: { readonly free_credits: number; readonly purchased_credits: number; readonly created_at: number },
+  balance: Balance,
+  now: Date,
+  reason: string,
+): Promise<void> {
+  const back = refundSplit(
+    { fromFree: -charge.free_credits, fromPurchased: -charge.purchased_credits },
+    currentFreePeriodStart(toDate(charge.created_at)),
+    toDate(balance.free_period_start),
+  );
+  await trx
+    .updateTable('balances')
+    .set((eb) => ({
+      free_remaining: eb('free_remaining', '+', back.fromFree),
+      purchased_remaining: eb('purchased_remaining', '+', back.fromPurchased),
+      credits_used: eb('credits_used', '-', query.creditCost),
+      updated_at: now.getTime(),
+    }))
+    .where('account_id', '=', query.accountId)
+    .execute();
+  // The unique (query_id, kind) index is the last guard against a second refund.
+  await appendLedger(trx, {
+    accountId: query.accountId,
+    kind: 'refund',
+    free: back.fromFree,
+    purchased: back.fromPurchased,
+    now,
+    queryId: query.queryId,
+    note: reason.slice(0, 500),
+  });
 }
 
 async function appendLedger(

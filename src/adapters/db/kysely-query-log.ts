@@ -1,5 +1,6 @@
 import type { QueryLog } from '../../ports/query-log.ts';
-import { toQueryRecord, type StoreDriver } from './kysely-driver.ts';
+import { sql } from 'kysely';
+import { toDate, toQueryRecord, type StoreDriver } from './kysely-driver.ts';
 
 /** The QueryLog over Kysely: completed and pending queries, their files, and the instance leases that vouch for pending ones. */
 export function createKyselyQueryLog(driver: StoreDriver): QueryLog {
@@ -84,6 +85,31 @@ export function createKyselyQueryLog(driver: StoreDriver): QueryLog {
         .offset((page - 1) * perPage)
         .execute();
       return { items: rows.map(toQueryRecord), total: Number(counted.n) };
+    },
+
+    async usageSince({ accountId, since, limit }) {
+      const rows = await db
+        .selectFrom('queries')
+        // The few columns the figures need; test_data is read in SQL, so the metadata (the whole
+        // request echo) is not sent and parsed for every query of a busy month.
+        .select(['query_id', 'executed_at', 'key_id', 'n_observations', 'credit_cost', 'geography_selections'])
+        .select(sql<number>`case when metadata like '%"test_data":true%' then 1 else 0 end`.as('test_data'))
+        .where('account_id', '=', accountId)
+        .where('status', '=', 'completed')
+        .where('executed_at', '>=', since.getTime())
+        .orderBy('executed_at', 'desc')
+        .orderBy('query_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        queryId: r.query_id,
+        executedAt: toDate(r.executed_at),
+        keyId: r.key_id,
+        nObservations: r.n_observations,
+        places: (JSON.parse(r.geography_selections) as unknown[]).length,
+        creditCost: r.credit_cost,
+        testData: Number(r.test_data) === 1,
+      }));
     },
 
     async expiredFiles(before, limit) {

@@ -153,6 +153,14 @@ export const MIGRATIONS: readonly Migration[] = [
       await db.schema.createIndex('web_sessions_account').on('web_sessions').column('account_id').execute();
     },
   },
+  {
+    // The key that ran a query, so the account area can show usage per key (null: the account
+    // area's own builder, or a query from before this migration).
+    name: '0004_queries_key_id',
+    async up(db) {
+      await db.schema.alterTable('queries').addColumn('key_id', 'text').execute();
+    },
+  },
 ];
 
 /** Applies the pending migrations on `trx`, which must be a transaction holding the migration lock. */

@@ -83,6 +83,8 @@ export interface QueriesTable {
   failure_reason: string | null;
   /** The instance that charged it and runs it (migration 0002; null on older rows). */
   instance_id: string | null;
+  /** The API key that ran it (migration 0004); null for the account area's builder and older rows. */
+  key_id: string | null;
 }
 
 /** One row per running instance: a dead one's lease lapses and its pending executes are refunded. */

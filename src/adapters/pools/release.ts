@@ -16,6 +16,7 @@ import { LINK_FILES, columnFile, viewAs, type ColumnArray, type ColumnKind } fro
 import { dictionaryPathOf, exportRows, registerGatherFunction, type DatasetColumns } from './export.ts';
 import { verifyManifest } from './manifest.ts';
 import { ZipWriter } from './zip.ts';
+import type { ExportResult } from '../../ports/pool-release.ts';
 
 export interface OpenPoolReleaseOptions {
   /** Refuse a release whose manifest names another version. */
@@ -161,38 +162,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
       }
     },
 
-    async exportBundle(request: ExportBundleRequest) {
-      // Each file beside the zip first, then streamed into it (csv files with their dictionaries).
-      const written: { name: string; path: string }[] = [];
-      let rows = 0;
-      try {
-        for (const [k, file] of request.files.entries()) {
-          const path = `${request.destPath}.${k}.${request.format}`;
-          written.push({ name: file.name, path });
-          const result = await release.export({ dataset: file.dataset, parts: file.parts, format: request.format, includeGeography: request.includeGeography, metadata: request.metadata, destPath: path });
-          rows += result.rows;
-          if (request.format === 'csv') written.push({ name: file.name.replace(/\.csv$/, '-dictionary.json'), path: dictionaryPathOf(path) });
-        }
-        const zip = await ZipWriter.create(request.destPath);
-        for (const { name, path } of written) {
-          await zip.beginEntry(name);
-          const handle = await open(path);
-          try {
-            for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20 })) await zip.data(chunk as Buffer);
-          } finally {
-            await handle.close();
-          }
-          await zip.endEntry();
-        }
-        await zip.close();
-        return { rows, bytes: (await stat(request.destPath)).size };
-      } catch (error) {
-        await rm(request.destPath, { force: true });
-        throw error;
-      } finally {
-        for (const { path } of written) await rm(path, { force: true });
-      }
-    },
+    exportBundle: (request: ExportBundleRequest) => exportBundle(release, request),
 
     async close() {
       if (closed) return;
@@ -201,6 +171,44 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
     },
   };
   return release;
+}
+
+/** A household bundle: each file exported beside the zip first, then streamed into it (csv files with their dictionaries). */
+async function exportBundle(release: PoolRelease, request: ExportBundleRequest): Promise<ExportResult> {
+  const written: { name: string; path: string }[] = [];
+  let rows = 0;
+  try {
+    for (const [k, file] of request.files.entries()) {
+      const path = `${request.destPath}.${k}.${request.format}`;
+      written.push({ name: file.name, path });
+      const result = await release.export({ dataset: file.dataset, parts: file.parts, format: request.format, includeGeography: request.includeGeography, metadata: request.metadata, destPath: path });
+      rows += result.rows;
+      if (request.format === 'csv') written.push({ name: file.name.replace(/\.csv$/, '-dictionary.json'), path: dictionaryPathOf(path) });
+    }
+    await zipFiles(request.destPath, written);
+    return { rows, bytes: (await stat(request.destPath)).size };
+  } catch (error) {
+    await rm(request.destPath, { force: true });
+    throw error;
+  } finally {
+    for (const { path } of written) await rm(path, { force: true });
+  }
+}
+
+/** The files, in order, as the entries of a new zip at destPath (each streamed in 1 MiB pieces). */
+async function zipFiles(destPath: string, files: readonly { readonly name: string; readonly path: string }[]): Promise<void> {
+  const zip = await ZipWriter.create(destPath);
+  for (const { name, path } of files) {
+    await zip.beginEntry(name);
+    const handle = await open(path);
+    try {
+      for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20 })) await zip.data(chunk as Buffer);
+    } finally {
+      await handle.close();
+    }
+    await zip.endEntry();
+  }
+  await zip.close();
 }
 
 /**

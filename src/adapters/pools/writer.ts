@@ -161,33 +161,8 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
   if ((await readdir(dir)).length > 0) throw new Error(`pool release directory ${dir} is not empty`);
   const instance = await DuckDBInstance.create(join(dir, RELEASE_FILES.pools));
   const connection: DuckDBConnection = await instance.connect();
-
-  const appenders = {} as Record<DatasetType, DatasetAppender>;
-  for (const dataset of DATASET_TYPES) {
-    const vars = variables[dataset];
-    const seen = new Set<string>();
-    for (const v of vars) {
-      if (seen.has(v.code)) throw new Error(`${dataset}: variable ${v.code} listed twice`);
-      seen.add(v.code);
-      if (columnLabels(v).length > 255) throw new Error(`${dataset}: ${v.code} has more than 255 categories`);
-    }
-    const links = LINK_COLUMNS[dataset];
-    const enumTypes = vars.map((v) => ENUM([...columnLabels(v)]));
-    const ddl = [...links.map((c) => `${c} UINTEGER`), ...vars.map((v, k) => `${quoteIdent(v.code)} ${enumTypes[k]!.toString()}`)];
-    await connection.run(`CREATE TABLE ${recordsTable(dataset)} (${ddl.join(', ')})`);
-    const appender = await connection.createAppender(recordsTable(dataset));
-    appenders[dataset] = new DatasetAppender(dataset, appender, vars, [...links.map(() => UINTEGER), ...enumTypes]);
-  }
-
-  // Column files, appended suburb by suburb and written in ~1 MiB pieces (one write per column
-  // per suburb would be ~800 k awaited writes at national scale).
-  const files = new Map<string, BufferedFile>();
-  for (const dataset of DATASET_TYPES) {
-    await mkdir(join(dir, 'columns', dataset), { recursive: true });
-    for (const name of [...LINK_FILES[dataset].map((l) => l.name), ...variables[dataset].map((v) => v.code)]) {
-      files.set(columnFile(dataset, name), new BufferedFile(await open(join(dir, columnFile(dataset, name)), 'w')));
-    }
-  }
+  const appenders = await createRecordTables(connection, variables);
+  const files = await openColumnFiles(dir, variables);
   const writeColumn = async (dataset: DatasetType, name: string, data: ArrayBufferView): Promise<void> => {
     await files.get(columnFile(dataset, name))!.write(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   };
@@ -214,13 +189,7 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       salCodes.add(suburb.salCode);
       const { persons, families, dwellings } = population;
       const offsets = { persons: appenders.persons.rows, families: appenders.families.rows, dwellings: appenders.dwellings.rows };
-      for (let i = 0; i < persons.count; i++) {
-        if (persons.dwelling[i]! >= dwellings.count) throw new Error(`${suburb.salCode}: person ${i} links to a missing dwelling`);
-        if (persons.family[i]! >= families.count) throw new Error(`${suburb.salCode}: person ${i} links to a missing family`);
-      }
-      for (let i = 0; i < families.count; i++) {
-        if (families.dwelling[i]! >= dwellings.count) throw new Error(`${suburb.salCode}: family ${i} links to a missing dwelling`);
-      }
+      checkLinks(suburb.salCode, population);
       const co = new Set(coarsened);
       const ordinal = suburbs.length;
       const personFamily = offsetLinks(persons.family, offsets.families);
@@ -233,53 +202,18 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       await writeColumns('persons', { suburb_ordinal: ordinals(persons.count), family_row: personFamily, dwelling_row: new Uint32Array(personDwelling.buffer) }, personColumns);
       await writeColumns('families', { suburb_ordinal: ordinals(families.count), dwelling_row: new Uint32Array(familyDwelling.buffer) }, familyColumns);
       await writeColumns('dwellings', { suburb_ordinal: ordinals(dwellings.count) }, dwellingColumns);
-      const { postcodes, lgas, ...info } = suburb;
-      suburbs.push({
-        ...info,
-        // A postal area has no LGA, an LGA no postcode: those stay out of the lists (the primary fields are "").
-        postcodes: [...new Set([suburb.postcode, ...(postcodes ?? [])])].filter((p) => p !== ''),
-        lgas: [{ code: suburb.lgaCode, name: suburb.lga }, ...(lgas ?? []).filter((l) => l.code !== suburb.lgaCode)].filter((l) => l.code !== ''),
-        offsets,
-        pools: { persons: persons.count, families: families.count, dwellings: dwellings.count },
-        coarsened: [...co].sort(),
-      });
+      suburbs.push(catalogSuburb(suburb, offsets, population, co));
     },
 
     async finish(report, summary) {
       if (closed) throw new Error('pool release writer is closed');
       for (const dataset of DATASET_TYPES) appenders[dataset].close();
-      await connection.run('CREATE TABLE suburbs (ordinal UINTEGER, suburb_code VARCHAR)');
-      const appender = await connection.createAppender('suburbs');
-      suburbs.forEach((s, ordinal) => {
-        appender.appendUInteger(ordinal);
-        appender.appendVarchar(s.salCode);
-        appender.endRow();
-      });
-      appender.closeSync();
-      for (const dataset of DATASET_TYPES) {
-        const table = recordsTable(dataset);
-        // The appender writes in order; sampling relies on row_index being the row's position.
-        const misplaced = await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM ${table} WHERE row_index <> rowid`);
-        if (misplaced.getRows()[0]![0] !== 0n) throw new Error(`${dataset}: rows out of order after build`);
-        const vars = variables[dataset].map((v) => `r.${quoteIdent(v.code)}`);
-        await connection.run(
-          `CREATE VIEW ${dataset} AS SELECT r.row_index, ${idColumnsSql(dataset, 'r').join(', ')}, ` +
-            `(SELECT list(suburb_code ORDER BY ordinal) FROM suburbs)[r.suburb_ordinal + 1] AS suburb_code${vars.map((v) => `, ${v}`).join('')} FROM ${table} r`,
-        );
-      }
+      await writeSuburbsTable(connection, suburbs);
+      await createPublicViews(connection, variables);
       await connection.run('CHECKPOINT');
       await close();
-
-      const catalog: Catalog = {
-        format: 1,
-        version,
-        fittedTo: opts.fittedTo ?? 'demo',
-        variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].map(catalogVariable)])) as Record<DatasetType, CatalogVariable[]>,
-        suburbs,
-        totals: { persons: appenders.persons.rows, families: appenders.families.rows, dwellings: appenders.dwellings.rows },
-        ...(opts.synthesis ? { synthesis: opts.synthesis } : {}),
-      };
-      await writeFile(join(dir, RELEASE_FILES.catalog), JSON.stringify(catalog));
+      const totals = { persons: appenders.persons.rows, families: appenders.families.rows, dwellings: appenders.dwellings.rows };
+      await writeFile(join(dir, RELEASE_FILES.catalog), JSON.stringify(catalogOf(opts, suburbs, totals)));
       await writeFile(join(dir, RELEASE_FILES.report), JSON.stringify(report ?? null, null, 2) + '\n');
       for (const file of files.values()) await file.close();
       const names: string[] = [RELEASE_FILES.pools, RELEASE_FILES.catalog, RELEASE_FILES.report, ...files.keys()];
@@ -296,6 +230,106 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       for (const file of files.values()) await file.abandon();
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Each dataset's records table (link columns, then one ENUM column per variable) and its appender. */
+async function createRecordTables(connection: DuckDBConnection, variables: PoolReleaseWriterOptions['variables']): Promise<Record<DatasetType, DatasetAppender>> {
+  const appenders = {} as Record<DatasetType, DatasetAppender>;
+  for (const dataset of DATASET_TYPES) {
+    const vars = variables[dataset];
+    const seen = new Set<string>();
+    for (const v of vars) {
+      if (seen.has(v.code)) throw new Error(`${dataset}: variable ${v.code} listed twice`);
+      seen.add(v.code);
+      if (columnLabels(v).length > 255) throw new Error(`${dataset}: ${v.code} has more than 255 categories`);
+    }
+    const links = LINK_COLUMNS[dataset];
+    const enumTypes = vars.map((v) => ENUM([...columnLabels(v)]));
+    const ddl = [...links.map((c) => `${c} UINTEGER`), ...vars.map((v, k) => `${quoteIdent(v.code)} ${enumTypes[k]!.toString()}`)];
+    await connection.run(`CREATE TABLE ${recordsTable(dataset)} (${ddl.join(', ')})`);
+    const appender = await connection.createAppender(recordsTable(dataset));
+    appenders[dataset] = new DatasetAppender(dataset, appender, vars, [...links.map(() => UINTEGER), ...enumTypes]);
+  }
+  return appenders;
+}
+
+/**
+ * Column files, appended suburb by suburb and written in ~1 MiB pieces (one write per column
+ * per suburb would be ~800 k awaited writes at national scale).
+ */
+async function openColumnFiles(dir: string, variables: PoolReleaseWriterOptions['variables']): Promise<Map<string, BufferedFile>> {
+  const files = new Map<string, BufferedFile>();
+  for (const dataset of DATASET_TYPES) {
+    await mkdir(join(dir, 'columns', dataset), { recursive: true });
+    for (const name of [...LINK_FILES[dataset].map((l) => l.name), ...variables[dataset].map((v) => v.code)]) {
+      files.set(columnFile(dataset, name), new BufferedFile(await open(join(dir, columnFile(dataset, name)), 'w')));
+    }
+  }
+  return files;
+}
+
+/** Every person's and family's links point at a family and dwelling of the same suburb. */
+function checkLinks(salCode: string, { persons, families, dwellings }: Population): void {
+  for (let i = 0; i < persons.count; i++) {
+    if (persons.dwelling[i]! >= dwellings.count) throw new Error(`${salCode}: person ${i} links to a missing dwelling`);
+    if (persons.family[i]! >= families.count) throw new Error(`${salCode}: person ${i} links to a missing family`);
+  }
+  for (let i = 0; i < families.count; i++) {
+    if (families.dwelling[i]! >= dwellings.count) throw new Error(`${salCode}: family ${i} links to a missing dwelling`);
+  }
+}
+
+function catalogSuburb(suburb: SuburbEntry, offsets: Record<DatasetType, number>, { persons, families, dwellings }: Population, coarsened: ReadonlySet<string>): CatalogSuburb {
+  const { postcodes, lgas, ...info } = suburb;
+  return {
+    ...info,
+    // A postal area has no LGA, an LGA no postcode: those stay out of the lists (the primary fields are "").
+    postcodes: [...new Set([suburb.postcode, ...(postcodes ?? [])])].filter((p) => p !== ''),
+    lgas: [{ code: suburb.lgaCode, name: suburb.lga }, ...(lgas ?? []).filter((l) => l.code !== suburb.lgaCode)].filter((l) => l.code !== ''),
+    offsets,
+    pools: { persons: persons.count, families: families.count, dwellings: dwellings.count },
+    coarsened: [...coarsened].sort(),
+  };
+}
+
+/** The suburbs table: ordinal → suburb code, which the public views name each record's suburb by. */
+async function writeSuburbsTable(connection: DuckDBConnection, suburbs: readonly CatalogSuburb[]): Promise<void> {
+  await connection.run('CREATE TABLE suburbs (ordinal UINTEGER, suburb_code VARCHAR)');
+  const appender = await connection.createAppender('suburbs');
+  suburbs.forEach((s, ordinal) => {
+    appender.appendUInteger(ordinal);
+    appender.appendVarchar(s.salCode);
+    appender.endRow();
+  });
+  appender.closeSync();
+}
+
+/** One view per dataset (ids, suburb code, variables), after checking its rows are in order. */
+async function createPublicViews(connection: DuckDBConnection, variables: PoolReleaseWriterOptions['variables']): Promise<void> {
+  for (const dataset of DATASET_TYPES) {
+    const table = recordsTable(dataset);
+    // The appender writes in order; sampling relies on row_index being the row's position.
+    const misplaced = await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM ${table} WHERE row_index <> rowid`);
+    if (misplaced.getRows()[0]![0] !== 0n) throw new Error(`${dataset}: rows out of order after build`);
+    const vars = variables[dataset].map((v) => `r.${quoteIdent(v.code)}`);
+    await connection.run(
+      `CREATE VIEW ${dataset} AS SELECT r.row_index, ${idColumnsSql(dataset, 'r').join(', ')}, ` +
+        `(SELECT list(suburb_code ORDER BY ordinal) FROM suburbs)[r.suburb_ordinal + 1] AS suburb_code${vars.map((v) => `, ${v}`).join('')} FROM ${table} r`,
+    );
+  }
+}
+
+function catalogOf(opts: PoolReleaseWriterOptions, suburbs: CatalogSuburb[], totals: Record<DatasetType, number>): Catalog {
+  const { version, variables } = opts;
+  return {
+    format: 1,
+    version,
+    fittedTo: opts.fittedTo ?? 'demo',
+    variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].map(catalogVariable)])) as Record<DatasetType, CatalogVariable[]>,
+    suburbs,
+    totals,
+    ...(opts.synthesis ? { synthesis: opts.synthesis } : {}),
   };
 }
 

@@ -131,47 +131,99 @@ async function writeWorkbook(zip: ZipWriter, opts: XlsxOptions): Promise<number>
   const sst = new SharedStrings();
   const sheetNames = [opts.sheetName, ...opts.extraSheets.map((s) => s.name)];
   for (const [path, xml] of Object.entries(workbookParts(sheetNames))) await zip.addEntry(path, xml);
-  await zip.beginEntry('xl/worksheets/sheet1.xml');
+  const rowCount = await writeDataSheet(zip, opts, sst);
+  await zip.addEntry('xl/sharedStrings.xml', sst.xml());
+  for (const [k, sheet] of opts.extraSheets.entries()) await zip.addEntry(`xl/worksheets/sheet${k + 2}.xml`, smallSheetXml(sheet.rows));
+  await zip.close();
+  return rowCount;
+}
 
-  // The sheet is written as bytes into 1 MiB buffers: every coded cell is two pre-encoded
-  // pieces around its row number (`<c r="F` + `17` + `" t="s"><v>3</v></c>`), so a cell costs a
-  // few byte copies and no string building. Readers (read-excel-file) need the r references.
-  // The buffer and its position are local variables of this function only (no closure writes
-  // them), so V8 keeps them in registers in the loop below.
-  const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));
-  const columns = opts.columns;
-  const nColumns = columns.length;
+const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));
+const KIND = { coded: 0, shared: 1, inline: 2, id: 3 } as const;
+const BUFFER = 1 << 20;
+
+/** The byte pieces every data cell is copied from, encoded once per sheet. */
+function sheetPieces(columns: readonly XlsxColumn[], sst: SharedStrings) {
   const heads = columns.map((_, c) => enc(`<c r="${columnLetters(c)}`));
   const codedTails = columns.map((col) => (col.kind === 'coded' ? col.labels.map((l) => enc(`" t="s"><v>${sst.add(l)}</v></c>`)) : []));
-  const KIND = { coded: 0, shared: 1, inline: 2, id: 3 } as const;
-  // Coded columns with fewer labels than NULL_CODE write it as an empty cell (a geography column may have more).
-  const nullable = columns.map((col) => col.kind === 'coded' && col.labels.length <= NULL_CODE);
-  const kinds = Uint8Array.from(columns, (c) => KIND[c.kind]);
   const idPrefixes = columns.map((c) => enc(c.kind === 'id' ? escapeXml(c.prefix) : ''));
-  const idDigits = Int32Array.from(columns, (c) => (c.kind === 'id' ? c.digits : 0));
   const inlineOpen = enc('" t="inlineStr"><is><t>');
   const inlineClose = enc('</t></is></c>');
-  const rowOpen = enc('<row r="');
-  const rowOpenEnd = enc('">');
-  const rowClose = enc('</row>');
-  const BUFFER = 1 << 20;
-  // Room for a whole row of short cells; longer texts are checked one by one.
-  const worstRow = heads.reduce((sum, h, c) => sum + h.length + 12 + Math.max(inlineOpen.length + inlineClose.length + idPrefixes[c]!.length + 12, ...codedTails[c]!.map((t) => t.length), 32), 64);
-  const size = Math.max(BUFFER, 2 * worstRow);
-  let out = Buffer.allocUnsafe(size);
-  let pos = 0;
-  const digits = new Uint8Array(12);
-  const idDigitsOut = new Uint8Array(16);
-  let digitCount = 0;
-  const copy = (target: Buffer, bytes: Uint8Array, at: number): number => {
-    target.set(bytes, at);
-    return at + bytes.length;
+  return {
+    heads,
+    codedTails,
+    // Coded columns with fewer labels than NULL_CODE write it as an empty cell (a geography column may have more).
+    nullable: columns.map((col) => col.kind === 'coded' && col.labels.length <= NULL_CODE),
+    kinds: Uint8Array.from(columns, (c) => KIND[c.kind]),
+    idPrefixes,
+    idDigits: Int32Array.from(columns, (c) => (c.kind === 'id' ? c.digits : 0)),
+    inlineOpen,
+    inlineClose,
+    rowOpen: enc('<row r="'),
+    rowOpenEnd: enc('">'),
+    rowClose: enc('</row>'),
+    // Room for a whole row of short cells; longer texts are checked one by one.
+    worstRow: heads.reduce((sum, h, c) => sum + h.length + 12 + Math.max(inlineOpen.length + inlineClose.length + idPrefixes[c]!.length + 12, ...codedTails[c]!.map((t) => t.length), 32), 64),
   };
+}
 
+const copy = (target: Buffer, bytes: Uint8Array, at: number): number => {
+  target.set(bytes, at);
+  return at + bytes.length;
+};
+
+/** The header row: each column's name as a shared string. */
+function putHeaderRow(out: Buffer, pos: number, columns: readonly XlsxColumn[], sst: SharedStrings): number {
   pos = copy(out, enc(`${XML_HEAD}<worksheet xmlns="${NS}"><sheetData><row r="1">`), pos);
   for (const [c, col] of columns.entries()) pos = copy(out, enc(`<c r="${columnLetters(c)}1" t="s"><v>${sst.add(col.name)}</v></c>`), pos);
-  sst.uses += nColumns;
-  pos = copy(out, rowClose, pos);
+  sst.uses += columns.length;
+  return copy(out, enc('</row>'), pos);
+}
+
+/** Writes the row number's decimal digits right-aligned into `digits` (12 bytes); returns how many. */
+function rowDigits(digits: Uint8Array, row: number): number {
+  let count = 0;
+  for (let x = row; x > 0; ) {
+    const d = x % 10;
+    digits[11 - count++] = 48 + d;
+    x = (x - d) / 10;
+  }
+  return count;
+}
+
+/** The text of an inline-string cell: ASCII text without XML specials is copied char by char; anything else is escaped and encoded. */
+function putInlineText(out: Buffer, pos: number, v: string): number {
+  let plain = true;
+  for (let k = 0; k < v.length; k++) {
+    const ch = v.charCodeAt(k);
+    if (ch >= 128 || ch < 32 || ch === 38 || ch === 60 || ch === 62 || ch === 34) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) for (let k = 0; k < v.length; k++) out[pos++] = v.charCodeAt(k);
+  else pos += out.write(escapeXml(v), pos, 'utf8');
+  return pos;
+}
+
+/**
+ * The data sheet, streamed into the zip entry. It is written as bytes into 1 MiB buffers: every
+ * coded cell is two pre-encoded pieces around its row number (`<c r="F` + `17` + `" t="s"><v>3</v></c>`),
+ * so a cell costs a few byte copies and no string building. Readers (read-excel-file) need the r
+ * references. The buffer and its position are local variables of this function only (no closure
+ * writes them), so V8 keeps them in registers in the loop below.
+ */
+async function writeDataSheet(zip: ZipWriter, opts: XlsxOptions, sst: SharedStrings): Promise<number> {
+  await zip.beginEntry('xl/worksheets/sheet1.xml');
+  const columns = opts.columns;
+  const nColumns = columns.length;
+  const { heads, codedTails, nullable, kinds, idPrefixes, idDigits, inlineOpen, inlineClose, rowOpen, rowOpenEnd, rowClose, worstRow } = sheetPieces(columns, sst);
+  const codedColumns = columns.filter((c) => c.kind === 'coded').length;
+  const size = Math.max(BUFFER, 2 * worstRow);
+  let out = Buffer.allocUnsafe(size);
+  let pos = putHeaderRow(out, 0, columns, sst);
+  const digits = new Uint8Array(12);
+  const idDigitsOut = new Uint8Array(16);
   let rowCount = 0;
   let nullCells = 0;
   for await (const batch of opts.batches) {
@@ -183,12 +235,7 @@ async function writeWorkbook(zip: ZipWriter, opts: XlsxOptions): Promise<number>
         pos = 0;
         await zip.data(full);
       }
-      digitCount = 0;
-      for (let x = ++rowCount + 1; x > 0; ) {
-        const d = x % 10;
-        digits[11 - digitCount++] = 48 + d;
-        x = (x - d) / 10;
-      }
+      const digitCount = rowDigits(digits, ++rowCount + 1);
       for (let b = 0; b < rowOpen.length; b++) out[pos++] = rowOpen[b]!;
       for (let d = 12 - digitCount; d < 12; d++) out[pos++] = digits[d]!;
       out[pos++] = rowOpenEnd[0]!;
@@ -233,29 +280,16 @@ async function writeWorkbook(zip: ZipWriter, opts: XlsxOptions): Promise<number>
           continue;
         }
         for (let b = 0; b < inlineOpen.length; b++) out[pos++] = inlineOpen[b]!;
-        // ASCII text without XML specials is copied char by char; anything else is escaped and encoded.
-        let plain = true;
-        for (let k = 0; k < v.length; k++) {
-          const ch = v.charCodeAt(k);
-          if (ch >= 128 || ch < 32 || ch === 38 || ch === 60 || ch === 62 || ch === 34) {
-            plain = false;
-            break;
-          }
-        }
-        if (plain) for (let k = 0; k < v.length; k++) out[pos++] = v.charCodeAt(k);
-        else pos += out.write(escapeXml(v), pos, 'utf8');
+        pos = putInlineText(out, pos, v);
         for (let b = 0; b < inlineClose.length; b++) out[pos++] = inlineClose[b]!;
       }
       for (let b = 0; b < rowClose.length; b++) out[pos++] = rowClose[b]!;
     }
-    sst.uses += batch.rowCount * columns.filter((c) => c.kind === 'coded').length - nullCells;
+    sst.uses += batch.rowCount * codedColumns - nullCells;
     nullCells = 0;
   }
   pos = copy(out, enc('</sheetData></worksheet>'), pos);
   if (pos > 0) await zip.data(out.subarray(0, pos));
   await zip.endEntry();
-  await zip.addEntry('xl/sharedStrings.xml', sst.xml());
-  for (const [k, sheet] of opts.extraSheets.entries()) await zip.addEntry(`xl/worksheets/sheet${k + 2}.xml`, smallSheetXml(sheet.rows));
-  await zip.close();
   return rowCount;
 }

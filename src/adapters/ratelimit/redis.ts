@@ -73,6 +73,21 @@ export function failFastRedis(url: string): Redis {
   });
 }
 
+/** Settles once the client is ready, or its first connection attempt failed or ended, or after FIRST_CONNECT_WAIT_MS. */
+function firstConnection(client: Redis): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off('ready', done).off('error', done).off('end', done);
+      resolve();
+    };
+    const timer = setTimeout(done, FIRST_CONNECT_WAIT_MS);
+    timer.unref();
+    client.once('ready', done).once('error', done).once('end', done);
+  });
+}
+
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
   const owned = 'url' in options;
   const client = 'url' in options ? failFastRedis(options.url) : options.client;
@@ -101,19 +116,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   client.on('error', degrade);
   // The first requests after start-up wait for the first connection attempt (bounded by the
   // connect timeout) instead of being answered by the fallback while the socket is opening.
-  const firstConnect: Promise<void> =
-    client.status === 'ready'
-      ? Promise.resolve()
-      : new Promise((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            client.off('ready', done).off('error', done).off('end', done);
-            resolve();
-          };
-          const timer = setTimeout(done, FIRST_CONNECT_WAIT_MS);
-          timer.unref();
-          client.once('ready', done).once('error', done).once('end', done);
-        });
+  const firstConnect = firstConnection(client);
 
   const setKey = (key: string, policy: WindowPolicy) => `${prefix}{${key}}:${policy.windowSeconds}`;
 

@@ -40,15 +40,29 @@ export interface CreditsOverview {
   readonly summary: CreditSummary;
   readonly bundles: readonly Bundle[];
   readonly ledger: Page<LedgerEntry>;
+  /** The balance just after each entry of `ledger.items` (free and bought together), same order. */
+  readonly balanceAfter: readonly number[];
 }
 
+const movement = (e: LedgerEntry): number => e.freeCredits + e.purchasedCredits;
+
 export async function creditsOverview(deps: Pick<HolderDeps, 'store' | 'clock'>, accountId: string, page: number, perPage: number): Promise<CreditsOverview> {
-  const [summary, bundles, ledger] = await Promise.all([
+  const [summary, bundles, ledger, total, newer] = await Promise.all([
     deps.store.credits(accountId, deps.clock.now()),
     deps.store.bundles(accountId),
     deps.store.ledger({ accountId, page, perPage }),
+    deps.store.ledgerBalance(accountId),
+    // The entries on the pages before this one: the balance after this page's newest entry is the
+    // ledger's sum less theirs. Deep pages read more, but holders rarely go past the first few.
+    page > 1 ? deps.store.ledger({ accountId, page: 1, perPage: (page - 1) * perPage }) : undefined,
   ]);
-  return { summary, bundles, ledger };
+  let after = total - (newer?.items.reduce((sum, e) => sum + movement(e), 0) ?? 0);
+  const balanceAfter = ledger.items.map((e) => {
+    const balance = after;
+    after -= movement(e);
+    return balance;
+  });
+  return { summary, bundles, ledger, balanceAfter };
 }
 
 export async function timeZoneOf(deps: Pick<HolderDeps, 'store'>, accountId: string): Promise<string> {

@@ -136,3 +136,16 @@ export function csrfValid(serverSecret: string, session: WebSession, sent: unkno
   const given = Buffer.from(sent);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * A new session for a holder who just proved who they are another way (a one-time link they
+ * used to set their password), so they need not sign in again by hand. Like signIn's, it is
+ * a fresh token: nothing the browser sent before is adopted.
+ */
+export async function openSession(deps: Pick<SignInDeps, 'credentials' | 'clock' | 'config' | 'serverSecret'>, accountId: string): Promise<{ readonly token: string; readonly session: WebSession }> {
+  const token = randomBase62(TOKEN_LENGTH);
+  const now = deps.clock.now();
+  const session: WebSession = { sessionId: newId('ses'), accountId, createdAt: now, expiresAt: new Date(now.getTime() + deps.config.accountArea.sessionHours * 3_600_000), lastSeenAt: now };
+  await deps.credentials.createSession({ sessionId: session.sessionId, tokenHash: keyedHash(deps.serverSecret, 'session', token), accountId, now, expiresAt: session.expiresAt });
+  return { token, session };
+}

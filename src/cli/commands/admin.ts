@@ -87,6 +87,15 @@ const SHOWN_ONCE = 'This key is shown once and cannot be retrieved later: store 
 
 /** `spq admin …`: the operator's account, key, credit and bundle commands. */
 export function registerAdminCommands(program: Command): void {
+  const admin = adminCommand(program);
+  registerAccountCommands(admin);
+  registerKeyCommands(admin);
+  registerCreditCommands(admin);
+  registerWhereCommand(admin);
+}
+
+/** `spq admin` itself: the server-location flags every subcommand shares, and usage errors exiting with 2. */
+function adminCommand(program: Command): Command {
   const admin = program
     .command('admin')
     .description('manage accounts, API keys, credits and bundles (acts on the database the server uses)')
@@ -101,7 +110,10 @@ export function registerAdminCommands(program: Command): void {
     .exitOverride((error) => {
       throw error.exitCode === 0 ? error : new CommanderError(EXIT_BAD_INPUT, error.code, error.message);
     });
+  return admin;
+}
 
+function registerAccountCommands(admin: Command): void {
   const account = admin.command('account').description('accounts');
   account
     .command('create')
@@ -111,31 +123,7 @@ export function registerAdminCommands(program: Command): void {
     .option('--credits <n>', 'with --tier paid: credits in the bundle (default 100)', wholeNumberOption('--credits'))
     .option('--days <d>', 'with --tier paid: how long the account stays paid (default 30)', wholeNumberOption('--days'))
     .option('--json', 'print {"account_id", "api_key"} as JSON')
-    .action(async (opts: { email: string; tier: Tier; credits?: number; days?: number; json?: boolean }) => {
-      const bundle = opts.credits !== undefined || opts.days !== undefined ? { credits: opts.credits ?? 100, days: opts.days ?? 30 } : undefined;
-      await runAdmin(
-        async (deps, cases) => {
-          const created = await cases.createAccountWithKey(deps, { email: opts.email, tier: opts.tier, ...(bundle ? { bundle } : {}) });
-          if (!created.ok) return created;
-          const link = await cases.issueOneTimeLink(deps, { accountId: created.value.account.accountId, purpose: 'invitation' });
-          if (!link.ok) return link;
-          return { ok: true as const, value: { ...created.value, link: { url: `${publicBaseUrl(deps.config)}${link.value.path}`, expiresAt: link.value.expiresAt } } };
-        },
-        (created) => {
-          if (opts.json) {
-            out(JSON.stringify({ account_id: created.account.accountId, api_key: created.apiKey, invitation_url: created.link.url, invitation_expires: created.link.expiresAt.toISOString() }));
-          } else {
-            out(`account_id: ${created.account.accountId}`);
-            out(`email:      ${created.account.email}`);
-            out(`key_id:     ${created.key.keyId}`);
-            out(`api_key:    ${created.apiKey}`);
-            out(SHOWN_ONCE);
-            out(`account area: send the holder this link to set their password (works once, until ${created.link.expiresAt.toISOString()}):`);
-            out(`  ${created.link.url}`);
-          }
-        },
-      );
-    });
+    .action(createAccount);
 
   account
     .command('invite')
@@ -156,7 +144,36 @@ export function registerAdminCommands(program: Command): void {
         },
       );
     });
+}
 
+/** `spq admin account create`: the account, its first key, and an invitation link to the account area. */
+async function createAccount(opts: { email: string; tier: Tier; credits?: number; days?: number; json?: boolean }): Promise<void> {
+  const bundle = opts.credits !== undefined || opts.days !== undefined ? { credits: opts.credits ?? 100, days: opts.days ?? 30 } : undefined;
+  await runAdmin(
+    async (deps, cases) => {
+      const created = await cases.createAccountWithKey(deps, { email: opts.email, tier: opts.tier, ...(bundle ? { bundle } : {}) });
+      if (!created.ok) return created;
+      const link = await cases.issueOneTimeLink(deps, { accountId: created.value.account.accountId, purpose: 'invitation' });
+      if (!link.ok) return link;
+      return { ok: true as const, value: { ...created.value, link: { url: `${publicBaseUrl(deps.config)}${link.value.path}`, expiresAt: link.value.expiresAt } } };
+    },
+    (created) => {
+      if (opts.json) {
+        out(JSON.stringify({ account_id: created.account.accountId, api_key: created.apiKey, invitation_url: created.link.url, invitation_expires: created.link.expiresAt.toISOString() }));
+      } else {
+        out(`account_id: ${created.account.accountId}`);
+        out(`email:      ${created.account.email}`);
+        out(`key_id:     ${created.key.keyId}`);
+        out(`api_key:    ${created.apiKey}`);
+        out(SHOWN_ONCE);
+        out(`account area: send the holder this link to set their password (works once, until ${created.link.expiresAt.toISOString()}):`);
+        out(`  ${created.link.url}`);
+      }
+    },
+  );
+}
+
+function registerKeyCommands(admin: Command): void {
   const key = admin.command('key').description('API keys');
   key
     .command('create')
@@ -203,7 +220,10 @@ export function registerAdminCommands(program: Command): void {
         () => out(opts.json ? JSON.stringify({ key_id: opts.keyId, revoked: true }) : `revoked ${opts.keyId}`),
       );
     });
+}
 
+/** Credit grants and bundles. */
+function registerCreditCommands(admin: Command): void {
   admin
     .command('credits')
     .description('credits')
@@ -240,7 +260,9 @@ export function registerAdminCommands(program: Command): void {
           ),
       );
     });
+}
 
+function registerWhereCommand(admin: Command): void {
   admin
     .command('where')
     .description('print which database the admin commands (and the server) use')

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ServiceLog } from '../../main/compose.ts';
+import type { ServiceLog, Services } from '../../main/compose.ts';
 import { loadConfig } from '../../config.ts';
 import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
 import { DEMO_VERSION } from '../../release-builder/releases.ts'; // a constant only: the builder loads when it is needed
@@ -26,113 +26,156 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port to listen on (SPQ_PORT, default 8080)', portOption)
     .option('--inputs <dir>', 'on a data directory with no release: build it from these ABS DataPack files (e.g. census/2021-gcp) instead of the demo inputs')
     .option('--levels <list>', 'with --inputs: the levels to fit (comma list of sal, poa, lga)', 'sal')
-    .action(async (options: { dataDir?: string; host?: string; port?: number; inputs?: string; levels: string }) => {
-      const levels = parseLevels(options.levels);
-      // Loaded here, not at the top: `spq --help` and the other commands do not load the server.
-      const [{ createAccountWithKey }, { composeServices, publicBaseUrl }, { Drain }, maintenance, { buildApp }, { issueOneTimeLink }] = await Promise.all([
-        import('../../app/accounts.ts'),
-        import('../../main/compose.ts'),
-        import('../../app/drain.ts'),
-        import('../../app/maintenance.ts'),
-        import('../../http/app.ts'),
-        import('../../app/web/sign-in.ts'),
-      ]);
-      const { holdInstanceLease, PENDING_TIMEOUT_MS, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps, startSweeper } = maintenance;
-      const config = loadConfig(process.env, configOverrides(options));
-      // Adapters' reports go to stderr during start-up and into the JSON log once it exists.
-      let jsonLog: FastifyBaseLogger | undefined;
-      const serviceLog: ServiceLog = (line, level = 'info') => {
-        if (jsonLog !== undefined) jsonLog[level](line);
-        else say(level === 'warn' ? `warning: ${line}` : line);
-      };
-      // The release builder is loaded only when the data directory holds no release yet.
-      const inputs = options.inputs !== undefined ? { inputsDir: options.inputs, levels } : undefined;
-      const demoRelease = async (c: typeof config, log: (line: string) => void) => (await import('../../release-builder/index.ts')).ensureDemoRelease(c, log, inputs);
-      const services = await composeServices(config, serviceLog, { demoRelease });
-      const drain = new Drain();
-      const { instanceId } = services;
-      const app = buildApp({ ...services, logger: { level: config.logLevel }, drain });
-      const opsLog = {
-        info: (fields: Record<string, unknown>, message: string) => app.log.info(fields, message),
-        error: (fields: Record<string, unknown>, message: string) => app.log.error(fields, message),
-      };
-      let releaseLease = async () => undefined as void;
-      try {
-        // Embedded (SQLite, one process holding its lock): nothing else can be mid-execute, so every
-        // pending execute was cut off by a crash: refund it now, and clear what the crash left in
-        // the temp directory. Scale-out: other instances may be mid-execute; those of instances
-        // whose lease lapsed are refunded now and by every lease renewal (holdInstanceLease), and
-        // rows from before leases once past PENDING_TIMEOUT_MS.
-        const embedded = config.databaseUrl === undefined;
-        const refunded =
-          (await recoverPendingQueries(services, opsLog, embedded ? 0 : PENDING_TIMEOUT_MS)) + (embedded ? 0 : await recoverLapsedInstances(services, opsLog));
-        if (refunded > 0) say(`refunded ${refunded} quer${refunded === 1 ? 'y' : 'ies'} interrupted by an earlier stop`);
-        const removed = await removeOrphanTemps(join(config.dataDir, 'tmp'), new Set(embedded ? [] : await services.accounts.liveInstances(services.clock.now())));
-        if (removed > 0) say(`removed ${removed} temporary file${removed === 1 ? '' : 's'} left by an earlier stop`);
+    .action(serve);
+}
 
-        if ((await services.accounts.listAccounts()).length === 0) {
-          // Instances started together on an empty shared database race here: the email's unique
-          // index lets one create the demo account; the others find it made and start as usual.
-          const demo = await createAccountWithKey({ store: services.accounts, serverSecret: services.serverSecret, clock: services.clock }, { email: DEMO_EMAIL }).catch(
-            async (error: unknown) => {
-              if ((await services.accounts.listAccounts()).some((a) => a.email === DEMO_EMAIL)) return undefined;
-              throw error;
-            },
-          );
-          if (demo === undefined) say('demo account created by another instance');
-          else if (demo.ok) {
-            // A year's bundle makes the demo account paid, so a walk-through is not stopped by the free tier's 10 requests an hour.
-            await services.accounts.addBundle({ accountId: demo.value.account.accountId, credits: 100, days: 365, now: services.clock.now() });
-            say(`demo account ${demo.value.account.accountId} created on the paid tier with 100 credits (a 365-day bundle). Its API key, shown only this once:`);
-            process.stdout.write(`${demo.value.apiKey}\n`);
-            const link = await issueOneTimeLink({ ...services, credentials: services.accounts }, { accountId: demo.value.account.accountId, purpose: 'invitation' });
-            if (link.ok) say(`account area for ${DEMO_EMAIL}: set its password at ${publicBaseUrl(config)}${link.value.path} (works once, for ${config.accountArea.oneTimeLinkHours} hours)`);
-          }
-        }
+interface ServeOptions {
+  readonly dataDir?: string;
+  readonly host?: string;
+  readonly port?: number;
+  readonly inputs?: string;
+  readonly levels: string;
+}
 
-        releaseLease = await holdInstanceLease(services, opsLog, instanceId, config.instanceLeaseSeconds * 1000, join(config.dataDir, 'tmp'));
-        await app.listen({ host: config.host, port: config.port });
-        jsonLog = app.log;
-        for (const line of services.description) say(line);
-        say(`listening on ${publicBaseUrl(config)} (reference: /docs)`);
-      } catch (error) {
-        await releaseLease().catch(() => undefined);
-        await app.close().catch(() => undefined);
-        await services.close();
-        throw error;
-      }
-      const stopSweeper = startSweeper(services, opsLog, SWEEP_INTERVAL_MS);
-      // The demo's extra implicates, after listening: the first start stays as quick as one synthesis.
-      const stopBuilding = new AbortController();
-      // (The release builder is loaded only for the demo release: serving another loads no synthesis.)
-      const implicatesBuilt =
-        services.poolDir === join(poolsRoot(config.dataDir), DEMO_VERSION) && config.demoImplicates > 1
-          ? import('../../release-builder/index.ts')
-              .then(({ completeDemoImplicates }) => completeDemoImplicates(config, services.poolDir, (line) => app.log.info(line), stopBuilding.signal))
-              .catch((error: unknown) => app.log.error({ err: error }, 'building the demo implicates failed; the release serves those it has'))
-          : Promise.resolve();
+type Config = ReturnType<typeof loadConfig>;
+type App = ReturnType<typeof import('../../http/app.ts').buildApp>;
+type OpsLog = import('../../app/deps.ts').OpsLog;
 
-      await new Promise<void>((resolve) => {
-        const shutdown = (signal: string) => {
-          process.off('SIGINT', onInt);
-          process.off('SIGTERM', onTerm);
-          say(`${signal}: finishing ${drain.inFlight} running execute(s), refusing new ones`);
-          void (async () => {
-            stopBuilding.abort();
-            await drain.drain();
-            await implicatesBuilt;
-            await app.close();
-            await stopSweeper();
-            await releaseLease();
-            await services.close();
-            say('stopped');
-            resolve();
-          })();
-        };
-        const onInt = () => shutdown('SIGINT');
-        const onTerm = () => shutdown('SIGTERM');
-        process.on('SIGINT', onInt);
-        process.on('SIGTERM', onTerm);
-      });
-    });
+async function serve(options: ServeOptions): Promise<void> {
+  const levels = parseLevels(options.levels);
+  // Loaded here, not at the top: `spq --help` and the other commands do not load the server.
+  const [{ composeServices, publicBaseUrl }, { Drain }, maintenance, { buildApp }] = await Promise.all([
+    import('../../main/compose.ts'),
+    import('../../app/drain.ts'),
+    import('../../app/maintenance.ts'),
+    import('../../http/app.ts'),
+  ]);
+  const config = loadConfig(process.env, configOverrides(options));
+  const startupLog = logToStderrUntilListening();
+  // The release builder is loaded only when the data directory holds no release yet.
+  const inputs = options.inputs !== undefined ? { inputsDir: options.inputs, levels } : undefined;
+  const demoRelease = async (c: typeof config, log: (line: string) => void) => (await import('../../release-builder/index.ts')).ensureDemoRelease(c, log, inputs);
+  const services = await composeServices(config, startupLog.serviceLog, { demoRelease });
+  const drain = new Drain();
+  const app = buildApp({ ...services, logger: { level: config.logLevel }, drain });
+  const opsLog = opsLogOf(app);
+  let releaseLease = async () => undefined as void;
+  try {
+    await recoverInterruptedWork(config, services, opsLog);
+    if ((await services.accounts.listAccounts()).length === 0) await createDemoAccount(config, services);
+    releaseLease = await maintenance.holdInstanceLease(services, opsLog, services.instanceId, config.instanceLeaseSeconds * 1000, join(config.dataDir, 'tmp'));
+    await app.listen({ host: config.host, port: config.port });
+    startupLog.switchTo(app.log);
+    for (const line of services.description) say(line);
+    say(`listening on ${publicBaseUrl(config)} (reference: /docs)`);
+  } catch (error) {
+    await releaseLease().catch(() => undefined);
+    await app.close().catch(() => undefined);
+    await services.close();
+    throw error;
+  }
+  const stopSweeper = maintenance.startSweeper(services, opsLog, SWEEP_INTERVAL_MS);
+  const stopBuilding = new AbortController();
+  const implicatesBuilt = buildDemoImplicates(config, services, app, stopBuilding.signal);
+  await untilSignalled((signal) => {
+    say(`${signal}: finishing ${drain.inFlight} running execute(s), refusing new ones`);
+    return (async () => {
+      stopBuilding.abort();
+      await drain.drain();
+      await implicatesBuilt;
+      await app.close();
+      await stopSweeper();
+      await releaseLease();
+      await services.close();
+      say('stopped');
+    })();
+  });
+}
+
+/** Adapters' reports go to stderr during start-up and into the JSON log once it exists. */
+function logToStderrUntilListening(): { readonly serviceLog: ServiceLog; switchTo(log: FastifyBaseLogger): void } {
+  let jsonLog: FastifyBaseLogger | undefined;
+  return {
+    serviceLog: (line, level = 'info') => {
+      if (jsonLog !== undefined) jsonLog[level](line);
+      else say(level === 'warn' ? `warning: ${line}` : line);
+    },
+    switchTo: (log) => {
+      jsonLog = log;
+    },
+  };
+}
+
+const opsLogOf = (app: App): OpsLog => ({
+  info: (fields: Record<string, unknown>, message: string) => app.log.info(fields, message),
+  error: (fields: Record<string, unknown>, message: string) => app.log.error(fields, message),
+});
+
+/**
+ * Embedded (SQLite, one process holding its lock): nothing else can be mid-execute, so every
+ * pending execute was cut off by a crash: refund it now, and clear what the crash left in the
+ * temp directory. Scale-out: other instances may be mid-execute; those of instances whose lease
+ * lapsed are refunded now and by every lease renewal (holdInstanceLease), and rows from before
+ * leases once past PENDING_TIMEOUT_MS.
+ */
+async function recoverInterruptedWork(config: Config, services: Services, opsLog: OpsLog): Promise<void> {
+  const { PENDING_TIMEOUT_MS, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps } = await import('../../app/maintenance.ts');
+  const embedded = config.databaseUrl === undefined;
+  const refunded =
+    (await recoverPendingQueries(services, opsLog, embedded ? 0 : PENDING_TIMEOUT_MS)) + (embedded ? 0 : await recoverLapsedInstances(services, opsLog));
+  if (refunded > 0) say(`refunded ${refunded} quer${refunded === 1 ? 'y' : 'ies'} interrupted by an earlier stop`);
+  const removed = await removeOrphanTemps(join(config.dataDir, 'tmp'), new Set(embedded ? [] : await services.accounts.liveInstances(services.clock.now())));
+  if (removed > 0) say(`removed ${removed} temporary file${removed === 1 ? '' : 's'} left by an earlier stop`);
+}
+
+/** On an empty database: the demo account, paid for a year, its key printed once and a link to set its password. */
+async function createDemoAccount(config: Config, services: Services): Promise<void> {
+  const [{ createAccountWithKey }, { publicBaseUrl }, { issueOneTimeLink }] = await Promise.all([
+    import('../../app/accounts.ts'),
+    import('../../main/compose.ts'),
+    import('../../app/web/sign-in.ts'),
+  ]);
+  // Instances started together on an empty shared database race here: the email's unique
+  // index lets one create the demo account; the others find it made and start as usual.
+  const demo = await createAccountWithKey({ store: services.accounts, serverSecret: services.serverSecret, clock: services.clock }, { email: DEMO_EMAIL }).catch(
+    async (error: unknown) => {
+      if ((await services.accounts.listAccounts()).some((a) => a.email === DEMO_EMAIL)) return undefined;
+      throw error;
+    },
+  );
+  if (demo === undefined) say('demo account created by another instance');
+  else if (demo.ok) {
+    // A year's bundle makes the demo account paid, so a walk-through is not stopped by the free tier's 10 requests an hour.
+    await services.accounts.addBundle({ accountId: demo.value.account.accountId, credits: 100, days: 365, now: services.clock.now() });
+    say(`demo account ${demo.value.account.accountId} created on the paid tier with 100 credits (a 365-day bundle). Its API key, shown only this once:`);
+    process.stdout.write(`${demo.value.apiKey}\n`);
+    const link = await issueOneTimeLink({ ...services, credentials: services.accounts }, { accountId: demo.value.account.accountId, purpose: 'invitation' });
+    if (link.ok) say(`account area for ${DEMO_EMAIL}: set its password at ${publicBaseUrl(config)}${link.value.path} (works once, for ${config.accountArea.oneTimeLinkHours} hours)`);
+  }
+}
+
+/**
+ * The demo's extra implicates, after listening: the first start stays as quick as one synthesis.
+ * (The release builder is loaded only for the demo release: serving another loads no synthesis.)
+ */
+function buildDemoImplicates(config: Config, services: Services, app: App, signal: AbortSignal): Promise<unknown> {
+  if (services.poolDir !== join(poolsRoot(config.dataDir), DEMO_VERSION) || config.demoImplicates <= 1) return Promise.resolve();
+  return import('../../release-builder/index.ts')
+    .then(({ completeDemoImplicates }) => completeDemoImplicates(config, services.poolDir, (line) => app.log.info(line), signal))
+    .catch((error: unknown) => app.log.error({ err: error }, 'building the demo implicates failed; the release serves those it has'));
+}
+
+/** Waits for SIGINT or SIGTERM, then runs `stop` once (a second signal is left to Node's default). */
+function untilSignalled(stop: (signal: string) => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const shutdown = (signal: string) => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      void stop(signal).then(resolve);
+    };
+    const onInt = () => shutdown('SIGINT');
+    const onTerm = () => shutdown('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
 }

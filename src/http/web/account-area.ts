@@ -2,10 +2,13 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { keyPolicies, rateLimitedError } from '../../app/auth.ts';
 import { executeQuery } from '../../app/execute.ts';
-import { queryHistory } from '../../app/history.ts';
+import { queryDetail, queryHistory } from '../../app/history.ts';
 import { previewQuery } from '../../app/preview.ts';
 import { createOwnKey, creditsOverview, ownKey, revokeOwnKey, setTimeZone, timeZoneOf, TIME_ZONES, type HolderDeps } from '../../app/web/holder.ts';
-import { oneTimeLinkHolder, setPasswordWithLink, signIn, signOut, type SignInDeps } from '../../app/web/sign-in.ts';
+import { oneTimeLinkHolder, openSession, setPasswordWithLink, signIn, signOut, type SignInDeps } from '../../app/web/sign-in.ts';
+import { builderError, inFormWords } from '../../app/web/builder.ts';
+import { accountOverview } from '../../app/web/usage.ts';
+import { publicBaseUrl } from '../../config.ts';
 import { searchGeography } from '../../app/geography.ts';
 import { appError, type AppError } from '../../core/errors.ts';
 import type { CreditSummary } from '../../ports/account-store.ts';
@@ -13,12 +16,16 @@ import type { Api, AppDeps } from '../types.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
 import { appErrorOf, renderError } from '../errors.ts';
 import { html, notice, page, type Html, type Section } from './html.ts';
-import { queryFromForm, type FormBody } from './pages/forms.ts';
+import { queryFromForm, testMode, type FormBody } from './pages/forms.ts';
+import { overviewBody } from './pages/overview.ts';
+import { queryBody } from './pages/query.ts';
 import * as render from './pages/render.ts';
 import { clearedSessionCookie, csrfOk, currentSession, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
 
 const FORM_BODY_LIMIT = 16 * 1024;
 const PER_PAGE = 20;
+/** Where a holder lands after signing in. */
+const HOME = '/console/overview';
 
 /**
  * The account area (/console/…): server-rendered pages where account holders sign in and manage
@@ -112,7 +119,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
 
   app.get('/console', hidden, async (request, reply) => {
     const context = await currentSession({ ...signInDeps, secure }, request);
-    return reply.redirect(context ? '/console/query' : '/console/sign-in', 303);
+    return reply.redirect(context ? HOME : '/console/sign-in', 303);
   });
 
   app.get('/console/sign-in', hidden, async (_request, reply) => send(reply, 200, 'Sign in', render.signInBody()));
@@ -126,7 +133,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     }
     request.log.info({ reqId: request.id, account: result.value.session.accountId, session: result.value.session.sessionId }, 'account area: signed in');
     void reply.header('set-cookie', sessionCookie(result.value.token, deps.config.accountArea.sessionHours * 3600, secure));
-    return reply.redirect('/console/query', 303);
+    return reply.redirect(HOME, 303);
   });
 
   app.post('/console/sign-out', formRoute, async (request, reply) => {
@@ -152,8 +159,11 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
       const holder = await oneTimeLinkHolder(signInDeps, request.params.token);
       return send(reply, 422, 'Set your password', render.setPasswordBody(holder.ok ? holder.value.email : '', result.error.detail));
     }
-    request.log.info({ reqId: request.id, account: result.value.accountId }, 'account area: password set, other sessions ended');
-    return send(reply, 200, 'Password set', html`${notice('ok', 'Your password is set. Sign in with it.')}<p><a class="button" href="/console/sign-in">Sign in</a></p>`);
+    // The link proved who they are: they are signed in with a fresh session, as after signing in.
+    const opened = await openSession(signInDeps, result.value.accountId);
+    request.log.info({ reqId: request.id, account: result.value.accountId, session: opened.session.sessionId }, 'account area: password set, other sessions ended, signed in');
+    void reply.header('set-cookie', sessionCookie(opened.token, deps.config.accountArea.sessionHours * 3600, secure));
+    return reply.redirect(`${HOME}?welcome=1`, 303);
   });
 
   // API keys
@@ -214,7 +224,31 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     return creditsPage(request, reply, context, set.ok ? 200 : 422, set.ok ? notice('ok', `Times are now shown in ${set.value}.`) : failure(set.error));
   });
 
+  app.get('/console/overview', hidden, async (request, reply) => {
+    const context = await signedIn(request, reply, 'overview');
+    if (!context) return reply;
+    const timeZone = await timeZoneOf(holderDeps, context.session.accountId);
+    const [overview, recent] = await Promise.all([
+      accountOverview(holderDeps, context.session.accountId, timeZone),
+      queryHistory(deps, context.session.accountId, { page: 1, perPage: 5 }),
+    ]);
+    const welcome = (request.query as { welcome?: string }).welcome === '1' ? notice('ok', 'Your password is set and you are signed in.') : html``;
+    return send(reply, 200, 'Overview', html`${welcome}${overviewBody(overview, recent, timeZone)}`, context);
+  });
+
   // Queries
+  app.get<{ Params: { queryId: string } }>('/console/queries/:queryId', hidden, async (request, reply) => {
+    const context = await signedIn(request, reply, 'queries');
+    if (!context) return reply;
+    const [detail, timeZone, keys] = await Promise.all([
+      queryDetail(deps, context.session.accountId, request.params.queryId),
+      timeZoneOf(holderDeps, context.session.accountId),
+      deps.accounts.listKeys(context.session.accountId),
+    ]);
+    if (!detail.ok) return send(reply, 404, 'Query not found', html`${failure(detail.error)}<p><a href="/console/queries">All queries</a></p>`, context);
+    const key = keys.find((k) => k.keyId === detail.value.keyId);
+    return send(reply, 200, 'Query', queryBody(context.csrf, detail.value, timeZone, publicBaseUrl(deps.config), key), context);
+  });
   app.get('/console/queries', hidden, async (request, reply) => {
     const context = await signedIn(request, reply, 'queries');
     if (!context) return reply;
@@ -243,7 +277,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   });
   /** The builder again, with the query as sent and why it did not run (429s say when to retry). */
   const builderRefused = (reply: FastifyReply, context: WebContext & { email: string; section: Section }, form: FormBody, error: AppError) =>
-    refusal(reply, error, 'New query', render.builderForm(context.csrf, form, error.detail), context);
+    refusal(reply, error, 'New query', render.builderForm(context.csrf, form, `${builderError(deps, error.detail)}${error.code === 'insufficient_credits' ? ` ${render.GET_CREDITS}` : ''}`), context);
 
   app.post('/console/query/preview', formRoute, async (request, reply) => {
     const context = await signedIn(request, reply, 'query');
@@ -251,9 +285,14 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     const form = request.body as FormBody;
     const { refused, credits } = await rateLimited(context.session.accountId);
     if (refused) return builderRefused(reply, context, form, refused);
-    const preview = await previewQuery(deps, { accountId: context.session.accountId, creditsRemaining: credits.creditsRemaining }, queryFromForm(form));
+    const test = testMode(form);
+    // The page says itself what test mode and a short balance mean (with the way to credits), so
+    // the preview is asked as if the balance were ample and the API's sandbox sentence (always the
+    // first warning) is left out; the other warnings are told in the form's words.
+    const preview = await previewQuery(deps, { accountId: context.session.accountId, creditsRemaining: Number.MAX_SAFE_INTEGER, sandbox: test }, queryFromForm(form));
     if (!preview.ok) return builderRefused(reply, context, form, preview.error);
-    return send(reply, 200, 'Check and run', render.previewBody(context.csrf, form, preview.value, randomUUID(), credits.creditsRemaining), context);
+    const warnings = (test ? preview.value.warnings.slice(1) : preview.value.warnings).map(inFormWords);
+    return send(reply, 200, 'Check and run', render.previewBody(context.csrf, form, { ...preview.value, warnings }, randomUUID(), credits.creditsRemaining, test), context);
   });
   app.post('/console/query/execute', formRoute, async (request, reply) => {
     const context = await signedIn(request, reply, 'query');
@@ -268,6 +307,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
         query: queryFromForm(form),
         idempotencyKey: form.idempotency_key,
         requestId: String(request.id),
+        sandbox: testMode(form),
       });
       if (!outcome.ok) return builderRefused(reply, context, form, outcome.error);
       request.log.info({ reqId: request.id, account: context.session.accountId, query: outcome.value.query_id }, 'account area: query run');
@@ -277,4 +317,15 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
       deps.drain.leave();
     }
   });
+
+  // Every other /console address is a page too, never the API's JSON 404.
+  const notFoundPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const context = await currentSession({ ...signInDeps, secure }, request);
+    const account = context && (await deps.accounts.getAccount(context.session.accountId));
+    const body = html`<p>There is no page at <code class="id">${request.url.split('?')[0]}</code>.</p><p><a href="${context ? HOME : '/console/sign-in'}">${context ? 'Go to the overview' : 'Sign in'}</a></p>`;
+    return send(reply, 404, 'Page not found', body, context && { ...context, email: account?.email ?? '', section: 'other' });
+  };
+  app.get('/console/*', hidden, notFoundPage);
+  app.post('/console/*', formRoute, notFoundPage);
+  app.route({ method: ['PUT', 'PATCH', 'DELETE'], url: '/console/*', ...hidden, handler: notFoundPage });
 }

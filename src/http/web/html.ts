@@ -28,9 +28,11 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
   return new Html(out);
 }
 
-export type Section = 'keys' | 'credits' | 'queries' | 'query';
+/** The page's place in the navigation ('other': none of its entries, e.g. a 404 page). */
+export type Section = 'overview' | 'keys' | 'credits' | 'queries' | 'query' | 'other';
 
 const NAV: readonly [Section, string, string][] = [
+  ['overview', '/console/overview', 'Overview'],
   ['query', '/console/query', 'New query'],
   ['queries', '/console/queries', 'Queries'],
   ['credits', '/console/credits', 'Credits'],
@@ -53,6 +55,12 @@ export function page(title: string, body: Html, signedIn?: SignedIn): string {
 <body><a class="skip" href="#main">Skip to content</a><header><a class="brand" href="/console">spq</a>${nav}</header>
 <main id="main"><h1>${title}</h1>${body}</main><footer><a href="/docs">API reference</a></footer></body></html>`.text}`;
 }
+
+/** The "test data" mark of a sandbox query, wherever one is listed or shown. */
+export const testBadge = (testData: boolean | undefined): Html => (testData ? html` <span class="badge">test data</span>` : html``);
+
+/** A table in a box that scrolls sideways on a narrow screen: focusable and named, so a keyboard can scroll it too. */
+export const tableBox = (label: string, table: Html): Html => html`<div class="table-wrap" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
 
 /** A message box: role=alert for errors so screen readers announce them. */
 export const notice = (kind: 'error' | 'ok' | 'info', text: string | Html): Html =>

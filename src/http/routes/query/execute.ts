@@ -44,6 +44,7 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<Schema>, rep
       idempotencyKey: request.headers['idempotency-key'],
       requestId: String(request.id),
       sandbox: principal.sandbox,
+      keyId: principal.keyId,
     });
     if (!outcome.ok) return sendError(reply, outcome.error);
     const v = outcome.value;
