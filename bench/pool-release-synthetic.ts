@@ -4,8 +4,8 @@
  * Not realistic data: only its shape (columns, links, sizes) matters for timing.
  */
 import { join } from 'node:path';
-import type { Population } from '../src/core/census/population.ts';
-import { variablesOf } from '../src/core/census/variables.ts';
+import type { Population } from '../src/synthesis/census/population.ts';
+import { variablesOf } from '../src/synthesis/census/variables.ts';
 import { DATASET_TYPES, STATES, type DatasetType } from '../src/core/dataset.ts';
 import { createPoolReleaseWriter } from '../src/adapters/pools/writer.ts';
 

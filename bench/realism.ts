@@ -4,7 +4,7 @@
  * suburbs, and the share of each validation cross-tab's error of independence the records
  * remove — synthetic records against the hidden truth, next to an *oracle*: a second,
  * independent draw of the truth model (what a synthesizer that knew the model could reach).
- * Pooled over all suburbs of the demo and by size band (src/core/quality/realism.ts).
+ * Pooled over all suburbs of the demo and by size band (src/synthesis/quality/realism.ts).
  *
  * Generates the demo inputs in a child process (`spq demo-inputs`, as bench/synthesis.ts does),
  * loads them, and reruns the build's synthesis of every suburb inline exactly as
@@ -26,13 +26,13 @@ import { loadCensusInputs, loadTruth } from '../src/adapters/abs/load-inputs.ts'
 import { publishedPersons, suburbSeed, tablesOf, totalsOf } from '../src/release-builder/build-release.ts';
 import { sumTablesByParent } from '../src/release-builder/parent-targets.ts';
 import { loadConfig } from '../src/config.ts';
-import { formatInputError } from '../src/core/census/inputs.ts';
-import { VALIDATION_TABLES } from '../src/core/census/tables.ts';
-import { tabulate } from '../src/core/census/tabulate.ts';
-import { createRealismAccumulator } from '../src/core/quality/realism.ts';
-import { renderRealism } from '../src/core/quality/realism-render.ts';
-import { createRng } from '../src/core/synthesis/rng.ts';
-import { synthesizeSuburb } from '../src/core/synthesis/synthesize.ts';
+import { formatInputError } from '../src/synthesis/census/inputs.ts';
+import { VALIDATION_TABLES } from '../src/synthesis/census/tables.ts';
+import { tabulate } from '../src/synthesis/census/tabulate.ts';
+import { createRealismAccumulator } from '../src/synthesis/quality/realism.ts';
+import { renderRealism } from '../src/synthesis/quality/realism-render.ts';
+import { createRng } from '../src/synthesis/synthesizer/rng.ts';
+import { synthesizeSuburb } from '../src/synthesis/synthesizer/synthesize.ts';
 import { buildDemoGeography } from '../src/demo/geography.ts';
 import { drawOracle, drawTruth } from '../src/demo/generate.ts';
 import { createTruthModel } from '../src/demo/truth-params.ts';

@@ -11,9 +11,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
-import type { AreaLevel } from '../src/core/census/inputs.ts';
-import { nearestIntegers } from '../src/core/synthesis/integerise.ts';
-import { quantile, sizeBand, SIZE_BANDS, srmse, type SizeBand } from '../src/core/quality/metrics.ts';
+import type { AreaLevel } from '../src/synthesis/census/inputs.ts';
+import { nearestIntegers } from '../src/synthesis/synthesizer/integerise.ts';
+import { quantile, sizeBand, SIZE_BANDS, srmse, type SizeBand } from '../src/synthesis/quality/metrics.ts';
 import type { BuildReport } from '../src/release-builder/report.ts';
 
 const { values } = parseArgs({

@@ -31,13 +31,13 @@ import { parseArgs } from 'node:util';
 import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
 import { buildRelease, publishedPersons, suburbSeed, tablesOf, totalsOf, type BuildSummary } from '../src/release-builder/build-release.ts';
 import { sumTablesByParent } from '../src/release-builder/parent-targets.ts';
-import { formatInputError } from '../src/core/census/inputs.ts';
-import { INPUT_TABLES } from '../src/core/census/tables.ts';
-import { tabulate } from '../src/core/census/tabulate.ts';
-import { synthesizeSuburb } from '../src/core/synthesis/synthesize.ts';
+import { formatInputError } from '../src/synthesis/census/inputs.ts';
+import { INPUT_TABLES } from '../src/synthesis/census/tables.ts';
+import { tabulate } from '../src/synthesis/census/tabulate.ts';
+import { synthesizeSuburb } from '../src/synthesis/synthesizer/synthesize.ts';
 import { compareTable } from '../src/release-builder/report.ts';
 import { loadConfig } from '../src/config.ts';
-import { quantile, sizeBand, SIZE_BANDS, type SizeBand } from '../src/core/quality/metrics.ts';
+import { quantile, sizeBand, SIZE_BANDS, type SizeBand } from '../src/synthesis/quality/metrics.ts';
 import { demoTruthInputTables } from '../src/demo/generate.ts';
 
 const { values } = parseArgs({

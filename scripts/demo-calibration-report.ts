@@ -7,8 +7,8 @@
  * The national scale takes minutes; every 10th suburb gives the same shares to a few tenths.
  */
 import { ABS_CODE_OF_STATE } from '../src/core/geography/identifiers.ts';
-import { createRng } from '../src/core/synthesis/rng.ts';
-import type { Population } from '../src/core/census/population.ts';
+import { createRng } from '../src/synthesis/synthesizer/rng.ts';
+import type { Population } from '../src/synthesis/census/population.ts';
 import { drawTruth } from '../src/demo/generate.ts';
 import { buildDemoGeography } from '../src/demo/geography.ts';
 import { RealTables, type CalibrationArea } from '../src/demo/real-tables.ts';

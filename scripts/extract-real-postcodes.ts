@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realPostcodes } from '../src/adapters/abs/asgs-reference.ts';
-import { INPUT_TABLES } from '../src/core/census/tables.ts';
+import { INPUT_TABLES } from '../src/synthesis/census/tables.ts';
 
 const STATES = ['TAS', 'ACT', 'NT'] as const;
 const pack = process.argv[2] ?? fileURLToPath(new URL('../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url));

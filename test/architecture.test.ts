@@ -1,7 +1,9 @@
 /**
  * The import rules of docs/architecture.md, enforced on every file of src/: which layer may import
- * which (type-only imports included), that the domain core does no I/O, and that the serving
- * product never loads the release builder (nor the demo-input generator it uses).
+ * which (type-only imports included), that the domain core and the census science do no I/O, that
+ * the service and the census science stay apart (src/synthesis/README.md), that the serving
+ * product never loads the release builder (nor the demo-input generator it uses), and that no
+ * import cycle runs through src/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -11,21 +13,44 @@ const SRC = resolve(import.meta.dirname, '..', 'src');
 
 /** Which layers each layer may import (besides itself). A layer is src/<dir>, or src/config.ts. */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  core: [],
-  ports: ['core'],
-  wire: ['core'],
-  app: ['core', 'ports', 'wire', 'config'],
-  adapters: ['core', 'ports', 'config'],
-  http: ['core', 'ports', 'wire', 'app', 'config'],
-  main: ['core', 'ports', 'app', 'adapters', 'config'],
-  demo: ['core', 'adapters', 'config'],
-  'release-builder': ['core', 'ports', 'adapters', 'demo', 'config'],
-  cli: ['core', 'ports', 'wire', 'app', 'adapters', 'http', 'main', 'demo', 'release-builder', 'config', 'clients'],
+  // The census science: census vocabulary and tables, the synthesizer, quality measures.
+  synthesis: [],
+  // The service reaches into src/synthesis for the census vocabulary only (the rule below).
+  core: ['synthesis'],
+  ports: ['core', 'synthesis'],
+  wire: ['core', 'synthesis'],
+  app: ['core', 'synthesis', 'ports', 'wire', 'config'],
+  adapters: ['core', 'synthesis', 'ports', 'config'],
+  http: ['core', 'synthesis', 'ports', 'wire', 'app', 'config'],
+  main: ['core', 'synthesis', 'ports', 'app', 'adapters', 'config'],
+  demo: ['core', 'synthesis', 'adapters', 'config'],
+  'release-builder': ['core', 'synthesis', 'ports', 'adapters', 'demo', 'config'],
+  cli: ['core', 'synthesis', 'ports', 'wire', 'app', 'adapters', 'http', 'main', 'demo', 'release-builder', 'config', 'clients'],
   config: [],
 };
 
-/** What the core may import from outside: hashing and the CSPRNG (keys, ids), a seeded PRNG. No I/O. */
-const CORE_EXTERNALS = new Set(['node:crypto', 'pure-rand']);
+/** What the core and the science may import from outside: hashing and the CSPRNG (keys, ids), a seeded PRNG. No I/O. */
+const PURE_EXTERNALS = new Set(['node:crypto', 'pure-rand']);
+
+/**
+ * The census vocabulary: the census's names (data sets, area levels, states), its variables and
+ * categories, table specs, universes, missing codes, the shape of a population. Data, no
+ * method: the service serves by these names and labels its columns with them.
+ */
+const VOCABULARY = 'synthesis/census/';
+
+/**
+ * The builder's side, which runs the science: the release builder, the demo-input generator, and
+ * the ABS DataPack reader (which reads the realism measures' reference figures too).
+ */
+const BUILDER_SIDE = ['release-builder/', 'demo/', 'adapters/abs/'];
+
+/**
+ * What the science may import of the service: the pool writer's port, were the synthesizer to
+ * write pools itself. It hands its populations to the release builder, which writes them, so it
+ * imports nothing of the service today.
+ */
+const SCIENCE_MAY_IMPORT: readonly string[] = [];
 
 interface Edge {
   readonly from: string;
@@ -60,9 +85,60 @@ function layerOf(path: string): string | undefined {
   return first.endsWith('.ts') ? first.replace(/\.ts$/, '') : first;
 }
 
+/** Every file the roots load, following imports (static and dynamic) inside src/. */
+function loadedFrom(roots: readonly string[], edges: readonly Edge[]): Set<string> {
+  const bySource = new Map<string, Edge[]>();
+  for (const e of edges) bySource.set(e.from, [...(bySource.get(e.from) ?? []), e]);
+  const seen = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const file = stack.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const e of bySource.get(file) ?? []) if (e.to.startsWith(SRC)) stack.push(e.to);
+  }
+  return seen;
+}
+
+/** The import cycles of a graph: its strongly connected components of more than one file, or one importing itself (Tarjan). */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
 describe('architecture: the import rules of docs/architecture.md', () => {
   const files = sourceFiles();
   const edges = files.flatMap(importsOf);
+  const rel = (file: string): string => relative(SRC, file);
+  const internal = edges.filter((e) => e.to.startsWith(SRC));
 
   it('reads the whole tree', () => {
     expect(files.length).toBeGreaterThan(150);
@@ -77,32 +153,67 @@ describe('architecture: the import rules of docs/architecture.md', () => {
         const to = layerOf(e.to)!;
         return from !== to && !ALLOWED[from]!.includes(to);
       })
-      .map((e) => `${relative(SRC, e.from)} → ${e.specifier}`);
+      .map((e) => `${rel(e.from)} → ${e.specifier}`);
     expect(broken).toEqual([]);
   });
 
-  it('the domain core does no I/O: no Node built-in but hashing, no package but a seeded PRNG', () => {
+  it('the domain core and the census science do no I/O: no Node built-in but hashing, no package but a seeded PRNG', () => {
     const broken = edges
-      .filter((e) => layerOf(e.from) === 'core' && !e.to.startsWith('/'))
-      .filter((e) => !CORE_EXTERNALS.has(e.specifier))
-      .map((e) => `${relative(SRC, e.from)} → ${e.specifier}`);
+      .filter((e) => (layerOf(e.from) === 'core' || layerOf(e.from) === 'synthesis') && !e.to.startsWith('/'))
+      .filter((e) => !PURE_EXTERNALS.has(e.specifier))
+      .map((e) => `${rel(e.from)} → ${e.specifier}`);
     expect(broken).toEqual([]);
   });
 
-  it('the serving product (composition root, HTTP, use cases, adapters) never loads the release builder or the demo generator', () => {
-    const bySource = new Map<string, Edge[]>();
-    for (const e of edges) bySource.set(e.from, [...(bySource.get(e.from) ?? []), e]);
-    const roots = [join(SRC, 'main', 'compose.ts'), join(SRC, 'http', 'app.ts')];
-    const seen = new Set<string>();
-    const stack = [...roots];
-    while (stack.length > 0) {
-      const file = stack.pop()!;
-      if (seen.has(file)) continue;
-      seen.add(file);
-      for (const e of bySource.get(file) ?? []) if (e.to.startsWith(SRC)) stack.push(e.to);
-    }
+  it("the census science imports nothing of the service: no domain, port or adapter (the pool writer's port alone may be)", () => {
+    const broken = internal
+      .filter((e) => layerOf(e.from) === 'synthesis' && layerOf(e.to) !== 'synthesis')
+      .filter((e) => !SCIENCE_MAY_IMPORT.includes(rel(e.to)))
+      .map((e) => `${rel(e.from)} → ${e.specifier}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('the service never imports the synthesizer or the quality measures: outside the builder side, src/synthesis is used for its census vocabulary only', () => {
+    const users = internal.filter((e) => layerOf(e.from) !== 'synthesis' && layerOf(e.to) === 'synthesis');
+    // The rule has something to hold: the service reads variables and missing codes from the vocabulary.
+    expect(users.some((e) => rel(e.from).startsWith('core/')) && users.some((e) => rel(e.from).startsWith('adapters/pools/'))).toBe(true);
+    const broken = users
+      .filter((e) => !BUILDER_SIDE.some((side) => rel(e.from).startsWith(side)))
+      .filter((e) => !rel(e.to).startsWith(VOCABULARY))
+      .map((e) => `${rel(e.from)} → ${e.specifier}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('the census vocabulary imports neither the synthesizer nor the quality measures (so the service, reading it, loads no science)', () => {
+    const broken = internal
+      .filter((e) => rel(e.from).startsWith(VOCABULARY) && !rel(e.to).startsWith(VOCABULARY))
+      .map((e) => `${rel(e.from)} → ${e.specifier}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('the serving product (composition root, HTTP, use cases, adapters) never loads the release builder, the demo generator or the synthesizer', () => {
+    const seen = loadedFrom([join(SRC, 'main', 'compose.ts'), join(SRC, 'http', 'app.ts')], edges);
     expect(seen.size).toBeGreaterThan(50);
-    const loaded = [...seen].map((f) => relative(SRC, f)).filter((f) => f.startsWith('release-builder/') || f.startsWith('demo/'));
+    const loaded = [...seen].map(rel).filter((f) => f.startsWith('release-builder/') || f.startsWith('demo/') || (f.startsWith('synthesis/') && !f.startsWith(VOCABULARY)));
     expect(loaded).toEqual([]);
+    // What it does load of the science is vocabulary (variables to label columns by): the check above reads real paths.
+    expect([...seen].map(rel).some((f) => f.startsWith(VOCABULARY))).toBe(true);
+  });
+
+  it('finds an import cycle when there is one', () => {
+    const graph = new Map([
+      ['tables', ['gcp/table']],
+      ['gcp/table', ['gcp/cells']],
+      ['gcp/cells', ['tables', 'layout']],
+      ['layout', []],
+      ['self', ['self']],
+    ]);
+    expect(cyclesOf(graph)).toEqual([['gcp/cells', 'gcp/table', 'tables'], ['self']]);
+  });
+
+  it('no import cycle runs through src/ (type-only imports included)', () => {
+    const graph = new Map<string, string[]>(files.map((f) => [f, []]));
+    for (const e of internal) graph.get(e.from)!.push(e.to);
+    expect(cyclesOf(graph).map((cycle) => cycle.map(rel))).toEqual([]);
   });
 });

@@ -1,16 +1,10 @@
-export const DATASET_TYPES = ['persons', 'families', 'dwellings'] as const;
-export type DatasetType = (typeof DATASET_TYPES)[number];
+// The census's names (its record kinds, fitted area levels, states) are its vocabulary's; the
+// service serves by them. One definition, in src/synthesis/census/datasets.ts.
+import type { AreaLevel, DatasetType, StateAbbr } from '../synthesis/census/datasets.ts';
+export { AREA_LEVELS, DATASET_TYPES, STATES, type AreaLevel, type DatasetType, type StateAbbr } from '../synthesis/census/datasets.ts';
 
 export const GEOGRAPHY_LEVELS = ['suburb', 'postcode', 'lga', 'state', 'australia'] as const;
 export type GeographyLevel = (typeof GEOGRAPHY_LEVELS)[number];
-
-/**
- * The levels a release's pools are fitted at, each to its own census tables: suburbs (ABS SAL),
- * postal areas (POA) and local government areas (LGA). States and Australia are served from the
- * finest level a release holds.
- */
-export const AREA_LEVELS = ['sal', 'poa', 'lga'] as const;
-export type AreaLevel = (typeof AREA_LEVELS)[number];
 
 /** The query level each fitted level serves directly. */
 export const QUERY_LEVEL_OF_AREA: Readonly<Record<AreaLevel, GeographyLevel>> = { sal: 'suburb', poa: 'postcode', lga: 'lga' };
@@ -43,10 +37,6 @@ export const LINKED_DATASETS: Readonly<Record<DatasetType, readonly { readonly d
   families: [{ dataset: 'dwellings', link: 'dwelling_row', prefix: 'dwelling_' }],
   dwellings: [],
 };
-
-/** The eight states and territories; OT (Other Territories) can appear in real ABS inputs. */
-export const STATES = ['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT'] as const;
-export type StateAbbr = (typeof STATES)[number] | 'OT';
 
 export const STATE_NAMES: Readonly<Record<StateAbbr, string>> = {
   NSW: 'New South Wales',

@@ -1,4 +1,4 @@
-import type { Rng } from '../core/synthesis/rng.ts';
+import type { Rng } from '../synthesis/synthesizer/rng.ts';
 import { AGES, MAX_AGE } from './real-tables.ts';
 
 /**

@@ -1,9 +1,10 @@
 import type { DatasetType } from '../core/dataset.ts';
-import type { Population } from '../core/census/population.ts';
-import { INPUT_TABLES, type CellSpec } from '../core/census/tables.ts';
-import { tabulateCells } from '../core/census/tabulate.ts';
-import { gcpColumns, gcpPartsOf, gcpVocabulary, type GcpColumn } from '../core/census/gcp/cells.ts';
-import { andWhere, type Where } from '../core/census/gcp/vocabulary.ts';
+import type { Population } from '../synthesis/census/population.ts';
+import { INPUT_TABLES } from '../synthesis/census/tables.ts';
+import type { CellSpec } from '../synthesis/census/table-spec.ts';
+import { tabulateCells } from '../synthesis/census/tabulate.ts';
+import { gcpColumns, gcpPartsOf, gcpVocabulary, type GcpColumn } from '../synthesis/census/gcp/cells.ts';
+import { andWhere, type Where } from '../synthesis/census/gcp/vocabulary.ts';
 import { cellDefinitionHash, fnv1a, perturbCount } from './perturb.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { DatasetType } from '../core/dataset.ts';
-import type { Population } from '../core/census/population.ts';
-import { INPUT_TABLES } from '../core/census/tables.ts';
-import { GCP_PART_HEADERS } from '../core/census/gcp/layout.generated.ts';
-import { gcpTableOf, gcpVocabulary } from '../core/census/gcp/cells.ts';
+import type { Population } from '../synthesis/census/population.ts';
+import { INPUT_TABLES } from '../synthesis/census/tables.ts';
+import { GCP_PART_HEADERS } from '../synthesis/census/gcp/layout.generated.ts';
+import { gcpTableOf, gcpVocabulary } from '../synthesis/census/gcp/cells.ts';
 import { SAL_KEY, dataPackFile } from '../adapters/abs/file-names.ts';
 import { csvLine } from '../adapters/abs/csv.ts';
 import { BufferedFile } from './buffered-file.ts';
@@ -18,7 +18,7 @@ export function universeOf(table: string): DatasetType {
   const vocabulary = gcpVocabulary(table);
   if (fitted) return fitted.universe;
   if (vocabulary) return vocabulary.universe;
-  throw new Error(`GCP table ${table} has no vocabulary: add one (src/core/census/gcp/vocabularies) to say whom it counts`);
+  throw new Error(`GCP table ${table} has no vocabulary: add one (src/synthesis/census/gcp/vocabularies) to say whom it counts`);
 }
 
 /**

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INPUT_TABLES, VALIDATION_TABLES } from '../core/census/tables.ts';
-import { tabulateCells } from '../core/census/tabulate.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../synthesis/census/tables.ts';
+import { tabulateCells } from '../synthesis/census/tabulate.ts';
 import { STATE_NAMES } from '../core/dataset.ts';
 import { ABS_CODE_OF_STATE } from '../core/geography/identifiers.ts';
-import { createRng, type Rng } from '../core/synthesis/rng.ts';
+import { createRng, type Rng } from '../synthesis/synthesizer/rng.ts';
 import { csvLine } from '../adapters/abs/csv.ts';
 import {
   MB_ALLOCATION,
@@ -30,8 +30,8 @@ import { buildDemoGeography, type DemoSuburb } from './geography.ts';
 import { areaHash, cellDefinitionHash, perturbCount } from './perturb.ts';
 import { drawSuburbPopulation } from './truth-model.ts';
 import { createTruthModel, type TruthModel } from './truth-params.ts';
-import { createRealismAccumulator } from '../core/quality/realism.ts';
-import { quantile, srmse } from '../core/quality/metrics.ts';
+import { createRealismAccumulator } from '../synthesis/quality/realism.ts';
+import { quantile, srmse } from '../synthesis/quality/metrics.ts';
 import type { TablePlan } from './datapack-plan.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { StateAbbr } from '../core/dataset.ts';
 import { STATES } from '../core/dataset.ts';
 import { ABS_CODE_OF_STATE } from '../core/geography/identifiers.ts';
-import { createRng, type Rng } from '../core/synthesis/rng.ts';
+import { createRng, type Rng } from '../synthesis/synthesizer/rng.ts';
 import { realLgas, realPostcodes, realRemotenessAreas, realSals, type RealArea } from '../adapters/abs/asgs-reference.ts';
 import { DEMO_LGAS, type Archetype } from './places.ts';
 

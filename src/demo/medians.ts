@@ -1,5 +1,5 @@
-import type { Population } from '../core/census/population.ts';
-import { variableByCode } from '../core/census/variables.ts';
+import type { Population } from '../synthesis/census/population.ts';
+import { variableByCode } from '../synthesis/census/variables.ts';
 
 /**
  * G02 (selected medians and averages) of one hidden-truth suburb, in G02's column order. The

@@ -1,5 +1,5 @@
 import type { DatasetType } from '../core/dataset.ts';
-import type { CellSpec } from '../core/census/tables.ts';
+import type { CellSpec } from '../synthesis/census/table-spec.ts';
 
 /**
  * ABS-style perturbation of published counts (since 2006): every cell gets a small random

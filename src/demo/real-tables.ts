@@ -1,12 +1,12 @@
-import { categoryIndex } from '../core/census/variables.ts';
-import { gcpColumns, gcpPartsOf, gcpVocabulary } from '../core/census/gcp/cells.ts';
+import { categoryIndex } from '../synthesis/census/variables.ts';
+import { gcpColumns, gcpPartsOf, gcpVocabulary } from '../synthesis/census/gcp/cells.ts';
 import { REAL_TABLE_VALUES } from './calibration.generated.ts';
 
 /**
  * The real national and state tables the demo's truth model is calibrated to (ABS 2021 Census
  * GCP DataPack, census/2021-gcp; extracted into calibration.generated.ts), read by what each
  * column counts — the synthesizer's own cell definitions from the ABS long headers
- * (src/core/census/gcp) — rather than by short header, whose spelling the ABS varies.
+ * (src/synthesis/census/gcp) — rather than by short header, whose spelling the ABS varies.
  */
 
 /** "AUS", or a state's ABS code: 1 NSW … 8 ACT, 9 Other Territories. */

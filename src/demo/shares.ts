@@ -1,4 +1,4 @@
-import type { Population } from '../core/census/population.ts';
+import type { Population } from '../synthesis/census/population.ts';
 import { ADULT_BANDS, INCOME_BANDS, LABOUR, MARITAL, ROLE_BANDS, ROLES, RealTables, adultBandOf, roleBandOf, type CalibrationArea, type RealTableValues } from './real-tables.ts';
 
 /**

@@ -1,6 +1,6 @@
-import type { Population } from '../core/census/population.ts';
-import { variablesOf } from '../core/census/variables.ts';
-import type { Rng } from '../core/synthesis/rng.ts';
+import type { Population } from '../synthesis/census/population.ts';
+import { variablesOf } from '../synthesis/census/variables.ts';
+import type { Rng } from '../synthesis/synthesizer/rng.ts';
 import { attainmentWeights } from './archetype-leans.ts';
 import { drawChildAges } from './child-ages.ts';
 import { buildDemoGeography, type DemoSuburb } from './geography.ts';
@@ -19,7 +19,7 @@ import { createTruthModel, drawIndex, type SuburbParams, type TruthModel } from 
  * types; registered marital status, labour force status and income by age and sex. Suburbs
  * differ by archetype around those shares. What the calibration does not cover (birthplace,
  * language, religion, education, dwellings, rents …) is invented, shaped to look Australian.
- * Category indices follow src/core/census/variables.ts.
+ * Category indices follow src/synthesis/census/variables.ts.
  */
 
 type Weights = readonly number[];

@@ -1,8 +1,8 @@
-import { quantile, sizeBand, SIZE_BANDS, srmse, totalAbsoluteError, type SizeBand } from '../core/quality/metrics.ts';
-import { INPUT_TABLES } from '../core/census/tables.ts';
-import { GCP_PART_HEADERS } from '../core/census/gcp/layout.generated.ts';
-import type { RealismSummary } from '../core/quality/realism.ts';
-import { renderRealism } from '../core/quality/realism-render.ts';
+import { quantile, sizeBand, SIZE_BANDS, srmse, totalAbsoluteError, type SizeBand } from '../synthesis/quality/metrics.ts';
+import { INPUT_TABLES } from '../synthesis/census/tables.ts';
+import { GCP_PART_HEADERS } from '../synthesis/census/gcp/layout.generated.ts';
+import type { RealismSummary } from '../synthesis/quality/realism.ts';
+import { renderRealism } from '../synthesis/quality/realism-render.ts';
 
 /** Which real DataPack columns a build reads, per input table. */
 export interface TableColumnsRead {
@@ -16,7 +16,7 @@ export interface TableColumnsRead {
   readonly readOnly: readonly string[];
 }
 
-/** The real columns every input table's spec reads (src/core/census/tables.ts), against the part files' own. */
+/** The real columns every input table's spec reads (src/synthesis/census/tables.ts), against the part files' own. */
 export function columnsRead(): TableColumnsRead[] {
   return INPUT_TABLES.map((spec) => ({
     tableId: spec.id,

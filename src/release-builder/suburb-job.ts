@@ -1,13 +1,13 @@
-import type { Population } from '../core/census/population.ts';
-import type { SamePeople } from '../core/census/same-people.ts';
-import { INPUT_TABLES, VALIDATION_TABLES } from '../core/census/tables.ts';
-import { tabulate } from '../core/census/tabulate.ts';
-import type { SuburbTargets } from '../core/census/targets.ts';
-import { coarsenPopulation } from '../core/synthesis/coarsen.ts';
-import { checkCoherence } from '../core/synthesis/coherence.ts';
-import { checkStructuralRules } from '../core/synthesis/rules.ts';
-import { synthesizeSuburb } from '../core/synthesis/synthesize.ts';
-import { suburbRealismTally, type GroupTally } from '../core/quality/realism.ts';
+import type { Population } from '../synthesis/census/population.ts';
+import type { SamePeople } from '../synthesis/census/same-people.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../synthesis/census/tables.ts';
+import { tabulate } from '../synthesis/census/tabulate.ts';
+import type { SuburbTargets } from '../synthesis/census/targets.ts';
+import { coarsenPopulation } from '../synthesis/synthesizer/coarsen.ts';
+import { checkCoherence } from '../synthesis/synthesizer/coherence.ts';
+import { checkStructuralRules } from '../synthesis/synthesizer/rules.ts';
+import { synthesizeSuburb } from '../synthesis/synthesizer/synthesize.ts';
+import { suburbRealismTally, type GroupTally } from '../synthesis/quality/realism.ts';
 import { compareTable, type TableFit } from './report.ts';
 
 /** Everything one suburb's synthesis needs; plain data, so it can cross to a worker thread. */

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCensusInputs, loadTruth } from '../../src/adapters/abs/load-inputs.ts';
-import type { CensusInputs } from '../../src/core/census/inputs.ts';
-import { tableById } from '../../src/core/census/tables.ts';
+import type { CensusInputs } from '../../src/synthesis/census/inputs.ts';
+import { tableById } from '../../src/synthesis/census/tables.ts';
 import { generateDemoInputs } from '../../src/demo/generate.ts';
 
 const SUBURBS = 16;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../src/core/synthesis/rng.ts';
-import { categoryIndex, variableByCode } from '../../src/core/census/variables.ts';
+import { createRng } from '../../src/synthesis/synthesizer/rng.ts';
+import { categoryIndex, variableByCode } from '../../src/synthesis/census/variables.ts';
 import { buildDemoGeography } from '../../src/demo/geography.ts';
 import { drawSuburbPopulation } from '../../src/demo/truth-model.ts';
 

@@ -11,7 +11,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
 import { loadCensusInputs } from '../../src/adapters/abs/load-inputs.ts';
 import { parseCsvLine } from '../../src/adapters/abs/csv.ts';
-import { variableByCode } from '../../src/core/census/variables.ts';
+import { variableByCode } from '../../src/synthesis/census/variables.ts';
 
 describe('buildRelease on generated demo inputs', () => {
   let root: string;

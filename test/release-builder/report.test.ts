@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { columnsRead, columnsReadLine, renderReport, summariseReport } from '../../src/release-builder/report.ts';
-import { GCP_PART_HEADERS } from '../../src/core/census/gcp/layout.generated.ts';
-import { INPUT_TABLES, VALIDATION_TABLES } from '../../src/core/census/tables.ts';
-import { tabulate } from '../../src/core/census/tabulate.ts';
-import { summarizeRealism, withReference } from '../../src/core/quality/realism.ts';
-import { RESEMBLANCE_LINKS } from '../../src/core/quality/resemblance.ts';
-import { createRng } from '../../src/core/synthesis/rng.ts';
+import { GCP_PART_HEADERS } from '../../src/synthesis/census/gcp/layout.generated.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../../src/synthesis/census/tables.ts';
+import { tabulate } from '../../src/synthesis/census/tabulate.ts';
+import { summarizeRealism, withReference } from '../../src/synthesis/quality/realism.ts';
+import { RESEMBLANCE_LINKS } from '../../src/synthesis/quality/resemblance.ts';
+import { createRng } from '../../src/synthesis/synthesizer/rng.ts';
 import { buildDemoGeography } from '../../src/demo/geography.ts';
 import { drawSuburbPopulation } from '../../src/demo/truth-model.ts';
 

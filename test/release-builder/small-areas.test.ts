@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCensusInputs } from '../../src/adapters/abs/load-inputs.ts';
-import type { CensusInputs } from '../../src/core/census/inputs.ts';
-import { INPUT_TABLES } from '../../src/core/census/tables.ts';
-import { AGES } from '../../src/core/synthesis/structure/model.ts';
+import type { CensusInputs } from '../../src/synthesis/census/inputs.ts';
+import { INPUT_TABLES } from '../../src/synthesis/census/tables.ts';
+import { AGES } from '../../src/synthesis/synthesizer/structure/model.ts';
 import { areaJob, buildRelease, prepareLevel, type BuildSummary } from '../../src/release-builder/build-release.ts';
 import { runSuburbJob } from '../../src/release-builder/suburb-job.ts';
 

@@ -1,5 +1,5 @@
 import type { StateAbbr } from '../../core/dataset.ts';
-import type { InputError, SuburbGeography } from '../../core/census/inputs.ts';
+import type { InputError, SuburbGeography } from '../../synthesis/census/inputs.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { STATE_BY_ABS_CODE, lgaBaseName, parseAbsName, suburbIdentifiers } from '../../core/geography/identifiers.ts';
 import { readCsvRows } from './csv.ts';

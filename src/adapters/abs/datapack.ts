@@ -1,8 +1,8 @@
-import type { InputError } from '../../core/census/inputs.ts';
-import type { TableSpec } from '../../core/census/tables.ts';
-import { GCP_PART_HEADERS } from '../../core/census/gcp/layout.generated.ts';
+import type { InputError } from '../../synthesis/census/inputs.ts';
+import type { TableSpec } from '../../synthesis/census/table-spec.ts';
+import { GCP_PART_HEADERS } from '../../synthesis/census/gcp/layout.generated.ts';
 import { err, ok, type Result } from '../../core/result.ts';
-import { NOT_PUBLISHED } from '../../core/census/published.ts';
+import { NOT_PUBLISHED } from '../../synthesis/census/published.ts';
 import { readCsvRows } from './csv.ts';
 import { SAL_KEY, dataPackFile } from './file-names.ts';
 import type { FoundPart } from './file-index.ts';
@@ -61,7 +61,7 @@ function homeOf(header: string, part: string): string | undefined {
 
 /**
  * One DataPack part file (e.g. `2021Census_G17C_AUST_SAL.csv` is part G17C) at any geography
- * level, checked against the ABS metadata (src/core/census/gcp/layout.generated.ts):
+ * level, checked against the ABS metadata (src/synthesis/census/gcp/layout.generated.ts):
  *
  * - the header row must hold the key column, and no header the metadata does not list for the
  *   part (unless `allowUnknownHeaders`; a header of another part is named as such), none twice;
@@ -77,7 +77,7 @@ export async function readDataPackPart(path: string, part: string, options: Part
   const file = path.split(/[\\/]/).at(-1)!;
   const keyColumn = options.keyColumn ?? SAL_KEY;
   const layout = GCP_PART_HEADERS[part];
-  if (!layout) return err({ file, message: `${part} is not a DataPack part spq knows (src/core/census/gcp/layout.generated.ts)` });
+  if (!layout) return err({ file, message: `${part} is not a DataPack part spq knows (src/synthesis/census/gcp/layout.generated.ts)` });
   const listed = new Set(layout);
   const requested = options.headers ?? layout;
   const toKey = options.key ?? ((raw: string) => raw);

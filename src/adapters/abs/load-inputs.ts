@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { PACK_LEVEL, type AreaLevel, type CensusInputs, type InputError, type PublishedParents, type SuburbGeography } from '../../core/census/inputs.ts';
-import { INPUT_TABLES, VALIDATION_TABLES } from '../../core/census/tables.ts';
+import { PACK_LEVEL, type AreaLevel, type CensusInputs, type InputError, type PublishedParents, type SuburbGeography } from '../../synthesis/census/inputs.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../../synthesis/census/tables.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { loadGeography, isNonSpatialSal, salKey } from './asgs.ts';
 import { realLgas, realPostcodes, type RealArea } from './asgs-reference.ts';
@@ -19,7 +19,7 @@ const ASGS_FILES = [MB_ALLOCATION, SAL_ALLOCATION, RA_ALLOCATION, SAL_POA_CORRES
 const isNonSpatialArea = (code: string): boolean => /(?:^POA9494|^POA9797|9499|9799)$/.test(code);
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { RealismSummary } from '../../core/quality/realism.ts';
+import type { RealismSummary } from '../../synthesis/quality/realism.ts';
 
 export interface CensusLoadOptions extends TableLoadOptions {
   /** The level whose tables are fitted (default "sal": suburbs, with the ASGS allocation files). */

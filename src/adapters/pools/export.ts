@@ -15,7 +15,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { HIERARCHICAL_COLUMNS, type DatasetType } from '../../core/dataset.ts';
 import { fittedToText } from '../../core/provenance.ts';
-import { missingCodesOf } from '../../core/census/missing-codes.ts';
+import { missingCodesOf } from '../../synthesis/census/missing-codes.ts';
 import type { ExportRequest, ExportResult } from '../../ports/pool-release.ts';
 import { ID_DIGITS, ID_PREFIX, type Catalog, type CatalogSuburb } from './catalog.ts';
 import type { ColumnArray } from './columns.ts';

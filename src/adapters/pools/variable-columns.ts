@@ -9,7 +9,7 @@
  * small uses CODE. A file without a coarsened suburb has CODE alone, as before.
  */
 import { LINKED_DATASETS, type DatasetType, type LinkedRecords } from '../../core/dataset.ts';
-import { VARIABLES } from '../../core/census/variables.ts';
+import { VARIABLES } from '../../synthesis/census/variables.ts';
 import type { Catalog, CatalogVariable } from './catalog.ts';
 import { NULL_CODE } from './coded.ts';
 

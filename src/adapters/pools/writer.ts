@@ -1,9 +1,9 @@
 import { DuckDBDataChunk, DuckDBInstance, ENUM, UINTEGER, type DuckDBAppender, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import { mkdir, open, readdir, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Population } from '../../core/census/population.ts';
+import type { Population } from '../../synthesis/census/population.ts';
 import { DATASET_TYPES, type DatasetType, type FittedTo } from '../../core/dataset.ts';
-import { columnLabels, type VariableDef } from '../../core/census/variables.ts';
+import { columnLabels, type VariableDef } from '../../synthesis/census/variables.ts';
 import { LINK_FILES, columnFile } from './columns.ts';
 import { RELEASE_FILES, type Catalog, type ImplicateOrigin, type CatalogSuburb, type CatalogVariable, type SuburbEntry } from './catalog.ts';
 import { writeManifest } from './manifest.ts';

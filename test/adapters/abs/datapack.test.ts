@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readDataPackPart } from '../../../src/adapters/abs/datapack.ts';
-import { GCP_PART_HEADERS } from '../../../src/core/census/gcp/layout.generated.ts';
+import { GCP_PART_HEADERS } from '../../../src/synthesis/census/gcp/layout.generated.ts';
 
 /** readDataPackPart at geography levels other than SAL, on small files in the real G34 layout. */
 const G34 = GCP_PART_HEADERS['G34']!;

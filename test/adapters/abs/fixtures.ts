@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { INPUT_TABLES, type TableSpec } from '../../../src/core/census/tables.ts';
-import { GCP_PART_HEADERS } from '../../../src/core/census/gcp/layout.generated.ts';
+import { INPUT_TABLES } from '../../../src/synthesis/census/tables.ts';
+import type { TableSpec } from '../../../src/synthesis/census/table-spec.ts';
+import { GCP_PART_HEADERS } from '../../../src/synthesis/census/gcp/layout.generated.ts';
 import {
   MB_ALLOCATION,
   MB_ALLOCATION_HEADER,

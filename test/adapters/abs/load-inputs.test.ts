@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCensusInputs, loadRealismReference, loadTruth } from '../../../src/adapters/abs/load-inputs.ts';
-import { tableById } from '../../../src/core/census/tables.ts';
+import { tableById } from '../../../src/synthesis/census/tables.ts';
 import { GCP_SUBDIR, writeFixture } from './fixtures.ts';
 
 const dirs: string[] = [];

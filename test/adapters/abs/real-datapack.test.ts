@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCensusInputs } from '../../../src/adapters/abs/load-inputs.ts';
 import { indexInputs } from '../../../src/adapters/abs/file-index.ts';
-import { GCP_ALL_PARTS } from '../../../src/core/census/gcp/parts.generated.ts';
-import { INPUT_TABLES } from '../../../src/core/census/tables.ts';
+import { GCP_ALL_PARTS } from '../../../src/synthesis/census/gcp/parts.generated.ts';
+import { INPUT_TABLES } from '../../../src/synthesis/census/tables.ts';
 
 const PACK = fileURLToPath(new URL('../../../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url));
 const present = existsSync(PACK);

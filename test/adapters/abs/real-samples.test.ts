@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readDataPackPart, type DataPackPart, type PartReadOptions } from '../../../src/adapters/abs/datapack.ts';
-import { GCP_PART_HEADERS } from '../../../src/core/census/gcp/layout.generated.ts';
-import { tableById } from '../../../src/core/census/tables.ts';
+import { GCP_PART_HEADERS } from '../../../src/synthesis/census/gcp/layout.generated.ts';
+import { tableById } from '../../../src/synthesis/census/tables.ts';
 
 /**
  * The real ABS files in ../shared/abs/2021-gcp/samples (2021 Census G17, total personal income

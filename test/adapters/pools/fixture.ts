@@ -8,13 +8,13 @@
  *   is coarsened,
  * - a few hundred linked persons, families and dwellings per suburb; values from a fixed seed.
  * FIXTURE_SUBURBS lists what was written, so tests can compute expectations. The variables are
- * the real catalogue (src/core/census/variables.ts) unless a tiny one is passed in.
+ * the real catalogue (src/synthesis/census/variables.ts) unless a tiny one is passed in.
  */
 import { join } from 'node:path';
-import type { Population } from '../../../src/core/census/population.ts';
+import type { Population } from '../../../src/synthesis/census/population.ts';
 import type { DatasetType } from '../../../src/core/dataset.ts';
 import type { SuburbEntry } from '../../../src/adapters/pools/catalog.ts';
-import { variablesOf, type VariableDef } from '../../../src/core/census/variables.ts';
+import { variablesOf, type VariableDef } from '../../../src/synthesis/census/variables.ts';
 import { createPoolReleaseWriter } from '../../../src/adapters/pools/writer.ts';
 import { implicateDir } from '../../../src/adapters/pools/release-dirs.ts';
 

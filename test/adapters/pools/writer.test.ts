@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../../src/adapters/pools/catalog.ts';
 import { createPoolReleaseWriter } from '../../../src/adapters/pools/writer.ts';
-import { columnLabels } from '../../../src/core/census/variables.ts';
+import { columnLabels } from '../../../src/synthesis/census/variables.ts';
 import { DATASET_TYPES } from '../../../src/core/dataset.ts';
 import { CATALOGUE_VARIABLES, FIXTURE_SUBURBS, TINY_VARIABLES, buildFixtureRelease, fixturePopulation } from './fixture.ts';
 

@@ -1,0 +1,21 @@
+/**
+ * The census's own names, which the service serves by: its three kinds of record, the ABS areas
+ * pools are fitted at, and the states. They live with the census vocabulary (not in the
+ * service's domain) so that the science imports nothing of the service; src/core/dataset.ts
+ * re-exports them for the service.
+ */
+
+export const DATASET_TYPES = ['persons', 'families', 'dwellings'] as const;
+export type DatasetType = (typeof DATASET_TYPES)[number];
+
+/**
+ * The levels a release's pools are fitted at, each to its own census tables: suburbs (ABS SAL),
+ * postal areas (POA) and local government areas (LGA). States and Australia are served from the
+ * finest level a release holds.
+ */
+export const AREA_LEVELS = ['sal', 'poa', 'lga'] as const;
+export type AreaLevel = (typeof AREA_LEVELS)[number];
+
+/** The eight states and territories; OT (Other Territories) can appear in real ABS inputs. */
+export const STATES = ['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT'] as const;
+export type StateAbbr = (typeof STATES)[number] | 'OT';
