@@ -8,18 +8,17 @@
  * served elsewhere (e.g. Swagger UI from an older build) to compare against.
  * Usage: node bin/run-ts.js bench/reference.ts [--loads 7] [--mbps 10] [--rtt 40] [--page swagger=http://…/docs/]
  */
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestServer } from '../test/http/harness.ts';
+import { CHROMIUM, chromiumAvailable, launchChromium } from '../test/support/chromium.ts';
 import { fmtInt, fmtMs, machineLine, median } from './lib.ts';
 
 const { values } = parseArgs({
   options: { loads: { type: 'string', default: '7' }, mbps: { type: 'string', default: '10' }, rtt: { type: 'string', default: '40' }, page: { type: 'string', multiple: true, default: [] } },
 });
 const loads = Number(values.loads);
-const CHROMIUM = process.env.SPQ_CHROMIUM ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) {
+if (!chromiumAvailable) {
   process.stdout.write(`skipped: no Chromium at ${CHROMIUM} (set SPQ_CHROMIUM)\n`);
   process.exit(0);
 }
@@ -66,7 +65,7 @@ async function coldLoad(browser: Browser, url: string, network: Network): Promis
 }
 
 const s = await startTestServer();
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+const browser = await launchChromium();
 try {
   const pages: [string, string][] = [
     ['baseline: /console/sign-in', `${s.baseUrl}/console/sign-in`],

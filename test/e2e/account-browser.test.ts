@@ -10,21 +10,17 @@
  * README). Without Chromium it is skipped, except under CI, where .ci/run installs it and its
  * absence is a failure.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
 import { startTestServer, type TestServer } from '../http/harness.ts';
+import { chromiumForTests, describeViolations, launchChromium, runAxe, scrollWidth, unlabelledControls } from '../support/chromium.ts';
 
-const CHROMIUM = process.env.SPQ_CHROMIUM ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium package (.ci/run does) or set SPQ_CHROMIUM`);
+const available = chromiumForTests();
 const SHOTS = process.env.SPQ_SCREENSHOTS_DIR;
 const PASSWORD = 'copper lantern meadow 7';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
@@ -42,31 +38,8 @@ async function shot(name: string, options: { mask?: string[] } = {}): Promise<vo
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, mask: (options.mask ?? []).map((selector) => page.locator(selector)) });
 }
 
-/** Every visible form control has an accessible name (a label, aria-label or aria-labelledby). */
-async function unlabelledControls(): Promise<string[]> {
-  return page.$$eval('input:not([type=hidden]), select, textarea', (controls) =>
-    controls
-      .filter((c) => !(c as unknown as { labels?: { length: number } }).labels?.length && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'))
-      .map((c) => c.outerHTML),
-  );
-}
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's violations on the page as it is now (WCAG 2.x A and AA, and best practices). */
-async function axeViolations(): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ content: AXE });
-  const violations = (await page.evaluate(() =>
-    (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: unknown[] }> } }).axe
-      .run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] })
-      .then((r) => r.violations),
-  )) as AxeViolation[];
-  return violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+/** axe-core's violations on the page as it is now; only violations are gathered in full, as this runs on every page state. */
+const axeViolations = async (): Promise<string[]> => describeViolations(await runAxe(page, { resultTypes: ['violations'] }));
 
 /** Links, buttons and checkboxes smaller than 24 × 24 px (WCAG 2.2 target size), skipping inline links in running text. */
 async function smallTargets(): Promise<string[]> {
@@ -88,7 +61,7 @@ async function checkPage(name: string, options: { dark?: boolean } = {}): Promis
     await page.setViewportSize(viewport);
     const where = `${name} at ${viewport.width} px`;
     expect(await axeViolations(), where).toEqual([]);
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth), where).toBeLessThanOrEqual(viewport.width);
+    expect(await scrollWidth(page), where).toBeLessThanOrEqual(viewport.width);
     expect(await smallTargets(), where).toEqual([]);
     if (viewport === PHONE) {
       const offScreen = await page.$$eval('td.action a', (links, width) => links.filter((a) => a.getBoundingClientRect().right > (width as number)).map((a) => a.outerHTML), viewport.width);
@@ -110,10 +83,7 @@ async function checkPage(name: string, options: { dark?: boolean } = {}): Promis
 describe.skipIf(!available)('account area in Chromium', () => {
   beforeAll(async () => {
     s = await startTestServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     // bypassCSP lets the test inject axe-core as an inline script; the pages' own CSP is tested over HTTP.
     const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true, timezoneId: 'Australia/Melbourne', locale: 'en-AU', bypassCSP: true });
     page = await context.newPage();
@@ -132,7 +102,7 @@ describe.skipIf(!available)('account area in Chromium', () => {
 
     await page.goto(`${s.baseUrl}${link.value.path}`);
     expect(await page.textContent('h1')).toBe('Set your password');
-    expect(await unlabelledControls()).toEqual([]);
+    expect(await unlabelledControls(page)).toEqual([]);
     // axe does find what it should: an image without a text alternative, put in for a moment.
     await page.evaluate(() => {
       const d = (globalThis as unknown as { document: { createElement(t: string): { src: string; id: string; remove(): void }; body: { append(e: unknown): void } } }).document;
@@ -153,7 +123,7 @@ describe.skipIf(!available)('account area in Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/console/sign-in');
 
-    expect(await unlabelledControls()).toEqual([]);
+    expect(await unlabelledControls(page)).toEqual([]);
     await checkPage('sign in', { dark: true });
     await shot('sign-in');
     await page.getByLabel('Email').fill(email);
@@ -189,7 +159,7 @@ describe.skipIf(!available)('account area in Chromium', () => {
 
     // The builder: suggestions after the ";" separator, an error in the form's words, test mode.
     await nav('New query').click();
-    expect(await unlabelledControls()).toEqual([]);
+    expect(await unlabelledControls(page)).toEqual([]);
     await page.getByLabel(/^Places/).pressSequentially('Fitzroy; Richm');
     await expect.poll(() => page.locator('#geography-suggestions option').count(), { timeout: 5000 }).toBeGreaterThan(0);
     expect(await page.$$eval('#geography-suggestions option', (o) => o.map((x) => x.getAttribute('value')))).toContain('Fitzroy; Richmond (VIC)');

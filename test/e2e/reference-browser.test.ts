@@ -7,38 +7,21 @@
  * width and scheme (docs/screenshots, shown in the README).
  * Without Chromium it is skipped, except under CI.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../http/harness.ts';
+import { chromiumForTests, describeViolations, launchChromium, runAxe, scrollWidth } from '../support/chromium.ts';
 
-const CHROMIUM = process.env.SPQ_CHROMIUM ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium package (.ci/run does) or set SPQ_CHROMIUM`);
+const available = chromiumForTests();
 const SHOTS = process.env.SPQ_SCREENSHOTS_DIR;
-
-interface AxeResult {
-  readonly violations: readonly { id: string; impact: string; help: string; nodes: readonly { target: readonly string[] }[] }[];
-  readonly passes: readonly unknown[];
-}
 
 let s: TestServer;
 let browser: Browser;
-let axeSource: string;
 
 const WIDTHS = [1280, 390] as const;
 const SCHEMES = ['light', 'dark'] as const;
-
-/** axe over the whole page, every rule axe runs by default (WCAG 2.x A and AA, best practices). */
-async function axe(page: Page): Promise<AxeResult> {
-  await page.evaluate(axeSource);
-  return page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run()) as Promise<AxeResult>;
-}
-
-const describeViolations = (result: AxeResult) => result.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
 
 async function contextFor(width: number, scheme: 'light' | 'dark', options: { bypassCSP?: boolean } = {}): Promise<BrowserContext> {
   return browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme, locale: 'en-AU', ...options });
@@ -47,11 +30,7 @@ async function contextFor(width: number, scheme: 'light' | 'dark', options: { by
 describe.skipIf(!available)('API reference in Chromium', () => {
   beforeAll(async () => {
     s = await startTestServer();
-    axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -65,11 +44,10 @@ describe.skipIf(!available)('API reference in Chromium', () => {
         const context = await contextFor(width, scheme, { bypassCSP: true });
         const page = await context.newPage();
         await page.goto(`${s.baseUrl}/docs`);
-        const result = await axe(page);
+        const result = await runAxe(page);
         expect(describeViolations(result), `${width} px, ${scheme}`).toEqual([]);
         expect(result.passes.length).toBeGreaterThan(10);
-        const scrollWidth = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
-        expect(scrollWidth, `${width} px, ${scheme}`).toBeLessThanOrEqual(width);
+        expect(await scrollWidth(page), `${width} px, ${scheme}`).toBeLessThanOrEqual(width);
         if (SHOTS) {
           await mkdir(SHOTS, { recursive: true });
           await page.goto(`${s.baseUrl}/docs#executeQuery`); // an operation says more than the contents

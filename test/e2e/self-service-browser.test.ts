@@ -5,19 +5,15 @@
  * one of which is ended from the other. Every control is labelled, and at phone width nothing
  * scrolls sideways. Skipped without Chromium, except under CI.
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpMailer } from '../../src/adapters/mail/smtp.ts';
 import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
 import { startTestServer, type TestServer } from '../http/harness.ts';
+import { chromiumForTests, describeViolations, launchChromium, runAxe, scrollWidth, unlabelledControls } from '../support/chromium.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 
-const CHROMIUM = process.env.SPQ_CHROMIUM ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium package (.ci/run does) or set SPQ_CHROMIUM`);
+const available = chromiumForTests();
 const FIRST = 'copper lantern meadow 7';
 const SECOND = 'plover turbine saffron 3';
 const THIRD = 'walnut gazette orbit 58';
@@ -25,30 +21,12 @@ const THIRD = 'walnut gazette orbit 58';
 let s: TestServer;
 let smtp: TestSmtpServer;
 let browser: Browser;
-let axeSource: string;
-
-interface AxeResult {
-  readonly violations: readonly { id: string; impact: string; help: string; nodes: readonly { target: readonly string[] }[] }[];
-  readonly passes: readonly unknown[];
-}
-
-/** axe over the whole page, every rule axe runs by default (as test/e2e/reference-browser.test.ts). */
+/** axe's violations on the page; that axe really ran shows in what passed. */
 async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const result = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run())) as AxeResult;
+  const result = await runAxe(page);
   expect(result.passes.length).toBeGreaterThan(10);
-  return result.violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+  return describeViolations(result);
 }
-
-async function unlabelledControls(page: Page): Promise<string[]> {
-  return page.$$eval('input:not([type=hidden]), select, textarea', (controls) =>
-    controls
-      .filter((c) => !(c as unknown as { labels?: { length: number } }).labels?.length && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'))
-      .map((c) => c.outerHTML),
-  );
-}
-
-const scrollWidth = (page: Page) => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
 
 async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto(`${s.baseUrl}/console/sign-in`);
@@ -62,11 +40,7 @@ describe.skipIf(!available)('self-service in Chromium', () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     s = await startTestServer({ mailer: createSmtpMailer({ url: smtp.url, from: 'spq <no-reply@spq.test>' }) });
-    axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
