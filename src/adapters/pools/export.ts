@@ -1,7 +1,7 @@
 /**
  * Sampled rows → file, O(n) whatever the pool size: the chosen rows are gathered from the
- * in-memory column arrays 2,048 rows (one DuckDB vector) at a time, and nothing is materialised
- * whatever n.
+ * column files (each through a reader of its own, columns.ts) 2,048 rows (one DuckDB vector) at
+ * a time, and nothing is materialised whatever n.
  * - parquet: DuckDB writes the file with its own COPY from a table function, spq_gather, that
  *   hands it those chunks as they are gathered (ENUM codes and ready-made id strings, one bulk
  *   copy per column). No temporary table, no appender (both cost more than the COPY for small
@@ -18,7 +18,7 @@ import { fittedToText } from '../../core/provenance.ts';
 import { missingCodesOf } from '../../core/census/missing-codes.ts';
 import type { ExportRequest, ExportResult } from '../../ports/pool-release.ts';
 import { ID_DIGITS, ID_PREFIX, type Catalog, type CatalogSuburb } from './catalog.ts';
-import type { ColumnArray } from './columns.ts';
+import type { ColumnFile, ColumnReader } from './columns.ts';
 import { ID_COLUMNS } from './records-sql.ts';
 import { quoteLiteral } from './sql.ts';
 import { writeCsv, type CsvColumn } from './csv.ts';
@@ -33,10 +33,10 @@ import { coarseColumnName, fileValue, NULL_CODE, variableFileColumns, type Varia
  */
 const duckdb = createRequire(createRequire(import.meta.url).resolve('@duckdb/node-api'))('@duckdb/node-bindings') as typeof Bindings;
 
-/** One dataset's columns in memory: link columns by name, variables in catalog order (ENUM indices). */
+/** One dataset's columns: link columns by name, variables in catalog order (ENUM indices). */
 export interface DatasetColumns {
-  readonly links: Readonly<Record<string, ColumnArray>>;
-  readonly variables: readonly Uint8Array[];
+  readonly links: Readonly<Record<string, ColumnFile>>;
+  readonly variables: readonly ColumnFile[];
 }
 
 /** A selection's rows with the catalog ordinals of the suburbs it draws from. */
@@ -213,7 +213,7 @@ interface Gather {
   readonly columns: readonly GatherColumn[];
   readonly rows: number;
   readonly parts: readonly ExportPart[];
-  readonly ordinal: ColumnArray;
+  readonly ordinal: ColumnReader;
   readonly localOf: Int32Array;
 }
 
@@ -245,7 +245,7 @@ const FOUR_DIGITS = (() => {
  * inlined form (C API, duckdb.h: a uint32 length, then up to 12 bytes of text in place; ids are
  * 10 or 11 bytes), so the vector needs no string heap.
  */
-function idColumn(name: string, prefix: string, source: ColumnArray | undefined): GatherColumn {
+function idColumn(name: string, prefix: string, source: ColumnReader | undefined): GatherColumn {
   const p = prefix.charCodeAt(0);
   const out = new Uint8Array(CHUNK * 16);
   const validity = new Uint8Array(CHUNK / 8);
@@ -257,7 +257,7 @@ function idColumn(name: string, prefix: string, source: ColumnArray | undefined)
       const m = rows.length;
       let nulls = 0;
       for (let i = 0; i < m; i++) {
-        const x = source === undefined ? rows[i]! : source[rows[i]!]!;
+        const x = source === undefined ? rows[i]! : source.get(rows[i]!);
         const o = i * 16;
         if (x < 0) {
           out.fill(0, o, o + 16);
@@ -303,7 +303,7 @@ function idColumn(name: string, prefix: string, source: ColumnArray | undefined)
 
 function gatherPlan(shape: FileShape): Gather {
   const { dataset, columns, parts, geo, fileColumns, linked } = shape;
-  const out: GatherColumn[] = idSourcesOf(dataset, columns).map(({ dataset: d, column }, k) => idColumn(ID_COLUMNS[dataset][k]!, ID_PREFIX[d], column));
+  const out: GatherColumn[] = idSourcesOf(dataset, columns).map(({ dataset: d, column }, k) => idColumn(ID_COLUMNS[dataset][k]!, ID_PREFIX[d], column?.reader()));
   const geoColumns = geo.columns.map((g): GatherColumn => {
     const type = duckdb.create_enum_type(g.labels);
     const buffer = codeBuffer(type);
@@ -332,7 +332,8 @@ function gatherPlan(shape: FileShape): Gather {
     });
   }
   out.push(geoColumns[0]!);
-  const ordinal = columns.links['suburb_ordinal']!;
+  // One reader of the suburb ordinals for the whole gather: prepare() and every variable column read the same rows.
+  const ordinal = columns.links['suburb_ordinal']!.reader();
   for (const column of fileColumns) {
     const type = duckdb.create_enum_type(column.labels);
     const buffer = codeBuffer(type);
@@ -345,20 +346,20 @@ function gatherPlan(shape: FileShape): Gather {
         const o = buffer.subarray(0, rows.length);
         let nulls = 0;
         for (let i = 0; i < rows.length; i++) {
-          const v = valueOf(rows[i]!, ordinal[rows[i]!]!);
+          const v = valueOf(rows[i]!, ordinal.get(rows[i]!));
           if (v === NULL_CODE) nulls++;
           o[i] = v === NULL_CODE ? 0 : v;
         }
         if (nulls === 0) return { data: o, validity: undefined };
         const mask = validity.subarray(0, Math.ceil(rows.length / 64) * 8);
         mask.fill(0);
-        for (let i = 0; i < rows.length; i++) if (valueOf(rows[i]!, ordinal[rows[i]!]!) !== NULL_CODE) mask[i >> 3]! |= 1 << (i & 7);
+        for (let i = 0; i < rows.length; i++) if (valueOf(rows[i]!, ordinal.get(rows[i]!)) !== NULL_CODE) mask[i >> 3]! |= 1 << (i & 7);
         return { data: o, validity: mask };
       },
     });
   }
   out.push(...geoColumns.slice(1));
-  return { columns: out, rows: parts.reduce((n, p) => n + p.rows.length, 0), parts, ordinal: columns.links['suburb_ordinal']!, localOf: geo.localOf };
+  return { columns: out, rows: parts.reduce((n, p) => n + p.rows.length, 0), parts, ordinal, localOf: geo.localOf };
 }
 
 /** Fills every column's buffer with the scan's next chunk. */
@@ -370,7 +371,7 @@ function prepare(scan: Scan): void {
   }
   const { rows, part } = next.value;
   const { ordinal, localOf } = scan.gather;
-  for (let i = 0; i < rows.length; i++) scan.local[i] = localOf[ordinal[rows[i]!]!]!;
+  for (let i = 0; i < rows.length; i++) scan.local[i] = localOf[ordinal.get(rows[i]!)]!;
   scan.next = { rows, values: scan.gather.columns.map((c) => c.fill(rows, scan.local, part)) };
 }
 
@@ -485,7 +486,7 @@ export async function exportRows(
 }
 
 /** Where each id column of a dataset's files comes from: the row itself, or a link column (−1 = none). */
-function idSourcesOf(dataset: DatasetType, columns: DatasetColumns): { dataset: DatasetType; column: ColumnArray | undefined }[] {
+function idSourcesOf(dataset: DatasetType, columns: DatasetColumns): { dataset: DatasetType; column: ColumnFile | undefined }[] {
   return ID_COLUMNS[dataset].map((name) => {
     const target = (name === 'person_id' ? 'persons' : name === 'family_id' ? 'families' : 'dwellings') as DatasetType;
     return { dataset: target, column: target === dataset ? undefined : columns.links[target === 'families' ? 'family_row' : 'dwelling_row'] };
@@ -500,29 +501,36 @@ function idSourcesOf(dataset: DatasetType, columns: DatasetColumns): { dataset: 
 function* codedBatches(shape: FileShape): Generator<{ rowCount: number; columns: ArrayLike<number>[] }> {
   const { dataset, columns, parts, geo, fileColumns, linked } = shape;
   const idSources = idSourcesOf(dataset, columns);
-  const ordinal = columns.links['suburb_ordinal']!;
+  const idReaders = idSources.map(({ column }) => column?.reader());
+  const ordinal = columns.links['suburb_ordinal']!.reader();
   const ids = idSources.map(({ column }) => (column === undefined ? undefined : new Int32Array(CHUNK)));
   const local = new Uint32Array(CHUNK);
+  const ordinalScratch = new Uint32Array(CHUNK);
   const geoValues = geo.columns.map(() => new Uint32Array(CHUNK));
   const vars = fileColumns.map(() => new Uint8Array(CHUNK));
   const readers = fileColumns.map((column) => columnReader(column, columns, linked));
   const selection = hasSelectionColumn(parts) ? new Uint32Array(CHUNK) : undefined;
   for (const { rows, part } of rowChunks(parts)) {
     const m = rows.length;
-    const idColumns = idSources.map(({ column }, k) => {
+    const idColumns = idReaders.map((column, k) => {
       if (column === undefined) return rows;
       const out = ids[k]!;
-      for (let i = 0; i < m; i++) out[i] = column[rows[i]!]!;
+      for (let i = 0; i < m; i++) out[i] = column.get(rows[i]!);
       return out;
     });
-    for (let i = 0; i < m; i++) local[i] = geo.localOf[ordinal[rows[i]!]!]!;
+    const ordinals = ordinalScratch;
+    for (let i = 0; i < m; i++) {
+      const o = ordinal.get(rows[i]!);
+      ordinals[i] = o;
+      local[i] = geo.localOf[o]!;
+    }
     geo.columns.forEach((g, k) => {
       const out = geoValues[k]!;
       for (let i = 0; i < m; i++) out[i] = g.valueOf[local[i]!]!;
     });
     readers.forEach((valueOf, k) => {
       const out = vars[k]!;
-      for (let i = 0; i < m; i++) out[i] = valueOf(rows[i]!, ordinal[rows[i]!]!);
+      for (let i = 0; i < m; i++) out[i] = valueOf(rows[i]!, ordinals[i]!);
     });
     selection?.fill(part, 0, m);
     yield { rowCount: m, columns: [...idColumns, ...(selection ? [selection] : []), geoValues[0]!, ...vars, ...geoValues.slice(1)] };
@@ -559,13 +567,14 @@ function columnReader(column: VariableFileColumn, own: DatasetColumns, linked: L
   const { dataset, variable, link } = column.source;
   const holder = link ? linked[dataset] : own;
   if (!holder) throw new Error(`export: no columns of ${dataset} to join`);
-  const values = holder.variables[variable]!;
-  const linkColumn = link ? own.links[link] : undefined;
-  if (link && !linkColumn) throw new Error(`export: no link column ${link}`);
-  if (!linkColumn) return (row, o) => fileValue(column, values[row]!, o);
+  const values = holder.variables[variable]!.reader();
+  const linkFile = link ? own.links[link] : undefined;
+  if (link && !linkFile) throw new Error(`export: no link column ${link}`);
+  if (!linkFile) return (row, o) => fileValue(column, values.get(row), o);
+  const linkColumn = linkFile.reader();
   return (row, o) => {
-    const at = linkColumn[row]!;
-    return at < 0 ? NULL_CODE : fileValue(column, values[at]!, o);
+    const at = linkColumn.get(row);
+    return at < 0 ? NULL_CODE : fileValue(column, values.get(at), o);
   };
 }
 
