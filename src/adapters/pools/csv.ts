@@ -3,8 +3,8 @@
  * double quotes around fields that hold a comma, a quote or a line break, quotes doubled, NULL
  * as an empty field, "\n" line ends). Category labels repeat, so each label is encoded once,
  * with its separator and quoting, and a cell costs a few byte copies: no strings are built per
- * row. Ids are written digit by digit. Output goes through 1 MiB buffers, one file write in
- * flight while the next buffer fills.
+ * row. Ids are written digit by digit. Output goes through two 1 MiB buffers in turn, one file
+ * write in flight while the other fills.
  */
 import { open, rm } from 'node:fs/promises';
 import { putPaddedId } from './ascii.ts';
@@ -83,7 +83,11 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
   const size = Math.max(BUFFER, 2 * widest);
   const digits = new Uint8Array(16);
   let pending: Promise<void> = Promise.resolve();
-  let out = Buffer.allocUnsafe(size);
+  // Two buffers in turn: one being written while the other fills. A fresh buffer per flush cost
+  // ~7% of a 1 M-row export in garbage collection (docs/performance.md, "National scale").
+  const buffers = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
+  let turn = 0;
+  let out = buffers[0]!;
   // Local variables only in the loop below (no closure writes them): V8 keeps them in registers.
   let pos = Buffer.from(`${columns.map((c) => csvField(c.name)).join(',')}\n`, 'utf8').copy(out, 0);
   let count = 0;
@@ -92,9 +96,11 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
     for (let i = 0; i < batch.rowCount; i++) {
       if (pos + widest > size) {
         const full = out.subarray(0, pos);
+        // The other buffer's write is complete before it is refilled.
         await pending;
         pending = write(full);
-        out = Buffer.allocUnsafe(size);
+        turn ^= 1;
+        out = buffers[turn]!;
         pos = 0;
       }
       for (let k = 0; k < width; k++) {
