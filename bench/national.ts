@@ -274,7 +274,15 @@ async function main(): Promise<void> {
       await db.run(`COPY (SELECT ${header.filter((c) => !c.endsWith('_coarse')).map((c) => `"${c}"`).join(', ')} FROM read_csv('${file}', header = true, all_varchar = true)) TO '${plain}' (FORMAT csv, HEADER true)`);
       const withTwins = (await stat(file)).size / rowsWanted;
       const without = (await stat(plain)).size / rowsWanted;
-      row(`csv bytes per row, ${level} (${selection}), ${header.length} columns`, `${withTwins.toFixed(0)}`, `without the ${twins.length} _coarse twins: ${without.toFixed(0)} (${((1 - without / withTwins) * 100).toFixed(0)}% less)`);
+      // How many records a fine column leaves empty (their area is small, so coarsened): what dropping its twin would lose.
+      const emptyShare = async (code: string) =>
+        Number((await (await db.runAndReadAll(`SELECT avg(("${code}" IS NULL)::INTEGER) FROM read_csv('${file}', header = true, all_varchar = true)`)).getRows())[0]![0]);
+      const shares = await Promise.all(twins.slice(0, 3).map((t) => emptyShare(t.replace(/_coarse$/, ''))));
+      row(
+        `csv bytes per row, ${level} (${selection}), ${header.length} columns`,
+        `${withTwins.toFixed(0)}`,
+        `without the ${twins.length} _coarse twins: ${without.toFixed(0)} (${((1 - without / withTwins) * 100).toFixed(0)}% less); records whose fine column is empty (coarsened area): ${shares.map((x) => `${(x * 100).toFixed(1)}%`).join(', ')} (${twins.slice(0, 3).map((t) => t.replace(/_coarse$/, '')).join(', ')})`,
+      );
     }
     db.closeSync();
     duck.closeSync();

@@ -55,6 +55,8 @@ for (const dir of ['src', 'clients']) {
 }
 // Reference geography (real ABS SAL, LGA and POA codes and names) that the loaders and the demo read next to the code.
 cpSync(join(root, 'src', 'adapters', 'abs', 'reference'), join(root, 'dist', 'src', 'adapters', 'abs', 'reference'), { recursive: true });
+// The packed demo inputs a first start unpacks (src/demo/shipped-inputs.ts).
+cpSync(join(root, 'src', 'demo', 'inputs.pack.gz'), join(root, 'dist', 'src', 'demo', 'inputs.pack.gz'));
 // Written last, after a complete build: its time is what --if-stale compares the inputs with.
 writeFileSync(stamp, `${new Date().toISOString()}\n`);
 if (!process.env.npm_config_loglevel || process.env.npm_config_loglevel !== 'silent') {
