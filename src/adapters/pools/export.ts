@@ -559,7 +559,7 @@ interface FileShape {
   readonly linked: LinkedColumns;
 }
 
-/** Every dataset's columns by dataset, as the release holds them in memory. */
+/** Every dataset's columns by dataset, as the release holds them open. */
 export type LinkedColumns = Readonly<Partial<Record<DatasetType, DatasetColumns>>>;
 
 /** A file column's value for a record row: its own variable, or its linked record's (NULL where it has none). */
