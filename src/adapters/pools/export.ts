@@ -202,10 +202,11 @@ interface GatherColumn {
   readonly name: string;
   readonly type: Bindings.LogicalType;
   /**
-   * Fills the column's buffer for `rows` of part `part` (`local`: each row's local suburb index);
+   * Fills the column's buffer for `rows` of part `part` (`local`: each row's local suburb index;
+   * `ordinals`: each row's suburb ordinal, read once per chunk for every column);
    * returns the bytes and, when some values are NULL, a validity mask.
    */
-  fill(rows: Uint32Array, local: Uint32Array, part: number): { readonly data: Uint8Array | Uint16Array | Uint32Array; readonly validity: Uint8Array | undefined };
+  fill(rows: Uint32Array, local: Uint32Array, part: number, ordinals: Uint32Array): { readonly data: Uint8Array | Uint16Array | Uint32Array; readonly validity: Uint8Array | undefined };
 }
 
 /** An export's gather: its columns, and the chunk of rows prepared ahead of DuckDB's next call. */
@@ -222,6 +223,7 @@ interface Scan {
   readonly gather: Gather;
   readonly chunks: ReturnType<typeof rowChunks>;
   readonly local: Uint32Array;
+  readonly ordinals: Uint32Array;
   next: { readonly rows: Uint32Array; readonly values: ReturnType<GatherColumn['fill']>[] } | 'done' | undefined;
   failure: unknown;
 }
@@ -332,7 +334,7 @@ function gatherPlan(shape: FileShape): Gather {
     });
   }
   out.push(geoColumns[0]!);
-  // One reader of the suburb ordinals for the whole gather: prepare() and every variable column read the same rows.
+  // One reader of the suburb ordinals for the whole gather: prepare() reads each chunk's once for every column.
   const ordinal = columns.links['suburb_ordinal']!.reader();
   for (const column of fileColumns) {
     const type = duckdb.create_enum_type(column.labels);
@@ -342,18 +344,18 @@ function gatherPlan(shape: FileShape): Gather {
     out.push({
       name: column.name,
       type,
-      fill: (rows) => {
+      fill: (rows, _local, _part, ordinals) => {
         const o = buffer.subarray(0, rows.length);
         let nulls = 0;
         for (let i = 0; i < rows.length; i++) {
-          const v = valueOf(rows[i]!, ordinal.get(rows[i]!));
+          const v = valueOf(rows[i]!, ordinals[i]!);
           if (v === NULL_CODE) nulls++;
           o[i] = v === NULL_CODE ? 0 : v;
         }
         if (nulls === 0) return { data: o, validity: undefined };
         const mask = validity.subarray(0, Math.ceil(rows.length / 64) * 8);
         mask.fill(0);
-        for (let i = 0; i < rows.length; i++) if (valueOf(rows[i]!, ordinal.get(rows[i]!)) !== NULL_CODE) mask[i >> 3]! |= 1 << (i & 7);
+        for (let i = 0; i < rows.length; i++) if (valueOf(rows[i]!, ordinals[i]!) !== NULL_CODE) mask[i >> 3]! |= 1 << (i & 7);
         return { data: o, validity: mask };
       },
     });
@@ -371,8 +373,12 @@ function prepare(scan: Scan): void {
   }
   const { rows, part } = next.value;
   const { ordinal, localOf } = scan.gather;
-  for (let i = 0; i < rows.length; i++) scan.local[i] = localOf[ordinal.get(rows[i]!)]!;
-  scan.next = { rows, values: scan.gather.columns.map((c) => c.fill(rows, scan.local, part)) };
+  for (let i = 0; i < rows.length; i++) {
+    const o = ordinal.get(rows[i]!);
+    scan.ordinals[i] = o;
+    scan.local[i] = localOf[o]!;
+  }
+  scan.next = { rows, values: scan.gather.columns.map((c) => c.fill(rows, scan.local, part, scan.ordinals)) };
 }
 
 /** Exports in progress, by the id their COPY passes to spq_gather. */
@@ -407,7 +413,7 @@ export function registerGatherFunction(connection: DuckDBConnection): void {
   duckdb.table_function_set_init(raw, (info) => {
     const gather = duckdb.init_get_bind_data(info) as Gather;
     duckdb.init_set_max_threads(info, 1);
-    const scan: Scan = { gather, chunks: rowChunks(gather.parts), local: new Uint32Array(CHUNK), next: undefined, failure: undefined };
+    const scan: Scan = { gather, chunks: rowChunks(gather.parts), local: new Uint32Array(CHUNK), ordinals: new Uint32Array(CHUNK), next: undefined, failure: undefined };
     duckdb.init_set_init_data(info, scan);
   });
   duckdb.table_function_set_function(raw, (info, output) => {
