@@ -288,6 +288,8 @@ async function main(): Promise<void> {
     duck.closeSync();
   } finally {
     await stopServer(a);
+    // The result files run to hundreds of MB; the release stays for the next run.
+    await rm(work, { recursive: true, force: true });
   }
   process.stdout.write(['| figure | measured | beside it |', '|---|---|---|', ...rows, '', `end: ${machineLine()}`].join('\n') + '\n');
 }
