@@ -3,14 +3,36 @@
 // then copies the data files the code reads at run time. Incremental: a rebuild with nothing
 // changed takes a couple of seconds. Plain JavaScript, so it needs no TypeScript loader.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const started = Date.now();
+const stamp = join(root, 'dist', '.build-stamp');
+
+/** Newest modification time of what the build reads: the compiled sources, their configs, the reference data, this script. */
+function newestInput() {
+  let newest = 0;
+  const visit = (path) => {
+    if (!existsSync(path)) return;
+    const info = statSync(path);
+    newest = Math.max(newest, info.mtimeMs);
+    if (info.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+  };
+  for (const path of ['src', 'clients/typescript/src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs']) visit(join(root, path));
+  return newest;
+}
+
+// `--if-stale` (npm start's prestart): a dist/ built after every input last changed is used as
+// it is. tsc's own incremental check still costs seconds (it loads the whole program), and
+// `npm ci` has just built dist/ through `prepare`, so a first `npm start` would pay it for nothing.
+if (process.argv.includes('--if-stale') && existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) {
+  process.stderr.write(`dist/ is up to date (${Date.now() - started} ms)\n`);
+  process.exit(0);
+}
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 try {
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 } catch {
@@ -33,6 +55,10 @@ for (const dir of ['src', 'clients']) {
 }
 // Reference geography (real ABS SAL, LGA and POA codes and names) that the loaders and the demo read next to the code.
 cpSync(join(root, 'src', 'adapters', 'abs', 'reference'), join(root, 'dist', 'src', 'adapters', 'abs', 'reference'), { recursive: true });
+// The packed demo inputs a first start unpacks (src/demo/shipped-inputs.ts).
+cpSync(join(root, 'src', 'demo', 'inputs.pack.gz'), join(root, 'dist', 'src', 'demo', 'inputs.pack.gz'));
+// Written last, after a complete build: its time is what --if-stale compares the inputs with.
+writeFileSync(stamp, `${new Date().toISOString()}\n`);
 if (!process.env.npm_config_loglevel || process.env.npm_config_loglevel !== 'silent') {
   process.stderr.write(`compiled to dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

@@ -29,6 +29,12 @@ export interface Config {
   readonly poolVersion: string | undefined;
   /** SPQ_POOL_CHECKSUM: the release's manifest checksum (hex SHA-256); start-up refuses another. */
   readonly poolChecksum: string | undefined;
+  /**
+   * SPQ_POOL_VERIFY: how start-up checks the release's files against its manifest. "sampled" (the
+   * default): sizes, small files whole, large ones by 16 sampled blocks; "full": every byte
+   * (docs/performance.md says what each costs).
+   */
+  readonly poolVerify: 'sampled' | 'full';
   /** SPQ_METRICS_TOKEN: when set, GET /metrics needs "Authorization: Bearer <token>"; unset, /metrics is open. */
   readonly metricsToken: string | undefined;
   /**
@@ -174,6 +180,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
   if (poolChecksum !== undefined && !/^[0-9a-f]{64}$/.test(poolChecksum)) {
     throw new ConfigError(`SPQ_POOL_CHECKSUM must be the 64 hex digits of the release's manifest checksum, got "${poolChecksum}"`);
   }
+  const poolVerify = text(merged, 'SPQ_POOL_VERIFY') ?? 'sampled';
+  if (poolVerify !== 'sampled' && poolVerify !== 'full') throw new ConfigError(`SPQ_POOL_VERIFY must be "sampled" or "full", got "${poolVerify}"`);
   return {
     dataDir: resolve(overrides.dataDir ?? text(merged, 'SPQ_DATA_DIR') ?? './data'),
     host: overrides.host ?? text(merged, 'SPQ_HOST') ?? '127.0.0.1',
@@ -189,6 +197,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     poolDir: poolDir ? resolve(poolDir) : undefined,
     poolVersion,
     poolChecksum,
+    poolVerify,
     metricsToken: text(merged, 'SPQ_METRICS_TOKEN'),
     testExportDelayMs: integer(merged, 'SPQ_TEST_EXPORT_DELAY_MS', 0),
     smallSuburbThreshold: integer(merged, 'SPQ_SMALL_SUBURB_THRESHOLD', 500),

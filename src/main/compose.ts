@@ -119,14 +119,14 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
   const poolDir = await poolDirFor(config, log, options.demoRelease);
   let opened: PoolRelease;
   try {
-    opened = await openPoolRelease(poolDir, { expectedVersion: config.poolVersion, expectedChecksum: config.poolChecksum });
+    opened = await openPoolRelease(poolDir, { expectedVersion: config.poolVersion, expectedChecksum: config.poolChecksum, verify: config.poolVerify });
   } catch (error) {
     // One line that says what was expected, what was found and where (the adapter's message).
     throw new Error(`refusing to serve: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const pools = withExportDelay(opened, config.testExportDelayMs, log);
   // Implicates 2..M open on first use, each checked like the release; the demo's appear while it is served.
-  const implicates = openImplicates(poolDir, pools);
+  const implicates = openImplicates(poolDir, pools, { verify: config.poolVerify });
   const closers: (() => Promise<void>)[] = [() => pools.close(), () => implicates.close()];
   try {
     const accounts = await openAccountStore(config);

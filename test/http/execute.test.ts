@@ -1,5 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
+import { gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepExpiredFiles } from '../../src/app/maintenance.ts';
 import { FIXTURE_SUBURBS, CATALOGUE_VARIABLES, FIXTURE_VERSION } from '../adapters/pools/fixture.ts';
@@ -23,6 +25,20 @@ const execute = (body: unknown, headers: Record<string, string> = {}, key = acct
 };
 const credits = async (key = acct.key) => (await (await s.call('/account/credits', { key })).json()).credits_remaining as number;
 const silentLog = { info: () => undefined, error: () => undefined };
+
+/** A GET whose body is the bytes on the wire (fetch would decode a Content-Encoding itself). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /** No record id twice within one selection: rows come in selection order, n per selection. */
 function assertDistinctPerSelection(table: Table, idColumn: string, n: number, selections: number): void {
@@ -223,8 +239,41 @@ describe('downloads', () => {
     expect(outside.headers.get('content-range')).toBe(`bytes */${whole.length}`);
   });
 
+  it('a whole csv goes compressed as the client accepts it (zstd first, then gzip), a range and parquet never', async () => {
+    const zstd = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    const gzip = await rawGet(url, { 'accept-encoding': 'gzip;q=0.5, zstd;q=0' });
+    const plain = await rawGet(url, { 'accept-encoding': 'identity' });
+    const ranged = await rawGet(url, { 'accept-encoding': 'zstd, gzip', range: 'bytes=0-9' });
+    if (s.stack === 'scaleout') {
+      // The link is S3's presigned URL: S3 serves the object as stored, whatever the client accepts.
+      for (const r of [zstd, gzip, plain]) expect(r.headers['content-encoding']).toBeUndefined();
+      expect(zstd.body).toEqual(whole);
+      return;
+    }
+    expect(zstd.status).toBe(200);
+    expect(zstd.headers['content-encoding']).toBe('zstd');
+    expect(zstd.headers['content-length']).toBeUndefined();
+    expect(zstd.headers['vary']).toBe('accept-encoding');
+    expect(zstdDecompressSync(zstd.body)).toEqual(whole);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body)).toEqual(whole);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-length']).toBe(String(whole.length));
+    expect(plain.body).toEqual(whole);
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers['content-encoding']).toBeUndefined();
+    expect(ranged.body).toEqual(whole.subarray(0, 10));
+    // Compressed in transit, the csv is a fraction of its size (labels repeat).
+    expect(zstd.body.length).toBeLessThan(whole.length / 3);
+    const parquetUrl = (await (await execute(query({ n_observations: 30 }))).json()).download_url as string;
+    const parquet = await rawGet(parquetUrl, { 'accept-encoding': 'zstd, gzip' });
+    expect(parquet.status).toBe(200);
+    expect(parquet.headers['content-encoding']).toBeUndefined();
+    expect(parquet.body.subarray(0, 4).toString()).toBe('PAR1');
+  });
+
   it('HEAD gives the headers and no body', async () => {
-    const head = await fetch(url, { method: 'HEAD' });
+    const head = await fetch(url, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
     if (s.stack === 'scaleout') {
       // A presigned URL signs its method: S3 refuses HEAD on a GET link (a Range GET gives the size instead).
       expect(head.status).toBe(403);

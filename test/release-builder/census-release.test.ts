@@ -4,7 +4,8 @@
  * pools serve postcode selections, states and Australia are made of them, a suburb query names
  * the levels the release holds, and every answer says the pools were fitted to the census.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,15 @@ import { buildRelease, type BuildSummary } from '../../src/release-builder/build
 import type { PoolRelease } from '../../src/ports/pool-release.ts';
 
 const SHIPPED = fileURLToPath(new URL('../../census/2021-gcp/', import.meta.url));
+
+/** Bytes this process has read through read calls so far (Linux /proc/self/io, rchar): what start-up reads, whatever the page cache holds. */
+const bytesRead = (): number => Number(/rchar: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
+
+async function sizeOf(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+  return total;
+}
 
 describe('a release fitted to the real postcode tables the repository ships', () => {
   let root: string;
@@ -96,5 +106,36 @@ describe('a release fitted to the real postcode tables the repository ships', ()
     }
     const dictionary = JSON.parse(await readFile(`${destPath}.dictionary.json`, 'utf8')) as { fitted_to: string };
     expect(dictionary.fitted_to).toMatch(/^census: fitted to the real ABS 2021 Census/);
+  });
+
+  // The national tier's CI size (docs/performance.md, "National scale"): the same release, opened
+  // again as a server opens it. The shape is checked, not times: start-up reads a small part of
+  // the release, and the columns stay out of the process's memory, whatever their size.
+  it('opens reading less than a tenth of the release and keeping no column in memory; verify "full" reads every byte', async () => {
+    const dir = summary.dir;
+    const releaseBytes = await sizeOf(dir);
+    const columnBytes = await sizeOf(join(dir, 'columns'));
+    expect(columnBytes).toBeGreaterThan(50e6);
+    const before = { read: bytesRead(), buffers: process.memoryUsage().arrayBuffers };
+    const opened = await openPoolRelease(dir);
+    const read = bytesRead() - before.read;
+    const buffers = process.memoryUsage().arrayBuffers - before.buffers;
+    try {
+      expect(read).toBeLessThan(0.1 * releaseBytes);
+      // Before 2026-11-27 every column file was read into an ArrayBuffer here (≥ columnBytes).
+      expect(buffers).toBeLessThan(0.05 * columnBytes);
+      const australia = opened.resolve('australia', 'Australia');
+      if (!australia.ok) throw new Error('no Australia');
+      const rows = opened.sample(australia.value, 'persons', 20_000, 7n);
+      const destPath = join(root, 'persons.csv');
+      await opened.export({ dataset: 'persons', parts: [{ selection: australia.value, rows }], format: 'csv', includeGeography: 'none', metadata: {}, destPath });
+      expect((await readFile(destPath, 'utf8')).trim().split('\n')).toHaveLength(20_001);
+    } finally {
+      await opened.close();
+    }
+    const fullStart = bytesRead();
+    const full = await openPoolRelease(dir, { verify: 'full' });
+    await full.close();
+    expect(bytesRead() - fullStart).toBeGreaterThanOrEqual(releaseBytes * 0.95);
   });
 });

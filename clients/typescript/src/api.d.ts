@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Download a result file (signed link)
-         * @description The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416).
+         * @description The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416). A whole csv or JSON file is sent compressed (Content-Encoding zstd or gzip) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -546,6 +546,8 @@ export interface operations {
             header?: {
                 /** @description bytes=start-end */
                 range?: string;
+                /** @description zstd or gzip: a whole csv or JSON file is sent compressed */
+                "accept-encoding"?: string;
             };
             path: {
                 /** @description The signed token of download_url (or dictionary_url): it names the file and when the link expires */

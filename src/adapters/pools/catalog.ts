@@ -56,11 +56,23 @@ export interface ImplicateOrigin {
   readonly seed: string;
 }
 
+/** One file of a release as its manifest records it. */
+export interface ManifestFile {
+  readonly sha256: string;
+  readonly bytes: number;
+  /**
+   * Files larger than 64 KiB: SHA-256 over the file's length and 16 blocks of 4 KiB spread
+   * evenly over it (manifest.ts, sampleHashOf), what start-up checks instead of reading every
+   * byte. Absent in releases before 2026-11-27 (their large files are checked by size).
+   */
+  readonly sample?: string;
+}
+
 /** manifest.json: what serving verifies before it trusts a release directory. */
 export interface Manifest {
   readonly format: 1;
   readonly version: string;
-  readonly files: Readonly<Record<string, { readonly sha256: string; readonly bytes: number }>>;
+  readonly files: Readonly<Record<string, ManifestFile>>;
   /** SHA-256 over the sorted "name sha256" lines of files: the release's content checksum. */
   readonly checksum: string;
 }

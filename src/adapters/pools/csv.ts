@@ -3,8 +3,8 @@
  * double quotes around fields that hold a comma, a quote or a line break, quotes doubled, NULL
  * as an empty field, "\n" line ends). Category labels repeat, so each label is encoded once,
  * with its separator and quoting, and a cell costs a few byte copies: no strings are built per
- * row. Ids are written digit by digit. Output goes through 1 MiB buffers, one file write in
- * flight while the next buffer fills.
+ * row. Ids are written digit by digit. Output goes through two 1 MiB buffers in turn, one file
+ * write in flight while the other fills.
  */
 import { open, rm } from 'node:fs/promises';
 import { putPaddedId } from './ascii.ts';
@@ -76,6 +76,30 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
     if (c.labels.length <= NULL_CODE) out[NULL_CODE] = new Uint8Array(Buffer.from(k === 0 ? '' : ',', 'utf8'));
     return out;
   });
+  // Every piece in one table, each starting at a multiple of 4 bytes and padded to one: a cell is
+  // copied a 32-bit word at a time (the padding lands past the cell and is written over by the
+  // next, or lies past the end of what is written). Byte by byte, the copy was most of the csv
+  // path's time (docs/performance.md, "National scale").
+  const slotBase = new Int32Array(width);
+  const slotCount = Int32Array.from(pieces, (list) => list.length);
+  let slots = 0;
+  for (let k = 0; k < width; k++) {
+    slotBase[k] = slots;
+    slots += slotCount[k]!;
+  }
+  const pieceAt = new Int32Array(slots);
+  const pieceLength = new Int32Array(slots);
+  let tableBytes = 0;
+  pieces.forEach((list, k) => {
+    for (let j = 0; j < list.length; j++) {
+      pieceAt[slotBase[k]! + j] = tableBytes;
+      pieceLength[slotBase[k]! + j] = list[j]?.length ?? 0;
+      tableBytes += (((list[j]?.length ?? 0) + 3) >> 2) << 2;
+    }
+  });
+  const table = new Uint8Array(tableBytes + 4);
+  pieces.forEach((list, k) => list.forEach((piece, j) => table.set(piece, pieceAt[slotBase[k]! + j]!)));
+  const tableView = new DataView(table.buffer);
   const isId = Uint8Array.from(columns, (c) => (c.kind === 'id' ? 1 : 0));
   const prefixes = columns.map((c) => new Uint8Array(Buffer.from(c.kind === 'id' ? c.prefix : '', 'utf8')));
   const padTo = Int32Array.from(columns, (c) => (c.kind === 'id' ? c.digits : 0));
@@ -83,7 +107,13 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
   const size = Math.max(BUFFER, 2 * widest);
   const digits = new Uint8Array(16);
   let pending: Promise<void> = Promise.resolve();
-  let out = Buffer.allocUnsafe(size);
+  // Two buffers in turn: one being written while the other fills. A fresh buffer per flush cost
+  // ~7% of a 1 M-row export in garbage collection (docs/performance.md, "National scale").
+  const buffers = [Buffer.allocUnsafe(size + 4), Buffer.allocUnsafe(size + 4)];
+  const views = buffers.map((buffer) => new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+  let turn = 0;
+  let out = buffers[0]!;
+  let view = views[0]!;
   // Local variables only in the loop below (no closure writes them): V8 keeps them in registers.
   let pos = Buffer.from(`${columns.map((c) => csvField(c.name)).join(',')}\n`, 'utf8').copy(out, 0);
   let count = 0;
@@ -92,20 +122,23 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
     for (let i = 0; i < batch.rowCount; i++) {
       if (pos + widest > size) {
         const full = out.subarray(0, pos);
+        // The other buffer's write is complete before it is refilled.
         await pending;
         pending = write(full);
-        out = Buffer.allocUnsafe(size);
+        turn ^= 1;
+        out = buffers[turn]!;
+        view = views[turn]!;
         pos = 0;
       }
       for (let k = 0; k < width; k++) {
         const value = values[k]![i]!;
         if (isId[k] === 0) {
-          const piece = pieces[k]![value]!;
-          const n = piece.length;
-          if (n > 32) {
-            out.set(piece, pos);
-            pos += n;
-          } else for (let b = 0; b < n; b++) out[pos++] = piece[b]!;
+          if (value >= slotCount[k]!) throw new Error(`csv: value ${value} has no label in column ${columns[k]!.name}`);
+          const slot = slotBase[k]! + value;
+          const at = pieceAt[slot]!;
+          const n = pieceLength[slot]!;
+          for (let b = 0; b < n; b += 4) view.setUint32(pos + b, tableView.getUint32(at + b, true), true);
+          pos += n;
           continue;
         }
         if (k > 0) out[pos++] = COMMA;

@@ -1,7 +1,7 @@
 /**
  * Sampled rows → file, O(n) whatever the pool size: the chosen rows are gathered from the
- * in-memory column arrays 2,048 rows (one DuckDB vector) at a time, and nothing is materialised
- * whatever n.
+ * column files (each through a reader of its own, columns.ts) 2,048 rows (one DuckDB vector) at
+ * a time, and nothing is materialised whatever n.
  * - parquet: DuckDB writes the file with its own COPY from a table function, spq_gather, that
  *   hands it those chunks as they are gathered (ENUM codes and ready-made id strings, one bulk
  *   copy per column). No temporary table, no appender (both cost more than the COPY for small
@@ -18,7 +18,7 @@ import { fittedToText } from '../../core/provenance.ts';
 import { missingCodesOf } from '../../synthesis/census/missing-codes.ts';
 import type { ExportRequest, ExportResult } from '../../ports/pool-release.ts';
 import { ID_DIGITS, ID_PREFIX, type Catalog, type CatalogSuburb } from './catalog.ts';
-import type { ColumnArray } from './columns.ts';
+import type { ColumnFile, ColumnReader } from './columns.ts';
 import { ID_COLUMNS } from './records-sql.ts';
 import { quoteLiteral } from './sql.ts';
 import { writeCsv, type CsvColumn } from './csv.ts';
@@ -33,10 +33,10 @@ import { coarseColumnName, fileValue, NULL_CODE, variableFileColumns, type Varia
  */
 const duckdb = createRequire(createRequire(import.meta.url).resolve('@duckdb/node-api'))('@duckdb/node-bindings') as typeof Bindings;
 
-/** One dataset's columns in memory: link columns by name, variables in catalog order (ENUM indices). */
+/** One dataset's columns: link columns by name, variables in catalog order (ENUM indices). */
 export interface DatasetColumns {
-  readonly links: Readonly<Record<string, ColumnArray>>;
-  readonly variables: readonly Uint8Array[];
+  readonly links: Readonly<Record<string, ColumnFile>>;
+  readonly variables: readonly ColumnFile[];
 }
 
 /** A selection's rows with the catalog ordinals of the suburbs it draws from. */
@@ -202,10 +202,11 @@ interface GatherColumn {
   readonly name: string;
   readonly type: Bindings.LogicalType;
   /**
-   * Fills the column's buffer for `rows` of part `part` (`local`: each row's local suburb index);
+   * Fills the column's buffer for `rows` of part `part` (`local`: each row's local suburb index;
+   * `ordinals`: each row's suburb ordinal, read once per chunk for every column);
    * returns the bytes and, when some values are NULL, a validity mask.
    */
-  fill(rows: Uint32Array, local: Uint32Array, part: number): { readonly data: Uint8Array | Uint16Array | Uint32Array; readonly validity: Uint8Array | undefined };
+  fill(rows: Uint32Array, local: Uint32Array, part: number, ordinals: Uint32Array): { readonly data: Uint8Array | Uint16Array | Uint32Array; readonly validity: Uint8Array | undefined };
 }
 
 /** An export's gather: its columns, and the chunk of rows prepared ahead of DuckDB's next call. */
@@ -213,7 +214,7 @@ interface Gather {
   readonly columns: readonly GatherColumn[];
   readonly rows: number;
   readonly parts: readonly ExportPart[];
-  readonly ordinal: ColumnArray;
+  readonly ordinal: ColumnReader;
   readonly localOf: Int32Array;
 }
 
@@ -222,6 +223,7 @@ interface Scan {
   readonly gather: Gather;
   readonly chunks: ReturnType<typeof rowChunks>;
   readonly local: Uint32Array;
+  readonly ordinals: Uint32Array;
   next: { readonly rows: Uint32Array; readonly values: ReturnType<GatherColumn['fill']>[] } | 'done' | undefined;
   failure: unknown;
 }
@@ -245,7 +247,7 @@ const FOUR_DIGITS = (() => {
  * inlined form (C API, duckdb.h: a uint32 length, then up to 12 bytes of text in place; ids are
  * 10 or 11 bytes), so the vector needs no string heap.
  */
-function idColumn(name: string, prefix: string, source: ColumnArray | undefined): GatherColumn {
+function idColumn(name: string, prefix: string, source: ColumnReader | undefined): GatherColumn {
   const p = prefix.charCodeAt(0);
   const out = new Uint8Array(CHUNK * 16);
   const validity = new Uint8Array(CHUNK / 8);
@@ -257,7 +259,7 @@ function idColumn(name: string, prefix: string, source: ColumnArray | undefined)
       const m = rows.length;
       let nulls = 0;
       for (let i = 0; i < m; i++) {
-        const x = source === undefined ? rows[i]! : source[rows[i]!]!;
+        const x = source === undefined ? rows[i]! : source.get(rows[i]!);
         const o = i * 16;
         if (x < 0) {
           out.fill(0, o, o + 16);
@@ -303,7 +305,7 @@ function idColumn(name: string, prefix: string, source: ColumnArray | undefined)
 
 function gatherPlan(shape: FileShape): Gather {
   const { dataset, columns, parts, geo, fileColumns, linked } = shape;
-  const out: GatherColumn[] = idSourcesOf(dataset, columns).map(({ dataset: d, column }, k) => idColumn(ID_COLUMNS[dataset][k]!, ID_PREFIX[d], column));
+  const out: GatherColumn[] = idSourcesOf(dataset, columns).map(({ dataset: d, column }, k) => idColumn(ID_COLUMNS[dataset][k]!, ID_PREFIX[d], column?.reader()));
   const geoColumns = geo.columns.map((g): GatherColumn => {
     const type = duckdb.create_enum_type(g.labels);
     const buffer = codeBuffer(type);
@@ -332,7 +334,8 @@ function gatherPlan(shape: FileShape): Gather {
     });
   }
   out.push(geoColumns[0]!);
-  const ordinal = columns.links['suburb_ordinal']!;
+  // One reader of the suburb ordinals for the whole gather: prepare() reads each chunk's once for every column.
+  const ordinal = columns.links['suburb_ordinal']!.reader();
   for (const column of fileColumns) {
     const type = duckdb.create_enum_type(column.labels);
     const buffer = codeBuffer(type);
@@ -341,24 +344,24 @@ function gatherPlan(shape: FileShape): Gather {
     out.push({
       name: column.name,
       type,
-      fill: (rows) => {
+      fill: (rows, _local, _part, ordinals) => {
         const o = buffer.subarray(0, rows.length);
         let nulls = 0;
         for (let i = 0; i < rows.length; i++) {
-          const v = valueOf(rows[i]!, ordinal[rows[i]!]!);
+          const v = valueOf(rows[i]!, ordinals[i]!);
           if (v === NULL_CODE) nulls++;
           o[i] = v === NULL_CODE ? 0 : v;
         }
         if (nulls === 0) return { data: o, validity: undefined };
         const mask = validity.subarray(0, Math.ceil(rows.length / 64) * 8);
         mask.fill(0);
-        for (let i = 0; i < rows.length; i++) if (valueOf(rows[i]!, ordinal[rows[i]!]!) !== NULL_CODE) mask[i >> 3]! |= 1 << (i & 7);
+        for (let i = 0; i < rows.length; i++) if (valueOf(rows[i]!, ordinals[i]!) !== NULL_CODE) mask[i >> 3]! |= 1 << (i & 7);
         return { data: o, validity: mask };
       },
     });
   }
   out.push(...geoColumns.slice(1));
-  return { columns: out, rows: parts.reduce((n, p) => n + p.rows.length, 0), parts, ordinal: columns.links['suburb_ordinal']!, localOf: geo.localOf };
+  return { columns: out, rows: parts.reduce((n, p) => n + p.rows.length, 0), parts, ordinal, localOf: geo.localOf };
 }
 
 /** Fills every column's buffer with the scan's next chunk. */
@@ -370,8 +373,12 @@ function prepare(scan: Scan): void {
   }
   const { rows, part } = next.value;
   const { ordinal, localOf } = scan.gather;
-  for (let i = 0; i < rows.length; i++) scan.local[i] = localOf[ordinal[rows[i]!]!]!;
-  scan.next = { rows, values: scan.gather.columns.map((c) => c.fill(rows, scan.local, part)) };
+  for (let i = 0; i < rows.length; i++) {
+    const o = ordinal.get(rows[i]!);
+    scan.ordinals[i] = o;
+    scan.local[i] = localOf[o]!;
+  }
+  scan.next = { rows, values: scan.gather.columns.map((c) => c.fill(rows, scan.local, part, scan.ordinals)) };
 }
 
 /** Exports in progress, by the id their COPY passes to spq_gather. */
@@ -406,7 +413,7 @@ export function registerGatherFunction(connection: DuckDBConnection): void {
   duckdb.table_function_set_init(raw, (info) => {
     const gather = duckdb.init_get_bind_data(info) as Gather;
     duckdb.init_set_max_threads(info, 1);
-    const scan: Scan = { gather, chunks: rowChunks(gather.parts), local: new Uint32Array(CHUNK), next: undefined, failure: undefined };
+    const scan: Scan = { gather, chunks: rowChunks(gather.parts), local: new Uint32Array(CHUNK), ordinals: new Uint32Array(CHUNK), next: undefined, failure: undefined };
     duckdb.init_set_init_data(info, scan);
   });
   duckdb.table_function_set_function(raw, (info, output) => {
@@ -485,7 +492,7 @@ export async function exportRows(
 }
 
 /** Where each id column of a dataset's files comes from: the row itself, or a link column (−1 = none). */
-function idSourcesOf(dataset: DatasetType, columns: DatasetColumns): { dataset: DatasetType; column: ColumnArray | undefined }[] {
+function idSourcesOf(dataset: DatasetType, columns: DatasetColumns): { dataset: DatasetType; column: ColumnFile | undefined }[] {
   return ID_COLUMNS[dataset].map((name) => {
     const target = (name === 'person_id' ? 'persons' : name === 'family_id' ? 'families' : 'dwellings') as DatasetType;
     return { dataset: target, column: target === dataset ? undefined : columns.links[target === 'families' ? 'family_row' : 'dwelling_row'] };
@@ -500,29 +507,36 @@ function idSourcesOf(dataset: DatasetType, columns: DatasetColumns): { dataset: 
 function* codedBatches(shape: FileShape): Generator<{ rowCount: number; columns: ArrayLike<number>[] }> {
   const { dataset, columns, parts, geo, fileColumns, linked } = shape;
   const idSources = idSourcesOf(dataset, columns);
-  const ordinal = columns.links['suburb_ordinal']!;
+  const idReaders = idSources.map(({ column }) => column?.reader());
+  const ordinal = columns.links['suburb_ordinal']!.reader();
   const ids = idSources.map(({ column }) => (column === undefined ? undefined : new Int32Array(CHUNK)));
   const local = new Uint32Array(CHUNK);
+  const ordinalScratch = new Uint32Array(CHUNK);
   const geoValues = geo.columns.map(() => new Uint32Array(CHUNK));
   const vars = fileColumns.map(() => new Uint8Array(CHUNK));
   const readers = fileColumns.map((column) => columnReader(column, columns, linked));
   const selection = hasSelectionColumn(parts) ? new Uint32Array(CHUNK) : undefined;
   for (const { rows, part } of rowChunks(parts)) {
     const m = rows.length;
-    const idColumns = idSources.map(({ column }, k) => {
+    const idColumns = idReaders.map((column, k) => {
       if (column === undefined) return rows;
       const out = ids[k]!;
-      for (let i = 0; i < m; i++) out[i] = column[rows[i]!]!;
+      for (let i = 0; i < m; i++) out[i] = column.get(rows[i]!);
       return out;
     });
-    for (let i = 0; i < m; i++) local[i] = geo.localOf[ordinal[rows[i]!]!]!;
+    const ordinals = ordinalScratch;
+    for (let i = 0; i < m; i++) {
+      const o = ordinal.get(rows[i]!);
+      ordinals[i] = o;
+      local[i] = geo.localOf[o]!;
+    }
     geo.columns.forEach((g, k) => {
       const out = geoValues[k]!;
       for (let i = 0; i < m; i++) out[i] = g.valueOf[local[i]!]!;
     });
     readers.forEach((valueOf, k) => {
       const out = vars[k]!;
-      for (let i = 0; i < m; i++) out[i] = valueOf(rows[i]!, ordinal[rows[i]!]!);
+      for (let i = 0; i < m; i++) out[i] = valueOf(rows[i]!, ordinals[i]!);
     });
     selection?.fill(part, 0, m);
     yield { rowCount: m, columns: [...idColumns, ...(selection ? [selection] : []), geoValues[0]!, ...vars, ...geoValues.slice(1)] };
@@ -551,7 +565,7 @@ interface FileShape {
   readonly linked: LinkedColumns;
 }
 
-/** Every dataset's columns by dataset, as the release holds them in memory. */
+/** Every dataset's columns by dataset, as the release holds them open. */
 export type LinkedColumns = Readonly<Partial<Record<DatasetType, DatasetColumns>>>;
 
 /** A file column's value for a record row: its own variable, or its linked record's (NULL where it has none). */
@@ -559,13 +573,14 @@ function columnReader(column: VariableFileColumn, own: DatasetColumns, linked: L
   const { dataset, variable, link } = column.source;
   const holder = link ? linked[dataset] : own;
   if (!holder) throw new Error(`export: no columns of ${dataset} to join`);
-  const values = holder.variables[variable]!;
-  const linkColumn = link ? own.links[link] : undefined;
-  if (link && !linkColumn) throw new Error(`export: no link column ${link}`);
-  if (!linkColumn) return (row, o) => fileValue(column, values[row]!, o);
+  const values = holder.variables[variable]!.reader();
+  const linkFile = link ? own.links[link] : undefined;
+  if (link && !linkFile) throw new Error(`export: no link column ${link}`);
+  if (!linkFile) return (row, o) => fileValue(column, values.get(row), o);
+  const linkColumn = linkFile.reader();
   return (row, o) => {
-    const at = linkColumn[row]!;
-    return at < 0 ? NULL_CODE : fileValue(column, values[at]!, o);
+    const at = linkColumn.get(row);
+    return at < 0 ? NULL_CODE : fileValue(column, values.get(at), o);
   };
 }
 

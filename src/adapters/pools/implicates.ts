@@ -17,7 +17,7 @@ async function synthesisSeedOf(dir: string): Promise<string | undefined> {
   return catalog.synthesis?.seed;
 }
 
-export function openImplicates(releaseDir: string, first: PoolRelease, options: Pick<OpenPoolReleaseOptions, 'threads' | 'memoryLimit'> = {}): ImplicateSource {
+export function openImplicates(releaseDir: string, first: PoolRelease, options: Pick<OpenPoolReleaseOptions, 'threads' | 'memoryLimit' | 'verify'> = {}): ImplicateSource {
   const opening = new Map<number, Promise<Implicate>>();
   const opened: PoolRelease[] = [];
   let closed = false;

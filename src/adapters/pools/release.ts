@@ -1,8 +1,10 @@
 /**
- * A pool release opened for serving (the PoolRelease port). Opening verifies the manifest,
- * reads catalog.json, builds the geography index and loads the column files into memory
- * (hashed as they are read). Exports gather the sampled rows from those arrays; an in-memory
- * DuckDB writes parquet (a connection per export), our own writers csv and xlsx (export.ts).
+ * A pool release opened for serving (the PoolRelease port). Opening verifies the manifest
+ * (sizes and sampled hashes, or every byte: VerifyMode), reads catalog.json, builds the
+ * geography index and opens the column files, which stay on disk: exports read the sampled rows
+ * with positioned reads (columns.ts), so memory does not grow with the release and every
+ * process on the host shares the page cache. An in-memory DuckDB writes parquet (a connection
+ * per export), our own writers csv and xlsx (export.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { open, rm, stat } from 'node:fs/promises';
@@ -12,9 +14,9 @@ import { err, ok, type Result } from '../../core/result.ts';
 import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sample.ts';
 import type { ExportBundleRequest, ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
 import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
-import { LINK_FILES, columnFile, viewAs, type ColumnArray, type ColumnKind } from './columns.ts';
+import { LINK_FILES, OpenColumnFile, columnFile, type ColumnFile, type ColumnKind, type ColumnReader } from './columns.ts';
 import { dictionaryPathOf, exportRows, registerGatherFunction, type DatasetColumns } from './export.ts';
-import { verifyManifest } from './manifest.ts';
+import { verifyManifest, type VerifyMode } from './manifest.ts';
 import { ZipWriter } from './zip.ts';
 import type { ExportResult } from '../../ports/pool-release.ts';
 
@@ -32,11 +34,14 @@ export interface OpenPoolReleaseOptions {
   readonly threads?: number;
   /** DuckDB memory limit for exports, e.g. "512MB". */
   readonly memoryLimit?: string;
+  /** How start-up checks the files against the manifest (default "sampled"; SPQ_POOL_VERIFY). */
+  readonly verify?: VerifyMode;
 }
 
 export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptions = {}): Promise<PoolRelease> {
-  // Column files and the catalog are read once, hashed and kept: what is served is what was verified.
-  const { manifest, kept } = await verifyManifest(dir, { version: options.expectedVersion, checksum: options.expectedChecksum }, (name) => name.startsWith('columns/') || name === RELEASE_FILES.catalog);
+  // The catalog is read once, hashed and kept: what is parsed is what was verified. The column
+  // files are checked as the verify mode says and then read in place (a release is immutable).
+  const { manifest, kept } = await verifyManifest(dir, { version: options.expectedVersion, checksum: options.expectedChecksum, verify: options.verify }, (name) => name === RELEASE_FILES.catalog);
   const catalogBytes = kept.get(RELEASE_FILES.catalog);
   if (!catalogBytes) throw new Error(`pool release ${dir}: ${RELEASE_FILES.catalog} is not in the manifest`);
   const catalog = JSON.parse(catalogBytes.toString('utf8')) as Catalog;
@@ -65,22 +70,31 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
   registerGatherFunction(setup);
   setup.closeSync();
   const columns = {} as Record<DatasetType, DatasetColumns>;
+  const files: OpenColumnFile[] = [];
   /** Per dataset, once known: whether its rows are stored dwelling by dwelling (membersOf). */
   const stored: Partial<Record<DatasetType, boolean>> = {};
-  for (const dataset of DATASET_TYPES) {
-    {
+  try {
+    for (const dataset of DATASET_TYPES) {
       const total = catalog.totals[dataset];
-      const load = (name: string, kind: ColumnKind): ColumnArray => {
-        const bytes = kept.get(columnFile(dataset, name));
-        if (!bytes) throw new Error(`pool release ${dir}: ${columnFile(dataset, name)} is not in the manifest`);
-        const column = viewAs(kind, bytes);
-        if (column.length !== total) throw new Error(`pool release ${dir}: ${columnFile(dataset, name)} holds ${column.length} rows, the catalog ${total}`);
-        return column;
+      const load = (name: string, kind: ColumnKind): ColumnFile => {
+        const file = columnFile(dataset, name);
+        if (manifest.files[file] === undefined) throw new Error(`pool release ${dir}: ${file} is not in the manifest`);
+        try {
+          const column = new OpenColumnFile(`${dir}/${file}`, kind, total);
+          files.push(column);
+          return column;
+        } catch (cause) {
+          throw new Error(`pool release ${dir}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+        }
       };
       const links = Object.fromEntries(LINK_FILES[dataset].map((l) => [l.name, load(l.name, l.kind)]));
-      const variables = catalog.variables[dataset].map((v) => load(v.code, 'u8') as Uint8Array);
+      const variables = catalog.variables[dataset].map((v) => load(v.code, 'u8'));
       columns[dataset] = { links, variables };
     }
+  } catch (error) {
+    for (const file of files) file.close();
+    instance.closeSync();
+    throw error;
   }
   let closed = false;
 
@@ -137,12 +151,13 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
     sample: (selection, dataset, n, seed) => sampleRows(rangesOf(selection, dataset), n, seed),
 
     members: (dataset, dwellingRows) => {
-      const dwellingOf = columns[dataset].links['dwelling_row']!;
-      if ((stored[dataset] ??= isNonDecreasing(dwellingOf))) return membersOf(dwellingOf, dwellingRows);
+      const file = columns[dataset].links['dwelling_row']!;
+      const dwellingOf = file.reader();
+      if ((stored[dataset] ??= isNonDecreasing(file.reader(), file.length))) return membersOf(dwellingOf, file.length, dwellingRows);
       // A release written in another order: one scan (O(pool)) instead of the binary searches.
       const wanted = new Set(dwellingRows);
       const out: number[] = [];
-      for (let row = 0; row < dwellingOf.length; row++) if (wanted.has(dwellingOf[row]!)) out.push(row);
+      for (let row = 0; row < file.length; row++) if (wanted.has(dwellingOf.get(row))) out.push(row);
       return Uint32Array.from(out);
     },
 
@@ -168,6 +183,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
       if (closed) return;
       closed = true;
       instance.closeSync();
+      for (const file of files) file.close();
     },
   };
   return release;
@@ -216,14 +232,13 @@ async function zipFiles(destPath: string, files: readonly { readonly name: strin
  * persons dwelling by dwelling, and suburbs in order, so dwelling_row never decreases down the
  * rows (checked): each dwelling's members are one run, found by binary search.
  */
-export function membersOf(dwellingOf: ArrayLike<number>, dwellingRows: Uint32Array): Uint32Array {
-  const n = dwellingOf.length;
+export function membersOf(dwellingOf: ColumnReader, n: number, dwellingRows: Uint32Array): Uint32Array {
   const firstAtOrAfter = (d: number): number => {
     let lo = 0;
     let hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (dwellingOf[mid]! < d) lo = mid + 1;
+      if (dwellingOf.get(mid) < d) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -231,13 +246,18 @@ export function membersOf(dwellingOf: ArrayLike<number>, dwellingRows: Uint32Arr
   const sorted = Uint32Array.from(dwellingRows).sort();
   const out: number[] = [];
   for (const d of sorted) {
-    for (let row = firstAtOrAfter(d); row < n && dwellingOf[row] === d; row++) out.push(row);
+    for (let row = firstAtOrAfter(d); row < n && dwellingOf.get(row) === d; row++) out.push(row);
   }
   return Uint32Array.from(out);
 }
 
 /** Whether a link column never decreases (membersOf's precondition). */
-export function isNonDecreasing(column: ArrayLike<number>): boolean {
-  for (let i = 1; i < column.length; i++) if (column[i]! < column[i - 1]!) return false;
+export function isNonDecreasing(column: ColumnReader, length: number): boolean {
+  let previous = length > 0 ? column.get(0) : 0;
+  for (let i = 1; i < length; i++) {
+    const value = column.get(i);
+    if (value < previous) return false;
+    previous = value;
+  }
   return true;
 }

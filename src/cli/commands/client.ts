@@ -67,12 +67,21 @@ export function registerClientCommand(program: Command): void {
         const result = await spq.execute(await queryOf(source), o.idempotencyKey !== undefined ? { idempotencyKey: o.idempotencyKey } : {});
         const out = o.out ?? decodeURIComponent(new URL(result.download_url).pathname.split('/').pop() ?? `${result.query_id}.${result.metadata.output_format}`);
         let shown = -1;
+        let nextUnsized = 0;
         const { bytes } = await spq.download(result, out, {
           onProgress: (done, total) => {
+            if (total === undefined) {
+              // Sent compressed (csv, JSON): the size is known only at the end; a line every 8 MiB written.
+              if (done >= nextUnsized) {
+                nextUnsized = done + (8 << 20);
+                process.stderr.write(`downloaded ${done} bytes\n`);
+              }
+              return;
+            }
             const percent = total ? Math.floor((100 * done) / total) : -1;
             if (percent >= shown + 10) {
               shown = percent;
-              process.stderr.write(`downloaded ${done} of ${total ?? '?'} bytes\n`);
+              process.stderr.write(`downloaded ${done} of ${total} bytes\n`);
             }
           },
         });

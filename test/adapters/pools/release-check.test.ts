@@ -92,6 +92,12 @@ describe('SPQ_POOL_VERSION and SPQ_POOL_CHECKSUM', () => {
     expect(() => loadConfig({ SPQ_POOL_CHECKSUM: 'abc' })).toThrow(ConfigError);
   });
 
+  it('SPQ_POOL_VERIFY is "sampled" unless set to "full"; anything else stops start-up', () => {
+    expect(loadConfig({ SPQ_DATA_DIR: tmp }).poolVerify).toBe('sampled');
+    expect(loadConfig({ SPQ_DATA_DIR: tmp, SPQ_POOL_VERIFY: 'full' }).poolVerify).toBe('full');
+    expect(() => loadConfig({ SPQ_POOL_VERIFY: 'none' })).toThrow(ConfigError);
+  });
+
   it('stop start-up on a mismatch with one line, before any other adapter is opened', async () => {
     const dataDir = join(tmp, 'data');
     const base = { SPQ_DATA_DIR: dataDir, SPQ_SERVER_SECRET: 'release-check-secret-0123456789abcdef', SPQ_POOL_DIR: releaseDir };
