@@ -126,11 +126,11 @@ const executeBody = { geography_level: 'suburb', geography_selections: ['Burnley
 
 describe('faults under load', () => {
   it('Redis killed mid-run: no 5xx, per-instance limits, /readyz and the logs say so; Redis back on the same port: shared again by itself', async () => {
-    const { key, keyId } = await newKey('redis-fault@example.org', { credits: 100, days: 30 });
+    const { key, accountId } = await newKey('redis-fault@example.org', { credits: 100, days: 30 });
     const ready = await spq.call('/readyz');
     expect(ready.status).toBe(200);
     expect((await ready.json()).checks.rate_limiter).toBe(true);
-    const windowSet = `${PREFIX}{key:${keyId}}:60`;
+    const windowSet = `${PREFIX}{account:${accountId}}:60`; // the account's window: all its keys count there
     const inspect = async () => {
       const client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
       try {
