@@ -1,9 +1,9 @@
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../../core/keys.ts';
 import { DEFAULT_TIME_ZONE, USER_AGENT_MAX, type ApiKeyRecord, type CredentialStore, type WebSession } from '../../ports/credential-store.ts';
 import { toDate, toDateOrNull, type StoreDriver } from './kysely-driver.ts';
 import { openBalance } from './kysely-ledger.ts';
-import type { ApiKeysTable, WebSessionsTable } from './schema.ts';
+import type { ApiKeysTable, Database, WebSessionsTable } from './schema.ts';
 
 function toSession(row: Selectable<WebSessionsTable>): WebSession {
   return {
@@ -31,6 +31,12 @@ function toKeyRecord(row: Omit<Selectable<ApiKeysTable>, 'key_hash'>): ApiKeyRec
 
 /** A key's last use is shown to the minute, so it is written at most once a minute. */
 const KEY_USE_RESOLUTION_MS = 60_000;
+
+/** Sessions still valid at `now`: not ended, not expired, used within the idle limit. */
+function liveSessions(db: Kysely<Database>, now: Date, idleMs: number) {
+  const ms = now.getTime();
+  return db.selectFrom('web_sessions').selectAll().where('revoked_at', 'is', null).where('expires_at', '>', ms).where('last_seen_at', '>', ms - idleMs);
+}
 
 
 /** The CredentialStore over Kysely: accounts, API keys, and the account area's passwords, one-time links and sessions. */
@@ -236,14 +242,8 @@ export function createKyselyCredentialStore(driver: StoreDriver): CredentialStor
     },
 
     async listSessions(accountId, now, idleMs) {
-      const ms = now.getTime();
-      const rows = await db
-        .selectFrom('web_sessions')
-        .selectAll()
+      const rows = await liveSessions(db, now, idleMs)
         .where('account_id', '=', accountId)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', ms)
-        .where('last_seen_at', '>', ms - idleMs)
         .orderBy('created_at', 'desc')
         .orderBy('session_id')
         .execute();
@@ -251,15 +251,7 @@ export function createKyselyCredentialStore(driver: StoreDriver): CredentialStor
     },
 
     async findSession(tokenHash, now, idleMs) {
-      const ms = now.getTime();
-      const row = await db
-        .selectFrom('web_sessions')
-        .selectAll()
-        .where('token_hash', '=', tokenHash)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', ms)
-        .where('last_seen_at', '>', ms - idleMs)
-        .executeTakeFirst();
+      const row = await liveSessions(db, now, idleMs).where('token_hash', '=', tokenHash).executeTakeFirst();
       return row && toSession(row);
     },
 
