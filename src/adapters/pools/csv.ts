@@ -100,7 +100,7 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
       tableBytes += (((list[j]?.length ?? 0) + 7) >> 3) << 3;
     }
   });
-  const table = new Uint8Array(tableBytes + 8);
+  const table = new Uint8Array(tableBytes + 16);
   pieces.forEach((list, k) => list.forEach((piece, j) => table.set(piece, pieceAt[slotBase[k]! + j]!)));
   const tableView = new DataView(table.buffer);
   const wide = Array.from({ length: table.length >> 3 }, (_, w) => tableView.getFloat64(w << 3, true)).every((word) => !Number.isNaN(word));
@@ -113,7 +113,7 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
   let pending: Promise<void> = Promise.resolve();
   // Two buffers in turn: one being written while the other fills. A fresh buffer per flush cost
   // ~7% of a 1 M-row export in garbage collection (docs/performance.md, "National scale").
-  const buffers = [Buffer.allocUnsafe(size + 8), Buffer.allocUnsafe(size + 8)];
+  const buffers = [Buffer.allocUnsafe(size + 16), Buffer.allocUnsafe(size + 16)];
   const views = buffers.map((buffer) => new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength));
   let turn = 0;
   let out = buffers[0]!;
@@ -121,9 +121,31 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
   // Local variables only in the loop below (no closure writes them): V8 keeps them in registers.
   let pos = Buffer.from(`${columns.map((c) => csvField(c.name)).join(',')}\n`, 'utf8').copy(out, 0);
   let count = 0;
+  // A batch's cells in row order, before any is written: where each coded cell's piece lies in the
+  // table and its length (nothing for an id cell). Looked up column by column, so the row loop
+  // below reads two arrays in order instead of each column's array, table index and bounds.
+  let cellAt = new Int32Array(0);
+  let cellLength = new Int32Array(0);
   for (const batch of opts.batches) {
     const values = batch.columns;
-    for (let i = 0; i < batch.rowCount; i++) {
+    const rowCount = batch.rowCount;
+    if (cellAt.length < rowCount * width) {
+      cellAt = new Int32Array(rowCount * width);
+      cellLength = new Int32Array(rowCount * width);
+    }
+    for (let k = 0; k < width; k++) {
+      const column = values[k]!;
+      if (isId[k] === 1) continue;
+      const base = slotBase[k]!;
+      const labels = slotCount[k]!;
+      for (let i = 0, c = k; i < rowCount; i++, c += width) {
+        const value = column[i]!;
+        if (!(value < labels)) throw new Error(`csv: value ${value} has no label in column ${columns[k]!.name}`);
+        cellAt[c] = pieceAt[base + value]!;
+        cellLength[c] = pieceLength[base + value]!;
+      }
+    }
+    for (let i = 0, c = 0; i < rowCount; i++) {
       if (pos + widest > size) {
         const full = out.subarray(0, pos);
         // The other buffer's write is complete before it is refilled.
@@ -134,18 +156,21 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
         view = views[turn]!;
         pos = 0;
       }
-      for (let k = 0; k < width; k++) {
-        const value = values[k]![i]!;
+      for (let k = 0; k < width; k++, c++) {
+        const at = cellAt[c]!;
         if (isId[k] === 0) {
-          if (value >= slotCount[k]!) throw new Error(`csv: value ${value} has no label in column ${columns[k]!.name}`);
-          const slot = slotBase[k]! + value;
-          const at = pieceAt[slot]!;
-          const n = pieceLength[slot]!;
-          if (wide) for (let b = 0; b < n; b += 8) view.setFloat64(pos + b, tableView.getFloat64(at + b, true), true);
-          else for (let b = 0; b < n; b += 4) view.setUint32(pos + b, tableView.getUint32(at + b, true), true);
+          const n = cellLength[c]!;
+          if (wide) {
+            // Two words whatever the length (most labels fit): no loop, so no mispredicted exit, for a short cell.
+            view.setFloat64(pos, tableView.getFloat64(at, true), true);
+            view.setFloat64(pos + 8, tableView.getFloat64(at + 8, true), true);
+            for (let b = 16; b < n; b += 8) view.setFloat64(pos + b, tableView.getFloat64(at + b, true), true);
+          } else for (let b = 0; b < n; b += 4) view.setUint32(pos + b, tableView.getUint32(at + b, true), true);
           pos += n;
           continue;
         }
+        // An id is read from its own column: row numbers may pass 2³¹.
+        const value = values[k]![i]!;
         if (k > 0) out[pos++] = COMMA;
         if (value >= 0) pos = putPaddedId(out, pos, prefixes[k]!, value, padTo[k]!, digits);
       }
