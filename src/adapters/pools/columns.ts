@@ -42,6 +42,8 @@ export interface ColumnFile {
 /** Reads single rows of one column, buffering a window around the last row asked for. */
 export interface ColumnReader {
   get(row: number): number;
+  /** out[i] = the value at rows[i] for i < count: get() for a batch, without a call per row while the rows stay in the window. */
+  gather(rows: Uint32Array, count: number, out: Int32Array | Uint32Array): void;
 }
 
 /**
@@ -75,6 +77,21 @@ class WindowReader implements ColumnReader {
   get(row: number): number {
     if (row >= this.start && row < this.end) return this.view[row - this.start]!;
     return this.fill(row);
+  }
+
+  gather(rows: Uint32Array, count: number, out: Int32Array | Uint32Array): void {
+    for (let i = 0; i < count; ) {
+      let row = rows[i]!;
+      if (!(row >= this.start && row < this.end)) this.fill(row);
+      const start = this.start;
+      const end = this.end;
+      const view = this.view;
+      while (row >= start && row < end) {
+        out[i] = view[row - start]!;
+        if (++i === count) return;
+        row = rows[i]!;
+      }
+    }
   }
 
   private fill(row: number): number {

@@ -514,33 +514,74 @@ function* codedBatches(shape: FileShape): Generator<{ rowCount: number; columns:
   const ordinalScratch = new Uint32Array(CHUNK);
   const geoValues = geo.columns.map(() => new Uint32Array(CHUNK));
   const vars = fileColumns.map(() => new Uint8Array(CHUNK));
-  const readers = fileColumns.map((column) => columnReader(column, columns, linked));
+  const { sources, sourceOf } = poolSources(fileColumns, columns, linked);
   const selection = hasSelectionColumn(parts) ? new Uint32Array(CHUNK) : undefined;
   for (const { rows, part } of rowChunks(parts)) {
     const m = rows.length;
     const idColumns = idReaders.map((column, k) => {
       if (column === undefined) return rows;
       const out = ids[k]!;
-      for (let i = 0; i < m; i++) out[i] = column.get(rows[i]!);
+      column.gather(rows, m, out);
       return out;
     });
     const ordinals = ordinalScratch;
-    for (let i = 0; i < m; i++) {
-      const o = ordinal.get(rows[i]!);
-      ordinals[i] = o;
-      local[i] = geo.localOf[o]!;
-    }
+    ordinal.gather(rows, m, ordinals);
+    for (let i = 0; i < m; i++) local[i] = geo.localOf[ordinals[i]!]!;
     geo.columns.forEach((g, k) => {
       const out = geoValues[k]!;
       for (let i = 0; i < m; i++) out[i] = g.valueOf[local[i]!]!;
     });
-    readers.forEach((valueOf, k) => {
-      const out = vars[k]!;
-      for (let i = 0; i < m; i++) out[i] = valueOf(rows[i]!, ordinals[i]!);
-    });
+    for (const source of sources) source.gather(rows, m);
+    fileColumns.forEach((column, k) => fileValues(column, sources[sourceOf[k]!]!.values, ordinals, m, vars[k]!));
     selection?.fill(part, 0, m);
     yield { rowCount: m, columns: [...idColumns, ...(selection ? [selection] : []), geoValues[0]!, ...vars, ...geoValues.slice(1)] };
   }
+}
+
+/**
+ * The pool columns a file's variables read, each once per chunk: a variable and its coarse
+ * companion share one (the fine-to-coarse map is applied after), so the column is read once.
+ */
+function poolSources(fileColumns: readonly VariableFileColumn[], own: DatasetColumns, linked: LinkedColumns) {
+  const keys: string[] = [];
+  const sources: { readonly values: Int32Array; gather(rows: Uint32Array, m: number): void }[] = [];
+  const sourceOf = fileColumns.map((column) => {
+    const key = `${column.source.dataset}/${column.source.variable}/${column.source.link ?? ''}`;
+    const known = keys.indexOf(key);
+    if (known >= 0) return known;
+    keys.push(key);
+    sources.push(poolSource(column, own, linked));
+    return sources.length - 1;
+  });
+  return { sources, sourceOf };
+}
+
+/** One pool column's values for a chunk's rows (−1 where a linked record has none). */
+function poolSource(column: VariableFileColumn, own: DatasetColumns, linked: LinkedColumns) {
+  const { dataset, variable, link } = column.source;
+  const holder = link ? linked[dataset] : own;
+  if (!holder) throw new Error(`export: no columns of ${dataset} to join`);
+  const reader = holder.variables[variable]!.reader();
+  const linkFile = link ? own.links[link] : undefined;
+  if (link && !linkFile) throw new Error(`export: no link column ${link}`);
+  const values = new Int32Array(CHUNK);
+  if (!linkFile) return { values, gather: (rows: Uint32Array, m: number) => reader.gather(rows, m, values) };
+  const linkReader = linkFile.reader();
+  const at = new Int32Array(CHUNK);
+  return {
+    values,
+    gather(rows: Uint32Array, m: number) {
+      linkReader.gather(rows, m, at);
+      for (let i = 0; i < m; i++) values[i] = at[i]! < 0 ? -1 : reader.get(at[i]!);
+    },
+  };
+}
+
+/** A file column's label indices from its pool column's values (fileValue for a batch; NULL where the value is −1). */
+function fileValues(column: VariableFileColumn, values: Int32Array, ordinals: Uint32Array, m: number, out: Uint8Array): void {
+  const { map, nullFor } = column;
+  if (nullFor) for (let i = 0; i < m; i++) out[i] = values[i]! < 0 || nullFor[ordinals[i]!] ? NULL_CODE : map[values[i]!]!;
+  else for (let i = 0; i < m; i++) out[i] = values[i]! < 0 ? NULL_CODE : map[values[i]!]!;
 }
 
 /** The file columns after the ids: suburb_code, the variables, then hierarchical geography; labels per column. */
