@@ -64,8 +64,11 @@ export async function writeCsv(opts: CsvOptions): Promise<number> {
   }
 }
 
-async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<void>): Promise<number> {
-  const columns = opts.columns;
+/**
+ * Every coded column's pre-encoded pieces in one table: a cell is its column's slot for the value,
+ * at `pieceAt` with `pieceLength` bytes; `wide` when every 64-bit word of the table copies as a float64.
+ */
+function labelTable(columns: CsvOptions['columns']) {
   const width = columns.length;
   // Each coded cell is one pre-encoded piece: its separator (none for a first column) and its quoted label.
   // NULL_CODE (an empty cell) is the separator alone, in columns with fewer labels than that
@@ -104,6 +107,13 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
   pieces.forEach((list, k) => list.forEach((piece, j) => table.set(piece, pieceAt[slotBase[k]! + j]!)));
   const tableView = new DataView(table.buffer);
   const wide = Array.from({ length: table.length >> 3 }, (_, w) => tableView.getFloat64(w << 3, true)).every((word) => !Number.isNaN(word));
+  return { pieces, slotBase, slotCount, pieceAt, pieceLength, tableView, wide };
+}
+
+async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<void>): Promise<number> {
+  const columns = opts.columns;
+  const width = columns.length;
+  const { pieces, slotBase, slotCount, pieceAt, pieceLength, tableView, wide } = labelTable(columns);
   const isId = Uint8Array.from(columns, (c) => (c.kind === 'id' ? 1 : 0));
   const prefixes = columns.map((c) => new Uint8Array(Buffer.from(c.kind === 'id' ? c.prefix : '', 'utf8')));
   const padTo = Int32Array.from(columns, (c) => (c.kind === 'id' ? c.digits : 0));
