@@ -181,6 +181,10 @@ export async function runHarness(stack: StackUnderTest, random: () => number): P
   // Past two leases, the live instances have refunded the last dead one's executes, deleted the
   // files of refunded queries (collectFailedFiles waits one lease) and its partial temp files.
   if (stack.instances.length > 1) await sleep(2 * LEASE_SECONDS * 1000 + 2000);
+  // A dead instance's temp directory goes at the next lease renewal after its lease lapsed; on a
+  // loaded machine that renewal can come a few seconds late, so wait for it (bounded) before checking.
+  const sweptBy = Date.now() + 4 * LEASE_SECONDS * 1000;
+  while (Date.now() < sweptBy && (await Promise.all(stack.tmpDirs.map(filesUnder))).some((files) => files.length > 0)) await sleep(250);
   // Graceful stops, so nothing is in flight while the books are read.
   for (const p of stack.instances) await p.stop();
 
