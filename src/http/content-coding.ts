@@ -16,8 +16,11 @@ const COMPRESSIBLE = new Set(['text/csv', 'application/json']);
 
 export const isCompressible = (contentType: string): boolean => COMPRESSIBLE.has(contentType.split(';')[0]!.trim().toLowerCase());
 
-/** The coding to send, or undefined for identity: the client's zstd or gzip (q > 0, or "*"), zstd first. */
-export function negotiateCoding(acceptEncoding: string | undefined): ContentCoding | undefined {
+/**
+ * The first of `offered` (in the server's order of preference) that Accept-Encoding accepts:
+ * named with q > 0, or covered by "*" (x-gzip counts as gzip); undefined for identity.
+ */
+export function preferredCoding<C extends string>(acceptEncoding: string | undefined, offered: readonly C[]): C | undefined {
   if (acceptEncoding === undefined) return undefined;
   const q = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
@@ -26,11 +29,13 @@ export function negotiateCoding(acceptEncoding: string | undefined): ContentCodi
     const weight = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)).find((m) => m !== null);
     q.set(token.trim(), weight ? Number(weight[1]) : 1);
   }
-  const accepted = (coding: string): boolean => (q.get(coding) ?? q.get('*') ?? 0) > 0;
-  if (accepted('zstd')) return 'zstd';
-  if (accepted('gzip') || accepted('x-gzip')) return 'gzip';
-  return undefined;
+  const named = (coding: string): boolean => (q.get(coding) ?? q.get('*') ?? 0) > 0;
+  const accepted = (coding: string): boolean => named(coding) || (coding === 'gzip' && named('x-gzip'));
+  return offered.find(accepted);
 }
+
+/** The coding of a download, or undefined for identity: the client's zstd or gzip, zstd first. */
+export const negotiateCoding = (acceptEncoding: string | undefined): ContentCoding | undefined => preferredCoding(acceptEncoding, ['zstd', 'gzip'] as const);
 
 const ZSTD_LEVEL = 3;
 const GZIP_LEVEL = 4;

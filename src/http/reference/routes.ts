@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from '../types.ts';
+import { preferredCoding } from '../content-coding.ts';
 import { renderReference, type OpenApiDocument } from './render.ts';
 import { REFERENCE_CSS } from './style.ts';
 
@@ -32,17 +33,8 @@ function served(text: string): Served {
   };
 }
 
-/** The coding to send: brotli, else gzip, else none (q=0 refusals are honoured; no finer weighing). */
-function codingFor(request: FastifyRequest): 'br' | 'gzip' | undefined {
-  const accepted = new Set(
-    String(request.headers['accept-encoding'] ?? '')
-      .split(',')
-      .map((part) => part.trim().toLowerCase())
-      .filter((part) => !/;\s*q=0(\.0*)?$/.test(part))
-      .map((part) => part.split(';')[0]!.trim()),
-  );
-  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : undefined;
-}
+/** The coding to send: brotli, else gzip, else none (the downloads' Accept-Encoding negotiation). */
+const codingFor = (request: FastifyRequest): 'br' | 'gzip' | undefined => preferredCoding(request.headers['accept-encoding'], ['br', 'gzip'] as const);
 
 function send(request: FastifyRequest, reply: FastifyReply, type: string, what: Served): FastifyReply {
   const coding = codingFor(request);
