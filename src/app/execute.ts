@@ -240,7 +240,7 @@ async function chargeFor(deps: UseCaseDeps, log: OpsLog, input: ExecuteInput, pl
       downloadExpires: expires,
       keyId: input.keyId ?? null,
     },
-    ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q, { seed: input.query.seed, implicate: input.query.implicate }) } } : {}),
+    ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q, { seed: input.query.seed === undefined ? undefined : String(input.query.seed), implicate: input.query.implicate }) } } : {}),
     ...(deps.instanceId !== undefined ? { instanceId: deps.instanceId } : {}),
   };
   return deps.accounts.charge(chargeRequest).catch((error: unknown) => {

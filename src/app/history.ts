@@ -31,6 +31,19 @@ async function historyItem(deps: Deps, q: QueryRecord, now: Date): Promise<Histo
       : {}),
     // The sandbox mark travels with the query wherever it is listed, not only in the execute response.
     ...(testData ? { test_data: true as const } : {}),
+    ...provenanceOf(q.metadata),
+  };
+}
+
+/** How the records were drawn, from the execute's metadata echo: what reproduces the file. */
+function provenanceOf(metadata: Readonly<Record<string, unknown>>): Pick<HistoryItem, 'seed' | 'implicate' | 'version' | 'fitted_to'> {
+  const { seed, implicate, version, fitted_to: fittedTo } = metadata;
+  return {
+    ...(typeof seed === 'string' ? { seed } : {}),
+    // Queries run before implicates drew from the release itself: implicate 1.
+    ...(typeof seed === 'string' ? { implicate: typeof implicate === 'number' ? implicate : 1 } : {}),
+    ...(typeof version === 'string' ? { version } : {}),
+    ...(fittedTo === 'census' || fittedTo === 'demo' ? { fitted_to: fittedTo } : {}),
   };
 }
 

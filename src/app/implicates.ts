@@ -25,8 +25,8 @@ export async function implicateFor(deps: Pick<UseCaseDeps, 'pools' | 'implicates
 
 const MAX_SEED = (1n << 64n) - 1n;
 
-/** A seed the client named (decimal digits, as the schema allows), or a validation error past 2^64 − 1. */
-export function requestedSeed(seed: string): Result<bigint, AppError> {
+/** A seed the client named (decimal digits or a safe JSON integer, as the schema allows), or a validation error past 2^64 − 1. */
+export function requestedSeed(seed: string | number): Result<bigint, AppError> {
   const value = BigInt(seed);
   if (value > MAX_SEED) return err(appError('validation_error', `seed must be below 2^64 (at most ${MAX_SEED}), got ${seed}.`));
   return ok(value);

@@ -17,8 +17,8 @@ export interface QueryInput {
   readonly output_format?: OutputFormat | undefined;
   readonly include_geography?: IncludeGeography | undefined;
   readonly linked_records?: LinkedRecords | undefined;
-  /** Extension: the sampling seed (decimal, < 2^64) to reproduce a draw; a fresh secure one when absent. */
-  readonly seed?: string | undefined;
+  /** Extension: the sampling seed (< 2^64; decimal text, or a safe JSON integer) to reproduce a draw; a fresh secure one when absent. */
+  readonly seed?: string | number | undefined;
   /** Extension: which implicate (independent synthesis) of the release to draw from; 1 when absent. */
   readonly implicate?: number | undefined;
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DATASET_TYPES } from '../core/dataset.ts';
+import { DATASET_TYPES, FITTED_TO } from '../core/dataset.ts';
 import { StringEnum, Timestamp } from './common.ts';
 
 export const HistoryItem = Type.Object({
@@ -17,6 +17,10 @@ export const HistoryItem = Type.Object({
   test_data: Type.Optional(
     Type.Literal(true, { description: 'Extension: present when a sandbox (spq_test_) key ran the query: nothing charged, test data, not for analysis' }),
   ),
+  seed: Type.Optional(Type.String({ description: "Extension: the query's 64-bit sampling seed (decimal), as its metadata.seed: with implicate, the same query reproduces the file" })),
+  implicate: Type.Optional(Type.Integer({ description: 'Extension: the implicate the records were drawn from (1 for queries run before implicates)' })),
+  version: Type.Optional(Type.String({ description: 'Extension: version of the pool release the records come from' })),
+  fitted_to: Type.Optional(StringEnum(FITTED_TO, { description: 'Extension: "census" (real ABS 2021 tables) or "demo" (absent on queries run before 2026-11-25)' })),
 });
 export type HistoryItem = Static<typeof HistoryItem>;
 

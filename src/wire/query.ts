@@ -22,11 +22,20 @@ export const QueryRequest = Type.Object(
       }),
     ),
     seed: Type.Optional(
-      Type.String({
-        pattern: '^[0-9]{1,20}$',
-        description:
-          'Extension: the 64-bit sampling seed (decimal, below 2^64) of an earlier draw, e.g. its metadata.seed. The same query with the same seed and implicate returns the same records. Absent: a fresh seed from a secure source (every execute a new sample, as v1 says)',
-      }),
+      Type.Union(
+        [
+          Type.String({ pattern: '^[0-9]{1,20}$', description: 'Decimal digits, below 2^64' }),
+          Type.Integer({
+            minimum: 0,
+            maximum: Number.MAX_SAFE_INTEGER,
+            description: 'A JSON integer up to 2^53 − 1 (larger ones lose digits in JSON parsers: send those as a string)',
+          }),
+        ],
+        {
+          description:
+            'Extension: the 64-bit sampling seed (below 2^64) of an earlier draw, e.g. its metadata.seed, as a decimal string or a JSON integer up to 2^53 − 1. The same query with the same seed and implicate returns the same records. Absent: a fresh seed from a secure source (every execute a new sample, as v1 says)',
+        },
+      ),
     ),
     implicate: Type.Optional(
       Type.Integer({

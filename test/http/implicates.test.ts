@@ -53,6 +53,20 @@ describe('implicates', () => {
     expect(second.table.rows).toEqual(first.table.rows);
     expect(second.table.rows).toHaveLength(80);
     expect(second.bytes.equals(first.bytes)).toBe(true);
+    // History and GET /query/{id} carry what reproduces the file: seed, implicate, release.
+    const item = await (await s.call(`/query/${first.json.query_id}`, { key })).json();
+    expect(item).toMatchObject({ seed: '12345678901234567890', implicate: 3, version: first.json.metadata.version, fitted_to: first.json.metadata.fitted_to });
+    const history = await (await s.call('/query/history?per_page=5', { key })).json();
+    expect(history.queries.find((q: { query_id: string }) => q.query_id === second.json.query_id)).toMatchObject({ seed: '12345678901234567890', implicate: 3 });
+  });
+
+  it('a seed may be a JSON integer (up to 2^53 − 1): the same records as the seed in digits', async () => {
+    const asText = await run(query({ n_observations: 40, output_format: 'csv', seed: '4242', implicate: 2 }));
+    const asNumber = await run(query({ n_observations: 40, output_format: 'csv', seed: 4242, implicate: 2 }));
+    expect(asNumber.json.metadata.seed).toBe('4242');
+    expect(asNumber.bytes.equals(asText.bytes)).toBe(true);
+    const tooBig = await s.call('/query/preview', { key, body: query({ seed: 2 ** 64 }) });
+    expect(tooBig.status).toBe(400);
   });
 
   it('the seed of a file reproduces it: parquet records again, from the metadata of a draw without a named seed', async () => {
@@ -94,11 +108,11 @@ describe('implicates', () => {
     }
   });
 
-  it('a seed past 2^64 − 1 is a 422; a seed that is not decimal digits, or implicate 0, a 400', async () => {
+  it('a seed past 2^64 − 1 is a 422; a seed that is neither decimal digits nor a safe integer, or implicate 0, a 400', async () => {
     expect((await s.call('/query/execute', { key, body: query({ seed: '18446744073709551616' }) })).status).toBe(422);
     expect((await s.call('/query/preview', { key, body: query({ seed: '18446744073709551615' }) })).status).toBe(200);
     expect((await s.call('/query/execute', { key, body: query({ seed: '-1' }) })).status).toBe(400);
-    expect((await s.call('/query/execute', { key, body: query({ seed: 42 }) })).status).toBe(400);
+    expect((await s.call('/query/execute', { key, body: query({ seed: 4.5 }) })).status).toBe(400);
     expect((await s.call('/query/execute', { key, body: query({ implicate: 0 }) })).status).toBe(400);
   });
 
