@@ -6,6 +6,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,13 +21,38 @@ let s: TestServer | undefined;
 let key = '';
 const work = mkdtempSync(join(tmpdir(), 'spq-r-client-'));
 
+let fake: { url: string; close: () => Promise<void> } | undefined;
+
+/**
+ * A server that rate-limits as a real one can (the API's own limiter answers Retry-After of a
+ * few seconds at most): /retry-after-3600/… always 429 with Retry-After 3600; /retry-after-1-then-ok/…
+ * 429 with Retry-After 1 once, then the credits answer.
+ */
+async function startRateLimitedServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  let shortServed = false;
+  const server = createServer((req, res) => {
+    const limited = req.url!.startsWith('/retry-after-3600') || (req.url!.startsWith('/retry-after-1-then-ok') && !shortServed);
+    if (req.url!.startsWith('/retry-after-1-then-ok') && !shortServed) shortServed = true;
+    res.setHeader('content-type', 'application/json');
+    if (limited) {
+      res.writeHead(429, { 'retry-after': req.url!.startsWith('/retry-after-3600') ? '3600' : '1' });
+      res.end(JSON.stringify({ error: 'rate_limited', detail: 'Too many requests' }));
+    } else res.end(JSON.stringify({ credits_remaining: 7 }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 beforeAll(async () => {
   if (!haveR) return;
   s = await startTestServer({ implicates: 5 });
-  key = (await s.account({ grant: 30 })).key;
+  key = (await s.account({ grant: 40 })).key;
+  fake = await startRateLimitedServer();
 });
 afterAll(async () => {
   await s?.close();
+  await fake?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -53,9 +80,11 @@ describe('R client', () => {
     mkdirSync(library);
     const installed = await run('R', ['CMD', 'INSTALL', `--library=${library}`, tarball]);
     expect(installed.status, installed.output).toBe(0);
-    const tested = await run('Rscript', [join(CLIENT, 'tests', 'test-client.R')], { R_LIBS: library, SPQ_BASE_URL: s!.baseUrl, SPQ_API_KEY: key });
+    const tested = await run('Rscript', [join(CLIENT, 'tests', 'test-client.R')], { R_LIBS: library, SPQ_BASE_URL: s!.baseUrl, SPQ_API_KEY: key, SPQ_FAKE_URL: fake!.url });
     expect(tested.status, tested.output).toBe(0);
     expect(tested.output).toContain('all R client tests passed');
     expect(tested.output).toContain('ok - replicates come from implicates 1 to 5');
+    expect(tested.output).toContain('ok - a Retry-After of an hour is a classed condition carrying the wait, at once');
+    expect(tested.output).toContain('ok - Idempotency-Keys do not follow set.seed()');
   }, 240_000);
 });

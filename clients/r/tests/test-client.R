@@ -72,4 +72,55 @@ check("a seed with its implicate gives the same file back", identical(read_text(
 balance <- spq_credits(spq)$credits_remaining
 beyond <- tryCatch(spq_replicates(spq, 6, small), spq_error = function(e) e)
 check("more replicates than implicates is refused before any charge", inherits(beyond, "spq_validation_error") && spq_credits(spq)$credits_remaining == balance)
+
+# Measurement levels: nominal variables unordered (treatment contrasts in lm), ordinal ones low to high.
+levels_result <- spq_execute(spq, modifyList(query, list(implicate = 2L)))
+typed <- spq_read(spq_download(spq, levels_result, file.path(dir, "levels.csv")), spq_dictionary(spq, levels_result), result = levels_result)
+check("nominal variables are unordered factors", !any(vapply(typed[c("SEXP", "BPLP", "RELP", "OCCP", "INDP", "MTWP")], is.ordered, TRUE)) && is.factor(typed$SEXP))
+check("ordinal variables are ordered factors", all(vapply(typed[c("AGE5P", "INCP", "HEAP", "HSCP", "ENGLP")], is.ordered, TRUE)))
+check("HEAP runs from low to high", identical(tail(levels(typed$HEAP), 3), c("Bachelor Degree Level", "Graduate Diploma and Graduate Certificate Level", "Postgraduate Degree Level")))
+check("employed with hours not stated are employed, not NA", "Employed, hours of work not stated" %in% levels(typed$LFSP))
+fit <- stats::lm(as.numeric(AGE5P) ~ SEXP, data = typed)
+check("lm uses treatment contrasts for a nominal factor", "SEXPFemale" %in% names(stats::coef(fit)))
+check("the frame carries its provenance", identical(attr(typed, "query_id"), levels_result$query_id) && identical(attr(typed, "seed"), levels_result$metadata$seed) &&
+        identical(attr(typed, "implicate"), 2L) && identical(attr(typed, "release_version"), levels_result$metadata$version) && identical(attr(typed, "fitted_to"), levels_result$metadata$fitted_to))
+variables <- spq_variables(spq, "Fitzroy")
+check("spq_variables lists codes with measurement levels", variables$measurement[variables$code == "SEXP"] == "nominal" && variables$measurement[variables$code == "AGE5P"] == "ordinal")
+listed <- spq_history(spq, per_page = 5)
+check("history items carry seed and implicate", any(vapply(listed, function(q) identical(q$seed, levels_result$metadata$seed) && identical(as.integer(q$implicate), 2L), TRUE)))
+
+# Idempotency-Keys from the operating system, whatever set.seed() says.
+set.seed(2024); first_key <- spq_idempotency_key()
+set.seed(2024); second_key <- spq_idempotency_key()
+check("Idempotency-Keys do not follow set.seed()", first_key != second_key && grepl("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", first_key))
+
+# Replicates in a format this R reads, checked before anything is charged.
+balance <- spq_credits(spq)$credits_remaining
+if (!requireNamespace("arrow", quietly = TRUE)) {
+  unreadable <- tryCatch(spq_replicates(spq, 2, modifyList(small, list(output_format = "parquet"))), error = function(e) conditionMessage(e))
+  check("parquet replicates without arrow are refused before any charge", grepl("Nothing was charged", unreadable) && spq_credits(spq)$credits_remaining == balance)
+}
+seeded <- spq_replicates(spq, 2, small[setdiff(names(small), "output_format")], seeds = c(11, "12"))
+check("replicates default to csv and take seeds", all(vapply(seeded, function(d) !is.null(d$dictionary_url), TRUE)) && identical(vapply(seeded, function(d) d$metadata$seed, ""), c("11", "12")))
+
+# Rubin's rules.
+pooled <- spq_pool(c(1, 1.2, 0.9, 1.1), c(0.04, 0.05, 0.03, 0.04))
+b <- stats::var(c(1, 1.2, 0.9, 1.1)); t <- 0.04 + 1.25 * b; r <- 1.25 * b / 0.04; df <- 3 * (1 + 1 / r)^2
+check("spq_pool follows Rubin's rules", isTRUE(all.equal(c(pooled$q_bar, pooled$w, pooled$b, pooled$t, pooled$df), c(1.05, 0.04, b, t, df))) &&
+        isTRUE(all.equal(pooled$ci, 1.05 + c(-1, 1) * stats::qt(0.975, df) * sqrt(t))) && pooled$df_method == "rubin")
+check("spq_pool's Barnard-Rubin df stay below the complete-data df", spq_pool(c(1, 1.2, 0.9, 1.1), c(0.04, 0.05, 0.03, 0.04), df_complete = 10)$df < 10)
+
+# The retry loop against a server that answers 429 (SPQ_FAKE_URL, started by test/clients/r.test.ts).
+fake <- Sys.getenv("SPQ_FAKE_URL")
+if (nzchar(fake)) {
+  started <- Sys.time()
+  long <- tryCatch(spq_credits(spq_client(paste0(fake, "/retry-after-3600"), key)), spq_rate_limited = function(e) e)
+  check("a Retry-After of an hour is a classed condition carrying the wait, at once", inherits(long, "spq_rate_limited") && long$retry_after == 3600 &&
+          as.numeric(difftime(Sys.time(), started, units = "secs")) < 5)
+  waits <- c()
+  started <- Sys.time()
+  short <- spq_credits(spq_client(paste0(fake, "/retry-after-1-then-ok"), key, on_retry = function(attempt, status, wait) waits <<- c(waits, wait)))
+  elapsed <- as.numeric(difftime(Sys.time(), started, units = "secs"))
+  check("a Retry-After of 1 s is waited out once and the call succeeds", identical(short$credits_remaining, 7L) && identical(waits, 1) && elapsed >= 1 && elapsed < 5)
+}
 cat("all R client tests passed\n")
