@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, UnauthorizedError, SpqClient, SpqError, ValidationError, backoffMs, parseCsv, readTable, retryAfterMs } from '../../clients/typescript/src/index.ts';
+import { GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, UnauthorizedError, SpqClient, SpqError, ValidationError, backoffMs, parseCsv, pool, readTable, retryAfterMs, tQuantile } from '../../clients/typescript/src/index.ts';
 import { startTestServer, type TestServer } from '../http/harness.ts';
 
 let s: TestServer;
@@ -17,7 +17,7 @@ let dir: string;
 
 beforeAll(async () => {
   s = await startTestServer({ implicates: 5 });
-  const acct = await s.account({ grant: 50 });
+  const acct = await s.account({ grant: 60 });
   spq = new SpqClient({ baseUrl: s.baseUrl, apiKey: acct.key, backoffMs: 5 });
   dir = await mkdtemp(join(tmpdir(), 'spq-client-'));
 });
@@ -169,6 +169,44 @@ describe('TypeScript client', () => {
     expect(kept.levels['INCP']!.at(-1)).toMatch(/Not (stated|applicable)/);
   });
 
+  it('orders only ordinal columns (low to high), leaves nominal ones unordered, and carries the provenance', async () => {
+    const table = await spq.table({ ...query, implicate: 2 });
+    for (const nominal of ['SEXP', 'BPLP', 'OCCP', 'INDP', 'MTWP']) {
+      expect(table.measurement[nominal], nominal).toBe('nominal');
+      expect(table.rank(nominal, table.rows.find((r) => r[nominal] !== null)?.[nominal])).toBeUndefined();
+    }
+    for (const ordinal of ['AGE5P', 'INCP', 'HEAP', 'HSCP', 'ENGLP']) expect(table.measurement[ordinal], ordinal).toBe('ordinal');
+    expect(table.levels['HEAP']!.slice(-3)).toEqual(['Bachelor Degree Level', 'Graduate Diploma and Graduate Certificate Level', 'Postgraduate Degree Level']);
+    expect(table.rank('HEAP', 'Postgraduate Degree Level')).toBeGreaterThan(table.rank('HEAP', 'Bachelor Degree Level')!);
+    expect(table.levels['LFSP']).toContain('Employed, hours of work not stated');
+    expect(table.provenance).toEqual({
+      query_id: table.result.query_id,
+      seed: table.result.metadata.seed,
+      implicate: 2,
+      release_version: table.result.metadata.version,
+      fitted_to: table.result.metadata.fitted_to,
+    });
+  });
+
+  it('pools estimates by Rubin\'s rules (classic and Barnard–Rubin degrees of freedom)', () => {
+    const pooled = pool([1, 1.2, 0.9, 1.1], [0.04, 0.05, 0.03, 0.04]);
+    const b = 0.05 / 3;
+    const r = (1.25 * b) / 0.04;
+    expect(pooled.qBar).toBeCloseTo(1.05, 12);
+    expect(pooled.w).toBeCloseTo(0.04, 12);
+    expect(pooled.b).toBeCloseTo(b, 12);
+    expect(pooled.t).toBeCloseTo(0.04 + 1.25 * b, 12);
+    expect(pooled.df).toBeCloseTo(3 * (1 + 1 / r) ** 2, 10);
+    expect(pooled.dfMethod).toBe('rubin');
+    // Student's t quantiles against tables: 12.706 (1 df), 2.776 (4), 2.228 (10), 1.960 (∞).
+    expect([tQuantile(0.975, 1), tQuantile(0.975, 4), tQuantile(0.975, 10), tQuantile(0.975, Infinity)].map((x) => x.toFixed(3))).toEqual(['12.706', '2.776', '2.228', '1.960']);
+    expect((pooled.ci[1] - pooled.ci[0]) / 2).toBeCloseTo(tQuantile(0.975, pooled.df) * Math.sqrt(pooled.t), 12);
+    const small = pool([1, 1.2, 0.9, 1.1], [0.04, 0.05, 0.03, 0.04], { dfComplete: 10 });
+    expect(small.df).toBeLessThan(10);
+    expect(small.dfMethod).toBe('barnard-rubin');
+    expect(() => pool([1], [0.1])).toThrow(RangeError);
+  });
+
   it('refuses in table() what it cannot read before anything is charged', async () => {
     const before = (await spq.credits()).credits_remaining;
     await expect(spq.table({ ...query, output_format: 'parquet' })).rejects.toThrow(/reads csv/);
@@ -180,7 +218,9 @@ describe('TypeScript client', () => {
     expect(parseCsv('\ufeffa,b\r\n"x, y","say ""hi"""\r\n0800,\n')).toEqual([['a', 'b'], ['x, y', 'say "hi"'], ['0800', '']]);
     const table = readTable('id,AGE\n1,Old\n2,Not stated\n3,Young\n', { variables: [{ code: 'AGE', categories: ['Young', 'Old', 'Not stated'], missing: { non_response: ['Not stated'] } }] });
     expect(table.levels).toEqual({ AGE: ['Young', 'Old'] });
-    expect(table.rows.map((r) => table.rank('AGE', r['AGE']))).toEqual([1, undefined, 0]);
+    expect(table.rows.map((r) => table.rank('AGE', r['AGE']))).toEqual([undefined, undefined, undefined]); // no measurement: nominal
+    const ordinal = readTable('id,AGE\n1,Old\n2,Not stated\n3,Young\n', { variables: [{ code: 'AGE', measurement: 'ordinal', categories: ['Young', 'Old', 'Not stated'], missing: { non_response: ['Not stated'] } }] });
+    expect(ordinal.rows.map((r) => ordinal.rank('AGE', r['AGE']))).toEqual([1, undefined, 0]);
     const saved = { url: process.env['SPQ_URL'], key: process.env['SPQ_API_KEY'] };
     try {
       delete process.env['SPQ_URL'];
@@ -211,7 +251,13 @@ describe('TypeScript client', () => {
     // Past the implicates the release holds: refused before anything is charged.
     const balance = (await spq.credits()).credits_remaining;
     expect(await spq.replicates(6, query).catch((e: unknown) => e)).toBeInstanceOf(ValidationError);
+    expect(await spq.replicates(2, query, { seeds: [1] }).catch((e: unknown) => e)).toBeInstanceOf(RangeError);
     expect((await spq.credits()).credits_remaining).toBe(balance);
+    // Named seeds give the same replicates again.
+    const seeded = await spq.replicates(2, query, { seeds: [21, 22n] });
+    expect(seeded.map((d) => d.metadata.seed)).toEqual(['21', '22']);
+    const repeated = await spq.replicates(2, query, { seeds: ['21', '22'] });
+    expect(await text(repeated[1]!, 'r2b.csv')).toBe(await text(seeded[1]!, 'r2a.csv'));
   });
 
   it('is typed from the committed OpenAPI document (api.d.ts is what openapi-typescript makes of it)', () => {

@@ -234,8 +234,8 @@ export interface components {
              * @enum {string}
              */
             linked_records: "none" | "joined" | "household";
-            /** @description Extension: the 64-bit sampling seed (decimal, below 2^64) of an earlier draw, e.g. its metadata.seed. The same query with the same seed and implicate returns the same records. Absent: a fresh seed from a secure source (every execute a new sample, as v1 says) */
-            seed?: string;
+            /** @description Extension: the 64-bit sampling seed (below 2^64) of an earlier draw, e.g. its metadata.seed, as a decimal string or a JSON integer up to 2^53 − 1. The same query with the same seed and implicate returns the same records. Absent: a fresh seed from a secure source (every execute a new sample, as v1 says) */
+            seed?: string | number;
             /** @description Extension: which implicate of the pool release to draw from. Each implicate is an independent synthesis of every pool from the same census tables with its own seed, so draws from different implicates carry the uncertainty of the synthesis (multiple imputation; docs/multiple-imputation.md). Absent: implicate 1. A number the release does not hold (yet) is a 422 that lists the ones it holds */
             implicate?: number;
         };
@@ -340,6 +340,17 @@ export interface components {
              * @enum {boolean}
              */
             test_data?: true;
+            /** @description Extension: the query's 64-bit sampling seed (decimal), as its metadata.seed: with implicate, the same query reproduces the file */
+            seed?: string;
+            /** @description Extension: the implicate the records were drawn from (1 for queries run before implicates) */
+            implicate?: number;
+            /** @description Extension: version of the pool release the records come from */
+            version?: string;
+            /**
+             * @description Extension: "census" (real ABS 2021 tables) or "demo" (absent on queries run before 2026-11-25)
+             * @enum {string}
+             */
+            fitted_to?: "census" | "demo";
         };
         HistoryResult: {
             queries: components["schemas"]["HistoryItem"][];
@@ -395,6 +406,11 @@ export interface components {
                 code: string;
                 description: string;
                 n_categories: number;
+                /**
+                 * @description Extension: "ordinal" when the categories run from low to high (an ordered factor), else "nominal" (an unordered one)
+                 * @enum {string}
+                 */
+                measurement: "nominal" | "ordinal";
             }[];
         };
         HealthResult: {
@@ -1365,12 +1381,14 @@ export interface operations {
                      *         {
                      *           "code": "AGE5P",
                      *           "description": "Age in five-year groups",
-                     *           "n_categories": 21
+                     *           "n_categories": 21,
+                     *           "measurement": "ordinal"
                      *         },
                      *         {
                      *           "code": "SEXP",
                      *           "description": "Sex",
-                     *           "n_categories": 2
+                     *           "n_categories": 2,
+                     *           "measurement": "nominal"
                      *         }
                      *       ]
                      *     }

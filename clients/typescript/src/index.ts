@@ -21,7 +21,8 @@ import { rename, rm } from 'node:fs/promises';
 import type { components, operations } from './api.d.ts';
 import { readTable, type Dictionary, type Table } from './table.ts';
 
-export { parseCsv, readTable, type Dictionary, type Table } from './table.ts';
+export { parseCsv, readTable, type Dictionary, type Measurement, type Table } from './table.ts';
+export { pool, tQuantile, type Pooled } from './pool.ts';
 
 type Schemas = components['schemas'];
 type Defaulted = 'output_format' | 'include_geography' | 'linked_records';
@@ -58,6 +59,26 @@ export interface SpqClientOptions {
 }
 
 /** An answer the API gave as an error: its status, catalogue code, detail and request id. */
+/** Where a table's records come from: what reproduces the file (the same query with this seed and implicate). */
+export interface Provenance {
+  readonly query_id: string;
+  readonly seed: string;
+  readonly implicate: number;
+  readonly release_version: string;
+  readonly fitted_to?: string;
+}
+
+export function provenanceOf(result: ExecuteResult, dictionary?: Dictionary): Provenance {
+  const fittedTo = result.metadata.fitted_to ?? dictionary?.fitted_to;
+  return {
+    query_id: result.query_id,
+    seed: result.metadata.seed,
+    implicate: result.metadata.implicate ?? 1,
+    release_version: result.metadata.version,
+    ...(fittedTo !== undefined ? { fitted_to: fittedTo } : {}),
+  };
+}
+
 export class SpqError extends Error {
   constructor(
     readonly status: number,
@@ -157,12 +178,16 @@ export class SpqClient {
    * first with a preview (free): a release holding fewer than m implicates raises ValidationError
    * before anything is charged.
    */
-  async replicates(m: number, query: QueryRequest): Promise<ExecuteResult[]> {
+  async replicates(m: number, query: QueryRequest, options: { seeds?: readonly (string | number | bigint)[] } = {}): Promise<ExecuteResult[]> {
     if (!Number.isInteger(m) || m < 1) throw new RangeError('m must be a whole number, at least 1');
     if (query.implicate !== undefined) throw new RangeError('replicates chooses the implicates (1..m); leave implicate out of the query');
+    if (options.seeds !== undefined && options.seeds.length !== m) throw new RangeError(`seeds must hold m = ${m} seeds, one per replicate; got ${options.seeds.length}`);
     await this.call('POST', '/query/preview', { body: { ...query, implicate: m } });
     const results: ExecuteResult[] = [];
-    for (let i = 1; i <= m; i++) results.push(await this.execute({ ...query, implicate: i }));
+    for (let i = 1; i <= m; i++) {
+      const seed = options.seeds?.[i - 1];
+      results.push(await this.execute({ ...query, implicate: i, ...(seed !== undefined ? { seed: String(seed) } : {}) }));
+    }
     return results;
   }
 
@@ -243,7 +268,7 @@ export class SpqClient {
    * charged (read those files with a parquet, xlsx or zip library after `execute` + `download`).
    * Charges the query's credits like `execute`.
    */
-  async table(query: QueryRequest, options: { missing?: 'na' | 'keep'; idempotencyKey?: string } = {}): Promise<Table & { result: ExecuteResult }> {
+  async table(query: QueryRequest, options: { missing?: 'na' | 'keep'; idempotencyKey?: string } = {}): Promise<Table & { result: ExecuteResult; provenance: Provenance }> {
     const format = query.output_format ?? 'csv';
     if (format !== 'csv') throw new TypeError(`table() reads csv: drop output_format "${format}", or execute and download the ${format} file and read it with a ${format} library`);
     if (query.linked_records === 'household') throw new TypeError('table() reads one csv: a household query is a zip of linked files; execute and download it instead');
@@ -255,7 +280,8 @@ export class SpqClient {
     };
     if (!result.dictionary_url) throw new TypeError('the server gave this csv no dictionary_url');
     const [csv, dictionary] = await Promise.all([text(result.download_url), text(result.dictionary_url)]);
-    return { ...readTable(csv, JSON.parse(dictionary) as Dictionary, { missing: options.missing }), result };
+    const parsed = JSON.parse(dictionary) as Dictionary;
+    return { ...readTable(csv, parsed, { missing: options.missing }), result, provenance: provenanceOf(result, parsed) };
   }
 
   private async call<T>(

@@ -1,6 +1,8 @@
 /**
  * A csv result read into a labelled table: rows of text keyed by column (ids and postcodes stay
- * text, leading zeros kept), and for every coded column its levels in the ABS order. Like the
+ * text, leading zeros kept), and for every coded column its levels in the dictionary's order and
+ * its measurement level: ordinal columns (levels low to high) rank their values, nominal ones
+ * (sex, birthplace, occupation …) have no order. Like the
  * Python and R readers, the dictionary's missing-value codes ("Not stated", "Not applicable",
  * "Partial income stated", …) become null and are left out of the levels, so that sorting by
  * `rank` or taking a maximum never lands on non-response; `missing: 'keep'` keeps them as values
@@ -15,9 +17,21 @@ export interface Dictionary {
     readonly coarse_column?: string;
     readonly coarse_categories?: readonly string[];
     readonly missing?: MissingCodes;
+    /** "ordinal": the categories run low to high; "nominal": no order (absent on servers before measurement levels: nominal). */
+    readonly measurement?: Measurement;
   }>;
-  readonly linked_variables?: ReadonlyArray<{ readonly column: string; readonly code?: string; readonly categories: readonly string[]; readonly missing?: MissingCodes }>;
+  readonly linked_variables?: ReadonlyArray<{
+    readonly column: string;
+    readonly code?: string;
+    readonly categories: readonly string[];
+    readonly missing?: MissingCodes;
+    readonly measurement?: Measurement;
+  }>;
+  readonly version?: string;
+  readonly fitted_to?: string;
 }
+
+export type Measurement = 'nominal' | 'ordinal';
 
 interface MissingCodes {
   readonly not_applicable?: readonly string[];
@@ -33,7 +47,12 @@ export interface Table {
   readonly levels: Readonly<Record<string, readonly string[]>>;
   /** Coded column → the dictionary's missing-value codes. */
   readonly missingCodes: Readonly<Record<string, readonly string[]>>;
-  /** The position of a value among its column's levels (0 = first), or undefined for null or an uncoded column. */
+  /** Coded column → its measurement level: only ordinal columns have an order (levels low to high). */
+  readonly measurement: Readonly<Record<string, Measurement>>;
+  /**
+   * The position of a value among an ordinal column's levels (0 = lowest), or undefined for
+   * null, a nominal column (sex, birthplace … have no order) or an uncoded column.
+   */
   rank(column: string, value: string | null | undefined): number | undefined;
 }
 
@@ -72,19 +91,22 @@ export function parseCsv(text: string): string[][] {
 }
 
 /** Column → [categories in order, missing-value codes] for every coded column the dictionary describes. */
-function codedColumns(dictionary: Dictionary): Map<string, { categories: readonly string[]; missing: readonly string[] }> {
+type CodedColumn = { categories: readonly string[]; missing: readonly string[]; measurement: Measurement };
+
+function codedColumns(dictionary: Dictionary): Map<string, CodedColumn> {
   const codesOf = (m: MissingCodes | undefined): string[] => [...(m?.not_applicable ?? []), ...(m?.non_response ?? []), ...(m?.partial_response ?? [])];
-  const out = new Map<string, { categories: readonly string[]; missing: readonly string[] }>();
-  const missingByCode = new Map<string, string[]>();
+  const out = new Map<string, CodedColumn>();
+  const byCode = new Map<string, CodedColumn>();
   for (const v of dictionary.variables ?? []) {
-    const missing = codesOf(v.missing);
-    missingByCode.set(v.code, missing);
-    out.set(v.code, { categories: v.categories, missing });
-    if (v.coarse_column && v.coarse_categories) out.set(v.coarse_column, { categories: v.coarse_categories, missing });
+    const spec: CodedColumn = { categories: v.categories, missing: codesOf(v.missing), measurement: v.measurement ?? 'nominal' };
+    byCode.set(v.code, spec);
+    out.set(v.code, spec);
+    if (v.coarse_column && v.coarse_categories) out.set(v.coarse_column, { ...spec, categories: v.coarse_categories });
   }
   for (const v of dictionary.linked_variables ?? []) {
     const own = codesOf(v.missing);
-    out.set(v.column, { categories: v.categories, missing: own.length > 0 ? own : (missingByCode.get(v.code ?? '') ?? []) });
+    const variable = byCode.get(v.code ?? '');
+    out.set(v.column, { categories: v.categories, missing: own.length > 0 ? own : (variable?.missing ?? []), measurement: v.measurement ?? variable?.measurement ?? 'nominal' });
   }
   return out;
 }
@@ -96,6 +118,7 @@ export function readTable(csv: string, dictionary: Dictionary, options: { missin
   const coded = codedColumns(dictionary);
   const levels: Record<string, readonly string[]> = {};
   const missingCodes: Record<string, readonly string[]> = {};
+  const measurement: Record<string, Measurement> = {};
   const missingSets = new Map<string, Set<string>>();
   for (const column of header) {
     const spec = coded.get(column);
@@ -104,6 +127,7 @@ export function readTable(csv: string, dictionary: Dictionary, options: { missin
     const substantive = spec.categories.filter((c) => !missing.has(c));
     levels[column] = keep ? [...substantive, ...spec.categories.filter((c) => missing.has(c))] : substantive;
     missingCodes[column] = spec.missing;
+    measurement[column] = spec.measurement;
     if (!keep) missingSets.set(column, missing);
   }
   const rows = body.map((fields) => {
@@ -114,12 +138,14 @@ export function readTable(csv: string, dictionary: Dictionary, options: { missin
     });
     return row;
   });
-  const positions = new Map(Object.entries(levels).map(([column, values]) => [column, new Map(values.map((v, i) => [v, i]))]));
+  const ordinal = Object.entries(levels).filter(([column]) => measurement[column] === 'ordinal');
+  const positions = new Map(ordinal.map(([column, values]) => [column, new Map(values.map((v, i) => [v, i]))]));
   return {
     columns: header,
     rows,
     levels,
     missingCodes,
+    measurement,
     rank: (column, value) => (value === null || value === undefined ? undefined : positions.get(column)?.get(value)),
   };
 }
