@@ -37,7 +37,8 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Union
 __version__ = "1.0.0"
 
 __all__ = [
-    "SpqClient", "SpqError", "categories_of", "missing_codes_of", "file_kind", "backoff_seconds", "retry_after_seconds",
+    "SpqClient", "SpqError", "categories_of", "missing_codes_of", "measurements_of", "file_kind", "backoff_seconds", "retry_after_seconds",
+    "pool", "provenance_of",
     "BadRequestError", "UnauthorizedError", "InsufficientCreditsError", "ForbiddenError", "NotFoundError",
     "ConflictError", "GoneError", "ValidationError", "RateLimitError", "InternalError", "ServiceUnavailableError",
 ]
@@ -169,6 +170,120 @@ def missing_codes_of(dictionary: Dict[str, Any]) -> Dict[str, List[str]]:
     return out
 
 
+def measurements_of(dictionary: Dict[str, Any]) -> Dict[str, str]:
+    """Column name -> "ordinal" (levels run low to high) or "nominal", as the dictionary marks its
+    variables; coarse companions and linked columns take their variable's. A dictionary without
+    measurement levels (servers before them) reads as nominal: no order is invented."""
+    out: Dict[str, str] = {}
+    by_code: Dict[str, str] = {}
+    for v in dictionary.get("variables", []):
+        level = v.get("measurement") or "nominal"
+        out[v["code"]] = by_code[v["code"]] = level
+        if v.get("coarse_column"):
+            out[v["coarse_column"]] = level
+    for v in dictionary.get("linked_variables", []):
+        out[v["column"]] = v.get("measurement") or by_code.get(v.get("code"), "nominal")
+    return out
+
+
+def provenance_of(result: Optional[Dict[str, Any]] = None, dictionary: Optional[Dict[str, Any]] = None,
+                  file_metadata: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
+    """Where a frame's records come from: query_id, seed (sampling, decimal text), implicate,
+    release_version and fitted_to, from the execute result, else the file's own metadata and
+    dictionary. Keys that no source names are left out."""
+    meta = (result or {}).get("metadata") or {}
+    file_meta = file_metadata or {}
+    dictionary = dictionary or {}
+    implicate = meta.get("implicate", file_meta.get("implicate"))
+    found = {
+        "query_id": (result or {}).get("query_id") or file_meta.get("query_id"),
+        "seed": meta.get("seed") or file_meta.get("seed"),
+        "implicate": int(implicate) if implicate is not None else None,
+        "release_version": meta.get("version") or file_meta.get("version") or dictionary.get("version"),
+        "fitted_to": meta.get("fitted_to") or file_meta.get("fitted_to") or dictionary.get("fitted_to"),
+    }
+    return {k: v for k, v in found.items() if v is not None}
+
+
+def _t_cdf(t: float, df: float) -> float:
+    """Student's t distribution function (df may be fractional or infinite)."""
+    import math
+
+    if math.isinf(df):
+        return 0.5 * (1 + math.erf(t / math.sqrt(2)))
+    x = df / (df + t * t)
+    tail = 0.5 * _incomplete_beta(df / 2, 0.5, x)
+    return 1 - tail if t > 0 else tail
+
+
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b) (continued fraction, Lentz)."""
+    import math
+
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x))
+    if x > (a + 1) / (a + b + 2):
+        return 1 - _incomplete_beta(b, a, 1 - x)
+    tiny = 1e-300
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    f = d
+    for i in range(1, 400):
+        for numerator in (i * (b - i) * x / ((a + 2 * i - 1) * (a + 2 * i)), -(a + i) * (a + b + i) * x / ((a + 2 * i) * (a + 2 * i + 1))):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            f *= c * d
+        if abs(c * d - 1) < 1e-15:
+            break
+    return front * f / a
+
+
+def _t_quantile(p: float, df: float) -> float:
+    """The p quantile of Student's t (bisection on _t_cdf; p in (0, 1))."""
+    lo, hi = -1e3, 1e3
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if _t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def pool(estimates, variances, df_complete: Optional[float] = None, level: float = 0.95) -> Dict[str, Any]:
+    """Rubin's rules over m replicates' estimates Q_i and their variances U_i (docs/multiple-imputation.md):
+    q_bar = mean Q_i; w = mean U_i; b = var(Q_i) (m - 1 denominator); t = w + (1 + 1/m) b;
+    df by Rubin's classic formula (m - 1)(1 + 1/r)^2, r = (1 + 1/m) b / w, or, given the analysis's
+    complete-data degrees of freedom ``df_complete``, the Barnard-Rubin (1999) small-sample df;
+    ci: q_bar -+ t_{df, (1 + level)/2} sqrt(t). Also m, r (relative increase in variance) and
+    lambda_ ((1 + 1/m) b / t, the share of the variance due to the synthesis)."""
+    import math
+
+    qs = [float(q) for q in estimates]
+    us = [float(u) for u in variances]
+    m = len(qs)
+    if m < 2 or len(us) != m:
+        raise ValueError("pool needs at least 2 estimates and one variance for each")
+    q_bar = sum(qs) / m
+    w = sum(us) / m
+    b = sum((q - q_bar) ** 2 for q in qs) / (m - 1)
+    t = w + (1 + 1 / m) * b
+    r = (1 + 1 / m) * b / w if w > 0 else math.inf
+    lam = (1 + 1 / m) * b / t if t > 0 else 0.0
+    df = (m - 1) * (1 + 1 / r) ** 2 if b > 0 else math.inf
+    if df_complete is not None:
+        observed = (df_complete + 1) / (df_complete + 3) * df_complete * (1 - lam)
+        df = 1 / (1 / df + 1 / observed) if observed > 0 else df
+    half = _t_quantile((1 + level) / 2, df) * math.sqrt(t) if t > 0 else 0.0
+    return {"q_bar": q_bar, "w": w, "b": b, "t": t, "df": df, "ci": (q_bar - half, q_bar + half),
+            "m": m, "r": r, "lambda_": lam, "level": level, "df_method": "barnard-rubin" if df_complete is not None else "rubin"}
+
+
 def file_kind(path: str) -> str:
     """What a downloaded file is, by its content (a name can be anything): parquet, xlsx, zip or csv."""
     with open(path, "rb") as f:
@@ -182,11 +297,13 @@ def file_kind(path: str) -> str:
 
 
 def _typed(frame, dictionary: Dict[str, Any], missing: str):
-    """Every coded column an ordered Categorical of its substantive levels (missing codes NA), or,
-    with missing="keep", an unordered Categorical of all its levels."""
+    """Every coded column a Categorical of its substantive levels (missing codes NA), ordered
+    (low to high) for ordinal variables and unordered for nominal ones; with missing="keep", an
+    unordered Categorical of all its levels."""
     import pandas as pd  # optional dependency
 
     missing_of = missing_codes_of(dictionary)
+    measurement_of = measurements_of(dictionary)
     for column, categories in categories_of(dictionary).items():
         if column not in frame.columns:
             continue
@@ -196,7 +313,8 @@ def _typed(frame, dictionary: Dict[str, Any], missing: str):
             frame[column] = pd.Categorical(values, categories=categories, ordered=False)
         else:
             substantive = [c for c in categories if c not in codes]
-            frame[column] = pd.Categorical(values.where(~values.isin(codes)), categories=substantive, ordered=True)
+            ordered = measurement_of.get(column) == "ordinal"
+            frame[column] = pd.Categorical(values.where(~values.isin(codes)), categories=substantive, ordered=ordered)
     return frame
 
 
@@ -227,9 +345,10 @@ class SpqClient:
         """Runs a query (charges its credits), retried safely under one Idempotency-Key."""
         return self._call("POST", "/query/execute", body=query, headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
 
-    def replicates(self, m: int, query: Dict[str, Any]) -> List[Dict[str, Any]]:
+    def replicates(self, m: int, query: Dict[str, Any], seeds: Optional[List[Union[int, str]]] = None) -> List[Dict[str, Any]]:
         """m draws of the same query for multiple imputation, replicate i from implicate i (an
-        independent synthesis of every pool, not a resample of one), each with a fresh seed;
+        independent synthesis of every pool, not a resample of one), each with a fresh seed, or
+        with ``seeds[i - 1]`` (m sampling seeds: the same seeds give the same files again);
         each result's metadata names its implicate, synthesis seed and sampling seed. Analyse each,
         then combine with Rubin's rules (docs/multiple-imputation.md). Costs what m executes cost.
         A release holding fewer than m implicates answers ValidationError naming those it holds."""
@@ -237,9 +356,12 @@ class SpqClient:
             raise ValueError("m must be at least 1")
         if "implicate" in query:
             raise ValueError("replicates chooses the implicates (1..m); leave implicate out of the query")
+        if seeds is not None and len(seeds) != m:
+            raise ValueError(f"seeds must hold m = {m} seeds, one per replicate; got {len(seeds)}")
         # Checked first (a preview spends nothing): never charge for some replicates and then fail.
         self._call("POST", "/query/preview", body={**query, "implicate": m})
-        return [self.execute({**query, "implicate": i}) for i in range(1, m + 1)]
+        seeded = [{"seed": str(seeds[i - 1])} if seeds is not None else {} for i in range(1, m + 1)]
+        return [self.execute({**query, "implicate": i, **seeded[i - 1]}) for i in range(1, m + 1)]
 
     def history(self, page: Optional[int] = None, per_page: Optional[int] = None, dataset_type: Optional[str] = None) -> Dict[str, Any]:
         params = {k: v for k, v in (("page", page), ("per_page", per_page), ("dataset_type", dataset_type)) if v is not None}
@@ -321,15 +443,20 @@ class SpqClient:
         with tempfile.TemporaryDirectory() as tmp:
             path = self.download(result, os.path.join(tmp, "result"))
             if file_kind(path) == "zip":
-                return self.to_dataframes(path, missing=missing)
+                return self.to_dataframes(path, missing=missing, result=result)
             dictionary = self.dictionary(result) if result.get("dictionary_url") else None
-            return self.to_dataframe(path, dictionary, missing=missing)
+            return self.to_dataframe(path, dictionary, missing=missing, result=result)
 
     @staticmethod
-    def to_dataframe(path: str, dictionary: Optional[Dict[str, Any]] = None, missing: str = "na"):
+    def to_dataframe(path: str, dictionary: Optional[Dict[str, Any]] = None, missing: str = "na",
+                     result: Optional[Dict[str, Any]] = None):
         """A pandas DataFrame of a downloaded csv or parquet file: ids and geography as text (leading
-        zeros kept), every coded column an *ordered* Categorical of its substantive levels in the
-        ABS order, so that a comparison or ``max()`` never lands on "Not stated".
+        zeros kept), every coded column a Categorical of its substantive levels: *ordered* (low to
+        high) for the dictionary's ordinal variables (age, income, schooling, …), so that a
+        comparison or ``max()`` never lands on "Not stated", and unordered for nominal ones (sex,
+        birthplace, occupation, …). ``frame.attrs`` holds the provenance (``provenance_of``):
+        query_id, seed, implicate, release_version, fitted_to; pass the execute ``result`` for a
+        csv (whose file carries no seed).
         ``missing="na"`` (default): the missing-value codes the dictionary marks ("Not stated",
         "Not applicable", "Partial income stated", …) become NA. ``missing="keep"``: they stay, as
         levels of an *unordered* Categorical (pandas cannot order only some levels).
@@ -340,33 +467,37 @@ class SpqClient:
         if kind == "zip":
             raise ValueError("a household zip holds several linked files: read it with to_dataframes(path)")
         if kind == "xlsx":
-            return SpqClient._xlsx_dataframe(path, missing)
+            return SpqClient._xlsx_dataframe(path, missing, result)
         import pandas as pd  # optional dependency
 
         if kind == "parquet":
             import pyarrow.parquet as pq  # optional dependency
 
             table = pq.read_table(path)
-            meta = table.schema.metadata or {}
-            if dictionary is None and b"dictionary" in meta:
-                dictionary = json.loads(meta[b"dictionary"].decode("utf-8"))
+            meta = {k.decode("utf-8"): v.decode("utf-8") for k, v in (table.schema.metadata or {}).items()}
+            if dictionary is None and "dictionary" in meta:
+                dictionary = json.loads(meta["dictionary"])
             frame = table.to_pandas()
+            file_metadata = meta
         else:
             # keep_default_na=False: no label turns into NaN; only empty cells are missing.
             frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+            file_metadata = {}
         if dictionary is None:
-            raise ValueError("no dictionary: pass dictionary(result) for a csv file")
-        return _typed(frame, dictionary, missing)
+            raise ValueError(f"no dictionary for {path}: pass dictionary(result) for a csv file")
+        frame = _typed(frame, dictionary, missing)
+        frame.attrs.update(provenance_of(result, dictionary, file_metadata))
+        return frame
 
     @staticmethod
-    def to_dataframes(path: str, missing: str = "na") -> Dict[str, Any]:
+    def to_dataframes(path: str, missing: str = "na", result: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         """A household zip (linked_records "household") as {"dwellings": …, "families": …, "persons": …}:
         one data frame per file, typed like ``to_dataframe``, the id columns intact so that
         persons.merge(dwellings, on="dwelling_id") links them. A single file gives a one-entry dict."""
         import tempfile
 
         if file_kind(path) != "zip":
-            return {"records": SpqClient.to_dataframe(path, missing=missing)}
+            return {"records": SpqClient.to_dataframe(path, missing=missing, result=result)}
         out: Dict[str, Any] = {}
         with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(path) as archive:
             archive.extractall(tmp)
@@ -381,11 +512,11 @@ class SpqClient:
                 if sidecar:
                     with open(os.path.join(tmp, sidecar), encoding="utf-8") as f:
                         dictionary = json.load(f)
-                out[dataset] = SpqClient.to_dataframe(member, dictionary, missing=missing)
+                out[dataset] = SpqClient.to_dataframe(member, dictionary, missing=missing, result=result)
         return out
 
     @staticmethod
-    def _xlsx_dataframe(path: str, missing: str):
+    def _xlsx_dataframe(path: str, missing: str, result: Optional[Dict[str, Any]] = None):
         """The xlsx file's data sheet (the first), typed by its own dictionary sheet."""
         import pandas as pd  # optional dependency
 
@@ -394,12 +525,18 @@ class SpqClient:
         frame = sheets[names[0]]
         variables: Dict[str, Dict[str, Any]] = {}
         for _, row in sheets.get("dictionary", pd.DataFrame()).iterrows():
-            v = variables.setdefault(row["code"], {"code": row["code"], "categories": [], "missing": {"not_applicable": [], "non_response": [], "partial_response": []}})
+            v = variables.setdefault(row["code"], {"code": row["code"], "categories": [], "measurement": row.get("measurement") or "nominal",
+                                                   "missing": {"not_applicable": [], "non_response": [], "partial_response": []}})
             v["categories"].append(row["label"])
             kind = row.get("missing")
             if isinstance(kind, str) and kind in v["missing"]:
                 v["missing"][kind].append(row["label"])
-        return _typed(frame, {"variables": list(variables.values())}, missing)
+        file_metadata = {}
+        if "metadata" in sheets:
+            file_metadata = {str(row["key"]): str(row["value"]) for _, row in sheets["metadata"].iterrows()}
+        frame = _typed(frame, {"variables": list(variables.values())}, missing)
+        frame.attrs.update(provenance_of(result, None, file_metadata))
+        return frame
 
     # -------------------------------------------------------------- transport
     def _call(self, method: str, path: str, body: Any = None, headers: Optional[Dict[str, str]] = None, accept=()) -> Dict[str, Any]:

@@ -14,7 +14,7 @@ if not os.environ.get("SPQ_CLIENT_INSTALLED"):  # the source tree, unless testin
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from spq_client import (  # noqa: E402
     GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, SpqClient, SpqError,
-    UnauthorizedError, ValidationError, backoff_seconds, categories_of, file_kind, retry_after_seconds,
+    UnauthorizedError, ValidationError, backoff_seconds, categories_of, file_kind, pool, retry_after_seconds,
 )
 
 BASE = os.environ.get("SPQ_BASE_URL")
@@ -151,8 +151,69 @@ class AgainstServer(unittest.TestCase):
         self.assertEqual(list(frame["AGE5P"].cat.categories[:2]), ["0-4 years", "5-9 years"])
         self.assertTrue(frame["person_id"].str.startswith("P").all())
 
+    @unittest.skipUnless(HAVE_PANDAS, "pandas is not installed (Debian: python3-pandas)")
+    def test_nominal_variables_are_unordered_ordinal_ones_run_low_to_high_and_frames_carry_provenance(self):
+        result = self.spq.execute(dict(QUERY, n_observations=200, implicate=2))
+        path = self.spq.download(result, os.path.join(self.dir, "levels.csv"))
+        frame = self.spq.to_dataframe(path, self.spq.dictionary(result), result=result)
+        for nominal in ("SEXP", "BPLP", "RELP", "OCCP", "INDP", "MTWP"):
+            self.assertFalse(frame[nominal].cat.ordered, nominal)
+        for ordinal in ("AGE5P", "INCP", "HEAP", "HSCP", "ENGLP"):
+            self.assertTrue(frame[ordinal].cat.ordered, ordinal)
+        heap = list(frame["HEAP"].cat.categories)
+        self.assertEqual(heap[-3:], ["Bachelor Degree Level", "Graduate Diploma and Graduate Certificate Level", "Postgraduate Degree Level"])
+        above = frame["HEAP"] >= "Bachelor Degree Level"
+        self.assertEqual(set(frame["HEAP"][above].dropna().unique()) - set(heap[-3:]), set())
+        self.assertEqual(list(frame["HSCP"].cat.categories)[-1], "Year 12 or equivalent")
+        # Employed whose hours are not stated are employed, not missing.
+        self.assertIn("Employed, hours of work not stated", list(frame["LFSP"].cat.categories))
+        self.assertEqual(frame.attrs, {"query_id": result["query_id"], "seed": result["metadata"]["seed"], "implicate": 2,
+                                       "release_version": result["metadata"]["version"], "fitted_to": result["metadata"]["fitted_to"]})
+        parquet = self.spq.execute(dict(QUERY, output_format="parquet", implicate=3))
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            return
+        typed = self.spq.to_dataframe(self.spq.download(parquet, os.path.join(self.dir, "levels.parquet")))
+        self.assertEqual(typed.attrs["implicate"], 3)
+        self.assertEqual(typed.attrs["seed"], parquet["metadata"]["seed"])
+
+    def test_replicates_with_seeds_give_the_same_files_again(self):
+        seeds = [11, 12, 13]
+        first = self.spq.replicates(3, QUERY, seeds=seeds)
+        again = self.spq.replicates(3, QUERY, seeds=[str(s) for s in seeds])
+        self.assertEqual([r["metadata"]["seed"] for r in first], ["11", "12", "13"])
+        read = lambda r, name: open(self.spq.download(r, os.path.join(self.dir, name)), encoding="utf-8").read()
+        for i, (a, b) in enumerate(zip(first, again)):
+            self.assertEqual(read(a, f"r{i}a.csv"), read(b, f"r{i}b.csv"))
+        with self.assertRaises(ValueError):
+            self.spq.replicates(3, QUERY, seeds=[1, 2])
+
 
 class Offline(unittest.TestCase):
+    def test_pool_follows_rubins_rules(self):
+        # Hand-computed: q = (1, 1.2, 0.9, 1.1): q_bar 1.05, b = 0.05/3, w 0.04, t = w + 1.25 b.
+        pooled = pool([1.0, 1.2, 0.9, 1.1], [0.04, 0.05, 0.03, 0.04])
+        self.assertAlmostEqual(pooled["q_bar"], 1.05)
+        self.assertAlmostEqual(pooled["w"], 0.04)
+        self.assertAlmostEqual(pooled["b"], 0.05 / 3)
+        self.assertAlmostEqual(pooled["t"], 0.04 + 1.25 * 0.05 / 3)
+        r = 1.25 * (0.05 / 3) / 0.04
+        self.assertAlmostEqual(pooled["df"], 3 * (1 + 1 / r) ** 2)
+        self.assertEqual(pooled["df_method"], "rubin")
+        lower, upper = pooled["ci"]
+        self.assertAlmostEqual((upper - lower) / 2, 2.0 * 1.0 * (pooled["t"] ** 0.5), delta=0.2 * pooled["t"] ** 0.5)
+        # Barnard-Rubin never gives more df than the complete data have.
+        small = pool([1.0, 1.2, 0.9, 1.1], [0.04, 0.05, 0.03, 0.04], df_complete=10)
+        self.assertLess(small["df"], 10)
+        self.assertEqual(small["df_method"], "barnard-rubin")
+        # t quantile: df = 4 gives 2.776 (tables), so the 95% half-width is 2.776 sqrt(t).
+        exact = pool([1.0, 2.0, 3.0, 4.0, 5.0], [0.0] * 5)
+        self.assertAlmostEqual(exact["df"], 4)
+        self.assertAlmostEqual((exact["ci"][1] - exact["ci"][0]) / 2, 2.7764451 * exact["t"] ** 0.5, places=5)
+        with self.assertRaises(ValueError):
+            pool([1.0], [0.1])
+
     def test_the_server_and_key_come_from_the_environment_by_default(self):
         saved = {k: os.environ.pop(k, None) for k in ("SPQ_URL", "SPQ_API_KEY")}
         try:
