@@ -45,7 +45,7 @@ export const LABOUR_LEAN: Readonly<Record<Archetype, readonly number[]>> = {
 };
 
 /**
- * Highest attainment (HEAP 0‥9) of adults 25+: postgrad, grad dip, bachelor, adv dip, cert,
+ * Highest attainment (HEAP in the ABS's code order, 0‥9) of adults 25+: postgrad, grad dip, bachelor, adv dip, cert,
  * sec 10+, sec ≤9, none, inadequately described, not stated. Not calibrated (the demo's
  * education tables are not among the calibration's); qualification also ranks incomes.
  */

@@ -1,5 +1,5 @@
 import type { Population } from '../synthesis/census/population.ts';
-import { variablesOf } from '../synthesis/census/variables.ts';
+import { ABS_CODE_ORDER, catalogueIndices, variablesOf } from '../synthesis/census/variables.ts';
 import type { Rng } from '../synthesis/synthesizer/rng.ts';
 import { attainmentWeights } from './archetype-leans.ts';
 import { drawChildAges } from './child-ages.ts';
@@ -8,6 +8,13 @@ import { normalCdf, normalQuantile } from './normal.ts';
 import type { Archetype } from './places.ts';
 import { AGES, LABOUR, adultBandOf, roleBandOf, ROLE_BANDS } from './real-tables.ts';
 import { createTruthModel, drawIndex, type SuburbParams, type TruthModel } from './truth-params.ts';
+
+/** The model draws schooling, qualification and English in the ABS's code order (highest first); the catalogue lists them low to high. */
+const FROM_ABS_ORDER = {
+  HSCP: catalogueIndices('HSCP', ABS_CODE_ORDER.HSCP),
+  HEAP: catalogueIndices('HEAP', ABS_CODE_ORDER.HEAP),
+  ENGLP: catalogueIndices('ENGLP', ABS_CODE_ORDER.ENGLP),
+};
 
 /**
  * The hidden "truth" of the demo: a plausible linked population per suburb, drawn household by
@@ -362,11 +369,11 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng, model: TruthM
       BPLP: region,
       CITP: citp,
       LANP: lanp,
-      ENGLP: englp,
+      ENGLP: FROM_ABS_ORDER.ENGLP[englp]!,
       RELP: relp,
       TYPP: typp,
-      HSCP: hscp,
-      HEAP: heap,
+      HSCP: FROM_ABS_ORDER.HSCP[hscp]!,
+      HEAP: FROM_ABS_ORDER.HEAP[heap]!,
       INCP: incp,
       ASSNP: assnp,
       LTHP: lthp,

@@ -37,7 +37,7 @@ export interface SuburbParams {
    * persons of that band and sex (lower bounds by LFSP, and the upper bound at index LABOUR + LFSP).
    */
   readonly labourRank: readonly (readonly Float64Array[])[];
-  /** Rank bounds of qualification (HEAP 0‥9) among the state's adults 25–70 and over 70, same layout. */
+  /** Rank bounds of qualification (HEAP in the ABS's code order, 0‥9) among the state's adults 25–70 and over 70, same layout. */
   readonly attainmentRank: readonly [Float64Array, Float64Array];
 }
 

@@ -650,24 +650,26 @@ async function exportXlsx(catalog: Catalog, shape: FileShape, request: ExportReq
   const variables = catalog.variables[shape.dataset];
   const xlsxColumns: XlsxColumn[] = streamedColumns(shape);
   const fileColumns = shape.fileColumns;
-  // The last column names a label's missing-value kind (not_applicable, non_response, partial_response), else empty.
-  const dictionaryRows: (string | number)[][] = [['code', 'description', 'category_index', 'label', 'missing']];
+  // `missing` names a label's missing-value kind (not_applicable, non_response, partial_response), else empty;
+  // `measurement` the column's level (nominal, ordinal), as the json dictionary's.
+  const dictionaryRows: (string | number)[][] = [['code', 'description', 'category_index', 'label', 'missing', 'measurement']];
   const missingKind = (categories: readonly string[]) => {
     const m = missingCodesOf(categories);
     return (label: string) => (['not_applicable', 'non_response', 'partial_response'] as const).find((k) => m[k].includes(label.trim())) ?? '';
   };
   for (const v of linkedVariables(catalog, fileColumns)) {
     const kind = missingKind(v.categories);
-    v.categories.forEach((label, i) => dictionaryRows.push([v.column, `${v.description} (${v.dataset_type})`, i + 1, label, kind(label)]));
+    v.categories.forEach((label, i) => dictionaryRows.push([v.column, `${v.description} (${v.dataset_type})`, i + 1, label, kind(label), v.measurement]));
   }
   for (const v of variables) {
     const kind = missingKind(v.categories);
-    v.categories.forEach((label, i) => dictionaryRows.push([v.code, v.description, i + 1, label, kind(label)]));
+    const measurement = measurementOf(v);
+    v.categories.forEach((label, i) => dictionaryRows.push([v.code, v.description, i + 1, label, kind(label), measurement]));
     const companion = fileColumns.find((c) => c.name === coarseColumnName(v.code));
     if (companion) {
       const coarseKind = missingKind(companion.labels);
       companion.labels.forEach((label, i) =>
-        dictionaryRows.push([companion.name, `${v.description} (coarse categories, every record; ${v.code} is empty for small suburbs)`, i + 1, label, coarseKind(label)]),
+        dictionaryRows.push([companion.name, `${v.description} (coarse categories, every record; ${v.code} is empty for small suburbs)`, i + 1, label, coarseKind(label), measurement]),
       );
     }
   }

@@ -39,3 +39,37 @@ export function categoryIndex(code: string, label: string): number {
   if (i < 0) throw new Error(`variable ${code} has no category "${label}"`);
   return i;
 }
+
+/**
+ * The ABS's own code order of the variables whose catalogue order differs (highest level first;
+ * the catalogue lists ordinal levels low to high): what tables written in the ABS's order use.
+ */
+export const ABS_CODE_ORDER: Readonly<Record<'HSCP' | 'HEAP' | 'ENGLP', readonly string[]>> = {
+  HSCP: ['Year 12 or equivalent', 'Year 11 or equivalent', 'Year 10 or equivalent', 'Year 9 or equivalent', 'Year 8 or below', 'Did not go to school', 'Not stated', 'Not applicable'],
+  HEAP: [
+    'Postgraduate Degree Level',
+    'Graduate Diploma and Graduate Certificate Level',
+    'Bachelor Degree Level',
+    'Advanced Diploma and Diploma Level',
+    'Certificate Level',
+    'Secondary Education - Years 10 and above',
+    'Secondary Education - Years 9 and below',
+    'No educational attainment',
+    'Level of education inadequately described',
+    'Not stated',
+    'Not applicable',
+  ],
+  ENGLP: ['Very well', 'Well', 'Not well', 'Not at all', 'Not stated', 'Not applicable'],
+};
+
+/** Catalogue index of each label of `labels` (a permutation of the variable's categories, e.g. ABS_CODE_ORDER). */
+export function catalogueIndices(code: string, labels: readonly string[]): number[] {
+  return labels.map((label) => categoryIndex(code, label));
+}
+
+/** Values listed by `labels` (e.g. a prior row in ABS code order), put in catalogue order. */
+export function inCatalogueOrder<T>(code: string, labels: readonly string[], values: readonly T[]): T[] {
+  const out = new Array<T>(values.length);
+  catalogueIndices(code, labels).forEach((at, i) => (out[at] = values[i]!));
+  return out;
+}

@@ -287,7 +287,7 @@ function countChildren(link: ResemblanceLink, pairs: Pairs, column: Uint8Array, 
 }
 
 const HEAP_STATED = statedCategories('HEAP');
-const DEGREE_LEVEL = 0;
+const DEGREE_LEVEL = variableByCode('HEAP').coarse!.categories.indexOf('Bachelor Degree Level and above');
 
 function countDegrees(pairs: Pairs, heap: Uint8Array, strengths: FamilyStrengths, into: DegreeTally): void {
   const levels = 1 + Math.max(...HEAP_LEVELS.filter((_, k) => HEAP_STATED[k]));

@@ -248,7 +248,10 @@ describe('export', () => {
     expect(sheets[3]!.data).toContainEqual(['seed', '12345']);
     expect(sheets[2]!.data.slice(1).map((r) => r[0])).toEqual(data[0]);
     const dictionaryRow = (code: string, label: string) => sheets[1]!.data.find((r) => r[0] === code && r[3] === label);
-    expect(sheets[1]!.data[0]).toEqual(['code', 'description', 'category_index', 'label', 'missing']);
+    expect(sheets[1]!.data[0]).toEqual(['code', 'description', 'category_index', 'label', 'missing', 'measurement']);
+    expect(dictionaryRow('INCP', 'Not stated')?.[5]).toBe('ordinal');
+    expect(dictionaryRow('INCP_coarse', 'Under $400')?.[5]).toBe('ordinal');
+    expect(dictionaryRow('SEXP', 'Female')?.[5]).toBe('nominal');
     expect(dictionaryRow('INCP', '$1-$399')?.slice(0, 4)).toEqual(['INCP', 'Total personal income (weekly)', 3, '$1-$399']);
     expect(dictionaryRow('INCP', '$1-$399')?.[4] ?? '').toBe('');
     expect(dictionaryRow('INCP', 'Not stated')?.[4]).toBe('non_response');

@@ -91,30 +91,34 @@ const TYPP_CATS = [
   NA,
 ];
 
+// Ordinal variables list their levels from low to high (missing codes last), unlike the ABS's
+// own code order for HSCP, HEAP and ENGLP (highest first), so that every file and reader agrees.
 const HSCP_CATS = [
-  'Year 12 or equivalent',
-  'Year 11 or equivalent',
-  'Year 10 or equivalent',
-  'Year 9 or equivalent',
-  'Year 8 or below',
   'Did not go to school',
+  'Year 8 or below',
+  'Year 9 or equivalent',
+  'Year 10 or equivalent',
+  'Year 11 or equivalent',
+  'Year 12 or equivalent',
   NS,
   NA,
 ];
 
 const HEAP_CATS = [
-  'Postgraduate Degree Level',
-  'Graduate Diploma and Graduate Certificate Level',
-  'Bachelor Degree Level',
-  'Advanced Diploma and Diploma Level',
-  'Certificate Level',
-  'Secondary Education - Years 10 and above',
-  'Secondary Education - Years 9 and below',
   'No educational attainment',
+  'Secondary Education - Years 9 and below',
+  'Secondary Education - Years 10 and above',
+  'Certificate Level',
+  'Advanced Diploma and Diploma Level',
+  'Bachelor Degree Level',
+  'Graduate Diploma and Graduate Certificate Level',
+  'Postgraduate Degree Level',
   'Level of education inadequately described',
   NS,
   NA,
 ];
+
+const ENGLP_CATS = ['Not at all', 'Not well', 'Well', 'Very well', NS, NA];
 
 const LFSP_CATS = [
   'Employed, worked full-time',
@@ -289,7 +293,7 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
     dataset: 'persons',
     measurement: 'ordinal',
     description: 'Proficiency in spoken English',
-    categories: ['Very well', 'Well', 'Not well', 'Not at all', NS, NA],
+    categories: ENGLP_CATS,
   },
   {
     code: 'RELP',
@@ -325,8 +329,8 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
     categories: HSCP_CATS,
     // Coarsened with HEAP, whose coarse "Secondary Education or below" Year 9 or 10 would split.
     coarse: coarsenByRuns(HSCP_CATS, [
-      ['Year 12 or equivalent', 0],
-      ['Year 11 or below', 1],
+      ['Year 11 or below', 0],
+      ['Year 12 or equivalent', 5],
       [NS, 6],
       [NA, 7],
     ]),
@@ -338,9 +342,9 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
     description: 'Level of highest educational attainment',
     categories: HEAP_CATS,
     coarse: coarsenByRuns(HEAP_CATS, [
-      ['Bachelor Degree Level and above', 0],
+      ['Secondary Education or below', 0],
       ['Advanced Diploma, Diploma or Certificate Level', 3],
-      ['Secondary Education or below', 5],
+      ['Bachelor Degree Level and above', 5],
       ['Level of education inadequately described', 8],
       [NS, 9],
       [NA, 10],

@@ -42,9 +42,8 @@ const EMPLOYED_STATUSES = new Set(
 const FULL_TIME = categoryIndex('LFSP', 'Employed, worked full-time');
 const SECONDARY = categoryIndex('TYPP', 'Secondary');
 const NOT_ATTENDING = categoryIndex('TYPP', 'Not applicable');
-// HEAP lists the highest levels first: postgraduate, graduate diploma, bachelor … certificate.
-const BACHELOR_OR_ABOVE = categoryIndex('HEAP', 'Bachelor Degree Level');
-const CERTIFICATE = categoryIndex('HEAP', 'Certificate Level');
+const DEGREE = new Set(['Bachelor Degree Level', 'Graduate Diploma and Graduate Certificate Level', 'Postgraduate Degree Level'].map((l) => categoryIndex('HEAP', l)));
+const DIPLOMA_OR_CERTIFICATE = new Set(['Advanced Diploma and Diploma Level', 'Certificate Level'].map((l) => categoryIndex('HEAP', l)));
 
 /** 1 for employed persons (any of LFSP's four employed statuses). */
 export function employedOf(lfsp: Uint8Array, into: Uint8Array = new Uint8Array(lfsp.length)): Uint8Array {
@@ -99,7 +98,7 @@ export function assignPersonalIncome(ctx: AttributeContext, persons: PersonLevel
   const signal = (i: number): number =>
     0.3 * basics.latent[i]! +
     (lfsp![i] === FULL_TIME ? 1.6 : employed[i] ? 0.9 : 0) +
-    (heap![i]! <= BACHELOR_OR_ABOVE ? 0.9 : heap![i]! <= CERTIFICATE ? 0.45 : 0) -
+    (DEGREE.has(heap![i]!) ? 0.9 : DIPLOMA_OR_CERTIFICATE.has(heap![i]!) ? 0.45 : 0) -
     (typp![i] === SECONDARY ? 1.5 : 0);
   ctx.fitOrUniform(persons, 'G17', 'INCP', { eligible: basics.adult, ranked: true, score: ctx.noisy(persons.count, signal, 0.5) });
 }
@@ -174,4 +173,4 @@ export function heapFromSchool(hscp: Uint8Array): (unit: number, categories: rea
   };
 }
 
-export { BACHELOR_OR_ABOVE, SECONDARY };
+export { SECONDARY };

@@ -9,7 +9,7 @@
  * counts still equal the table's, because the prior is raked to its margins (fit.ts). Rows
  * are classes, columns categories in catalogue order; a 0 is a structural zero.
  */
-import { categoryIndex, variableByCode } from '../../census/variables.ts';
+import { ABS_CODE_ORDER, categoryIndex, inCatalogueOrder, variableByCode } from '../../census/variables.ts';
 import type { ClassPrior } from './fit.ts';
 
 /** Age bands of the priors: index by single-year age. */
@@ -66,8 +66,14 @@ export const MSTP_BY_AGE = adult(
   [4, 60, 5, 1, 30, 0],
 );
 
-// HSCP: Y12, Y11, Y10, Y9, Y8 or below, did not go to school, n.s., n/a
-export const HSCP_BY_AGE = adult(
+/** Rows written in the ABS's code order (highest level first), put in catalogue order (low to high). */
+const inAbsOrder =
+  (code: keyof typeof ABS_CODE_ORDER) =>
+  (...rows: (readonly number[])[]): (readonly number[])[] =>
+    rows.map((row) => inCatalogueOrder(code, ABS_CODE_ORDER[code], row));
+
+// HSCP (ABS order): Y12, Y11, Y10, Y9, Y8 or below, did not go to school, n.s., n/a
+export const HSCP_BY_AGE = adult(...inAbsOrder('HSCP')(
   [25, 25, 35, 10, 2, 0.3, 3, 0],
   [80, 6, 8, 2, 1, 0.3, 3, 0],
   [78, 5, 10, 2, 1, 0.5, 3, 0],
@@ -77,10 +83,10 @@ export const HSCP_BY_AGE = adult(
   [35, 7, 28, 12, 12, 1, 6, 0],
   [25, 5, 22, 15, 25, 1, 7, 0],
   [20, 4, 18, 15, 33, 2, 8, 0],
-);
+));
 
-// HEAP: postgrad, grad dip, bachelor, adv dip, certificate, sec 10+, sec 9-, none, inadequate, n.s., n/a
-export const HEAP_BY_AGE = adult(
+// HEAP (ABS order): postgrad, grad dip, bachelor, adv dip, certificate, sec 10+, sec 9-, none, inadequate, n.s., n/a
+export const HEAP_BY_AGE = adult(...inAbsOrder('HEAP')(
   [0, 0, 0, 1, 6, 85, 5, 0.1, 0.5, 2, 0],
   [0.5, 0.3, 15, 7, 17, 55, 1, 0.1, 1, 3, 0],
   [8, 2, 25, 10, 18, 30, 2, 0.5, 1, 4, 0],
@@ -90,7 +96,7 @@ export const HEAP_BY_AGE = adult(
   [3, 2, 10, 8, 20, 40, 10, 1, 1, 5, 0],
   [2, 1, 7, 6, 15, 42, 20, 1, 1, 5, 0],
   [1, 1, 5, 5, 10, 40, 30, 2, 1, 5, 0],
-);
+));
 
 // ASSNP: has need, no need, n.s. (all ages)
 export const ASSNP_BY_AGE: readonly (readonly number[])[] = [
@@ -171,9 +177,11 @@ export function hrspPrior(lfsp: Uint8Array): ClassPrior {
 export function englpPrior(lanp: Uint8Array): ClassPrior {
   const n = variableByCode('LANP').categories.length;
   const rows: number[][] = [];
-  for (let k = 0; k < n; k++) rows.push([60, 24, 11, 3, 2, 0]);
-  rows[categoryIndex('LANP', 'English only')] = [0, 0, 0, 0, 0, 1];
-  rows[categoryIndex('LANP', 'Not stated')] = [0, 0, 0, 0, 1, 0];
+  // ABS order: very well, well, not well, not at all, not stated, n/a.
+  const [other, englishOnly, notStated] = inAbsOrder('ENGLP')([60, 24, 11, 3, 2, 0], [0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 1, 0]);
+  for (let k = 0; k < n; k++) rows.push([...other!]);
+  rows[categoryIndex('LANP', 'English only')] = [...englishOnly!];
+  rows[categoryIndex('LANP', 'Not stated')] = [...notStated!];
   return matrixPrior(lanp, rows);
 }
 
@@ -377,10 +385,10 @@ export function indpPrior(occp: Uint8Array): ClassPrior {
  * professionals held a bachelor degree or higher, a third of managers, a fifth of clerical
  * workers and few labourers or drivers; trades workers mostly hold certificates. G49 and G60 are
  * both by sex only, so without these factors qualification and occupation would pair at random.
- * Columns: postgraduate, graduate diploma, bachelor, advanced diploma, certificate, secondary
- * 10+, secondary 9−, none, inadequately described, not stated, n/a.
+ * Columns in the ABS's order: postgraduate, graduate diploma, bachelor, advanced diploma,
+ * certificate, secondary 10+, secondary 9−, none, inadequately described, not stated, n/a.
  */
-const HEAP_FACTOR_BY_OCCUPATION: Readonly<Record<string, readonly number[]>> = {
+const HEAP_FACTOR_BY_OCCUPATION_ABS_ORDER: Readonly<Record<string, readonly number[]>> = {
   Managers: [1.4, 1.4, 1.3, 1.4, 0.9, 0.8, 0.5, 0.3, 1, 1, 1],
   Professionals: [3, 3, 2.6, 1, 0.35, 0.2, 0.08, 0.08, 1, 1, 1],
   'Technicians and Trades Workers': [0.15, 0.2, 0.3, 1, 3, 0.8, 0.6, 0.5, 1, 1, 1],
@@ -390,6 +398,9 @@ const HEAP_FACTOR_BY_OCCUPATION: Readonly<Record<string, readonly number[]>> = {
   'Machinery Operators and Drivers': [0.1, 0.1, 0.2, 0.4, 1.3, 1.4, 1.6, 1.2, 1, 1, 1],
   Labourers: [0.1, 0.15, 0.3, 0.4, 1, 1.4, 1.8, 1.5, 1, 1, 1],
 };
+const HEAP_FACTOR_BY_OCCUPATION = Object.fromEntries(
+  Object.entries(HEAP_FACTOR_BY_OCCUPATION_ABS_ORDER).map(([occupation, row]) => [occupation, inCatalogueOrder('HEAP', ABS_CODE_ORDER.HEAP, row)]),
+);
 export function heapPrior(age: Uint8Array, occp: Uint8Array): ClassPrior {
   const band = bandOf(age);
   const occupations = variableByCode('OCCP').categories;

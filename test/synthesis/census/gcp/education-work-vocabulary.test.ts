@@ -15,7 +15,7 @@ const F = { SEXP: [1] };
 const ADULT: readonly [number, number] = [15, 115];
 const EMPLOYED = { LFSP: [0, 1, 2, 3] };
 /** HEAP's non-school levels, inadequately described and not stated: G49/G52/G53's universe. */
-const QUALIFIED = { HEAP: [0, 1, 2, 3, 4, 8, 9] };
+const QUALIFIED = { HEAP: [7, 6, 5, 4, 3, 8, 9] };
 const ATTENDING = { TYPP: catRange(0, 6) };
 const SCHOOL_DONE = { HSCP: catRange(0, 6) };
 
@@ -83,10 +83,10 @@ describe('education and work vocabularies (G15–G18, G20, G23, G25, G46, G49, G
   });
 
   it('G16: highest year of school, persons 15+ no longer at school', () => {
-    expect(def('G16', 'M_Y12e_15_19')).toEqual({ where: { ...SCHOOL_DONE, HSCP: [0], ...M }, age: [15, 19] });
-    expect(def('G16', 'F_DNGTS_85_ov')).toEqual({ where: { HSCP: [5], ...F }, age: [85, 115] });
+    expect(def('G16', 'M_Y12e_15_19')).toEqual({ where: { ...SCHOOL_DONE, HSCP: [5], ...M }, age: [15, 19] });
+    expect(def('G16', 'F_DNGTS_85_ov')).toEqual({ where: { HSCP: [0], ...F }, age: [85, 115] });
     expect(def('G16', 'P_Hghst_yr_schl_ns_85_yrs_ovr')).toEqual({ where: { HSCP: [6] }, age: [85, 115] });
-    expect(def('G16', 'P_Y8b_75_84_yrs')).toEqual({ where: { HSCP: [4] }, age: [75, 84] });
+    expect(def('G16', 'P_Y8b_75_84_yrs')).toEqual({ where: { HSCP: [1] }, age: [75, 84] });
     expect(def('G16', 'P_Tot_Tot')).toEqual({ where: SCHOOL_DONE, age: ADULT });
   });
 
@@ -142,11 +142,11 @@ describe('education and work vocabularies (G15–G18, G20, G23, G25, G46, G49, G
   });
 
   it('G49: non-school qualification levels of the qualified; certificate sub-levels stay undefined', () => {
-    expect(def('G49', 'M_PGrad_Deg_15_24')).toEqual({ where: { HEAP: [0], ...M }, age: [15, 24] });
-    expect(def('G49', 'F_GradDip_and_GradCert_15_24')).toEqual({ where: { HEAP: [1], ...F }, age: [15, 24] });
-    expect(def('G49', 'M_BachDeg_Total')).toEqual({ where: { HEAP: [2], ...M }, age: ADULT });
-    expect(def('G49', 'P_Cert_Lev_Tot_Total')).toEqual({ where: { HEAP: [4] }, age: ADULT });
-    expect(def('G49', 'M_Cert_Lev_Tot_25_34')).toEqual({ where: { HEAP: [4], ...M }, age: [25, 34] });
+    expect(def('G49', 'M_PGrad_Deg_15_24')).toEqual({ where: { HEAP: [7], ...M }, age: [15, 24] });
+    expect(def('G49', 'F_GradDip_and_GradCert_15_24')).toEqual({ where: { HEAP: [6], ...F }, age: [15, 24] });
+    expect(def('G49', 'M_BachDeg_Total')).toEqual({ where: { HEAP: [5], ...M }, age: ADULT });
+    expect(def('G49', 'P_Cert_Lev_Tot_Total')).toEqual({ where: { HEAP: [3] }, age: ADULT });
+    expect(def('G49', 'M_Cert_Lev_Tot_25_34')).toEqual({ where: { HEAP: [3], ...M }, age: [25, 34] });
     expect(def('G49', 'P_Tot_15_24')).toEqual({ where: QUALIFIED, age: [15, 24] });
     expect(def('G49', 'P_Tot_Total')).toEqual({ where: QUALIFIED, age: ADULT });
     for (const h of ['M_Cert_III_IV_15_24', 'M_Cert_I_II_Total', 'M_Cert_Levl_nfd_85ov', 'P_Cert_III_IV_15_24']) expect(def('G49', h), h).toBeUndefined();
@@ -154,7 +154,7 @@ describe('education and work vocabularies (G15–G18, G20, G23, G25, G46, G49, G
 
   it('G52, G53: qualification level by occupation / industry, employed persons with a qualification', () => {
     const universe = { ...QUALIFIED, ...EMPLOYED };
-    expect(def('G52', 'M_BaDe_BaDe_Mng')).toEqual({ where: { ...universe, HEAP: [2], OCCP: [0], ...M }, age: ADULT });
+    expect(def('G52', 'M_BaDe_BaDe_Mng')).toEqual({ where: { ...universe, HEAP: [5], OCCP: [0], ...M }, age: ADULT });
     expect(def('G52', 'M_LE_ID_Tot')).toEqual({ where: { ...universe, HEAP: [8], ...M }, age: ADULT });
     expect(def('G52', 'P_LE_NS_Tot')).toEqual({ where: { ...universe, HEAP: [9] }, age: ADULT });
     expect(def('G52', 'P_Tot_Mng')).toEqual({ where: { ...universe, OCCP: [0] }, age: ADULT });
@@ -163,11 +163,11 @@ describe('education and work vocabularies (G15–G18, G20, G23, G25, G46, G49, G
     for (const h of ['M_PoDe_PoDe_NFD_Mng', 'M_PoDe_DoctDe_Tot', 'M_GrDi_GrCer_GrDi_Tot', 'P_AdvDi_Di_AdvDi_AsDe_Tot', 'P_Cert_CertIII_IV_Mng'])
       expect(def('G52', h), h).toBeUndefined();
 
-    expect(def('G53', 'M_AgriForestFish_PD')).toEqual({ where: { ...universe, INDP: [0], HEAP: [0], ...M }, age: ADULT });
-    expect(def('G53', 'M_AgriForestFish_AdD_D')).toEqual({ where: { ...universe, INDP: [0], HEAP: [3], ...M }, age: ADULT });
+    expect(def('G53', 'M_AgriForestFish_PD')).toEqual({ where: { ...universe, INDP: [0], HEAP: [7], ...M }, age: ADULT });
+    expect(def('G53', 'M_AgriForestFish_AdD_D')).toEqual({ where: { ...universe, INDP: [0], HEAP: [4], ...M }, age: ADULT });
     // "Inadequately described/Not stated" as the row is an industry, as the last word a level.
     expect(def('G53', 'P_EducTrain_ID_NS')).toEqual({ where: { ...universe, INDP: [15], HEAP: [8, 9] }, age: ADULT });
-    expect(def('G53', 'P_ID_NS_Cert')).toEqual({ where: { ...universe, INDP: [19], HEAP: [4] }, age: ADULT });
+    expect(def('G53', 'P_ID_NS_Cert')).toEqual({ where: { ...universe, INDP: [19], HEAP: [3] }, age: ADULT });
     expect(def('G53', 'P_ID_NS_ID_NS')).toEqual({ where: { ...universe, INDP: [19], HEAP: [8, 9] }, age: ADULT });
     expect(def('G53', 'P_ToT_ID_NS')).toEqual({ where: { ...universe, HEAP: [8, 9] }, age: ADULT });
     expect(def('G53', 'P_ToT_ToT')).toEqual({ where: universe, age: ADULT });

@@ -42,7 +42,7 @@ describe('person table vocabularies (G01, G04–G07, G09, G13, G14, G27)', () =>
     // Footnote (e): attending, type stated (so neither "Not stated" nor "Not applicable").
     expect(def('G01', 'Age_psns_att_educ_inst_0_4_M')).toEqual({ where: { TYPP: catRange(0, 5), ...M }, age: [0, 4] });
     expect(def('G01', 'Age_psns_att_edu_inst_25_ov_P')).toEqual({ where: { TYPP: catRange(0, 5) }, age: [25, 115] });
-    expect(def('G01', 'High_yr_schl_comp_D_n_g_sch_F')).toEqual({ where: { HSCP: [5], ...F } });
+    expect(def('G01', 'High_yr_schl_comp_D_n_g_sch_F')).toEqual({ where: { HSCP: [0], ...F } });
     // No spq variable: usual address on Census Night; place-of-enumeration dwelling counts.
     for (const h of ['Counted_Census_Night_home_M', 'Count_Census_Nt_Ewhere_Aust_P', 'Count_psns_occ_priv_dwgs_M', 'Count_Persons_other_dwgs_P'])
       expect(def('G01', h), h).toBeUndefined();
@@ -70,12 +70,12 @@ describe('person table vocabularies (G01, G04–G07, G09, G13, G14, G27)', () =>
 
   it('G13: language groups by proficiency in spoken English', () => {
     expect(def('G13', 'MSEO_SEO')).toEqual({ where: { LANP: [0], ...M } });
-    expect(def('G13', 'MOL_Tot_UOLSE_VWorW')).toEqual({ where: { LANP: catRange(1, 9), ENGLP: [0, 1], ...M } });
-    expect(def('G13', 'MOL_AIndLng_UOLSE_NWorNAA')).toEqual({ where: { LANP: [8], ENGLP: [2, 3], ...M } });
+    expect(def('G13', 'MOL_Tot_UOLSE_VWorW')).toEqual({ where: { LANP: catRange(1, 9), ENGLP: [3, 2], ...M } });
+    expect(def('G13', 'MOL_AIndLng_UOLSE_NWorNAA')).toEqual({ where: { LANP: [8], ENGLP: [1, 0], ...M } });
     // "Speaks English only" as a proficiency is the English-only speakers: none in another row.
     expect(def('G13', 'MOL_Tot_SEO')).toEqual({ where: { LANP: [], ...M } });
     expect(def('G13', 'M_LUatH_NS_NS')).toEqual({ where: { LANP: [10], ENGLP: [4], ...M } });
-    expect(def('G13', 'P_Tot_UOLSE_Tot')).toEqual({ where: { ENGLP: [0, 1, 2, 3] } });
+    expect(def('G13', 'P_Tot_UOLSE_Tot')).toEqual({ where: { ENGLP: [3, 2, 1, 0] } });
     expect(def('G13', 'P_Tot_SEO')).toEqual({ where: { LANP: [0] } });
     for (const h of ['MOL_Arabic_Tot', 'MOL_CL_Tot_Tot', 'FOL_IAL_Tot_SEO', 'MOL_SAL_Tot_Tot', 'MOL_Oth_Tot'])
       expect(def('G13', h), h).toBeUndefined();
