@@ -56,6 +56,35 @@ describe('spq client', () => {
     expect(JSON.parse((await spq(['history'])).stdout).queries[0].query_id).toBe(summary.query_id);
   });
 
+  it('execute --dictionary saves a csv result\'s dictionary; a parquet query with it is refused before any charge', async () => {
+    const queryPath = join(dir, 'with-dictionary.json');
+    await writeFile(queryPath, JSON.stringify({ geography_level: 'suburb', geography_selections: ['Fitzroy'], dataset_type: 'persons', n_observations: 20, output_format: 'csv' }));
+    const dictionaryPath = join(dir, 'fitzroy.dictionary.json');
+    const executed = await spq(['execute', queryPath, '--out', join(dir, 'with-dictionary.csv'), '--dictionary', dictionaryPath]);
+    expect(executed.code, executed.stderr).toBe(0);
+    expect(JSON.parse(executed.stdout).dictionary).toBe(dictionaryPath);
+    const dictionary = JSON.parse(await readFile(dictionaryPath, 'utf8'));
+    expect(dictionary.variables.find((v: { code: string }) => v.code === 'SEXP').measurement).toBe('nominal');
+    const before = JSON.parse((await spq(['credits'])).stdout).credits_remaining;
+    const parquetPath = join(dir, 'parquet.json');
+    await writeFile(parquetPath, JSON.stringify({ geography_level: 'suburb', geography_selections: ['Fitzroy'], dataset_type: 'persons', n_observations: 20 }));
+    const refused = await spq(['execute', parquetPath, '--dictionary', dictionaryPath]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--dictionary saves a csv result's dictionary.*parquet/);
+    expect(JSON.parse((await spq(['credits'])).stdout).credits_remaining).toBe(before);
+  });
+
+  it('names the query file that is not JSON, or cannot be read', async () => {
+    const broken = join(dir, 'broken-query.json');
+    await writeFile(broken, '{"geography_level": "suburb",');
+    const bad = await spq(['preview', broken]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`the query in ${broken} is not valid JSON`);
+    const missing = await spq(['execute', join(dir, 'no-such-query.json')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`cannot read the query file ${join(dir, 'no-such-query.json')}`);
+  });
+
   it('execute prints the version and seed that reproduce the file; --idempotency-key makes a repeated command cost nothing more', async () => {
     const queryPath = join(dir, 'retry.json');
     await writeFile(queryPath, JSON.stringify({ geography_level: 'suburb', geography_selections: ['Fitzroy'], dataset_type: 'persons', n_observations: 10, output_format: 'csv' }));

@@ -18,13 +18,23 @@ function clientOf(opts: ClientOptions): SpqClient {
   return new SpqClient({ baseUrl, apiKey, onRetry: (attempt, status, wait) => process.stderr.write(`retry ${attempt} after ${status || 'network error'}, waiting ${Math.round(wait)} ms\n`) });
 }
 
-/** A query from a JSON file, or from standard input with "-". */
+/** A query from a JSON file, or from standard input with "-"; a file that cannot be read or parsed is named in the error. */
 async function queryOf(source: string): Promise<QueryRequest> {
-  const text = source === '-' ? await new Promise<string>((resolve) => {
-    let data = '';
-    process.stdin.setEncoding('utf8').on('data', (d: string) => (data += d)).on('end', () => resolve(data));
-  }) : await readFile(source, 'utf8');
-  return JSON.parse(text) as QueryRequest;
+  const where = source === '-' ? 'standard input' : source;
+  let text: string;
+  try {
+    text = source === '-' ? await new Promise<string>((resolve) => {
+      let data = '';
+      process.stdin.setEncoding('utf8').on('data', (d: string) => (data += d)).on('end', () => resolve(data));
+    }) : await readFile(source, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read the query file ${where}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as QueryRequest;
+  } catch (error) {
+    throw new Error(`the query in ${where} is not valid JSON (${(error as Error).message}); it should be an object such as {"geography_level": "suburb", …}`);
+  }
 }
 
 const print = (value: unknown): void => {
@@ -57,14 +67,19 @@ export function registerClientCommand(program: Command): void {
     .command('execute <query>')
     .description('run a query (charges credits) and download its file')
     .option('--out <file>', 'where to save the file (default: the name the server gives it)')
+    .option('--dictionary <file>', "where to save a csv result's dictionary (codes, labels, measurement levels, missing codes; JSON); parquet and xlsx carry theirs inside")
     .option(
       '--idempotency-key <key>',
       'run the query under this key (any text up to 255 characters): after a dropped connection, the same command with the same key returns the first result instead of charging again (24 h)',
     )
-    .action((source: string, o: { out?: string; idempotencyKey?: string }) =>
+    .action((source: string, o: { out?: string; dictionary?: string; idempotencyKey?: string }) =>
       run(async () => {
         const spq = clientOf(opts());
-        const result = await spq.execute(await queryOf(source), o.idempotencyKey !== undefined ? { idempotencyKey: o.idempotencyKey } : {});
+        const query = await queryOf(source);
+        if (o.dictionary !== undefined && (query.output_format ?? 'parquet') !== 'csv') {
+          throw new Error(`--dictionary saves a csv result's dictionary; this query asks for ${query.output_format ?? 'parquet'} (its file carries its dictionary inside). Nothing was charged.`);
+        }
+        const result = await spq.execute(query, o.idempotencyKey !== undefined ? { idempotencyKey: o.idempotencyKey } : {});
         const out = o.out ?? decodeURIComponent(new URL(result.download_url).pathname.split('/').pop() ?? `${result.query_id}.${result.metadata.output_format}`);
         let shown = -1;
         let nextUnsized = 0;
@@ -85,6 +100,7 @@ export function registerClientCommand(program: Command): void {
             }
           },
         });
+        if (o.dictionary !== undefined && result.dictionary_url) await spq.download(result.dictionary_url, o.dictionary);
         // What reproduces and cites the file (version, seed, implicate), and what it is (test data, fitted to what).
         const { version, seed, implicate, fitted_to, test_data } = result.metadata;
         print({
@@ -99,6 +115,7 @@ export function registerClientCommand(program: Command): void {
           ...(fitted_to !== undefined ? { fitted_to } : {}),
           ...(test_data ? { test_data } : {}),
           ...(result.dictionary_url ? { dictionary_url: result.dictionary_url } : {}),
+          ...(o.dictionary !== undefined ? { dictionary: o.dictionary } : {}),
         });
       }),
     );
