@@ -5,6 +5,9 @@
  * 404 pages. test/e2e/account-browser.test.ts drives the same pages in Chromium.
  */
 import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLACE_EXAMPLES } from '../../src/app/web/builder.ts';
@@ -39,6 +42,9 @@ const text = async (path: string, browser: Browser) => {
   return res.text();
 };
 /** The page's visible words, tags dropped and entities of the templates undone. */
+/** A code block's text as the browser shows it (and copies it). */
+const unescapeHtml = (text: string) => text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&#x27;', "'").replaceAll('&amp;', '&');
+
 const words = (page: string) =>
   page
     .replace(/<[^>]+>/g, ' ')
@@ -163,9 +169,12 @@ describe('a query page', () => {
     const againFile = await (await fetch(/<a class="button" href="([^"]+)">Download/.exec(againPage)![1]!.replaceAll('&amp;', '&'))).text();
     expect(againFile).toBe(original);
 
-    // Copy as curl, run as written with a sandbox key: the same records again.
-    const curl = words(/<code id="snippet-curl">([\s\S]*?)<\/code>/.exec(page)![1]!.replace(/\\\n/g, ''));
+    // Copy as curl, run as written with a sandbox key: the same records again, under a portable Idempotency-Key.
+    const code = (id: string) => unescapeHtml(new RegExp(`<code id="snippet-${id}">([\\s\\S]*?)</code>`).exec(page)![1]!);
+    const curl = code('curl');
     expect(curl).toContain(`${s.baseUrl}/query/execute`);
+    expect(curl).not.toContain('/proc/');
+    expect(curl).toMatch(/key=\$\(openssl rand -hex 16\)[\s\S]*-H "Idempotency-Key: \$key"/);
     const { accountId } = await s.account();
     const sandbox = await s.addKey(accountId, 'test');
     const { stdout } = await promisify(execFile)('bash', ['-c', curl], { env: { ...process.env, SPQ_API_KEY: sandbox.key } });
@@ -173,10 +182,23 @@ describe('a query page', () => {
     expect(result.metadata).toMatchObject({ seed: String(meta!['seed']), test_data: true });
     expect(await (await fetch(result.download_url)).text()).toBe(original);
 
-    // Python, R and TypeScript say it with their clients' calls.
-    expect(words(/<code id="snippet-python">([\s\S]*?)<\/code>/.exec(page)![1]!)).toMatch(/from spq_client import SpqClient spq = SpqClient\(".*"\).*result = spq\.execute\(\{.*"seed": "\d+".*spq\.download\(result, "qry_\w+\.csv"\)/);
-    expect(words(/<code id="snippet-r">([\s\S]*?)<\/code>/.exec(page)![1]!)).toMatch(/library\(spqclient\) spq <- spq_client\(".*"\).*spq_execute\(spq, list\(.*geography_selections = c\("Richmond \(VIC\)", "Fitzroy"\).*spq_download\(spq, result, "qry_\w+\.csv"\)/);
-    expect(words(/<code id="snippet-typescript">([\s\S]*?)<\/code>/.exec(page)![1]!)).toMatch(/import \{ SpqClient \} from '@spq\/client'; const spq = new SpqClient\(\{ baseUrl: ".*" \}\);.*await spq\.execute\(.*await spq\.download\(result, "qry_\w+\.csv"\);/);
+    // Copy as Python, run as written (the client from this repository): the new query's file under its own id.
+    const python = code('python');
+    expect(python).toMatch(/^# pip install "\.\/clients\/python\[dataframe\]"/);
+    const ran = await mkdtemp(join(tmpdir(), 'spq-snippet-'));
+    try {
+      await promisify(execFile)('/usr/bin/python3', ['-c', python], { cwd: ran, env: { ...process.env, SPQ_API_KEY: sandbox.key, PYTHONPATH: join(import.meta.dirname, '..', '..', 'clients', 'python') } });
+      const [saved] = await readdir(ran);
+      expect(saved).toMatch(/^qry_\w+\.csv$/);
+      expect(saved).not.toBe(`${id}.csv`);
+      expect(await readFile(join(ran, saved!), 'utf8')).toBe(original);
+    } finally {
+      await rm(ran, { recursive: true, force: true });
+    }
+
+    // R and TypeScript say it with their clients' calls, how to install them, and the new query's id as the file name.
+    expect(words(code('r'))).toMatch(/^# R CMD build clients\/r && R CMD INSTALL spqclient_1\.0\.0\.tar\.gz .*library\(spqclient\) spq <- spq_client\(".*"\).*spq_execute\(spq, list\(.*geography_selections = c\("Richmond \(VIC\)", "Fitzroy"\).*spq_download\(spq, result, paste0\(result\$query_id, "\.csv"\)\)/);
+    expect(words(code('typescript'))).toMatch(/^\/\/ npm pack \.\/clients\/typescript && npm install .*import \{ SpqClient \} from '@spq\/client'; const spq = new SpqClient\(\{ baseUrl: ".*" \}\);.*await spq\.execute\(.*await spq\.download\(result, `\$\{result\.query_id\}\.csv`\);/);
 
     // The history marks it too; another holder gets a 404 page for it.
     expect(await text('/console/queries', browser)).toContain('<span class="badge">test data</span>');

@@ -43,8 +43,12 @@ export interface Snippet {
   readonly code: string;
 }
 
-/** The same request in each client's own words (see each client's README). */
-export function snippets(baseUrl: string, request: Record<string, unknown>, fileName: string): Snippet[] {
+/**
+ * The same request in each client's own words (see each client's README), each saying how to
+ * install what it needs, and saving the file under the id of the query it runs (a new query: not
+ * the one on the page). `extension` is the file's (csv, parquet, xlsx, or zip for households).
+ */
+export function snippets(baseUrl: string, request: Record<string, unknown>, extension: string): Snippet[] {
   const json = JSON.stringify(request);
   const pretty = JSON.stringify(request, null, 2);
   const indented = (text: string, by: string) => text.split('\n').join(`\n${by}`);
@@ -52,41 +56,48 @@ export function snippets(baseUrl: string, request: Record<string, unknown>, file
     {
       id: 'curl',
       language: 'curl',
-      code: `curl -sS -X POST ${shellQuote(`${baseUrl}/query/execute`)} \\
+      // One key for the request and its retries, from openssl (Linux, macOS, Git Bash on Windows):
+      // run the same command again with the same key after a dropped connection and pay once.
+      code: `# needs curl and openssl; the answer's download_url is the file
+key=$(openssl rand -hex 16)
+curl -sS --retry 5 -X POST ${shellQuote(`${baseUrl}/query/execute`)} \\
   -H "Authorization: Bearer $SPQ_API_KEY" \\
   -H 'Content-Type: application/json' \\
-  -H "Idempotency-Key: $(cat /proc/sys/kernel/random/uuid)" \\
+  -H "Idempotency-Key: $key" \\
   -d ${shellQuote(json)}`,
     },
     {
       id: 'python',
       language: 'Python',
-      code: `from spq_client import SpqClient
+      code: `# pip install "./clients/python[dataframe]"   (from a checkout of the spq repository)
+from spq_client import SpqClient
 
 spq = SpqClient(${JSON.stringify(baseUrl)})  # the key from $SPQ_API_KEY
 result = spq.execute(${indented(pretty, '')})
-spq.download(result, ${JSON.stringify(fileName)})`,
+spq.download(result, result["query_id"] + ${JSON.stringify(`.${extension}`)})`,
     },
     {
       id: 'r',
       language: 'R',
-      code: `library(spqclient)
+      code: `# R CMD build clients/r && R CMD INSTALL spqclient_1.0.0.tar.gz   (from a checkout of the spq repository)
+library(spqclient)
 spq <- spq_client(${JSON.stringify(baseUrl)})  # the key from SPQ_API_KEY
 result <- spq_execute(spq, list(
 ${Object.entries(request)
   .map(([name, value]) => `  ${name} = ${rValue(value)}`)
   .join(',\n')}
 ))
-spq_download(spq, result, ${JSON.stringify(fileName)})`,
+spq_download(spq, result, paste0(result$query_id, ${JSON.stringify(`.${extension}`)}))`,
     },
     {
       id: 'typescript',
       language: 'TypeScript',
-      code: `import { SpqClient } from '@spq/client';
+      code: `// npm pack ./clients/typescript && npm install ./spq-client-1.0.0.tgz   (from a checkout of the spq repository); save as run.mjs
+import { SpqClient } from '@spq/client';
 
 const spq = new SpqClient({ baseUrl: ${JSON.stringify(baseUrl)} }); // the key from SPQ_API_KEY
 const result = await spq.execute(${pretty});
-await spq.download(result, ${JSON.stringify(fileName)});`,
+await spq.download(result, \`\${result.query_id}.${extension}\`);`,
     },
   ];
 }
@@ -113,7 +124,7 @@ export function queryBody(csrf: string, detail: QueryDetail, timeZone: string, b
   const test = q.test_data === true;
   const request = reproducingRequest(m);
   const format = String(m['output_format'] ?? 'csv');
-  const fileName = `${q.query_id}.${m['linked_records'] === 'household' ? 'zip' : format}`;
+  const extension = m['linked_records'] === 'household' ? 'zip' : format;
   return html`<p>Run ${when(new Date(q.executed_at), timeZone)}${testBadge(test)} · <code class="id">${q.query_id}</code></p>
 ${test ? html`<p class="notice info">A test-mode query (sandbox): test data, not for analysis; nothing was charged.</p>` : ''}
 <h2>Files</h2>
@@ -142,7 +153,7 @@ ${Object.entries(FIELD_LABELS)
 <p class="hint">Both show the price first. The same seed and implicate give the same records, as long as the pool release is ${String(m['version'] ?? 'the same')}.</p>
 <h2>Copy as code</h2>
 <p class="hint">The same request with the API${test ? ' (a spq_test_ key: this was a test-mode query)' : ''}, seed and implicate included. The key comes from <code>SPQ_API_KEY</code>.</p>
-${snippets(baseUrl, request, fileName).map(
+${snippets(baseUrl, request, extension).map(
   (s) => html`<details class="snippet"><summary>${s.language}</summary><pre tabindex="0"><code id="snippet-${s.id}">${s.code}</code></pre><button type="button" class="secondary" data-copy="snippet-${s.id}" hidden>Copy ${s.language}</button></details>`,
 )}
 <p><a href="/console/queries">All queries</a></p>`;
