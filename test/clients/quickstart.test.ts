@@ -6,7 +6,7 @@
  * README whose commands stop working fails this test.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,27 +79,17 @@ describe('the client READMEs\' quick starts, run as written', () => {
     expect(await spent(key)).toBe(1);
   }, 180_000);
 
-  it('TypeScript: npm pack, npm install in a scratch project, then a labelled table on plain Node', async () => {
+  it('TypeScript: npm pack, npm install in a project of its own, then a labelled table on plain Node', async () => {
     const dir = join(work, 'typescript');
     cpSync(join(ROOT, 'clients', 'typescript'), join(dir, 'clients', 'typescript'), { recursive: true, filter: (p) => !p.includes('/dist') });
-    // The repository after its `npm ci` (the package compiles with the repository's TypeScript).
+    // The repository after its `npm ci`, as the README says (the package compiles with the repository's TypeScript).
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-    const project = join(dir, 'project');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
     const { lines, key } = await withKey(quickStart('clients/typescript/README.md'));
-    expect(lines[0]).toMatch(/^npm ci && /);
-    const script = [
-      lines[0]!.replace(/^npm ci && /, ''), // this clone is installed already
-      `cd ${project}`, // "in your project"
-      lines[1]!.replace('/path/to/spq-client-1.0.0.tgz', join(dir, 'spq-client-1.0.0.tgz')),
-      lines[2]!,
-    ].join('\n');
     // The machine's own node where it has one (20 or later): the package needs nothing newer.
     const machinePath = (process.env['PATH'] ?? '').split(':').filter((p) => !p.includes('node_modules')).join(':');
-    const run = await bash(script, dir, { PATH: machinePath, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_offline: 'true' });
+    const run = await bash(lines.join('\n'), dir, { PATH: machinePath, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_offline: 'true' });
     expect(run.status, run.output).toBe(0);
-    expect(run.output).toContain("[ '0-4 years', '5-9 years', '10-14 years' ] 100");
+    expect(run.output).toMatch(/\[ '0-4 years', '5-9 years', '10-14 years' \] 100 .* \d+$/m);
     expect(await spent(key)).toBe(1);
   }, 180_000);
 
