@@ -330,6 +330,11 @@ describe('history and single query', () => {
       download_expired: false,
       // A csv query's dictionary link comes along (parquet and xlsx carry theirs inside).
       ...(all.queries[0].dictionary_url !== undefined ? { dictionary_url: expect.stringContaining('dictionary') } : {}),
+      // Extensions: what reproduces the file.
+      seed: expect.stringMatching(/^\d{1,20}$/),
+      implicate: 1,
+      version: expect.any(String),
+      fitted_to: 'demo',
     });
     const page2 = await (await s.call('/query/history?page=2&per_page=3', { key: acct.key })).json();
     expect(page2.pagination).toEqual({ page: 2, per_page: 3, total_pages: Math.ceil(total / 3), total_queries: total });
