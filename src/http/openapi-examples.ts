@@ -91,8 +91,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
         suburb_id: 'Richmond (VIC)',
         dataset_type: 'persons',
         variables: [
-          { code: 'AGE5P', description: 'Age in five-year groups', n_categories: 21 },
-          { code: 'SEXP', description: 'Sex', n_categories: 2 },
+          { code: 'AGE5P', description: 'Age in five-year groups', n_categories: 21, measurement: 'ordinal' },
+          { code: 'SEXP', description: 'Sex', n_categories: 2, measurement: 'nominal' },
         ],
       },
     },

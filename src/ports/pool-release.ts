@@ -1,5 +1,6 @@
 import type { AreaLevel, DatasetType, FittedTo, GeographyLevel, IncludeGeography, LinkedRecords, OutputFormat, StateAbbr } from '../core/dataset.ts';
 import type { Result } from '../core/result.ts';
+import type { Measurement } from '../synthesis/census/variables.ts';
 
 /**
  * One area of a pool release whose pools were fitted to its own tables: a suburb (ABS Suburb
@@ -44,6 +45,8 @@ export interface VariableEntry {
   readonly code: string;
   readonly description: string;
   readonly n_categories: number;
+  /** Extension: nominal, or ordinal (categories run low to high). */
+  readonly measurement: Measurement;
 }
 
 export interface SearchQuery {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DATASET_TYPES, FITTED_TO, STATES } from '../core/dataset.ts';
+import { MEASUREMENTS } from '../synthesis/census/variables.ts';
 import { StringEnum } from './common.ts';
 
 export const SearchQuery = Type.Object({
@@ -45,7 +46,12 @@ export const VariablesResult = Type.Object({
   suburb_id: Type.String(),
   dataset_type: StringEnum(DATASET_TYPES),
   variables: Type.Array(
-    Type.Object({ code: Type.String(), description: Type.String(), n_categories: Type.Integer() }),
+    Type.Object({
+      code: Type.String(),
+      description: Type.String(),
+      n_categories: Type.Integer(),
+      measurement: StringEnum(MEASUREMENTS, { description: 'Extension: "ordinal" when the categories run from low to high (an ordered factor), else "nominal" (an unordered one)' }),
+    }),
   ),
 });
 export type VariablesResult = Static<typeof VariablesResult>;

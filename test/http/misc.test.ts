@@ -49,7 +49,8 @@ describe('geography', () => {
     const normal = await (await s.call('/geography/Richmond%20(VIC)/variables?dataset_type=persons', { key })).json();
     expect(normal.suburb_id).toBe('Richmond (VIC)');
     expect(normal.dataset_type).toBe('persons');
-    expect(normal.variables[0]).toEqual({ code: expect.any(String), description: expect.any(String), n_categories: expect.any(Number) });
+    expect(normal.variables[0]).toEqual({ code: 'AGE5P', description: expect.any(String), n_categories: expect.any(Number), measurement: 'ordinal' });
+    expect(normal.variables.find((v: { code: string }) => v.code === 'SEXP').measurement).toBe('nominal');
     const small = await (await s.call('/geography/wandiligong/variables?dataset_type=persons', { key })).json();
     expect(small.suburb_id).toBe('Wandiligong');
     const fewer = small.variables.filter((v: { code: string; n_categories: number }, i: number) => v.n_categories < normal.variables[i].n_categories);

@@ -1,5 +1,6 @@
 import type { DatasetType, FittedTo } from '../../core/dataset.ts';
 import type { SuburbInfo } from '../../ports/pool-release.ts';
+import type { Measurement } from '../../synthesis/census/variables.ts';
 
 /** One suburb as the builder describes it; postcodes and LGAs beyond the primary ones are optional memberships. */
 export type SuburbEntry = Omit<SuburbInfo, 'pools' | 'level'> & {
@@ -14,6 +15,8 @@ export type SuburbEntry = Omit<SuburbInfo, 'pools' | 'level'> & {
 export interface CatalogVariable {
   readonly code: string;
   readonly description: string;
+  /** Nominal or ordinal (releases before 2026-11-28 lack it: the code's catalogue stands in, measurementOf). */
+  readonly measurement?: Measurement;
   readonly categories: readonly string[];
   readonly coarseCategories?: readonly string[];
   /** Fine category index → coarse category index (releases before 2026-11 lack it: the code's catalogue stands in). */

@@ -16,8 +16,9 @@ import { createRequire } from 'node:module';
 import { HIERARCHICAL_COLUMNS, type DatasetType } from '../../core/dataset.ts';
 import { fittedToText } from '../../core/provenance.ts';
 import { missingCodesOf } from '../../synthesis/census/missing-codes.ts';
+import { variableByCode, type Measurement } from '../../synthesis/census/variables.ts';
 import type { ExportRequest, ExportResult } from '../../ports/pool-release.ts';
-import { ID_DIGITS, ID_PREFIX, type Catalog, type CatalogSuburb } from './catalog.ts';
+import { ID_DIGITS, ID_PREFIX, type Catalog, type CatalogSuburb, type CatalogVariable } from './catalog.ts';
 import type { ColumnFile, ColumnReader } from './columns.ts';
 import { ID_COLUMNS } from './records-sql.ts';
 import { quoteLiteral } from './sql.ts';
@@ -72,6 +73,7 @@ export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns
       return {
         code: v.code,
         description: v.description,
+        measurement: measurementOf(v),
         categories: v.categories,
         // Missing-value codes, so readers order only the substantive levels (fine and coarse labels).
         missing: missingCodesOf([...new Set([...v.categories, ...(v.coarseCategories ?? [])])]),
@@ -87,6 +89,9 @@ export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns
     }),
   };
 }
+
+/** A variable's measurement level: the catalog's, or (releases before measurement levels) the code's catalogue's. */
+export const measurementOf = (v: CatalogVariable): Measurement => v.measurement ?? variableByCode(v.code).measurement;
 
 const ID_MEANING: Readonly<Record<string, string>> = {
   person_id: 'The person record (P + 9 digits); text, keep the leading zeros',
@@ -129,7 +134,7 @@ function linkedVariables(catalog: Catalog, fileColumns: readonly VariableFileCol
     .filter((c) => c.source.link && !c.name.endsWith('_coarse'))
     .map((c) => {
       const v = catalog.variables[c.source.dataset][c.source.variable]!;
-      return { column: c.name, dataset_type: c.source.dataset, code: v.code, description: v.description, categories: v.categories };
+      return { column: c.name, dataset_type: c.source.dataset, code: v.code, description: v.description, measurement: measurementOf(v), categories: v.categories };
     });
 }
 

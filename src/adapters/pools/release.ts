@@ -15,7 +15,7 @@ import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sampl
 import type { ExportBundleRequest, ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
 import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
 import { LINK_FILES, OpenColumnFile, columnFile, type ColumnFile, type ColumnKind, type ColumnReader } from './columns.ts';
-import { dictionaryPathOf, exportRows, registerGatherFunction, type DatasetColumns } from './export.ts';
+import { dictionaryPathOf, exportRows, measurementOf, registerGatherFunction, type DatasetColumns } from './export.ts';
 import { verifyManifest, type VerifyMode } from './manifest.ts';
 import { ZipWriter } from './zip.ts';
 import type { ExportResult } from '../../ports/pool-release.ts';
@@ -142,6 +142,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
           code: v.code,
           description: v.description,
           n_categories: coarsened.has(v.code) && v.coarseCategories ? v.coarseCategories.length : v.categories.length,
+          measurement: measurementOf(v),
         })),
       );
     },

@@ -336,6 +336,7 @@ function catalogOf(opts: PoolReleaseWriterOptions, suburbs: CatalogSuburb[], tot
 const catalogVariable = (v: VariableDef): CatalogVariable => ({
   code: v.code,
   description: v.description,
+  measurement: v.measurement,
   categories: [...v.categories],
   ...(v.coarse ? { coarseCategories: [...v.coarse.categories], coarseOfFine: [...v.coarse.fromFine] } : {}),
   labels: [...columnLabels(v)],

@@ -8,13 +8,18 @@ export interface MissingCodes {
   readonly not_applicable: readonly string[];
   /** No answer, or one too vague to code ("Not stated", "Inadequately described/Not stated", "All incomes not stated"). */
   readonly non_response: readonly string[];
-  /** Part of the answer is missing ("Partial income stated", "Employed, hours of work not stated"): not orderable with the rest. */
+  /**
+   * Part of the answer is missing, so the record's category is unknown ("Partial income stated":
+   * some member's income not stated; a family whose parents' labour force status is not stated).
+   * Not LFSP's "Employed, hours of work not stated": that person is employed, which is all LFSP
+   * says (the hours are HRSP's, whose "Not stated" marks them).
+   */
   readonly partial_response: readonly string[];
 }
 
 const NOT_APPLICABLE = /^(not applicable|not allocated)$/i;
 const NON_RESPONSE = /^(not stated|all incomes not stated|landlord type not stated|inadequately described\/not stated|level of education inadequately described)$/i;
-const PARTIAL_RESPONSE = /^partial income stated$|, hours of work not stated$|labour force status not stated/i;
+const PARTIAL_RESPONSE = /^partial income stated$|labour force status not stated/i;
 
 export function missingCodesOf(categories: readonly string[]): MissingCodes {
   const labels = categories.map((c) => c.trim());

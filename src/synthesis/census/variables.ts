@@ -4,7 +4,7 @@ import { DWELLING_VARIABLES } from './variables/dwellings.ts';
 import { FAMILY_VARIABLES } from './variables/families.ts';
 import { PERSON_VARIABLES } from './variables/persons.ts';
 
-export type { VariableDef } from './variables/define.ts';
+export { MEASUREMENTS, type Measurement, type VariableDef } from './variables/define.ts';
 
 /**
  * The catalogue of served variables, one module per data set (variables/persons.ts,

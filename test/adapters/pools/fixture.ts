@@ -31,25 +31,27 @@ export const TINY_VARIABLES: VariableCatalogue = {
     {
       code: 'AGE5P',
       dataset: 'persons',
+      measurement: 'ordinal',
       description: 'Age in five-year groups',
       categories: ['0-4 years', '5-14 years', '15-24 years', '25-44 years', '45-64 years', '65-84 years', '85 years and over'],
       coarse: { categories: ['0-14 years', '15-64 years', '65 years and over'], fromFine: [0, 0, 1, 1, 1, 2, 2] },
     },
-    { code: 'SEXP', dataset: 'persons', description: 'Sex', categories: ['Male', 'Female'] },
+    { code: 'SEXP', dataset: 'persons', measurement: 'nominal', description: 'Sex', categories: ['Male', 'Female'] },
     {
       code: 'INCP',
       dataset: 'persons',
+      measurement: 'ordinal',
       description: 'Total personal income (weekly)',
       categories: ['Negative income', 'Nil income', '$1-$399', '$400-$999', '$1,000-$1,999', '$2,000 or more', 'Not stated', 'Not applicable'],
       coarse: { categories: ['Under $400', '$400-$1,999', '$2,000 or more', 'Not stated', 'Not applicable'], fromFine: [0, 0, 0, 1, 1, 2, 3, 4] },
     },
   ],
   families: [
-    { code: 'FMCF', dataset: 'families', description: 'Family composition', categories: ['Couple family without children', 'Couple family with children', 'One parent family', 'Other family'] },
+    { code: 'FMCF', dataset: 'families', measurement: 'nominal', description: 'Family composition', categories: ['Couple family without children', 'Couple family with children', 'One parent family', 'Other family'] },
   ],
   dwellings: [
-    { code: 'TEND', dataset: 'dwellings', description: 'Tenure type', categories: ['Owned outright', 'Owned with a mortgage', 'Rented', 'Other tenure type', 'Not stated'] },
-    { code: 'NPRD', dataset: 'dwellings', description: 'Number of persons usually resident', categories: ['One person', 'Two persons', 'Three persons', 'Four persons'] },
+    { code: 'TEND', dataset: 'dwellings', measurement: 'nominal', description: 'Tenure type', categories: ['Owned outright', 'Owned with a mortgage', 'Rented', 'Other tenure type', 'Not stated'] },
+    { code: 'NPRD', dataset: 'dwellings', measurement: 'ordinal', description: 'Number of persons usually resident', categories: ['One person', 'Two persons', 'Three persons', 'Four persons'] },
   ],
 };
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import readXlsxFile from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPoolRelease } from '../../../src/adapters/pools/release.ts';
-import { dictionaryPathOf } from '../../../src/adapters/pools/export.ts';
+import { dictionaryPathOf, measurementOf } from '../../../src/adapters/pools/export.ts';
 import type { PoolRelease, ResolvedSelection } from '../../../src/ports/pool-release.ts';
 import { FIXTURE_SUBURBS, TINY_VARIABLES as FIXTURE_VARIABLES, FIXTURE_VERSION, buildFixtureRelease } from './fixture.ts';
 
@@ -139,6 +139,14 @@ describe('export', () => {
     // Missing-value codes marked, so a reader orders only the substantive levels.
     expect(dictionary.variables[2].missing).toEqual({ not_applicable: ['Not applicable'], non_response: ['Not stated'], partial_response: [] });
     expect(dictionary.variables[0].missing).toEqual({ not_applicable: [], non_response: [], partial_response: [] });
+    // Measurement levels: readers build ordered factors for ordinal variables only.
+    expect(dictionary.variables.map((v: { measurement: string }) => v.measurement)).toEqual(['ordinal', 'nominal', 'ordinal']);
+  });
+
+  it("reads a release written before measurement levels with the code's catalogue's levels", () => {
+    expect(measurementOf({ code: 'HEAP', description: 'x', categories: [], labels: [] })).toBe('ordinal');
+    expect(measurementOf({ code: 'BPLP', description: 'x', categories: [], labels: [] })).toBe('nominal');
+    expect(measurementOf({ code: 'BPLP', description: 'x', measurement: 'ordinal', categories: [], labels: [] })).toBe('ordinal');
   });
 
   it('keeps fine columns alone when no suburb of the file is coarsened', async () => {

@@ -11,11 +11,21 @@ import type { DatasetType } from '../datasets.ts';
 export interface VariableDef {
   readonly code: string;
   readonly dataset: DatasetType;
+  /**
+   * Stevens' level of measurement: "ordinal" when the substantive categories run from low to
+   * high in `categories` (ages, incomes, counts, schooling, remoteness), else "nominal". Readers
+   * build ordered factors / categoricals only for ordinal variables (missing codes excluded).
+   */
+  readonly measurement: Measurement;
   readonly description: string;
   readonly categories: readonly string[];
   /** For small suburbs (confidentiality): coarser categories and the map fine index → coarse index. */
   readonly coarse?: { readonly categories: readonly string[]; readonly fromFine: readonly number[] };
 }
+
+/** Whether a variable's categories have an order (ordinal) or not (nominal). */
+export const MEASUREMENTS = ['nominal', 'ordinal'] as const;
+export type Measurement = (typeof MEASUREMENTS)[number];
 
 /** The residual categories, last in every variable that has them. */
 export const NS = 'Not stated';

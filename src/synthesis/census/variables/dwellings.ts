@@ -91,12 +91,14 @@ export const DWELLING_VARIABLES: readonly VariableDef[] = [
     // Every other dwelling variable but DLOD is "Not applicable" there (docs/synthesis.md, "Populations").
     code: 'DWTD',
     dataset: 'dwellings',
+    measurement: 'nominal',
     description: 'Dwelling type',
     categories: ['Occupied private dwelling', 'Non-private dwelling or non-classifiable household'],
   },
   {
     code: 'STRD',
     dataset: 'dwellings',
+    measurement: 'nominal',
     description: 'Dwelling structure',
     categories: STRD_CATS,
     coarse: coarsenByRuns(STRD_CATS, [
@@ -111,12 +113,14 @@ export const DWELLING_VARIABLES: readonly VariableDef[] = [
   {
     code: 'TEND',
     dataset: 'dwellings',
+    measurement: 'nominal',
     description: 'Tenure type',
     categories: ['Owned outright', 'Owned with a mortgage', 'Rented', 'Other tenure type', NS, NA],
   },
   {
     code: 'LLDD',
     dataset: 'dwellings',
+    measurement: 'nominal',
     description: 'Landlord type',
     categories: [
       'Real estate agent',
@@ -131,30 +135,35 @@ export const DWELLING_VARIABLES: readonly VariableDef[] = [
   {
     code: 'BEDRD',
     dataset: 'dwellings',
+    measurement: 'ordinal',
     description: 'Number of bedrooms in private dwelling',
     categories: ['None (includes studios)', 'One bedroom', 'Two bedrooms', 'Three bedrooms', 'Four bedrooms', 'Five bedrooms', 'Six or more bedrooms', NS, NA],
   },
   {
     code: 'VEHRD',
     dataset: 'dwellings',
+    measurement: 'ordinal',
     description: 'Number of motor vehicles',
     categories: ['No motor vehicles', 'One motor vehicle', 'Two motor vehicles', 'Three motor vehicles', 'Four or more motor vehicles', NS, NA],
   },
   {
     code: 'NPRD',
     dataset: 'dwellings',
+    measurement: 'ordinal',
     description: 'Number of persons usually resident in dwelling',
     categories: ['One person', 'Two persons', 'Three persons', 'Four persons', 'Five persons', 'Six persons', 'Seven persons', 'Eight or more persons', NA],
   },
   {
     code: 'HHCD',
     dataset: 'dwellings',
+    measurement: 'nominal',
     description: 'Household composition',
     categories: ['Family household', 'Lone person household', 'Group household', NA],
   },
   {
     code: 'HCFMD',
     dataset: 'dwellings',
+    measurement: 'nominal',
     description: 'Family household composition (primary family type)',
     // Not coarsened: the families file's FMCF and the household's size give the fine type back.
     categories: HCFMD_CATS,
@@ -162,6 +171,7 @@ export const DWELLING_VARIABLES: readonly VariableDef[] = [
   {
     code: 'HIND',
     dataset: 'dwellings',
+    measurement: 'ordinal',
     description: 'Total household income (weekly)',
     categories: INCOME_WEEKLY_HOUSEHOLD,
     coarse: coarsenByRuns(INCOME_WEEKLY_HOUSEHOLD, INCOME_HOUSEHOLD_COARSE),
@@ -169,6 +179,7 @@ export const DWELLING_VARIABLES: readonly VariableDef[] = [
   {
     code: 'HIED',
     dataset: 'dwellings',
+    measurement: 'ordinal',
     description: 'Equivalised total household income (weekly) ranges',
     categories: HIED_CATS,
     // Coarsened with HIND: with the household's size, equivalised bands would split HIND's
@@ -183,6 +194,7 @@ export const DWELLING_VARIABLES: readonly VariableDef[] = [
   {
     code: 'RNTRD',
     dataset: 'dwellings',
+    measurement: 'ordinal',
     description: 'Rent (weekly) ranges',
     categories: RNTRD_CATS,
     coarse: coarsenByRuns(RNTRD_CATS, [
@@ -197,6 +209,7 @@ export const DWELLING_VARIABLES: readonly VariableDef[] = [
   {
     code: 'MRERD',
     dataset: 'dwellings',
+    measurement: 'ordinal',
     description: 'Mortgage repayments (monthly) ranges',
     categories: MRERD_CATS,
     coarse: coarsenByRuns(MRERD_CATS, [
@@ -211,12 +224,14 @@ export const DWELLING_VARIABLES: readonly VariableDef[] = [
   {
     code: 'NFMD',
     dataset: 'dwellings',
+    measurement: 'ordinal',
     description: 'Number of families in household',
     categories: ['No families', 'One family', 'Two families', 'Three or more families', NA],
   },
   {
     code: 'DLOD',
     dataset: 'dwellings',
+    measurement: 'ordinal',
     description: 'Dwelling location (remoteness area of the suburb; not allocated for postal-area and LGA pools, which straddle remoteness areas)',
     categories: ['Major Cities of Australia', 'Inner Regional Australia', 'Outer Regional Australia', 'Remote Australia', 'Very Remote Australia', 'Not allocated'],
   },

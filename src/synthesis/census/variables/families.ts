@@ -47,28 +47,32 @@ const FBLF_CATS = [
 ];
 
 export const FAMILY_VARIABLES: readonly VariableDef[] = [
-  { code: 'FMCF', dataset: 'families', description: 'Family composition', categories: FMCF_CATS },
+  { code: 'FMCF', dataset: 'families', measurement: 'nominal', description: 'Family composition', categories: FMCF_CATS },
   {
     code: 'CDCF',
     dataset: 'families',
+    measurement: 'ordinal',
     description: 'Count of dependent children in family',
     categories: COUNT_OF('dependent child', 'dependent children', 'No dependent children'),
   },
   {
     code: 'CACF',
     dataset: 'families',
+    measurement: 'ordinal',
     description: 'Count of all children in family',
     categories: COUNT_OF('child in family', 'children in family', 'No children in family'),
   },
   {
     code: 'NPRF',
     dataset: 'families',
+    measurement: 'ordinal',
     description: 'Number of persons in family',
     categories: ['Two persons', 'Three persons', 'Four persons', 'Five persons', 'Six persons', 'Seven persons', 'Eight or more persons'],
   },
   {
     code: 'FINF',
     dataset: 'families',
+    measurement: 'ordinal',
     description: 'Total family income (weekly)',
     categories: INCOME_WEEKLY_HOUSEHOLD,
     coarse: coarsenByRuns(INCOME_WEEKLY_HOUSEHOLD, INCOME_HOUSEHOLD_COARSE),
@@ -76,6 +80,7 @@ export const FAMILY_VARIABLES: readonly VariableDef[] = [
   {
     code: 'LFSF',
     dataset: 'families',
+    measurement: 'nominal',
     description: 'Labour force status of parent(s) or partners in family',
     categories: LFSF_CATS,
     coarse: coarsenByRuns(LFSF_CATS, [
@@ -91,19 +96,22 @@ export const FAMILY_VARIABLES: readonly VariableDef[] = [
   {
     code: 'SSCF',
     dataset: 'families',
+    measurement: 'nominal',
     description: 'Same-sex couple indicator',
     categories: ['Opposite-sex couple', 'Male same-sex couple', 'Female same-sex couple', NA],
   },
-  { code: 'FBLF', dataset: 'families', description: 'Family blending', categories: FBLF_CATS },
+  { code: 'FBLF', dataset: 'families', measurement: 'nominal', description: 'Family blending', categories: FBLF_CATS },
   {
     code: 'FMHD',
     dataset: 'families',
+    measurement: 'ordinal',
     description: 'Family household type (number of families in the household)',
     categories: ['One family household', 'Two family household', 'Three or more family household'],
   },
   {
     code: 'AGFRF',
     dataset: 'families',
+    measurement: 'ordinal',
     description: 'Age of family reference person',
     categories: ['15-24 years', '25-34 years', '35-44 years', '45-54 years', '55-64 years', '65-74 years', '75-84 years', '85 years and over'],
   },

@@ -203,6 +203,7 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'AGE5P',
     dataset: 'persons',
+    measurement: 'ordinal',
     description: 'Age in five-year groups',
     categories: AGE5P_CATS,
     // Ten-year groups from 15, as the census's own (G01): a boundary at 15 because every 15+
@@ -213,10 +214,11 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
       ['85 years and over', 17],
     ]),
   },
-  { code: 'SEXP', dataset: 'persons', description: 'Sex', categories: ['Male', 'Female'] },
+  { code: 'SEXP', dataset: 'persons', measurement: 'nominal', description: 'Sex', categories: ['Male', 'Female'] },
   {
     code: 'RLHP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Relationship in household',
     categories: RLHP_CATS,
     // Not coarsened: age (0-14), attendance, marital status and the household's type give every
@@ -225,18 +227,21 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'MSTP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Registered marital status',
     categories: ['Never married', 'Widowed', 'Divorced', 'Separated', 'Married', NA],
   },
   {
     code: 'MDCP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Social marital status',
     categories: ['Married in a registered marriage', 'Married in a de facto marriage', 'Not married', NA],
   },
   {
     code: 'INGP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Indigenous status',
     categories: ['Non-Indigenous', 'Aboriginal', 'Torres Strait Islander', 'Both Aboriginal and Torres Strait Islander', NS],
     coarse: coarsen(
@@ -251,6 +256,7 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'BPLP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Country of birth (region)',
     categories: BPLP_CATS,
     coarse: coarsenByRuns(BPLP_CATS, [
@@ -262,12 +268,14 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'CITP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Australian citizenship',
     categories: ['Australian citizen', 'Not an Australian citizen', NS],
   },
   {
     code: 'LANP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Language used at home (group)',
     categories: LANP_CATS,
     coarse: coarsenByRuns(LANP_CATS, [
@@ -279,12 +287,14 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'ENGLP',
     dataset: 'persons',
+    measurement: 'ordinal',
     description: 'Proficiency in spoken English',
     categories: ['Very well', 'Well', 'Not well', 'Not at all', NS, NA],
   },
   {
     code: 'RELP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Religious affiliation (group)',
     categories: RELP_CATS,
     coarse: coarsen(RELP_CATS, [
@@ -297,6 +307,7 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'TYPP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Type of educational institution attending',
     categories: TYPP_CATS,
     coarse: coarsen(TYPP_CATS, [
@@ -309,6 +320,7 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'HSCP',
     dataset: 'persons',
+    measurement: 'ordinal',
     description: 'Highest year of school completed',
     categories: HSCP_CATS,
     // Coarsened with HEAP, whose coarse "Secondary Education or below" Year 9 or 10 would split.
@@ -322,6 +334,7 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'HEAP',
     dataset: 'persons',
+    measurement: 'ordinal',
     description: 'Level of highest educational attainment',
     categories: HEAP_CATS,
     coarse: coarsenByRuns(HEAP_CATS, [
@@ -336,6 +349,7 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'INCP',
     dataset: 'persons',
+    measurement: 'ordinal',
     description: 'Total personal income (weekly)',
     categories: INCOME_WEEKLY_PERSON,
     coarse: coarsenByRuns(INCOME_WEEKLY_PERSON, [
@@ -353,30 +367,35 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'ASSNP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Core activity need for assistance',
     categories: ['Has need for assistance with core activities', 'Does not have need for assistance with core activities', NS],
   },
   {
     code: 'LTHP',
     dataset: 'persons',
+    measurement: 'ordinal',
     description: 'Long-term health condition (count of selected conditions)',
     categories: ['No long-term health condition', 'One condition', 'Two conditions', 'Three or more conditions', NS],
   },
   {
     code: 'UAI5P',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Unpaid assistance to a person with a disability, health condition or due to old age',
     categories: ['Provided unpaid assistance', 'No unpaid assistance provided', NS, NA],
   },
   {
     code: 'VOLWP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Voluntary work for an organisation or group',
     categories: ['Volunteer', 'Not a volunteer', NS, NA],
   },
   {
     code: 'LFSP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Labour force status',
     categories: LFSP_CATS,
     coarse: coarsen(LFSP_CATS, [
@@ -390,6 +409,7 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'HRSP',
     dataset: 'persons',
+    measurement: 'ordinal',
     description: 'Hours worked (all jobs, week before Census night)',
     categories: HRSP_CATS,
     // Coarsened with LFSP: any split of the hours would give coarse LFSP's "Employed" back as
@@ -402,6 +422,7 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'OCCP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Occupation (ANZSCO major group)',
     categories: OCCP_CATS,
     coarse: coarsenByRuns(OCCP_CATS, [
@@ -416,6 +437,7 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'INDP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Industry of employment (ANZSIC division)',
     categories: INDP_CATS,
     coarse: coarsen(INDP_CATS, [
@@ -431,6 +453,7 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
   {
     code: 'MTWP',
     dataset: 'persons',
+    measurement: 'nominal',
     description: 'Method of travel to work',
     categories: MTWP_CATS,
     coarse: coarsen(MTWP_CATS, [
