@@ -1,10 +1,10 @@
 /**
- * The csv export of a national release in-process, for A/B runs of the csv path: sample + export
+ * The csv (or --format parquet) export of a national release in-process, for A/B runs of the export path: sample + export
  * --n persons of --scope, --reps times in one process, each with its wall time, the process's CPU
  * time (the file writes run on libuv's pool) and the main thread's (`process.threadCpuUsage`:
  * sampling, gather and writer; robust to a busy machine). Run two checkouts alternately against
  * the same release to compare (docs/performance.md, "Large executes and downloads").
- * Usage: node bin/run-ts.js bench/csv-national.ts [--release /tmp/spq-national-aus/pools/2021.1] [--n 1000000] [--reps 2] [--out /tmp/csv-national.csv]
+ * Usage: node bin/run-ts.js bench/csv-national.ts [--release /tmp/spq-national-aus/pools/2021.1] [--n 1000000] [--reps 2] [--format csv|parquet] [--out /tmp/csv-national.csv]
  */
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -16,6 +16,7 @@ const { values } = parseArgs({
     scope: { type: 'string', default: 'Australia' },
     n: { type: 'string', default: '1000000' },
     reps: { type: 'string', default: '2' },
+    format: { type: 'string', default: 'csv' },
     out: { type: 'string', default: '/tmp/csv-national.csv' },
   },
 });
@@ -30,7 +31,7 @@ for (let r = 0; r < Number(values.reps); r++) {
   const t0 = performance.now();
   const rows = release.sample(scope.value, 'persons', Number(values.n), BigInt(r + 7));
   const t1 = performance.now();
-  const result = await release.export({ dataset: 'persons', parts: [{ selection: scope.value, rows }], format: 'csv', includeGeography: 'none', metadata, destPath: values.out! });
+  const result = await release.export({ dataset: 'persons', parts: [{ selection: scope.value, rows }], format: values.format as 'csv' | 'parquet', includeGeography: 'none', metadata, destPath: values.out! });
   const t2 = performance.now();
   await rm(values.out!, { force: true });
   if (result.dictionaryPath) await rm(result.dictionaryPath, { force: true });

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { appError, type AppError } from '../core/errors.ts';
 import { verifyLink } from '../core/links.ts';
 import { err, ok, type Result } from '../core/result.ts';
+import { STORED_CODINGS, type ContentCoding } from '../ports/file-store.ts';
 import type { UseCaseDeps } from './deps.ts';
 import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, dictionaryFileKey, formatOfFileName, HOUSEHOLD_CONTENT_TYPE, householdFileKey } from './format.ts';
 
@@ -81,6 +82,32 @@ export async function openDownload(
   return ok({ key, size, contentType: expected.contentType, fileName, expiresAt: new Date(claims.value.expiresAt * 1000) });
 }
 
-export async function readDownload(deps: Pick<UseCaseDeps, 'files'>, key: string, range?: ByteRange): Promise<Readable | undefined> {
-  return deps.files.read(key, range);
+/** How long a download waits for the representations this instance is still compressing before it sends the file itself. */
+const ENCODING_WAIT_MS = 30_000;
+
+/**
+ * The representation a whole-file download sends: the first coding the client accepts (in the
+ * server's order) that the store holds, with its size; undefined for the file itself. A file
+ * stored a moment ago may still be compressing on this instance: the download waits for it
+ * (a 785 MB csv takes seconds; sending it uncompressed takes longer on most networks).
+ */
+export async function storedRepresentation(
+  deps: Pick<UseCaseDeps, 'files'>,
+  key: string,
+  accepted: (offered: readonly ContentCoding[]) => readonly ContentCoding[],
+): Promise<{ readonly coding: ContentCoding; readonly size: number } | undefined> {
+  const codings = accepted(STORED_CODINGS);
+  if (codings.length === 0) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([deps.files.settled(key), new Promise((resolve) => (timer = setTimeout(resolve, ENCODING_WAIT_MS)))]);
+  clearTimeout(timer);
+  for (const coding of codings) {
+    const size = await deps.files.size(key, coding);
+    if (size !== undefined) return { coding, size };
+  }
+  return undefined;
+}
+
+export async function readDownload(deps: Pick<UseCaseDeps, 'files'>, key: string, range?: ByteRange, coding?: ContentCoding): Promise<Readable | undefined> {
+  return deps.files.read(key, range, coding);
 }

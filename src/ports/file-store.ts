@@ -1,14 +1,37 @@
 import type { Readable } from 'node:stream';
 
-/** Where result files live: the local data directory (embedded default) or an S3-compatible bucket. */
+/** A compressed representation of a stored file (HTTP Content-Encoding). */
+export type ContentCoding = 'zstd' | 'gzip';
+
+/** The codings held for a compressible file, in the order a client accepting both is served. */
+export const STORED_CODINGS: readonly ContentCoding[] = ['zstd', 'gzip'];
+
+/** Media types (without parameters) held compressed too: csv and JSON; parquet, xlsx and zip are compressed already. */
+const COMPRESSIBLE = new Set(['text/csv', 'application/json']);
+
+export const isCompressible = (contentType: string): boolean => COMPRESSIBLE.has(contentType.split(';')[0]!.trim().toLowerCase());
+
+/**
+ * Where result files live: the local data directory (embedded default) or an S3-compatible bucket.
+ * A text file (csv, JSON) is also held compressed, once per coding, beside the file itself: a
+ * download then sends a stored representation with its own length instead of compressing on
+ * the fly, so every response has Content-Length and a HEAD can say it.
+ */
 export interface FileStore {
-  /** Moves/uploads a finished local file into the store under key; the local file may be removed. */
+  /**
+   * Moves/uploads a finished local file into the store under key; the local file may be removed.
+   * For a compressible content type it also writes the zstd and gzip representations: before it
+   * resolves for a small file, in the background for a large one (`settled` waits for them).
+   */
   put(key: string, localPath: string, contentType: string): Promise<void>;
   /** URL the client downloads from, valid until expiresAt; carries no API key. */
   downloadUrl(key: string, fileName: string, expiresAt: Date): Promise<string>;
-  /** Byte size, or undefined when the file is gone. */
-  size(key: string): Promise<number | undefined>;
-  /** Streams bytes [start, end] inclusive (the whole file without a range); local store only serves downloads itself. */
-  read(key: string, range?: { start: number; end: number }): Promise<Readable | undefined>;
+  /** Byte size of the file (or of its representation in `coding`), or undefined when that is not held. */
+  size(key: string, coding?: ContentCoding): Promise<number | undefined>;
+  /** Streams bytes [start, end] inclusive of the file (or of its representation in `coding`), the whole without a range. */
+  read(key: string, range?: { start: number; end: number }, coding?: ContentCoding): Promise<Readable | undefined>;
+  /** Resolves when the representations this instance is still writing for key are written (or failed); at once when there are none. */
+  settled(key: string): Promise<void>;
+  /** Removes the file and its representations. */
   delete(key: string): Promise<void>;
 }

@@ -1,8 +1,10 @@
 import { readFile, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { constants, gzipSync, zstdCompressSync } from 'node:zlib';
+import { GZIP_LEVEL, ZSTD_LEVEL } from '../../src/adapters/filestore/encodings.ts';
 import { assertRange, assertSafeKey } from '../../src/adapters/filestore/file-keys.ts';
 import { signLink, type LinkSecret } from '../../src/core/links.ts';
-import type { FileStore } from '../../src/ports/file-store.ts';
+import { isCompressible, type ContentCoding, type FileStore } from '../../src/ports/file-store.ts';
 
 export interface MemoryFileStoreOptions {
   readonly baseUrl: string;
@@ -27,32 +29,45 @@ const takeFromDisk = async (path: string): Promise<Buffer> => {
  */
 export function memoryFileStore(options: MemoryFileStoreOptions): FileStore & { readonly keys: () => string[] } {
   const files = new Map<string, Buffer>();
+  // A compressible file's representations, compressed at put as the real stores do.
+  const encoded = new Map<string, Readonly<Record<ContentCoding, Buffer>>>();
+  const bytesOf = (key: string, coding: ContentCoding | undefined) => (coding === undefined ? files.get(key) : encoded.get(key)?.[coding]);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const take = options.take ?? takeFromDisk;
   return {
     keys: () => [...files.keys()].sort(),
-    async put(key, localPath) {
+    async put(key, localPath, contentType) {
       assertSafeKey(key);
-      files.set(key, await take(localPath));
+      const bytes = await take(localPath);
+      files.set(key, bytes);
+      encoded.delete(key);
+      if (isCompressible(contentType)) {
+        encoded.set(key, {
+          zstd: zstdCompressSync(bytes, { params: { [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL } }),
+          gzip: gzipSync(bytes, { level: GZIP_LEVEL }),
+        });
+      }
     },
     async downloadUrl(key, fileName, expiresAt) {
       const token = signLink(options.secret, key, Math.floor(expiresAt.getTime() / 1000), fileName);
       return `${baseUrl}/downloads/${token}/${encodeURIComponent(fileName)}`;
     },
-    async size(key) {
+    async size(key, coding) {
       assertSafeKey(key);
-      return files.get(key)?.length;
+      return bytesOf(key, coding)?.length;
     },
-    async read(key, range) {
+    async read(key, range, coding) {
       assertSafeKey(key);
       assertRange(range);
-      const bytes = files.get(key);
+      const bytes = bytesOf(key, coding);
       if (bytes === undefined) return undefined;
       return Readable.from([range === undefined ? bytes : bytes.subarray(range.start, range.end + 1)]);
     },
+    settled: async () => undefined,
     async delete(key) {
       assertSafeKey(key);
       files.delete(key);
+      encoded.delete(key);
     },
   };
 }

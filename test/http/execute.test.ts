@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepExpiredFiles } from '../../src/app/maintenance.ts';
 import { FIXTURE_SUBURBS, CATALOGUE_VARIABLES, FIXTURE_VERSION } from '../adapters/pools/fixture.ts';
 import { download, parquetMetadata, readTable, type Table } from './files.ts';
-import { presignedTarget, query, startTestServer, type TestServer } from './harness.ts';
+import { signLink } from '../../src/core/links.ts';
+import { presignedTarget, query, SECRET, startTestServer, type TestServer } from './harness.ts';
 
 let s: TestServer;
 let acct: { accountId: string; key: string };
@@ -26,10 +27,10 @@ const execute = (body: unknown, headers: Record<string, string> = {}, key = acct
 const credits = async (key = acct.key) => (await (await s.call('/account/credits', { key })).json()).credits_remaining as number;
 const silentLog = { info: () => undefined, error: () => undefined };
 
-/** A GET whose body is the bytes on the wire (fetch would decode a Content-Encoding itself). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+/** A GET (or HEAD) whose body is the bytes on the wire (fetch would decode a Content-Encoding itself). */
+function rawRequest(url: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers }, (res) => {
+    const req = httpRequest(url, { headers, method }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -239,37 +240,71 @@ describe('downloads', () => {
     expect(outside.headers.get('content-range')).toBe(`bytes */${whole.length}`);
   });
 
-  it('a whole csv goes compressed as the client accepts it (zstd first, then gzip), a range and parquet never', async () => {
-    const zstd = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br, zstd' });
-    const gzip = await rawGet(url, { 'accept-encoding': 'gzip;q=0.5, zstd;q=0' });
-    const plain = await rawGet(url, { 'accept-encoding': 'identity' });
-    const ranged = await rawGet(url, { 'accept-encoding': 'zstd, gzip', range: 'bytes=0-9' });
-    if (s.stack === 'scaleout') {
-      // The link is S3's presigned URL: S3 serves the object as stored, whatever the client accepts.
-      for (const r of [zstd, gzip, plain]) expect(r.headers['content-encoding']).toBeUndefined();
-      expect(zstd.body).toEqual(whole);
-      return;
-    }
+  /**
+   * The service's own link to a file (the download route, reading the stack's file store): the
+   * embedded download_url itself; in scale-out, where download_url is S3's presigned URL, one
+   * signed here as the embedded store signs it, so the route is tested over both stores.
+   */
+  const serviceLink = (queryId: string, key: string, fileName: string): string =>
+    `${s.baseUrl}/downloads/${signLink(SECRET, key, Math.floor(s.clock.ms / 1000) + 3600, fileName)}/${fileName}`;
+
+  it('every download has Content-Length: a whole csv as the stored zstd or gzip copy the client accepts, HEAD the same, a range and parquet as they are', async () => {
+    const json = await (await execute(query({ n_observations: 30, output_format: 'csv' }))).json();
+    const link = serviceLink(json.query_id, `${json.query_id}.csv`, `spq-${json.query_id}-persons.csv`);
+    const file = Buffer.from(await (await fetch(json.download_url, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
+    const zstd = await rawRequest(link, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    const gzip = await rawRequest(link, { 'accept-encoding': 'gzip;q=0.5, zstd;q=0' });
+    const plain = await rawRequest(link, { 'accept-encoding': 'identity' });
+    const bare = await rawRequest(link, {});
+    const ranged = await rawRequest(link, { 'accept-encoding': 'zstd, gzip', range: 'bytes=0-9' });
+    const rangedPlain = await rawRequest(link, { range: 'bytes=5-' });
     expect(zstd.status).toBe(200);
     expect(zstd.headers['content-encoding']).toBe('zstd');
-    expect(zstd.headers['content-length']).toBeUndefined();
+    expect(zstd.headers['content-length']).toBe(String(zstd.body.length));
     expect(zstd.headers['vary']).toBe('accept-encoding');
-    expect(zstdDecompressSync(zstd.body)).toEqual(whole);
+    expect(zstdDecompressSync(zstd.body)).toEqual(file);
     expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gzip.body)).toEqual(whole);
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.headers['content-length']).toBe(String(whole.length));
-    expect(plain.body).toEqual(whole);
+    expect(gzip.headers['content-length']).toBe(String(gzip.body.length));
+    expect(gunzipSync(gzip.body)).toEqual(file);
+    for (const r of [plain, bare]) {
+      expect(r.headers['content-encoding']).toBeUndefined();
+      expect(r.headers['content-length']).toBe(String(file.length));
+      expect(r.body).toEqual(file);
+    }
     expect(ranged.status).toBe(206);
     expect(ranged.headers['content-encoding']).toBeUndefined();
-    expect(ranged.body).toEqual(whole.subarray(0, 10));
-    // Compressed in transit, the csv is a fraction of its size (labels repeat).
-    expect(zstd.body.length).toBeLessThan(whole.length / 3);
-    const parquetUrl = (await (await execute(query({ n_observations: 30 }))).json()).download_url as string;
-    const parquet = await rawGet(parquetUrl, { 'accept-encoding': 'zstd, gzip' });
+    expect(ranged.headers['content-length']).toBe('10');
+    expect(ranged.body).toEqual(file.subarray(0, 10));
+    expect(rangedPlain.headers['content-range']).toBe(`bytes 5-${file.length - 1}/${file.length}`);
+    expect(rangedPlain.body).toEqual(file.subarray(5));
+    // HEAD says what the GET with the same Accept-Encoding sends.
+    for (const [accept, get] of [['zstd', zstd], ['gzip', gzip], ['identity', plain]] as const) {
+      const head = await rawRequest(link, { 'accept-encoding': accept }, 'HEAD');
+      expect(head.status).toBe(200);
+      expect(head.headers['content-length']).toBe(get.headers['content-length']);
+      expect(head.headers['content-encoding']).toBe(get.headers['content-encoding']);
+      expect(head.body.length).toBe(0);
+    }
+    // Compressed, the csv is a fraction of its size (labels repeat).
+    expect(zstd.body.length).toBeLessThan(file.length / 3);
+    // The dictionary (JSON) too.
+    const dictionary = await rawRequest(serviceLink(json.query_id, `${json.query_id}.dictionary.json`, `spq-${json.query_id}-persons-dictionary.json`), { 'accept-encoding': 'gzip' });
+    expect(dictionary.headers['content-encoding']).toBe('gzip');
+    expect(dictionary.headers['content-length']).toBe(String(dictionary.body.length));
+    expect(JSON.parse(gunzipSync(dictionary.body).toString('utf8')).dataset_type).toBe('persons');
+    const parquetId = (await (await execute(query({ n_observations: 30 }))).json()).query_id as string;
+    const parquet = await rawRequest(serviceLink(parquetId, `${parquetId}.parquet`, `spq-${parquetId}-persons.parquet`), { 'accept-encoding': 'zstd, gzip' });
     expect(parquet.status).toBe(200);
     expect(parquet.headers['content-encoding']).toBeUndefined();
+    expect(parquet.headers['content-length']).toBe(String(parquet.body.length));
     expect(parquet.body.subarray(0, 4).toString()).toBe('PAR1');
+    if (s.stack === 'scaleout') {
+      // download_url itself is S3's presigned URL: S3 sends the file as stored, with its length, whatever the client accepts.
+      const direct = await rawRequest(json.download_url, { 'accept-encoding': 'gzip, zstd' });
+      expect(direct.headers['content-encoding']).toBeUndefined();
+      expect(direct.headers['content-length']).toBe(String(file.length));
+      expect(direct.body).toEqual(file);
+    }
   });
 
   it('HEAD gives the headers and no body', async () => {

@@ -3,13 +3,15 @@ import { chmod, copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { signLink, type LinkSecret } from '../../core/links.ts';
-import type { FileStore } from '../../ports/file-store.ts';
+import { isCompressible, STORED_CODINGS, type ContentCoding, type FileStore } from '../../ports/file-store.ts';
+import { ENCODE_BEFORE_PUT_BYTES, encodedKey, encodeFile, EncodingJobs } from './encodings.ts';
 import { assertRange, assertSafeKey } from './file-keys.ts';
 
 /**
  * Result files in the local data directory (the embedded default): <dir>/files/<key>. Download
  * links point at the service itself, `${baseUrl}/downloads/<token>/<fileName>`, with a token from
  * core/links.ts; the HTTP download route verifies it (verifyLink) and streams read(key).
+ * A csv or JSON file's compressed representations lie beside it: <key>.zst and <key>.gz.
  */
 export interface LocalFileStoreOptions {
   /** The data directory; files live under <dir>/files. */
@@ -24,14 +26,19 @@ const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT'
 export function createLocalFileStore(options: LocalFileStoreOptions): FileStore {
   const root = join(options.dir, 'files');
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const pathOf = (key: string) => {
+  const pathOf = (key: string, coding?: ContentCoding) => {
     assertSafeKey(key);
-    return join(root, key);
+    return join(root, coding === undefined ? key : encodedKey(key, coding));
   };
+  const jobs = new EncodingJobs();
+  const removeEncoded = (key: string) => Promise.all(STORED_CODINGS.map((c) => rm(pathOf(key, c), { force: true })));
 
   return {
-    async put(key, localPath) {
+    async put(key, localPath, contentType) {
       const target = pathOf(key);
+      // A replaced file's representations go first: they never stand for other bytes.
+      await jobs.settled(key);
+      await removeEncoded(key);
       // Result files hold a client's data: readable by the service's user only.
       await mkdir(dirname(target), { recursive: true, mode: 0o700 });
       await chmod(dirname(target), 0o700);
@@ -52,6 +59,10 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
         }
         await rm(localPath, { force: true });
       }
+      if (!isCompressible(contentType)) return;
+      const size = (await stat(target)).size;
+      const job = jobs.start(key, () => Promise.allSettled(STORED_CODINGS.map((c) => encodeFile(target, pathOf(key, c), c))));
+      if (size <= ENCODE_BEFORE_PUT_BYTES) await job;
     },
 
     async downloadUrl(key, fileName, expiresAt) {
@@ -60,9 +71,9 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       return `${baseUrl}/downloads/${token}/${encodeURIComponent(fileName)}`;
     },
 
-    async size(key) {
+    async size(key, coding) {
       try {
-        const info = await stat(pathOf(key));
+        const info = await stat(pathOf(key, coding));
         return info.isFile() ? info.size : undefined;
       } catch (e) {
         if (isMissing(e)) return undefined;
@@ -70,11 +81,11 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       }
     },
 
-    async read(key, range): Promise<Readable | undefined> {
+    async read(key, range, coding): Promise<Readable | undefined> {
       assertRange(range);
       try {
         // Opening first turns a missing file into undefined instead of a stream that errors later.
-        const handle = await open(pathOf(key), 'r');
+        const handle = await open(pathOf(key, coding), 'r');
         // 1 MiB reads instead of the default 64 KiB: a result file runs to hundreds of MB, and each
         // chunk is a thread-pool round trip and a socket write on the event loop.
         return handle.createReadStream({ highWaterMark: 1 << 20, ...(range === undefined ? {} : { start: range.start, end: range.end }) });
@@ -84,8 +95,13 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       }
     },
 
+    settled: (key) => jobs.settled(key),
+
     async delete(key) {
-      await rm(pathOf(key), { force: true });
+      const path = pathOf(key);
+      // A job still compressing would put its representation back after the delete.
+      await jobs.settled(key);
+      await Promise.all([rm(path, { force: true }), removeEncoded(key)]);
     },
   };
 }

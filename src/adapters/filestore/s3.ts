@@ -1,11 +1,12 @@
 import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config.ts';
-import type { FileStore } from '../../ports/file-store.ts';
+import { isCompressible, STORED_CODINGS, type ContentCoding, type FileStore } from '../../ports/file-store.ts';
+import { ENCODE_BEFORE_PUT_BYTES, encodedKey, encodeFile, EncodingJobs } from './encodings.ts';
 import { assertRange, assertSafeKey, attachmentDisposition } from './file-keys.ts';
 
 /**
@@ -15,6 +16,8 @@ import { assertRange, assertSafeKey, attachmentDisposition } from './file-keys.t
  * SigV4 presigned URLs live at most 7 days, and only as long as the credentials that signed
  * them: sign with long-lived keys (an IAM user's), not temporary STS/role credentials, or links
  * die when the session token does (see docs/storage-and-limits.md).
+ * A csv or JSON file's compressed representations are objects of their own, <key>.zst and
+ * <key>.gz, stored with their Content-Encoding (the local store's layout).
  */
 export interface S3FileStoreOptions {
   /** Multipart part size in bytes (S3's minimum is 5 MiB). Files up to one part go in one PUT. */
@@ -53,21 +56,50 @@ export function createS3FileStore(config: S3Config, options: S3FileStoreOptions 
   const Bucket = config.bucket;
   const partSize = options.partSize ?? DEFAULT_PART_SIZE;
   const now = options.now ?? Date.now;
+  const jobs = new EncodingJobs();
+  const objectKey = (key: string, coding: ContentCoding | undefined) => (coding === undefined ? key : encodedKey(key, coding));
+  const removeEncoded = (key: string) => Promise.all(STORED_CODINGS.map((c) => client.send(new DeleteObjectCommand({ Bucket, Key: encodedKey(key, c) }))));
+
+  /**
+   * Streams a file into an object: lib-storage buffers one part at a time (two in flight) and
+   * switches to a multipart upload when the file is larger than one part.
+   */
+  async function upload(Key: string, path: string, ContentType: string, ContentEncoding?: ContentCoding): Promise<void> {
+    const params = { Bucket, Key, Body: createReadStream(path), ContentType, ...(ContentEncoding === undefined ? {} : { ContentEncoding }) };
+    await new Upload({ client, params, partSize, queueSize: 2, leavePartsOnError: false }).done();
+  }
+
+  /** Compresses the local file beside itself and uploads the result as the key's representation in `coding`. */
+  async function putEncoded(key: string, localPath: string, contentType: string, coding: ContentCoding): Promise<void> {
+    const path = encodedKey(localPath, coding);
+    try {
+      await encodeFile(localPath, path, coding);
+      await upload(encodedKey(key, coding), path, contentType, coding);
+    } finally {
+      await rm(path, { force: true });
+    }
+  }
 
   return {
     async put(key, localPath, contentType) {
       assertSafeKey(key);
-      // Streams the file: lib-storage buffers one part at a time (two in flight) and switches
-      // to a multipart upload when the file is larger than one part.
-      const upload = new Upload({
-        client,
-        params: { Bucket, Key: key, Body: createReadStream(localPath), ContentType: contentType },
-        partSize,
-        queueSize: 2,
-        leavePartsOnError: false,
+      // A replaced file's representations go first: they never stand for other bytes.
+      await jobs.settled(key);
+      await removeEncoded(key);
+      await upload(key, localPath, contentType);
+      if (!isCompressible(contentType)) {
+        await rm(localPath, { force: true });
+        return;
+      }
+      const size = (await stat(localPath)).size;
+      const job = jobs.start(key, async () => {
+        try {
+          await Promise.allSettled(STORED_CODINGS.map((coding) => putEncoded(key, localPath, contentType, coding)));
+        } finally {
+          await rm(localPath, { force: true });
+        }
       });
-      await upload.done();
-      await rm(localPath, { force: true });
+      if (size <= ENCODE_BEFORE_PUT_BYTES) await job;
     },
 
     async downloadUrl(key, fileName, expiresAt) {
@@ -78,10 +110,10 @@ export function createS3FileStore(config: S3Config, options: S3FileStoreOptions 
       return getSignedUrl(client, command, { expiresIn: seconds, signingDate: new Date(signedAt) });
     },
 
-    async size(key) {
+    async size(key, coding) {
       assertSafeKey(key);
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: objectKey(key, coding) }));
         return head.ContentLength;
       } catch (e) {
         if (isNotFound(e)) return undefined;
@@ -89,12 +121,12 @@ export function createS3FileStore(config: S3Config, options: S3FileStoreOptions 
       }
     },
 
-    async read(key, range): Promise<Readable | undefined> {
+    async read(key, range, coding): Promise<Readable | undefined> {
       assertSafeKey(key);
       assertRange(range);
       try {
         const object = await client.send(
-          new GetObjectCommand({ Bucket, Key: key, ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }) }),
+          new GetObjectCommand({ Bucket, Key: objectKey(key, coding), ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }) }),
         );
         // In Node the SDK's body is an http.IncomingMessage (a Readable) with helper mixins.
         return object.Body as Readable | undefined;
@@ -104,9 +136,13 @@ export function createS3FileStore(config: S3Config, options: S3FileStoreOptions 
       }
     },
 
+    settled: (key) => jobs.settled(key),
+
     async delete(key) {
       assertSafeKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      // A job still uploading would put its representation back after the delete.
+      await jobs.settled(key);
+      await Promise.all([client.send(new DeleteObjectCommand({ Bucket, Key: key })), removeEncoded(key)]);
     },
 
     destroy: () => client.destroy(),

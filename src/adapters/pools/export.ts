@@ -23,6 +23,7 @@ import type { ColumnFile, ColumnReader } from './columns.ts';
 import { ID_COLUMNS } from './records-sql.ts';
 import { quoteLiteral } from './sql.ts';
 import { writeCsv, type CsvColumn } from './csv.ts';
+import { writeParquet, type ParquetColumn } from './parquet.ts';
 import { writeXlsx, type XlsxColumn } from './xlsx.ts';
 import { coarseColumnName, fileValue, NULL_CODE, variableFileColumns, type VariableFileColumn } from './variable-columns.ts';
 
@@ -482,16 +483,7 @@ export async function exportRows(
     // csv has no place for it: the dictionary (and the query metadata) is a separate file.
     await writeFile(dictionaryPathOf(destPath), JSON.stringify({ ...dictionary, metadata: request.metadata }, null, 2) + '\n');
   } else {
-    const id = `g${++gatherCount}`;
-    gathers.set(id, gatherPlan(shape));
-    try {
-      const kv = { ...request.metadata, dictionary: JSON.stringify(dictionary) };
-      const kvSql = `{${Object.entries(kv).map(([k, v]) => `${quoteLiteral(k)}: ${quoteLiteral(v)}`).join(', ')}}`;
-      // One scanning thread: the file keeps the gather's order (part, then row).
-      await connection.run(`COPY (SELECT * FROM spq_gather('${id}')) TO ${quoteLiteral(destPath)} (FORMAT parquet, COMPRESSION zstd, KV_METADATA ${kvSql})`);
-    } finally {
-      gathers.delete(id);
-    }
+    await exportParquet(catalog, shape, request, { ...request.metadata, dictionary: JSON.stringify(dictionary) });
   }
   return { rows, bytes: (await stat(destPath)).size, ...(format === 'csv' ? { dictionaryPath: dictionaryPathOf(destPath) } : {}) };
 }
@@ -644,6 +636,13 @@ const batchesOf = (shape: FileShape) => codedBatches(shape);
 async function exportCsv(shape: FileShape, request: ExportRequest): Promise<void> {
   const csvColumns: CsvColumn[] = streamedColumns(shape);
   await writeCsv({ destPath: request.destPath, columns: csvColumns, batches: batchesOf(shape) });
+}
+
+/** The parquet file, written from the coded columns (parquet.ts); an ordinal variable's columns are ordered dictionaries. */
+async function exportParquet(catalog: Catalog, shape: FileShape, request: ExportRequest, keyValue: Record<string, string>): Promise<void> {
+  const ordinal = new Set(shape.fileColumns.filter((c) => measurementOf(catalog.variables[c.source.dataset][c.source.variable]!) === 'ordinal').map((c) => c.name));
+  const columns: ParquetColumn[] = streamedColumns(shape).map((c) => (c.kind === 'coded' ? { ...c, ordered: ordinal.has(c.name) } : c));
+  await writeParquet({ destPath: request.destPath, columns, batches: batchesOf(shape), keyValue });
 }
 
 async function exportXlsx(catalog: Catalog, shape: FileShape, request: ExportRequest): Promise<void> {

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLink } from '../../../src/core/links.ts';
-import type { FileStore } from '../../../src/ports/file-store.ts';
+import { gunzipSync, zstdDecompressSync } from 'node:zlib';
+import { ENCODE_BEFORE_PUT_BYTES } from '../../../src/adapters/filestore/encodings.ts';
+import type { ContentCoding, FileStore } from '../../../src/ports/file-store.ts';
 
 /**
  * The behaviour every FileStore must show (local and S3 run this same suite). How a download
@@ -120,6 +122,63 @@ export function fileStoreContract(name: string, harness: FileStoreHarness): void
       expect(await readAll((await store.read(k, mid)) as Readable)).toEqual(bytes.subarray(mid.start, mid.end + 1));
       await store.delete(k);
     });
+
+    const decode = (coding: ContentCoding, bytes: Buffer) => (coding === 'zstd' ? zstdDecompressSync(bytes) : gunzipSync(bytes));
+    /** csv-like text: labels that repeat, as a result file's do. */
+    const csvText = (rows: number) => Buffer.from(`person_id,age,sex\n${Array.from({ length: rows }, (_, i) => `P${String(i).padStart(9, '0')},${['0-4 years', '25-29 years', '85 years and over'][i % 3]},${i % 2 ? 'Male' : 'Female'}`).join('\n')}\n`);
+
+    it('holds a csv or JSON file compressed too (zstd and gzip), each with its size, whole and by range', async () => {
+      const bytes = csvText(2_000);
+      const k = key();
+      await store.put(k, await localFile(bytes), 'text/csv; charset=utf-8');
+      await store.settled(k);
+      for (const coding of ['zstd', 'gzip'] as const) {
+        const size = await store.size(k, coding);
+        expect(size).toBeGreaterThan(0);
+        expect(size!).toBeLessThan(bytes.length / 4);
+        const encoded = await readAll((await store.read(k, undefined, coding)) as Readable);
+        expect(encoded.length).toBe(size);
+        expect(decode(coding, encoded)).toEqual(bytes);
+        expect(await readAll((await store.read(k, { start: 5, end: 24 }, coding)) as Readable)).toEqual(encoded.subarray(5, 25));
+      }
+      const json = Buffer.from(JSON.stringify({ variables: Array.from({ length: 50 }, (_, i) => ({ code: `V${i}`, categories: ['a', 'b'] })) }));
+      const d = key('json');
+      await store.put(d, await localFile(json), 'application/json');
+      expect(gunzipSync(await readAll((await store.read(d, undefined, 'gzip')) as Readable))).toEqual(json);
+    });
+
+    it('holds no compressed copy of a parquet file, and none survives a delete or a replacement', async () => {
+      const p = key('parquet');
+      await store.put(p, await localFile(Buffer.from('PAR1 not text PAR1')), 'application/vnd.apache.parquet');
+      await store.settled(p);
+      expect(await store.size(p, 'zstd')).toBeUndefined();
+      expect(await store.read(p, undefined, 'gzip')).toBeUndefined();
+      const k = key();
+      await store.put(k, await localFile(csvText(100)), 'text/csv');
+      const second = csvText(300);
+      await store.put(k, await localFile(second), 'text/csv');
+      await store.settled(k);
+      expect(decode('zstd', await readAll((await store.read(k, undefined, 'zstd')) as Readable))).toEqual(second);
+      await store.put(k, await localFile(Buffer.from('now binary')), 'application/zip');
+      expect(await store.size(k, 'gzip')).toBeUndefined();
+      await store.put(k, await localFile(csvText(10)), 'text/csv');
+      await store.delete(k);
+      for (const coding of ['zstd', 'gzip'] as const) expect(await store.size(k, coding)).toBeUndefined();
+    });
+
+    it('compresses a large file after put, and settled() waits for it', async () => {
+      const bytes = csvText(Math.ceil(ENCODE_BEFORE_PUT_BYTES / 30) + 1_000);
+      expect(bytes.length).toBeGreaterThan(ENCODE_BEFORE_PUT_BYTES);
+      const k = key();
+      await store.put(k, await localFile(bytes), 'text/csv');
+      expect(await store.size(k)).toBe(bytes.length);
+      await store.settled(k);
+      const encoded = await readAll((await store.read(k, undefined, 'zstd')) as Readable);
+      expect(encoded.length).toBe(await store.size(k, 'zstd'));
+      expect(sha256(decode('zstd', encoded))).toBe(sha256(bytes));
+      await store.delete(k);
+      expect(await store.size(k, 'gzip')).toBeUndefined();
+    }, 60_000);
 
     it('hands out a download URL that returns the bytes and names the file, and carries no API key', async () => {
       const bytes = Buffer.from('dwelling_id\n42\n');

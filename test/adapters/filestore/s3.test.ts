@@ -83,7 +83,8 @@ describe('s3 file store', () => {
     await writeFile(small, 'tiny');
     const mark = own.requests.length;
     await store.put('qry_small.bin', small, 'application/octet-stream');
-    expect(own.requests.slice(mark)).toEqual(['PUT /spq-other/qry_small.bin?x-id=PutObject']);
+    // One PUT (after clearing the compressed copies a replaced csv may have left).
+    expect(own.requests.slice(mark).filter((r) => !r.startsWith('DELETE '))).toEqual(['PUT /spq-other/qry_small.bin?x-id=PutObject']);
     store.destroy();
   });
 

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { downloadPolicy, rateLimitedError } from '../../../app/auth.ts';
-import { openDownload, parseRange, readDownload } from '../../../app/download.ts';
+import { openDownload, parseRange, readDownload, storedRepresentation } from '../../../app/download.ts';
 import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, HOUSEHOLD_CONTENT_TYPE } from '../../../app/format.ts';
 import { appError } from '../../../core/errors.ts';
 import { ErrorBody, RateLimitedBody } from '../../../wire/common.ts';
-import { compressed, isCompressible, negotiateCoding } from '../../content-coding.ts';
+import { isCompressible } from '../../../ports/file-store.ts';
+import { acceptedCodings } from '../../content-coding.ts';
 import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
@@ -17,7 +18,7 @@ export const schema = {
   security: [],
   summary: 'Download a result file (signed link)',
   description:
-    'The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416). A whole csv or JSON file is sent compressed (Content-Encoding zstd or gzip) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.',
+    'The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416); every response has Content-Length. A whole csv or JSON file is sent compressed (Content-Encoding zstd or gzip, compressed once when the file was written, Content-Length the compressed size) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.',
   tags: ['downloads'],
   params: Type.Object({
     token: Type.String({ maxLength: 2000, description: 'The signed token of download_url (or dictionary_url): it names the file and when the link expires' }),
@@ -62,16 +63,19 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
   }
   const [status, start, end] = range.kind === 'partial' ? [206, range.range.start, range.range.end] : [200, 0, file.size - 1];
   // A range is of the file's own bytes (what a resumed download has written so far): never compressed.
-  const coding = status === 200 && file.size > 0 && isCompressible(file.contentType) ? negotiateCoding(request.headers['accept-encoding']) : undefined;
+  const encoded =
+    status === 200 && file.size > 0 && isCompressible(file.contentType)
+      ? await storedRepresentation(deps, file.key, (offered) => acceptedCodings(request.headers['accept-encoding'], offered))
+      : undefined;
   if (isCompressible(file.contentType)) reply.header('vary', 'accept-encoding');
-  if (coding !== undefined) reply.header('content-encoding', coding);
-  else reply.header('content-length', String(Math.max(0, end - start + 1)));
+  if (encoded !== undefined) reply.header('content-encoding', encoded.coding);
+  reply.header('content-length', String(encoded?.size ?? Math.max(0, end - start + 1)));
   if (status === 206) reply.header('content-range', `bytes ${start}-${end}/${file.size}`);
   if (request.method === 'HEAD') return reply.code(status as 200).send();
   if (file.size === 0) return reply.code(200).send('');
-  const stream = await readDownload(deps, file.key, status === 206 ? { start, end } : undefined);
+  const stream = await readDownload(deps, file.key, status === 206 ? { start, end } : undefined, encoded?.coding);
   if (stream === undefined) return sendError(reply, appError('gone', 'The file of this link no longer exists. Run the query again for a new file.'));
-  return reply.code(status as 200).send(coding === undefined ? stream : compressed(stream, coding));
+  return reply.code(status as 200).send(stream);
 };
 
 export function registerDownload(app: Api, deps: AppDeps): void {
