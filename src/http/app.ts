@@ -8,6 +8,7 @@ import { SummaryCache } from '../app/summary-cache.ts';
 import { randomBase62 } from '../core/keys.ts';
 import { handleError, handleNotFound, sendError } from './errors.ts';
 import { appError } from '../core/errors.ts';
+import { clientAddressResolver } from './client-address.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { DEFAULT_BODY_LIMIT } from './body-limits.ts';
 import { jsonShapeProblem } from './json-shape.ts';
@@ -60,6 +61,12 @@ export function buildApp(given: AppDeps): FastifyInstance {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
   app.decorateRequest('principal', null);
+  const clientAddressOf = clientAddressResolver(deps.config.trustedProxies);
+  app.decorateRequest('clientAddress', {
+    getter(this: { socket: { remoteAddress?: string | undefined }; headers: Record<string, string | string[] | undefined> }) {
+      return clientAddressOf(this.socket.remoteAddress, this.headers);
+    },
+  });
   // API keys held in memory by their keyed hash; revocations announced anywhere drop them.
   const keys = new KeyCache((keyHash) => deps.accounts.findKeyByHash(keyHash), { recheckMs: deps.config.keyRecheckMs });
   const stopListening = deps.keyRevocations.listen(keys);
@@ -76,7 +83,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
   app.addHook('onResponse', (request, reply, done) => {
     // The three fields the req serializer reads, not the request itself: the redaction paths then
     // copy a small object instead of Fastify's request on every line.
-    const req = { method: request.method, url: request.url, ip: request.ip };
+    const req = { method: request.method, url: request.url, ip: request.clientAddress };
     request.log.info({ req, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
     // The route pattern, never the URL: ids and tokens stay out of labels.
     metrics.observeRequest(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);

@@ -127,7 +127,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   app.post('/console/sign-in', formRoute, async (request, reply) => {
     const form = request.body as FormBody;
     if (!sameOrigin(request, deps.config.publicBaseUrl)) return send(reply, 403, 'Sign in', render.signInBody('This sign-in form did not come from this site. Open the sign-in page and try again.'));
-    const result = await signIn(signInDeps, { email: form.email ?? '', password: form.password ?? '', address: request.ip, userAgent: request.headers['user-agent'] });
+    const result = await signIn(signInDeps, { email: form.email ?? '', password: form.password ?? '', address: request.clientAddress, userAgent: request.headers['user-agent'] });
     if (!result.ok) {
       request.log.info({ reqId: request.id, outcome: result.error.code }, 'account area: sign-in refused');
       return refusal(reply, result.error, 'Sign in', render.signInBody(result.error.detail, form.email ?? ''));

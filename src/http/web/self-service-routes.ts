@@ -40,7 +40,7 @@ export function registerSelfService(app: Api, deps: AppDeps, kit: AccountAreaKit
   app.post('/console/forgot', kit.formRoute, async (request, reply) => {
     const email = ((request.body as FormBody).email ?? '').slice(0, 254);
     if (!sameOrigin(request, deps.config.publicBaseUrl)) return send(reply, 403, 'Forgot your password?', forgotBody(mailer !== undefined, resetMinutes, notice('error', 'This form did not come from this site. Open the page again and resend it.')));
-    const requested = await requestPasswordReset({ ...signInDeps, log: opsLog }, { email, address: request.ip });
+    const requested = await requestPasswordReset({ ...signInDeps, log: opsLog }, { email, address: request.clientAddress });
     if (mailer === undefined) {
       // The same page whatever the email, refused or not: the operator's log has the request.
       return send(reply, 200, 'Forgot your password?', forgotBody(false, resetMinutes, notice('info', 'Your request is noted for the operator.')));
