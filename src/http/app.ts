@@ -18,6 +18,7 @@ import { openApiOptions } from './openapi.ts';
 import { registerReference } from './reference/routes.ts';
 import { authenticationHook } from './plugins/authenticate.ts';
 import { refuseKeyInBody, refuseKeyInUrl } from './plugins/key-guard.ts';
+import { refuseControlCharacters } from './plugins/text-guard.ts';
 import { registerCredits } from './routes/account/credits.ts';
 import { registerDownload } from './routes/downloads/file.ts';
 import { registerSearch } from './routes/geography/search.ts';
@@ -90,6 +91,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
     done();
   });
   app.addHook('preValidation', refuseKeyInBody);
+  app.addHook('preHandler', refuseControlCharacters);
 
   void app.register(swagger, openApiOptions());
 
