@@ -51,11 +51,12 @@ const RESET_WINDOW_SECONDS = 3600;
 
 /**
  * "Forgot your password?": when the email belongs to an account, a reset link goes to it. The
- * answer is the same whether it does or not (no way to learn who holds an account), and the
- * email is sent in the background so the time taken does not tell either. Requests are limited
- * per email and per client address; a link already sent keeps working. Without a mailer (no
- * SMTP configured) no link is made: the operator's log says who asked and the command that
- * prints them one.
+ * answer is the same whether it does or not (no way to learn who holds an account), and so is the
+ * work done before it: the limits are counted, and everything that depends on the account (the
+ * look-up, the link written, the email sent) runs after the answer, so its timing tells nothing
+ * either. Requests are limited per email and per client address; a link already sent keeps
+ * working. Without a mailer (no SMTP configured) no link is made: the operator's log says who
+ * asked and the command that prints them one.
  */
 export async function requestPasswordReset(
   deps: SignInDeps & { readonly log: OpsLog },
@@ -70,19 +71,25 @@ export async function requestPasswordReset(
   // Keyed like the sign-in limits, so the shared limiter (Redis) holds no email in the clear.
   const perEmail = await deps.limiter.hit(`reset:email:${hashApiKey(`reset-email\0${email.value}`, deps.serverSecret)}`, [{ name: 'reset-email', limit: perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
   if (!perEmail.allowed) return err(waitError(perEmail.resetSeconds, `Reset links were sent to this address ${perHour} times in the last hour: use the newest one (check the spam folder).`));
+  // Not awaited: the answer leaves before the account is even looked up.
+  setImmediate(() => void sendResetLink(deps, email.value).catch((error: unknown) => deps.log.error({ err: error }, 'account area: a password reset could not be prepared')));
+  return ok(undefined);
+}
 
-  const account = await deps.credentials.findAccountByEmail(email.value);
-  if (account === undefined) return ok(undefined);
+/** The account-dependent part of a reset request, after the answer: the link, written and emailed when the email has an account. */
+async function sendResetLink(deps: SignInDeps & { readonly log: OpsLog }, email: string): Promise<void> {
+  const account = await deps.credentials.findAccountByEmail(email);
+  if (account === undefined) return;
   if (deps.mailer === undefined) {
     deps.log.info({ account: account.accountId }, `account area: a password reset was asked for and no SMTP is configured; send the holder a link: spq admin account invite --reset --account ${account.accountId}`);
-    return ok(undefined);
+    return;
   }
   const minutes = deps.config.accountArea.resetLinkMinutes;
   const link = await issueOneTimeLink(deps, { accountId: account.accountId, purpose: 'reset', validMinutes: minutes });
-  if (!link.ok) return ok(undefined);
+  if (!link.ok) return;
   const url = `${publicBaseUrl(deps.config)}${link.value.path}`;
-  void deps.mailer
-    .send({
+  try {
+    await deps.mailer.send({
       to: account.email,
       subject: 'Reset your spq password',
       text: [
@@ -94,10 +101,9 @@ export async function requestPasswordReset(
         'If you did not ask, ignore this email: your password stays as it is.',
         '',
       ].join('\n'),
-    })
-    .then(
-      () => deps.log.info({ account: account.accountId }, 'account area: password-reset email sent'),
-      (error: unknown) => deps.log.error({ err: error, account: account.accountId }, 'account area: password-reset email could not be sent'),
-    );
-  return ok(undefined);
+    });
+    deps.log.info({ account: account.accountId }, 'account area: password-reset email sent');
+  } catch (error: unknown) {
+    deps.log.error({ err: error, account: account.accountId }, 'account area: password-reset email could not be sent');
+  }
 }
