@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
 import { KeyCache } from '../app/key-cache.ts';
 import { InProcessRevocations } from '../app/revocations.ts';
@@ -32,6 +32,7 @@ import { registerHistory } from './routes/query/history.ts';
 import { registerPreview } from './routes/query/preview.ts';
 import type { Api, AppDeps } from './types.ts';
 import { registerAccountArea } from './web/account-area.ts';
+import { servedOverTls } from './web/session.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
 import type { Server } from 'node:http';
@@ -73,9 +74,11 @@ export function buildApp(given: AppDeps): FastifyInstance {
   const stopListening = deps.keyRevocations.listen(keys);
   app.addHook('onClose', async () => stopListening());
 
+  const hsts = servedOverTls(deps.config.publicBaseUrl);
   // These hooks run on every request: callback style, as no promise is needed (key-guard.ts).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    everyResponseHeaders(reply, hsts);
     // Every answer is one account's (balances, prices, results, errors): no cache keeps it. A
     // route that may be cached says so itself (the account area's assets, the API reference's page).
     reply.header('cache-control', 'no-store');
@@ -142,14 +145,15 @@ function serverOptions(deps: AppDeps, metrics: HttpMetrics) {
     clientErrorHandler: clientErrorHandler((status) => metrics.observeRequest('UNPARSED', UNMATCHED_ROUTE, status, 0)),
     // Errors the router raises before any hook (bad percent-encoding, an over-long path segment)
     // get the contract's body and request id too, and never echo the URL (it may hold a signature).
-    frameworkErrors: answerFrameworkError(metrics),
+    frameworkErrors: answerFrameworkError(deps, metrics),
   } satisfies FastifyHttpOptions<Server>;
 }
 
 /** A router error raised before any hook: answered in the contract's shape, logged and counted here. */
-function answerFrameworkError(metrics: HttpMetrics): NonNullable<FastifyServerOptions['frameworkErrors']> {
+function answerFrameworkError(deps: AppDeps, metrics: HttpMetrics): NonNullable<FastifyServerOptions['frameworkErrors']> {
   return (error, request, reply) => {
     reply.header('x-request-id', request.id);
+    everyResponseHeaders(reply, servedOverTls(deps.config.publicBaseUrl));
     const detail =
       error.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? 'A path segment is longer than 1,000 characters. Use the download_url exactly as the API returned it, and identifiers as documented.'
@@ -159,6 +163,16 @@ function answerFrameworkError(metrics: HttpMetrics): NonNullable<FastifyServerOp
     request.log.info({ req: { method: request.method, url: '(not logged: malformed)' }, status: 400, reqId: request.id }, 'request');
     metrics.observeRequest(request.method, UNMATCHED_ROUTE, 400, 0);
   };
+}
+
+/**
+ * Headers of every answer: no content sniffing (a JSON error or a csv is never run as a page),
+ * and, when users reach the service over https (SPQ_PUBLIC_BASE_URL), HSTS so the browser never
+ * tries plain http first (TLS ends at the balancer, which may add its own; the same value is harmless).
+ */
+function everyResponseHeaders(reply: FastifyReply, hsts: boolean): void {
+  reply.header('x-content-type-options', 'nosniff');
+  if (hsts) reply.header('strict-transport-security', 'max-age=31536000');
 }
 
 /** JSON bodies: shape first (depth, key count), then Fastify's own parser (prototype-poisoning safe). */

@@ -6,7 +6,7 @@ import type { WebSession } from '../../ports/credential-store.ts';
 import { publicBaseUrl } from '../../config.ts';
 import type { OpsLog } from '../deps.ts';
 import { normaliseEmail } from '../accounts.ts';
-import { issueOneTimeLink, waitError, type SignInDeps } from './sign-in.ts';
+import { issueOneTimeLink, openSession, waitError, type SignInDeps } from './sign-in.ts';
 
 /**
  * What a signed-in holder does to their own sign-in, and how one who forgot the password gets
@@ -17,7 +17,7 @@ import { issueOneTimeLink, waitError, type SignInDeps } from './sign-in.ts';
 export async function changePassword(
   deps: SignInDeps,
   input: { readonly session: WebSession; readonly email: string; readonly current: string; readonly password: string; readonly confirmation: string },
-): Promise<Result<{ readonly otherSessionsEnded: number }, AppError>> {
+): Promise<Result<{ readonly otherSessionsEnded: number; readonly token: string; readonly session: WebSession }, AppError>> {
   const stored = (await deps.credentials.holder(input.session.accountId))?.passwordHash;
   if (stored === undefined || stored === null || !(await verifyPassword(input.current, stored))) {
     return err(appError('validation_error', 'Your current password is not right. Type it again (or sign out and use "Forgot your password?").'));
@@ -28,8 +28,11 @@ export async function changePassword(
   if (problem !== undefined) return err(appError('validation_error', problem));
   const now = deps.clock.now();
   const others = (await deps.credentials.listSessions(input.session.accountId, now, deps.config.accountArea.sessionIdleMinutes * 60_000)).filter((s) => s.sessionId !== input.session.sessionId);
-  await deps.credentials.changePassword({ accountId: input.session.accountId, passwordHash: await hashPassword(input.password), keepSessionId: input.session.sessionId, now });
-  return ok({ otherSessionsEnded: others.length });
+  // This browser goes on under a new session token: the old one (which may have been seen) ends
+  // with every other session when the password changes.
+  const rotated = await openSession(deps, input.session.accountId, input.session.userAgent ?? undefined);
+  await deps.credentials.changePassword({ accountId: input.session.accountId, passwordHash: await hashPassword(input.password), keepSessionId: rotated.session.sessionId, now });
+  return ok({ otherSessionsEnded: others.length, ...rotated });
 }
 
 /** The holder's signed-in browsers, newest first. */
