@@ -1,4 +1,5 @@
 import { readFileSync, existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 /**
@@ -72,6 +73,8 @@ export interface Config {
    */
   readonly keyRecheckMs: number;
   readonly logLevel: string;
+  /** Who may tell the service a client's address (docs/deploy.md, "Behind a load balancer"). */
+  readonly trustedProxies: TrustedProxies;
   /** The account area (web pages for account holders). */
   readonly accountArea: {
     /** SPQ_SESSION_HOURS: a sign-in lasts at most this long. */
@@ -111,6 +114,27 @@ export interface Config {
   };
   /** Email (password resets). Without SMTP, the account area points holders to the operator instead. */
   readonly mail: MailConfig;
+}
+
+/**
+ * The proxies in front of the service (a load balancer, a reverse proxy). Every per-address limit
+ * (sign-in, reset, download, failed API auth) counts the client's address: the connection's, or,
+ * when the connection comes from a trusted proxy, the address that proxy wrote into the header,
+ * read from the right through trusted hops only. With neither setting, no header is believed.
+ */
+export interface TrustedProxies {
+  /** SPQ_TRUSTED_PROXY_HOPS: at most this many proxies are believed (unset: as many as SPQ_TRUSTED_PROXIES allows; 0: none). */
+  readonly hops: number | undefined;
+  /** SPQ_TRUSTED_PROXIES: the proxies' addresses or CIDR ranges, comma-separated; a hop outside them is the client. Empty: any address (then the hop count decides). */
+  readonly ranges: readonly AddressRange[];
+  /** SPQ_FORWARDED_HEADER: the one header the proxies write: "x-forwarded-for" (the default) or "forwarded" (RFC 7239). */
+  readonly header: 'x-forwarded-for' | 'forwarded';
+}
+
+export interface AddressRange {
+  readonly address: string;
+  readonly prefix: number;
+  readonly family: 'ipv4' | 'ipv6';
 }
 
 export interface MailConfig {
@@ -154,6 +178,34 @@ function fileEnv(env: Env): Env {
   const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`${path} must hold a JSON object`);
   return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+}
+
+/** An address as the service compares it: IPv4-mapped IPv6 (::ffff:10.0.0.1) as the IPv4 address; undefined when not an IP address. */
+export function plainAddress(raw: string): string | undefined {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(raw);
+  const address = mapped ? mapped[1]! : raw;
+  return isIP(address) === 0 ? undefined : address.toLowerCase();
+}
+
+function addressRange(text: string): AddressRange {
+  const [raw = '', bits, extra] = text.split('/');
+  const address = plainAddress(raw);
+  const family = address === undefined ? undefined : isIP(address) === 4 ? 'ipv4' : 'ipv6';
+  const widest = family === 'ipv4' ? 32 : 128;
+  const prefix = bits === undefined ? widest : /^\d{1,3}$/.test(bits) ? Number(bits) : NaN;
+  if (address === undefined || family === undefined || extra !== undefined || !(prefix >= 0 && prefix <= widest)) {
+    throw new ConfigError(`SPQ_TRUSTED_PROXIES must list IP addresses or CIDR ranges separated by commas (e.g. "10.0.0.0/8, 2001:db8::/32"), got "${text}"`);
+  }
+  return { address, prefix, family };
+}
+
+function trustedProxiesConfig(env: Env): TrustedProxies {
+  const rawHops = text(env, 'SPQ_TRUSTED_PROXY_HOPS');
+  const hops = rawHops === undefined ? undefined : integer(env, 'SPQ_TRUSTED_PROXY_HOPS', 0);
+  const ranges = (text(env, 'SPQ_TRUSTED_PROXIES') ?? '').split(',').map((r) => r.trim()).filter((r) => r !== '').map(addressRange);
+  const header = (text(env, 'SPQ_FORWARDED_HEADER') ?? 'x-forwarded-for').toLowerCase();
+  if (header !== 'x-forwarded-for' && header !== 'forwarded') throw new ConfigError(`SPQ_FORWARDED_HEADER must be "x-forwarded-for" or "forwarded", got "${header}"`);
+  return { hops, ranges, header };
 }
 
 function mailConfig(env: Env): MailConfig {
@@ -219,6 +271,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     instanceLeaseSeconds: integer(merged, 'SPQ_INSTANCE_LEASE_SECONDS', 15, 2),
     keyRecheckMs: integer(merged, 'SPQ_KEY_RECHECK_MS', 1000, 0),
     logLevel: text(merged, 'SPQ_LOG_LEVEL') ?? 'info',
+    trustedProxies: trustedProxiesConfig(merged),
     accountArea: {
       sessionHours: integer(merged, 'SPQ_SESSION_HOURS', 12, 1),
       sessionIdleMinutes: integer(merged, 'SPQ_SESSION_IDLE_MINUTES', 120, 1),

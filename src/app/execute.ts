@@ -19,7 +19,7 @@ import {
   resultFileName,
 } from './format.ts';
 import { implicateFor, requestedSeed } from './implicates.ts';
-import { sandboxExecuteRefusal, sandboxRecordsRefusal } from './sandbox-caps.ts';
+import { sandboxDeliveryRefusal, sandboxExecuteRefusal, sandboxRecordsRefusal } from './sandbox-caps.ts';
 import { validateQuery, type NormalizedQuery, type QueryInput } from './query-validation.ts';
 import type { ExecuteResult } from '../wire/query.ts';
 import type { ValidatedQuery } from './query-validation.ts';
@@ -184,7 +184,7 @@ async function planExecute(deps: UseCaseDeps, input: ExecuteInput): Promise<Resu
   if (named !== undefined && !named.ok) return named;
   const q = v.query;
   const sandbox = input.sandbox === true;
-  const overCap = sandbox ? (sandboxRecordsRefusal(deps.config.sandbox, pools, v) ?? (await sandboxExecuteRefusal(deps, input.accountId))) : undefined;
+  const overCap = sandbox ? sandboxRecordsRefusal(deps.config.sandbox, pools, v) : undefined;
   if (overCap) return err(overCap);
   const creditCost = sandbox ? 0 : v.creditCost;
 
@@ -193,6 +193,9 @@ async function planExecute(deps: UseCaseDeps, input: ExecuteInput): Promise<Resu
   const expires = new Date(now.getTime() + deps.config.downloadTtlDays * DAY_MS);
   const seed = named?.value ?? deps.randomness.seed();
   const household = q.linked_records === 'household';
+  // The estimate above is an average; a household draw is counted as it would be delivered.
+  const overDrawn = sandbox ? ((household ? sandboxDeliveryRefusal(deps.config.sandbox, pools, sampleSelections({ pools, validated: v, query: q, seed })) : undefined) ?? (await sandboxExecuteRefusal(deps, input.accountId))) : undefined;
+  if (overDrawn) return err(overDrawn);
   return ok({
     pools,
     validated: v,
@@ -267,7 +270,7 @@ async function answerRefusedCharge(deps: UseCaseDeps, f: ChargeFailure): Promise
 }
 
 /** Each selection's records, seeded by its index; overlapping selections: a record is drawn once in the file (core/sampling withoutTaken). */
-function sampleSelections(plan: ExecutePlan): SampledPart[] {
+function sampleSelections(plan: Pick<ExecutePlan, 'pools' | 'validated' | 'query' | 'seed'>): SampledPart[] {
   const { pools, validated: v, query: q, seed } = plan;
   const extraOf = new Map(v.overlaps.map((o) => [o.index, o.extra]));
   const taken = extraOf.size > 0 ? new Set<number>() : undefined;

@@ -1,6 +1,6 @@
 import { appError, type AppError } from '../core/errors.ts';
 import { householdRecords } from '../core/pricing.ts';
-import type { PoolRelease } from '../ports/pool-release.ts';
+import type { PoolRelease, SampledPart } from '../ports/pool-release.ts';
 import type { UseCaseDeps } from './deps.ts';
 import type { ValidatedQuery } from './query-validation.ts';
 
@@ -28,6 +28,24 @@ export function sandboxRecordsRefusal(limits: UseCaseDeps['config']['sandbox'], 
     return appError('validation_error', `Sandbox (spq_test_) keys get at most ${limits.recordsPerQuery} records per query${counted}; this query would deliver ${v.totalRows}. Use fewer selections or records, or a live key.`);
   }
   return undefined;
+}
+
+/**
+ * A household draw counted as delivered: its dwellings with every family and person in them. The
+ * preview's figure is the selection's average household; a draw of larger ones than average is
+ * refused rather than delivered over the cap.
+ */
+export function sandboxDeliveryRefusal(limits: UseCaseDeps['config']['sandbox'], pools: Pick<PoolRelease, 'members'>, parts: readonly SampledPart[]): AppError | undefined {
+  const perSelection = parts.map((p) => p.rows.length + pools.members('families', p.rows).length + pools.members('persons', p.rows).length);
+  const largest = Math.max(0, ...perSelection);
+  const total = perSelection.reduce((a, b) => a + b, 0);
+  const cap = largest > limits.recordsPerSelection ? `${limits.recordsPerSelection} records per selection` : total > limits.recordsPerQuery ? `${limits.recordsPerQuery} records per query` : undefined;
+  if (cap === undefined) return undefined;
+  const delivered = largest > limits.recordsPerSelection ? largest : total;
+  return appError(
+    'validation_error',
+    `Sandbox (spq_test_) keys get at most ${cap} (a household sample counts its dwellings, families and persons); the dwellings drawn hold larger households than average, so this query would deliver ${delivered} records. Ask for fewer dwellings, or use a live key.`,
+  );
 }
 
 /** Counts one sandbox execute of the account; the refusal when the day's are used up. */

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
 import { KeyCache } from '../app/key-cache.ts';
 import { InProcessRevocations } from '../app/revocations.ts';
@@ -8,6 +8,7 @@ import { SummaryCache } from '../app/summary-cache.ts';
 import { randomBase62 } from '../core/keys.ts';
 import { handleError, handleNotFound, sendError } from './errors.ts';
 import { appError } from '../core/errors.ts';
+import { clientAddressResolver } from './client-address.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { DEFAULT_BODY_LIMIT } from './body-limits.ts';
 import { jsonShapeProblem } from './json-shape.ts';
@@ -17,6 +18,7 @@ import { openApiOptions } from './openapi.ts';
 import { registerReference } from './reference/routes.ts';
 import { authenticationHook } from './plugins/authenticate.ts';
 import { refuseKeyInBody, refuseKeyInUrl } from './plugins/key-guard.ts';
+import { refuseControlCharacters } from './plugins/text-guard.ts';
 import { registerCredits } from './routes/account/credits.ts';
 import { registerDownload } from './routes/downloads/file.ts';
 import { registerSearch } from './routes/geography/search.ts';
@@ -30,6 +32,7 @@ import { registerHistory } from './routes/query/history.ts';
 import { registerPreview } from './routes/query/preview.ts';
 import type { Api, AppDeps } from './types.ts';
 import { registerAccountArea } from './web/account-area.ts';
+import { servedOverTls } from './web/session.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
 import type { Server } from 'node:http';
@@ -60,14 +63,22 @@ export function buildApp(given: AppDeps): FastifyInstance {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
   app.decorateRequest('principal', null);
+  const clientAddressOf = clientAddressResolver(deps.config.trustedProxies);
+  app.decorateRequest('clientAddress', {
+    getter(this: { socket: { remoteAddress?: string | undefined }; headers: Record<string, string | string[] | undefined> }) {
+      return clientAddressOf(this.socket.remoteAddress, this.headers);
+    },
+  });
   // API keys held in memory by their keyed hash; revocations announced anywhere drop them.
   const keys = new KeyCache((keyHash) => deps.accounts.findKeyByHash(keyHash), { recheckMs: deps.config.keyRecheckMs });
   const stopListening = deps.keyRevocations.listen(keys);
   app.addHook('onClose', async () => stopListening());
 
+  const hsts = servedOverTls(deps.config.publicBaseUrl);
   // These hooks run on every request: callback style, as no promise is needed (key-guard.ts).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    everyResponseHeaders(reply, hsts);
     // Every answer is one account's (balances, prices, results, errors): no cache keeps it. A
     // route that may be cached says so itself (the account area's assets, the API reference's page).
     reply.header('cache-control', 'no-store');
@@ -76,13 +87,14 @@ export function buildApp(given: AppDeps): FastifyInstance {
   app.addHook('onResponse', (request, reply, done) => {
     // The three fields the req serializer reads, not the request itself: the redaction paths then
     // copy a small object instead of Fastify's request on every line.
-    const req = { method: request.method, url: request.url, ip: request.ip };
+    const req = { method: request.method, url: request.url, ip: request.clientAddress };
     request.log.info({ req, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
     // The route pattern, never the URL: ids and tokens stay out of labels.
     metrics.observeRequest(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.addHook('preValidation', refuseKeyInBody);
+  app.addHook('preHandler', refuseControlCharacters);
 
   void app.register(swagger, openApiOptions());
 
@@ -133,14 +145,15 @@ function serverOptions(deps: AppDeps, metrics: HttpMetrics) {
     clientErrorHandler: clientErrorHandler((status) => metrics.observeRequest('UNPARSED', UNMATCHED_ROUTE, status, 0)),
     // Errors the router raises before any hook (bad percent-encoding, an over-long path segment)
     // get the contract's body and request id too, and never echo the URL (it may hold a signature).
-    frameworkErrors: answerFrameworkError(metrics),
+    frameworkErrors: answerFrameworkError(deps, metrics),
   } satisfies FastifyHttpOptions<Server>;
 }
 
 /** A router error raised before any hook: answered in the contract's shape, logged and counted here. */
-function answerFrameworkError(metrics: HttpMetrics): NonNullable<FastifyServerOptions['frameworkErrors']> {
+function answerFrameworkError(deps: AppDeps, metrics: HttpMetrics): NonNullable<FastifyServerOptions['frameworkErrors']> {
   return (error, request, reply) => {
     reply.header('x-request-id', request.id);
+    everyResponseHeaders(reply, servedOverTls(deps.config.publicBaseUrl));
     const detail =
       error.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? 'A path segment is longer than 1,000 characters. Use the download_url exactly as the API returned it, and identifiers as documented.'
@@ -150,6 +163,16 @@ function answerFrameworkError(metrics: HttpMetrics): NonNullable<FastifyServerOp
     request.log.info({ req: { method: request.method, url: '(not logged: malformed)' }, status: 400, reqId: request.id }, 'request');
     metrics.observeRequest(request.method, UNMATCHED_ROUTE, 400, 0);
   };
+}
+
+/**
+ * Headers of every answer: no content sniffing (a JSON error or a csv is never run as a page),
+ * and, when users reach the service over https (SPQ_PUBLIC_BASE_URL), HSTS so the browser never
+ * tries plain http first (TLS ends at the balancer, which may add its own; the same value is harmless).
+ */
+function everyResponseHeaders(reply: FastifyReply, hsts: boolean): void {
+  reply.header('x-content-type-options', 'nosniff');
+  if (hsts) reply.header('strict-transport-security', 'max-age=31536000');
 }
 
 /** JSON bodies: shape first (depth, key count), then Fastify's own parser (prototype-poisoning safe). */

@@ -27,7 +27,7 @@ export function clientErrorHandler(observe: (status: number) => void) {
     observe(rendered.status);
     if (socket.writable) {
       socket.write(
-        `HTTP/1.1 ${rendered.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${rendered.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
       );
     }
     socket.destroy();

@@ -53,6 +53,7 @@ export function appErrorOf(error: FastifyError, request: FastifyRequest): AppErr
   const status = error.statusCode ?? 500;
   if (status === 404) return appError('not_found', error.message);
   if (status === 413) return appError('bad_request', 'The request body is too large.');
+  if (status === 422) return appError('validation_error', error.message);
   if (status === 415) return appError('bad_request', `${error.message}. Send the body as application/json.`);
   if (status >= 400 && status < 500) return appError('bad_request', error.message);
   if ((error as unknown) instanceof StoreUnavailableError) {

@@ -38,6 +38,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the authentication hook on authenticated routes. */
     principal: Principal | null;
+    /** The client's address: the connection's, or what trusted proxies say (client-address.ts); every per-address limit counts it. */
+    readonly clientAddress: string;
   }
 }
 

@@ -3,6 +3,7 @@
  * results say they are test data, in the response and inside the file; over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unzipSync } from 'fflate';
 import { download, parquetMetadata, readTable } from './files.ts';
 import { query, startTestServer, type TestServer } from './harness.ts';
 
@@ -96,6 +97,32 @@ describe('sandbox keys', () => {
     expect((await s.call('/query/preview', { key: live.key, body })).status).toBe(200);
     const small = await s.call('/query/execute', { key: sandbox.key, body: { ...body, n_observations: 10 } });
     expect(small.status).toBe(200);
+  });
+});
+
+describe('sandbox caps count what a household sample delivers (issue 31)', () => {
+  it('at the largest n the preview accepts, no draw delivers more than the cap: an over-cap draw is refused, not delivered', async () => {
+    const body = (n: number, seed: number) => query({ geography_selections: ['Richmond (VIC)'], dataset_type: 'dwellings', linked_records: 'household', n_observations: n, output_format: 'csv', seed: String(seed) });
+    let n = SANDBOX_MAX_OBSERVATIONS;
+    while (n > 1 && (await s.call('/query/preview', { key: sandbox.key, body: body(n, 1) })).status !== 200) n--;
+    let delivered = 0;
+    let refused = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      const res = await s.call('/query/execute', { key: sandbox.key, body: body(n, seed) });
+      const json = await res.json();
+      if (res.status === 422) {
+        expect(json.detail).toMatch(/would deliver \d+ records/);
+        refused++;
+        continue;
+      }
+      expect(res.status).toBe(200);
+      const zip = unzipSync(new Uint8Array(await (await fetch(json.download_url)).arrayBuffer()));
+      const records = Object.entries(zip).filter(([name]) => name.endsWith('.csv')).reduce((sum, [, bytes]) => sum + new TextDecoder().decode(bytes).trim().split('\n').length - 1, 0);
+      expect(records, `seed ${seed}`).toBeLessThanOrEqual(SANDBOX_MAX_OBSERVATIONS);
+      delivered++;
+    }
+    expect(delivered).toBeGreaterThan(0);
+    expect(refused + delivered).toBe(12);
   });
 });
 

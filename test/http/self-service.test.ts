@@ -178,7 +178,9 @@ describe('the account page: password and signed-in browsers', () => {
     expect(ok.status).toBe(200);
     expect(ok.text).toContain('1 other browser was signed out');
     expect((await send(s, 'GET', '/console/account', { cookie: phone.cookie })).status).toBe(303);
-    expect((await send(s, 'GET', '/console/account', { cookie: laptop.cookie })).status).toBe(200);
+    // This browser stays signed in under a new session token (issue 31); the old token is dead.
+    expect((await send(s, 'GET', '/console/account', { cookie: laptop.cookie })).status).toBe(303);
+    expect((await send(s, 'GET', '/console/account', { cookie: cookieOf(ok) })).status).toBe(200);
     expect((await send(s, 'POST', '/console/sign-in', { fields: { email, password: PASSWORD } })).status).toBe(401);
     await signIn(email, NEW_PASSWORD);
   });

@@ -1322,6 +1322,18 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedBody"];
                 };
             };
+            /** @description The search term holds a control character (NUL, ESC, …) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Request rate exceeded; the Retry-After header gives the same seconds */
             429: {
                 headers: {

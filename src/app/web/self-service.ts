@@ -6,7 +6,7 @@ import type { WebSession } from '../../ports/credential-store.ts';
 import { publicBaseUrl } from '../../config.ts';
 import type { OpsLog } from '../deps.ts';
 import { normaliseEmail } from '../accounts.ts';
-import { issueOneTimeLink, waitError, type SignInDeps } from './sign-in.ts';
+import { issueOneTimeLink, openSession, waitError, type SignInDeps } from './sign-in.ts';
 
 /**
  * What a signed-in holder does to their own sign-in, and how one who forgot the password gets
@@ -17,7 +17,7 @@ import { issueOneTimeLink, waitError, type SignInDeps } from './sign-in.ts';
 export async function changePassword(
   deps: SignInDeps,
   input: { readonly session: WebSession; readonly email: string; readonly current: string; readonly password: string; readonly confirmation: string },
-): Promise<Result<{ readonly otherSessionsEnded: number }, AppError>> {
+): Promise<Result<{ readonly otherSessionsEnded: number; readonly token: string; readonly session: WebSession }, AppError>> {
   const stored = (await deps.credentials.holder(input.session.accountId))?.passwordHash;
   if (stored === undefined || stored === null || !(await verifyPassword(input.current, stored))) {
     return err(appError('validation_error', 'Your current password is not right. Type it again (or sign out and use "Forgot your password?").'));
@@ -28,8 +28,11 @@ export async function changePassword(
   if (problem !== undefined) return err(appError('validation_error', problem));
   const now = deps.clock.now();
   const others = (await deps.credentials.listSessions(input.session.accountId, now, deps.config.accountArea.sessionIdleMinutes * 60_000)).filter((s) => s.sessionId !== input.session.sessionId);
-  await deps.credentials.changePassword({ accountId: input.session.accountId, passwordHash: await hashPassword(input.password), keepSessionId: input.session.sessionId, now });
-  return ok({ otherSessionsEnded: others.length });
+  // This browser goes on under a new session token: the old one (which may have been seen) ends
+  // with every other session when the password changes.
+  const rotated = await openSession(deps, input.session.accountId, input.session.userAgent ?? undefined);
+  await deps.credentials.changePassword({ accountId: input.session.accountId, passwordHash: await hashPassword(input.password), keepSessionId: rotated.session.sessionId, now });
+  return ok({ otherSessionsEnded: others.length, ...rotated });
 }
 
 /** The holder's signed-in browsers, newest first. */
@@ -51,11 +54,12 @@ const RESET_WINDOW_SECONDS = 3600;
 
 /**
  * "Forgot your password?": when the email belongs to an account, a reset link goes to it. The
- * answer is the same whether it does or not (no way to learn who holds an account), and the
- * email is sent in the background so the time taken does not tell either. Requests are limited
- * per email and per client address; a link already sent keeps working. Without a mailer (no
- * SMTP configured) no link is made: the operator's log says who asked and the command that
- * prints them one.
+ * answer is the same whether it does or not (no way to learn who holds an account), and so is the
+ * work done before it: the limits are counted, and everything that depends on the account (the
+ * look-up, the link written, the email sent) runs after the answer, so its timing tells nothing
+ * either. Requests are limited per email and per client address; a link already sent keeps
+ * working. Without a mailer (no SMTP configured) no link is made: the operator's log says who
+ * asked and the command that prints them one.
  */
 export async function requestPasswordReset(
   deps: SignInDeps & { readonly log: OpsLog },
@@ -70,19 +74,25 @@ export async function requestPasswordReset(
   // Keyed like the sign-in limits, so the shared limiter (Redis) holds no email in the clear.
   const perEmail = await deps.limiter.hit(`reset:email:${hashApiKey(`reset-email\0${email.value}`, deps.serverSecret)}`, [{ name: 'reset-email', limit: perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
   if (!perEmail.allowed) return err(waitError(perEmail.resetSeconds, `Reset links were sent to this address ${perHour} times in the last hour: use the newest one (check the spam folder).`));
+  // Not awaited: the answer leaves before the account is even looked up.
+  setImmediate(() => void sendResetLink(deps, email.value).catch((error: unknown) => deps.log.error({ err: error }, 'account area: a password reset could not be prepared')));
+  return ok(undefined);
+}
 
-  const account = await deps.credentials.findAccountByEmail(email.value);
-  if (account === undefined) return ok(undefined);
+/** The account-dependent part of a reset request, after the answer: the link, written and emailed when the email has an account. */
+async function sendResetLink(deps: SignInDeps & { readonly log: OpsLog }, email: string): Promise<void> {
+  const account = await deps.credentials.findAccountByEmail(email);
+  if (account === undefined) return;
   if (deps.mailer === undefined) {
     deps.log.info({ account: account.accountId }, `account area: a password reset was asked for and no SMTP is configured; send the holder a link: spq admin account invite --reset --account ${account.accountId}`);
-    return ok(undefined);
+    return;
   }
   const minutes = deps.config.accountArea.resetLinkMinutes;
   const link = await issueOneTimeLink(deps, { accountId: account.accountId, purpose: 'reset', validMinutes: minutes });
-  if (!link.ok) return ok(undefined);
+  if (!link.ok) return;
   const url = `${publicBaseUrl(deps.config)}${link.value.path}`;
-  void deps.mailer
-    .send({
+  try {
+    await deps.mailer.send({
       to: account.email,
       subject: 'Reset your spq password',
       text: [
@@ -94,10 +104,9 @@ export async function requestPasswordReset(
         'If you did not ask, ignore this email: your password stays as it is.',
         '',
       ].join('\n'),
-    })
-    .then(
-      () => deps.log.info({ account: account.accountId }, 'account area: password-reset email sent'),
-      (error: unknown) => deps.log.error({ err: error, account: account.accountId }, 'account area: password-reset email could not be sent'),
-    );
-  return ok(undefined);
+    });
+    deps.log.info({ account: account.accountId }, 'account area: password-reset email sent');
+  } catch (error: unknown) {
+    deps.log.error({ err: error, account: account.accountId }, 'account area: password-reset email could not be sent');
+  }
 }

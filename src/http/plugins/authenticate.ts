@@ -46,7 +46,7 @@ export function authenticationHook(deps: AppDeps, summaries: SummaryCache, keys:
     const principal = await authenticate(deps, request.headers.authorization, summaries, keys);
     const nowMs = deps.clock.now().getTime();
     if (!principal.ok) {
-      const failures = await deps.limiter.hit(`auth-fail:${request.ip}`, failedAuthPolicy(deps.config.rateLimits), nowMs);
+      const failures = await deps.limiter.hit(`auth-fail:${request.clientAddress}`, failedAuthPolicy(deps.config.rateLimits), nowMs);
       if (!failures.allowed) {
         reply.header('connection', 'close');
         return sendError(reply, rateLimitedError(failures, 'Too many requests with a missing or invalid API key from this address'));

@@ -14,7 +14,7 @@ import { appError, statusOf, type AppError } from '../../core/errors.ts';
 import type { CreditSummary } from '../../ports/account-store.ts';
 import type { Api, AppDeps } from '../types.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
-import { appErrorOf, renderError } from '../errors.ts';
+import { appErrorOf, renderError, sendError } from '../errors.ts';
 import { html, notice, page, type Html, type Section } from './html.ts';
 import { queryFromForm, testMode, type FormBody } from './pages/forms.ts';
 import { overviewBody } from './pages/overview.ts';
@@ -89,7 +89,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
       else void send(reply, 403, 'Signed out', html`<p>Your session has ended. <a href="/console/sign-in">Sign in</a> and try again.</p>`);
       return undefined;
     }
-    if (request.method !== 'GET' && (!sameOrigin(request, deps.config.publicBaseUrl) || !csrfOk(deps.serverSecret, context, request.body))) {
+    if (request.method !== 'GET' && (!sameOrigin(request, deps.config) || !csrfOk(deps.serverSecret, context, request.body))) {
       request.log.warn({ reqId: request.id }, 'account area: form refused (CSRF token or origin wrong)');
       void send(reply, 403, 'Form refused', html`<p>This form did not come from your open account page (its security token is missing or old). Go back, reload the page and submit it again.</p>`);
       return undefined;
@@ -126,8 +126,8 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   app.get('/console/sign-in', hidden, async (_request, reply) => send(reply, 200, 'Sign in', render.signInBody()));
   app.post('/console/sign-in', formRoute, async (request, reply) => {
     const form = request.body as FormBody;
-    if (!sameOrigin(request, deps.config.publicBaseUrl)) return send(reply, 403, 'Sign in', render.signInBody('This sign-in form did not come from this site. Open the sign-in page and try again.'));
-    const result = await signIn(signInDeps, { email: form.email ?? '', password: form.password ?? '', address: request.ip, userAgent: request.headers['user-agent'] });
+    if (!sameOrigin(request, deps.config)) return send(reply, 403, 'Sign in', render.signInBody('This sign-in form did not come from this site. Open the sign-in page and try again.'));
+    const result = await signIn(signInDeps, { email: form.email ?? '', password: form.password ?? '', address: request.clientAddress, userAgent: request.headers['user-agent'] });
     if (!result.ok) {
       request.log.info({ reqId: request.id, outcome: result.error.code }, 'account area: sign-in refused');
       return refusal(reply, result.error, 'Sign in', render.signInBody(result.error.detail, form.email ?? ''));
@@ -153,7 +153,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   });
   app.post<{ Params: { token: string } }>('/console/welcome/:token', formRoute, async (request, reply) => {
     const form = request.body as FormBody;
-    if (!sameOrigin(request, deps.config.publicBaseUrl)) return send(reply, 403, 'Form refused', html`<p>This form did not come from this site.</p>`);
+    if (!sameOrigin(request, deps.config)) return send(reply, 403, 'Form refused', html`<p>This form did not come from this site.</p>`);
     const result = await setPasswordWithLink(signInDeps, { token: request.params.token, password: form.password ?? '', confirmation: form.confirmation ?? '' });
     if (!result.ok) {
       if (result.error.code === 'not_found') return send(reply, 404, 'Link not valid', failure(result.error));
@@ -270,6 +270,11 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   app.get('/console/suggest', hidden, async (request, reply) => {
     const context = await currentSession({ ...signInDeps, secure }, request);
     if (!context) return reply.code(401).header('cache-control', 'no-store').send({ suggestions: [] });
+    // Counted in the account's per-minute window (its keys' and pages' too), not the hourly one:
+    // typing a place name must not use up the hour's queries, and a flood stops at the minute's.
+    const minute = accountPolicies(deps.config.rateLimits, 'free').filter((p) => p.name === 'minute');
+    const decision = await deps.limiter.hit(accountRateKey(context.session.accountId), minute, deps.clock.now().getTime());
+    if (!decision.allowed) return sendError(reply, rateLimitedError(decision, 'Too many place suggestions for this account'));
     const { q = '', level = 'suburb' } = request.query as { q?: string; level?: string };
     const searchLevel = (['suburb', 'postcode', 'lga', 'state'] as const).find((l) => l === level);
     if (q.trim().length < 2 || searchLevel === undefined) return reply.header('cache-control', 'no-store').send({ suggestions: [] });

@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { changePassword, endSession, requestPasswordReset, signedInBrowsers } from '../../app/web/self-service.ts';
 import { timeZoneOf, type HolderDeps } from '../../app/web/holder.ts';
-import type { SignInDeps } from '../../app/web/sign-in.ts';
+import { csrfToken, type SignInDeps } from '../../app/web/sign-in.ts';
 import type { AppError } from '../../core/errors.ts';
 import type { Api, AppDeps } from '../types.ts';
 import { html, notice, type Html, type Section } from './html.ts';
 import type { FormBody } from './pages/forms.ts';
 import { accountBody, forgotBody, resetSentBody } from './pages/self-service.ts';
-import { clearedSessionCookie, sameOrigin, type WebContext } from './session.ts';
+import { clearedSessionCookie, sameOrigin, sessionCookie, type WebContext } from './session.ts';
 
 type Context = WebContext & { email: string; section: Section };
 
@@ -39,8 +39,8 @@ export function registerSelfService(app: Api, deps: AppDeps, kit: AccountAreaKit
   app.get('/console/forgot', kit.hidden, async (_request, reply) => send(reply, 200, 'Forgot your password?', forgotBody(mailer !== undefined, resetMinutes)));
   app.post('/console/forgot', kit.formRoute, async (request, reply) => {
     const email = ((request.body as FormBody).email ?? '').slice(0, 254);
-    if (!sameOrigin(request, deps.config.publicBaseUrl)) return send(reply, 403, 'Forgot your password?', forgotBody(mailer !== undefined, resetMinutes, notice('error', 'This form did not come from this site. Open the page again and resend it.')));
-    const requested = await requestPasswordReset({ ...signInDeps, log: opsLog }, { email, address: request.ip });
+    if (!sameOrigin(request, deps.config)) return send(reply, 403, 'Forgot your password?', forgotBody(mailer !== undefined, resetMinutes, notice('error', 'This form did not come from this site. Open the page again and resend it.')));
+    const requested = await requestPasswordReset({ ...signInDeps, log: opsLog }, { email, address: request.clientAddress });
     if (mailer === undefined) {
       // The same page whatever the email, refused or not: the operator's log has the request.
       return send(reply, 200, 'Forgot your password?', forgotBody(false, resetMinutes, notice('info', 'Your request is noted for the operator.')));
@@ -64,9 +64,11 @@ export function registerSelfService(app: Api, deps: AppDeps, kit: AccountAreaKit
     const form = request.body as FormBody;
     const changed = await changePassword(signInDeps, { session: context.session, email: context.email, current: form.current ?? '', password: form.password ?? '', confirmation: form.confirmation ?? '' });
     if (!changed.ok) return accountPage(reply, context, 422, notice('error', changed.error.detail));
-    request.log.info({ reqId: request.id, account: context.session.accountId, ended: changed.value.otherSessionsEnded }, 'account area: password changed, other sessions ended');
+    request.log.info({ reqId: request.id, account: context.session.accountId, ended: changed.value.otherSessionsEnded, session: changed.value.session.sessionId }, 'account area: password changed, other sessions ended, session token rotated');
     const others = changed.value.otherSessionsEnded;
-    return accountPage(reply, context, 200, notice('ok', `Your password is changed.${others > 0 ? ` ${others} other browser${others === 1 ? ' was' : 's were'} signed out.` : ''}`));
+    void reply.header('set-cookie', sessionCookie(changed.value.token, deps.config.accountArea.sessionHours * 3600, kit.secure));
+    const rotated: Context = { ...context, session: changed.value.session, csrf: csrfToken(deps.serverSecret, changed.value.session) };
+    return accountPage(reply, rotated, 200, notice('ok', `Your password is changed.${others > 0 ? ` ${others} other browser${others === 1 ? ' was' : 's were'} signed out.` : ''}`));
   });
   app.post<{ Params: { sessionId: string } }>('/console/account/sessions/:sessionId/end', kit.formRoute, async (request, reply) => {
     const context = await signedIn(request, reply, 'account');

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfToken, csrfValid, sessionOf, type SignInDeps } from '../../app/web/sign-in.ts';
 import type { WebSession } from '../../ports/credential-store.ts';
+import type { Config } from '../../config.ts';
 
 /**
  * The session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's page sends
@@ -38,9 +39,19 @@ export async function currentSession(deps: Pick<SignInDeps, 'credentials' | 'clo
   return session && { session, csrf: csrfToken(deps.serverSecret, session) };
 }
 
-/** The origin this service is reached at: SPQ_PUBLIC_BASE_URL's, else the Host the browser used. */
-function ownOrigin(request: FastifyRequest, publicBaseUrl: string | undefined): string {
-  return publicBaseUrl ? new URL(publicBaseUrl).origin : `${request.protocol}://${request.headers.host ?? ''}`;
+/**
+ * The origins this service is reached at: SPQ_PUBLIC_BASE_URL's; without it, the listen address
+ * (a loopback one under each of its names: the demo on 127.0.0.1 opened as localhost), and none
+ * when it listens on every interface (0.0.0.0, ::), where only the setting can say. Never the
+ * Host header: a page served under another name (DNS rebinding, a proxy passing Host on) would
+ * send an Origin that matches its own Host.
+ */
+export function ownOrigins(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>): ReadonlySet<string> {
+  if (config.publicBaseUrl) return new Set([new URL(config.publicBaseUrl).origin]);
+  const host = config.host.toLowerCase();
+  if (['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) return new Set(['127.0.0.1', 'localhost', '[::1]'].map((name) => `http://${name}:${config.port}`));
+  if (['0.0.0.0', '::', '[::]', ''].includes(host)) return new Set();
+  return new Set([`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${config.port}`]);
 }
 
 /**
@@ -48,9 +59,9 @@ function ownOrigin(request: FastifyRequest, publicBaseUrl: string | undefined): 
  * Referer) must be ours when the browser sends one, and signed-in forms must carry the session's
  * CSRF token. SameSite=Strict already keeps the cookie off cross-site requests; this is the second lock.
  */
-export function sameOrigin(request: FastifyRequest, publicBaseUrl: string | undefined): boolean {
+export function sameOrigin(request: FastifyRequest, config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>): boolean {
   const origin = request.headers.origin ?? (request.headers.referer ? safeOrigin(request.headers.referer) : undefined);
-  return origin === undefined || origin === ownOrigin(request, publicBaseUrl);
+  return origin === undefined || ownOrigins(config).has(origin);
 }
 
 const safeOrigin = (url: string): string | undefined => {

@@ -42,7 +42,7 @@ export const schema = {
 const disposition = (name: string): string => `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
-  const limited = await deps.limiter.hit(`download:${request.ip}`, downloadPolicy(deps.config.rateLimits), deps.clock.now().getTime());
+  const limited = await deps.limiter.hit(`download:${request.clientAddress}`, downloadPolicy(deps.config.rateLimits), deps.clock.now().getTime());
   if (!limited.allowed) return sendError(reply, rateLimitedError(limited, 'Too many downloads from this address'));
 
   const opened = await openDownload(deps, request.params.token, request.params.fileName);

@@ -1,5 +1,5 @@
 import { searchGeography } from '../../../app/geography.ts';
-import { authenticatedErrors, bearerSecurity } from '../../../wire/common.ts';
+import { authenticatedErrors, bearerSecurity, ErrorBody } from '../../../wire/common.ts';
 import { SearchQuery, SearchResult } from '../../../wire/geography.ts';
 import { strictIntegers } from '../../strict-integers.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
@@ -11,7 +11,7 @@ export const schema = {
   tags: ['geography'],
   security: bearerSecurity,
   querystring: SearchQuery,
-  response: { 200: SearchResult, ...authenticatedErrors() },
+  response: { 200: SearchResult, 422: { ...ErrorBody, description: 'The search term holds a control character (NUL, ESC, …)' }, ...authenticatedErrors() },
 } as const;
 
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {

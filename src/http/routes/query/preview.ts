@@ -3,7 +3,8 @@ import { previewQuery } from '../../../app/preview.ts';
 import { authenticatedErrors, bearerSecurity } from '../../../wire/common.ts';
 import { PreviewInvalid, PreviewResult, QueryRequest } from '../../../wire/query.ts';
 import { principalOf } from '../../plugins/authenticate.ts';
-import { sendError } from '../../errors.ts';
+import { appErrorOf, sendError } from '../../errors.ts';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
@@ -26,6 +27,13 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
   return sendError(reply, outcome.error);
 };
 
+/** An invalid query refused before the handler (a control character in its text) gets the preview's 422 shape too. */
+function previewErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const meaning = appErrorOf(error, request);
+  if (meaning.code === 'validation_error') return reply.code(422).send({ valid: false, detail: meaning.detail, geography_matches: [] });
+  return sendError(reply, meaning);
+}
+
 export function registerPreview(app: Api, deps: AppDeps): void {
-  app.post('/query/preview', { schema, bodyLimit: QUERY_BODY_LIMIT }, handler(deps));
+  app.post('/query/preview', { schema, bodyLimit: QUERY_BODY_LIMIT, errorHandler: previewErrors }, handler(deps));
 }
