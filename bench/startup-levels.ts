@@ -1,7 +1,7 @@
 /**
  * Start-up of a release that holds every level at national size (issue 28: "a release with all
  * four starts serving in ≤ 3 s"): a pool release whose catalog has every real area of the ABS
- * 2021 geography at all four levels (15,334 suburbs, 2,454 SA2s, 2,642 postal areas, 547 LGAs:
+ * 2021 geography at all four levels (15,334 suburbs, 2,454 SA2s, 2,641 postal areas, 547 LGAs:
  * their real codes, names and states, src/adapters/abs/reference), each with a small synthetic
  * pool, then real `spq serve` processes (dist/) timed from spawn to /readyz 200, with the default
  * verification and with SPQ_POOL_VERIFY=full. Start-up is O(files + areas), not O(bytes): it parses
