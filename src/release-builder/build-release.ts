@@ -3,7 +3,8 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { AreaLevel, CensusInputs, InputError, SuburbGeography } from '../synthesis/census/inputs.ts';
-import { AREA_LEVELS, formatInputError } from '../synthesis/census/inputs.ts';
+import { AREA_LEVELS, PACK_LEVEL, formatInputError } from '../synthesis/census/inputs.ts';
+import { indexInputs } from '../adapters/abs/file-index.ts';
 import { fillNotPublished, hasUnpublished } from '../synthesis/census/published.ts';
 import { findSamePeople, type SamePeople } from '../synthesis/census/same-people.ts';
 import { INPUT_TABLES, VALIDATION_TABLES } from '../synthesis/census/tables.ts';
@@ -79,6 +80,12 @@ export interface BuildSummary {
   /** Demo builds: the hidden truth itself scored against the tables it was published as (the perturbation floor). */
   readonly floor_srmse_median?: number | null;
   readonly floor_srmse_p95?: number | null;
+  /** What the inputs held and how they were linked (match rates, levels or areas the pack lacks), one line each. */
+  readonly input_notes: readonly string[];
+  /** Areas of a level's geography not built because of the inputs, each with its reason. */
+  readonly areas_left_out: readonly { readonly area: string; readonly reason: string }[];
+  /** Where some tables were taken from parents (suburbs): the fit to the areas' own tables. */
+  readonly own_tables: { readonly srmse_median: number | null; readonly srmse_p95: number | null; readonly pairs: number } | null;
   /** Areas that could not be fitted, by name with the reason; they are not in the release. */
   readonly areas_failed: readonly { readonly area: string; readonly reason: string }[];
   /** Unpublished (`..`) cells: estimated from a parent area that publishes them, and structural zeros (published at no level). */
@@ -311,6 +318,8 @@ export interface PreparedBuild {
   readonly truth: Loaded<typeof loadTruth>;
   readonly reference: Loaded<typeof loadRealismReference>;
   readonly floor: Loaded<typeof loadPerturbationFloor>;
+  /** Lines about the inputs as a whole (a level asked for whose pack is not there). */
+  readonly notes: readonly string[];
 }
 
 type Loaded<F extends (...args: never[]) => Promise<unknown>> = Extract<Awaited<ReturnType<F>>, { ok: true }> extends { value: infer T } ? T : never;
@@ -320,7 +329,13 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
   const levels = orderLevels(options.levels ?? ['sal']);
   const problems: InputError[] = [];
   const loadedLevels: LevelInputs[] = [];
-  for (const level of levels) {
+  const notes: string[] = [];
+  const index = await indexInputs(options.inputsDir);
+  const absent = levels.filter((level) => !index.dataPack.has(PACK_LEVEL[level]));
+  // A pack holding only some of the levels asked for: the others are built, each absent one is a line of the report.
+  if (absent.length > 0 && absent.length < levels.length)
+    for (const level of absent) notes.push(`${level}: the inputs hold no ${PACK_LEVEL[level]} DataPack files (2021Census_<part>_AUST_${PACK_LEVEL[level]}.csv): this level is not built`);
+  for (const level of absent.length < levels.length ? levels.filter((l) => !absent.includes(l)) : levels) {
     const loaded = await loadCensusInputs(options.inputsDir, (done, total) => progress('load', done, total), {
       level,
       allowUnknownHeaders: options.allowUnknownHeaders ?? false,
@@ -336,7 +351,7 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
   if (!referenceLoaded.ok) throw new BuildInputError([referenceLoaded.error]);
   const floorLoaded = await loadPerturbationFloor(options.inputsDir);
   if (!floorLoaded.ok) throw new BuildInputError([floorLoaded.error]);
-  return { levels, loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value };
+  return { levels: loadedLevels.map((l) => l.inputs.level), loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value, notes };
 }
 
 /** One synthesis of every area (implicate k, with its own seed) written as a complete release into `dir`. */
@@ -451,9 +466,13 @@ function suburbEntryOf(suburb: SuburbGeography, small: boolean): SuburbEntry {
 function releaseReport(version: string, prepared: PreparedBuild, tally: AreaTally): BuildReport {
   const { reference, floor } = prepared;
   const realismSummary = reference ? withReference(tally.realism.summary(), reference) : tally.realism.summary();
+  const derived = new Map(prepared.loadedLevels.flatMap((l) => (l.inputs.derivedTables ? l.inputs.suburbs.map((s) => [s.salCode, l.inputs.derivedTables!] as const) : [])));
   return summariseReport(version, tally.fits, tally.totalsMismatched, realismSummary, {
     areasFailed: tally.failed,
     cellsNotPublished: tally.notPublished,
+    inputNotes: [...prepared.notes, ...prepared.loadedLevels.flatMap((l) => (l.inputs.notes ?? []).map((n) => `${l.inputs.level}: ${n}`))],
+    areasLeftOut: prepared.loadedLevels.flatMap((l) => l.inputs.leftOut ?? []),
+    derivedTables: (code) => derived.get(code),
     ...(floor ? { floor } : {}),
   });
 }
@@ -493,6 +512,9 @@ function buildSummaryOf(
     structural_violations: report.structuralViolations,
     totals_mismatched: tally.totalsMismatched.length,
     areas_failed: tally.failed,
+    input_notes: report.inputNotes,
+    areas_left_out: report.areasLeftOut,
+    own_tables: report.ownTables ? { srmse_median: report.ownTables.median, srmse_p95: report.ownTables.p95, pairs: report.ownTables.pairs } : null,
     cells_not_published: tally.notPublished,
     seconds: (performance.now() - release.started) / 1000,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),

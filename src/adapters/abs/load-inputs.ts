@@ -10,6 +10,8 @@ import {
   FLOOR_FILE, MB_ALLOCATION, RA_ALLOCATION, REALISM_REFERENCE_FILE, SAL_ALLOCATION, SAL_KEY, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE, TRUTH_DIR,
   dataPackFile, dataPackKeyColumn, truthFile,
 } from './file-names.ts';
+import { hasSuburbs2016 } from './correspondences-2016.ts';
+import { loadSalFromParents } from './load-sal.ts';
 import { indexInputs, type FileIndex, type FoundPart, type InputIndex } from './file-index.ts';
 import { STATE_BY_ABS_CODE } from '../../core/geography/identifiers.ts';
 
@@ -46,6 +48,15 @@ export async function loadCensusInputs(
   if (!existsSync(dir)) return err([{ file: dir, message: 'input directory does not exist' }]);
   const level = options.level ?? 'sal';
   const index = await indexInputs(dir);
+  if (level === 'sal' && !ASGS_FILES.every((f) => index.byName.has(f)) && hasSuburbs2016(index.byName)) {
+    // No 2021 allocation files, but the 2016 correspondences: suburbs linked through them, tables the SAL pack lacks from their parents.
+    onProgress?.(0, 2, 'geography');
+    const parents = await loadPublishedParents(index, options);
+    if (!parents.ok) return parents;
+    const loaded = await loadSalFromParents(index, options, parents.value);
+    onProgress?.(2, 2, 'done');
+    return loaded;
+  }
   const packLevel = PACK_LEVEL[level];
   const parts = index.dataPack.get(packLevel) ?? new Map<string, readonly FoundPart[]>();
   const problems: InputError[] = [];
