@@ -15,6 +15,8 @@ const searchItem = (s: SuburbInfo, fittedTo: FittedTo): SearchItem => ({
   postcode: s.postcode,
   lga: s.lga,
   gccsa: s.gccsa,
+  postcodes: [...(s.postcodes ?? [s.postcode])].filter(Boolean),
+  lgas: (s.lgas ?? []).map((l) => l.name).filter(Boolean),
   pool_size: s.pools.persons,
   small_suburb_flag: s.smallSuburb,
   fitted_to: fittedTo,

@@ -20,6 +20,9 @@ export interface SuburbInfo {
   readonly lga: string;
   readonly lgaCode: string;
   readonly gccsa: string;
+  /** Every postcode the area overlaps and every LGA it lies in, largest share first (the primary ones first). */
+  readonly postcodes?: readonly string[];
+  readonly lgas?: readonly { readonly code: string; readonly name: string }[];
   readonly smallSuburb: boolean;
   readonly pools: Readonly<Record<DatasetType, number>>;
 }

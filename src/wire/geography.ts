@@ -22,6 +22,8 @@ export const SearchResultItem = Type.Object({
   postcode: Type.String(),
   lga: Type.String(),
   gccsa: Type.String(),
+  postcodes: Type.Array(Type.String(), { description: 'Extension: every postcode the area overlaps, the one holding most of its people first' }),
+  lgas: Type.Array(Type.String(), { description: 'Extension: every LGA the area lies in, the one holding most of its people first' }),
   pool_size: Type.Integer({ description: 'The persons pool' }),
   small_suburb_flag: Type.Boolean(),
   fitted_to: StringEnum(FITTED_TO, { description: 'Extension: "census" when the pools were fitted to the real ABS 2021 Census tables, "demo" when to the demo\'s made-up figures' }),

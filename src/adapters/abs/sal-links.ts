@@ -58,7 +58,7 @@ export function linkSuburbs2016(
   let splitSa2Suburbs = 0;
   const splitSa2s = new Set<string>();
   const missingPostcodes = new Set<string>();
-  const linked: { sal: RealArea; sa2s: Share[]; postcodes: Share[]; lgas: { code: string; name: string; ratio: number }[] }[] = [];
+  const linked: Linked[] = [];
   for (const sal of sals) {
     const ssc = match.matched.get(sal.code)?.code;
     if (ssc === undefined) continue;
@@ -78,7 +78,8 @@ export function linkSuburbs2016(
       leftOut.push({ area: `${sal.absName} (${sal.code})`, reason: `its 2016 suburb SSC${ssc} has no SA1 in the correspondences (no ${poas.length === 0 ? 'postcode' : 'LGA'})` });
       continue;
     }
-    linked.push({ sal, sa2s, postcodes: normalised(poas), lgas: mergeLgas(lgaShares) });
+    // The GCCSA from the SA4 of the suburb's main 2016 SA2 (a split SA2 stays in its SA4).
+    linked.push({ sal, sa2s, postcodes: normalised(poas), lgas: mergeLgas(lgaShares), gccsa: gccsaOfSa2([...sa2sAll].sort(byShare)[0]?.code, sal.state) });
   }
   if (splitSa2Suburbs > 0)
     notes.push(
@@ -115,9 +116,17 @@ function mergeLgas(shares: readonly { code: string; name: string; ratio: number 
   return normalised([...sums].map(([code, ratio]) => ({ code, ratio }))).map((s) => ({ code: s.code, name: names.get(s.code)!, ratio: s.ratio }));
 }
 
-function suburbsOf(linked: readonly { sal: RealArea; sa2s: Share[]; postcodes: Share[]; lgas: { code: string; name: string; ratio: number }[] }[]): SuburbGeography[] {
+interface Linked {
+  readonly sal: RealArea;
+  readonly sa2s: Share[];
+  readonly postcodes: Share[];
+  readonly lgas: { code: string; name: string; ratio: number }[];
+  readonly gccsa: string;
+}
+
+function suburbsOf(linked: readonly Linked[]): SuburbGeography[] {
   const ids = suburbIdentifiers(linked.map(({ sal, lgas }) => ({ key: sal.code, name: sal.name, state: sal.state, area: parseAbsName(sal.absName).area ?? lgas[0]!.name })));
-  return linked.map(({ sal, sa2s, postcodes, lgas }): SuburbGeography => {
+  return linked.map(({ sal, sa2s, postcodes, lgas, gccsa }): SuburbGeography => {
     // Not rescaled: the share of a split 2016 SA2 stays missing here, and the postcodes carry it (tables-from-parents).
     const sa2 = [...sa2s].sort(byShare);
     return {
@@ -133,7 +142,7 @@ function suburbsOf(linked: readonly { sal: RealArea; sa2s: Share[]; postcodes: S
       postcode: postcodes[0]!.code,
       lgaCode: lgas[0]!.code,
       lgaName: lgas[0]!.name,
-      gccsa: gccsaOfSa2(sa2[0]?.code, sal.state),
+      gccsa,
       remoteness: undefined,
       areaSqkm: sal.areaSqkm,
     };
