@@ -18,8 +18,7 @@
  *   --data /tmp/spq-national-aus (a build of ~7 minutes on a quiet 2-core machine).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
@@ -31,7 +30,8 @@ import { parseArgs } from 'node:util';
 import { openAccountStore } from '../src/adapters/db/open-store.ts';
 import { newestRelease, poolsRoot } from '../src/adapters/pools/release-dirs.ts';
 import { loadConfig } from '../src/config.ts';
-import { benchAccount, fmtInt, freePort, MB, machineLine, median, rssSampler } from './lib.ts';
+import { benchAccount, fmtInt, MB, machineLine, median, rssSampler } from './lib.ts';
+import { serverEnv, startServer, stopServer, type Server } from './server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -83,46 +83,6 @@ function memoryOf(pid: number): { rss: number; anon: number; file: number } {
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
   return { rss: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
 }
-
-interface Server {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly readyMs: number;
-}
-
-async function startServer(release: string, serverDataDir: string, extra: Record<string, string> = {}): Promise<Server> {
-  const port = await freePort();
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [join(root, 'bin', 'spq.js'), 'serve', '--port', String(port)], {
-    cwd: root,
-    env: { ...process.env, ...serverEnv(release, serverDataDir), ...extra },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
-    if (ready) return { child, url, readyMs: performance.now() - t0 };
-    await sleep(10);
-  }
-}
-
-async function stopServer(server: Server): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  server.child.kill('SIGTERM');
-  await once(server.child, 'exit');
-}
-
-const LIMIT = '100000000';
-const serverEnv = (release: string, serverDataDir: string) => ({
-  SPQ_DATA_DIR: serverDataDir,
-  SPQ_POOL_DIR: release,
-  SPQ_SERVER_SECRET: 'bench-national-secret-0123456789abcdef',
-  SPQ_RATE_PER_MINUTE: LIMIT,
-  SPQ_RATE_PAID_PER_HOUR: LIMIT,
-  SPQ_RATE_FREE_PER_HOUR: LIMIT,
-  SPQ_LOG_LEVEL: 'warn',
-});
 
 async function main(): Promise<void> {
   say(`machine: ${machineLine()}`);

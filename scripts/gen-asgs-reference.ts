@@ -1,8 +1,8 @@
 /**
- * Regenerates src/adapters/abs/reference/{sal,lga,poa,ra}-2021.csv from the ABS geography descriptors
+ * Regenerates src/adapters/abs/reference/{sal,lga,poa,sa2,ra}-2021.csv from the ABS geography descriptors
  * (../shared/abs/2021-gcp/Metadata/2021Census_geog_desc_1st_2nd_3rd_release.xlsx, sheets
- * 2021_ASGS_Non_ABS_Structures for SAL, LGA and POA and 2021_ASGS_RA_Structures for the
- * Remoteness Areas; CC BY 4.0, based on ABS data): every real code and name, and the area in
+ * 2021_ASGS_Non_ABS_Structures for SAL, LGA and POA, 2021_ASGS_MAIN_Structures for SA2 and
+ * 2021_ASGS_RA_Structures for the Remoteness Areas; CC BY 4.0, based on ABS data): every real code and name, and the area in
  * square kilometres. The demo inputs are built from these, so a fresh clone needs no ../shared.
  * Usage: node bin/run-ts.js scripts/gen-asgs-reference.ts [path/to/workbook.xlsx]
  */
@@ -17,6 +17,7 @@ await wb.xlsx.readFile(workbook);
 /** Columns of both sheets: ASGS_Structure, Census_Code_2021, AGSS_Code_2021, Census_Name_2021, Area sqkm. */
 const SHEETS: Record<string, readonly string[]> = {
   '2021_ASGS_Non_ABS_Structures': ['SAL', 'LGA', 'POA'],
+  '2021_ASGS_MAIN_Structures': ['SA2'],
   '2021_ASGS_RA_Structures': ['RA'],
 };
 const rows: Record<string, string[]> = {};

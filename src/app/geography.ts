@@ -11,6 +11,7 @@ export type SearchItem = Static<typeof SearchResultItem>;
 
 const searchItem = (s: SuburbInfo, fittedTo: FittedTo): SearchItem => ({
   suburb_id: s.suburbId,
+  code: s.salCode,
   state: s.state,
   postcode: s.postcode,
   lga: s.lga,

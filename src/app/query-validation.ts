@@ -68,6 +68,7 @@ export const normalizeQuery = (input: QueryInput): NormalizedQuery => ({
 const LEVEL_WORD: Readonly<Record<GeographyLevel, string>> = {
   suburb: 'suburb',
   postcode: 'postcode',
+  sa2: 'SA2',
   lga: 'LGA',
   state: 'state',
   australia: 'geography',

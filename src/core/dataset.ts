@@ -3,11 +3,12 @@
 import type { AreaLevel, DatasetType, StateAbbr } from '../synthesis/census/datasets.ts';
 export { AREA_LEVELS, DATASET_TYPES, STATES, type AreaLevel, type DatasetType, type StateAbbr } from '../synthesis/census/datasets.ts';
 
-export const GEOGRAPHY_LEVELS = ['suburb', 'postcode', 'lga', 'state', 'australia'] as const;
+/** The query levels; "sa2" (ABS Statistical Areas Level 2) is an extension of the contract's five. */
+export const GEOGRAPHY_LEVELS = ['suburb', 'postcode', 'sa2', 'lga', 'state', 'australia'] as const;
 export type GeographyLevel = (typeof GEOGRAPHY_LEVELS)[number];
 
 /** The query level each fitted level serves directly. */
-export const QUERY_LEVEL_OF_AREA: Readonly<Record<AreaLevel, GeographyLevel>> = { sal: 'suburb', poa: 'postcode', lga: 'lga' };
+export const QUERY_LEVEL_OF_AREA: Readonly<Record<AreaLevel, GeographyLevel>> = { sal: 'suburb', sa2: 'sa2', poa: 'postcode', lga: 'lga' };
 
 /** What a release's pools were fitted to: the real ABS census tables, or the demo's made-up figures. */
 export const FITTED_TO = ['census', 'demo'] as const;

@@ -70,6 +70,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
         results: [
           {
             suburb_id: 'Richmond (VIC)',
+            code: 'SAL22170',
             state: 'VIC',
             postcode: '3121',
             lga: 'Yarra',

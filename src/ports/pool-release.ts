@@ -8,7 +8,7 @@ import type { Result } from '../core/result.ts';
 export interface SuburbInfo {
   /** The level the pools were fitted at. */
   readonly level: AreaLevel;
-  /** The DataPack code, e.g. "SAL20001", "POA7000", "LGA62810" (the suburb_code column of every record). */
+  /** The DataPack code, e.g. "SAL20001", "601021004" (an SA2), "POA7000", "LGA62810" (the suburb_code column of every record). */
   readonly salCode: string;
   /** The public identifier (decisions.md): "Richmond (VIC)", "Mount Pleasant (Ballarat, VIC)", "Fitzroy". */
   readonly suburbId: string;
@@ -52,7 +52,7 @@ export interface VariableEntry {
 export interface SearchQuery {
   readonly query: string;
   readonly state?: StateAbbr;
-  readonly level: 'suburb' | 'postcode' | 'lga' | 'state';
+  readonly level: 'suburb' | 'postcode' | 'sa2' | 'lga' | 'state';
   readonly limit: number;
 }
 

@@ -58,20 +58,11 @@ export interface BuildOptions {
   readonly onProgress?: (phase: 'load' | 'synthesize' | 'write', done: number, total: number) => void;
 }
 
-export interface BuildSummary {
-  readonly version: string;
-  readonly dir: string;
-  readonly checksum: string;
-  /** "census" for real ABS inputs, "demo" for the generated ones. */
-  readonly fitted_to: FittedTo;
-  readonly levels: readonly AreaLevel[];
-  /** Areas (suburbs, postal areas, LGAs) in the release, per level. */
-  readonly areas: Readonly<Partial<Record<AreaLevel, number>>>;
-  readonly suburbs: number;
+/** The fit figures of a build, for the whole release and for each level's areas alone. */
+export interface FitFigures {
   readonly persons: number;
   readonly families: number;
   readonly dwellings: number;
-  readonly variables: Readonly<Record<string, number>>;
   readonly srmse_median: number | null;
   readonly srmse_p95: number | null;
   readonly srmse_by_table: Readonly<Record<string, { readonly median: number | null; readonly p95: number | null }>>;
@@ -80,10 +71,6 @@ export interface BuildSummary {
   /** Demo builds: the hidden truth itself scored against the tables it was published as (the perturbation floor). */
   readonly floor_srmse_median?: number | null;
   readonly floor_srmse_p95?: number | null;
-  /** What the inputs held and how they were linked (match rates, levels or areas the pack lacks), one line each. */
-  readonly input_notes: readonly string[];
-  /** Areas of a level's geography not built because of the inputs, each with its reason. */
-  readonly areas_left_out: readonly { readonly area: string; readonly reason: string }[];
   /** Where some tables were taken from parents (suburbs): the fit to the areas' own tables. */
   readonly own_tables: { readonly srmse_median: number | null; readonly srmse_p95: number | null; readonly pairs: number } | null;
   /** Areas that could not be fitted, by name with the reason; they are not in the release. */
@@ -92,6 +79,25 @@ export interface BuildSummary {
   readonly cells_not_published: { readonly estimated: number; readonly structural: number };
   readonly structural_violations: number;
   readonly totals_mismatched: number;
+}
+
+export interface BuildSummary extends FitFigures {
+  readonly version: string;
+  /** What the inputs held and how they were linked (match rates, levels or areas the pack lacks), one line each. */
+  readonly input_notes: readonly string[];
+  /** Areas of a level's geography not built because of the inputs, each with its reason. */
+  readonly areas_left_out: readonly { readonly area: string; readonly reason: string }[];
+  readonly dir: string;
+  readonly checksum: string;
+  /** "census" for real ABS inputs, "demo" for the generated ones. */
+  readonly fitted_to: FittedTo;
+  readonly levels: readonly AreaLevel[];
+  /** Areas (suburbs, SA2s, postal areas, LGAs) in the release, per level. */
+  readonly areas: Readonly<Partial<Record<AreaLevel, number>>>;
+  /** The fit figures of each level's areas alone (the overall ones pool every level's). */
+  readonly by_level: Readonly<Partial<Record<AreaLevel, FitFigures & { readonly areas: number }>>>;
+  readonly suburbs: number;
+  readonly variables: Readonly<Record<string, number>>;
   readonly seconds: number;
   readonly peak_rss_mb: number;
   readonly report: BuildReport;
@@ -379,14 +385,31 @@ async function synthesizeInto(options: Omit<BuildOptions, 'poolsDir' | 'implicat
 
 type ReleaseVariables = Record<(typeof DATASET_TYPES)[number], ReturnType<typeof variablesOf>>;
 
-/** What the synthesis of every area gathered for the report and the summary. */
-interface AreaTally {
+/** What the synthesis of one level's areas gathered for the report and the summary. */
+interface LevelTally {
   readonly fits: SuburbFit[];
   readonly totalsMismatched: string[];
   readonly failed: { area: string; reason: string }[];
   readonly notPublished: { estimated: number; structural: number };
+}
+
+/** What the synthesis of every area gathered: each level's tally, and the realism of all. */
+interface AreaTally {
+  readonly byLevel: ReadonlyMap<AreaLevel, LevelTally>;
   readonly realism: ReturnType<typeof createRealismAccumulator>;
-  readonly writtenByLevel: Map<AreaLevel, number>;
+}
+
+const emptyLevelTally = (): LevelTally => ({ fits: [], totalsMismatched: [], failed: [], notPublished: { estimated: 0, structural: 0 } });
+
+/** Every level's tally in one (release order: the levels' order). */
+function pooledTally(tally: AreaTally): LevelTally {
+  const levels = [...tally.byLevel.values()];
+  return {
+    fits: levels.flatMap((l) => l.fits),
+    totalsMismatched: levels.flatMap((l) => l.totalsMismatched),
+    failed: levels.flatMap((l) => l.failed),
+    notPublished: { estimated: levels.reduce((n, l) => n + l.notPublished.estimated, 0), structural: levels.reduce((n, l) => n + l.notPublished.structural, 0) },
+  };
 }
 
 /**
@@ -396,40 +419,40 @@ interface AreaTally {
 async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, prepared: PreparedBuild, seed: number, writer: PoolReleaseWriter): Promise<AreaTally> {
   const progress = options.onProgress ?? (() => {});
   const { loadedLevels, truth } = prepared;
-  const tally: AreaTally = { fits: [], totalsMismatched: [], failed: [], notPublished: { estimated: 0, structural: 0 }, realism: createRealismAccumulator(), writtenByLevel: new Map() };
-  const areas = loadedLevels.flatMap((level) => orderForRelease(level.inputs.suburbs).map((suburb) => ({ suburb, level })));
+  const byLevel = new Map(loadedLevels.map((level) => [level.inputs.level, emptyLevelTally()]));
+  const tally: AreaTally = { byLevel, realism: createRealismAccumulator() };
+  const areas = loadedLevels.flatMap((level) => orderForRelease(level.inputs.suburbs).map((suburb) => ({ suburb, level, into: byLevel.get(level.inputs.level)! })));
   const jobs = function* (): Generator<SuburbJob> {
-    for (const [index, { suburb, level }] of areas.entries()) {
+    for (const [index, { suburb, level, into }] of areas.entries()) {
       if (options.signal?.aborted) throw new BuildAborted();
       const { job, estimated, structural } = areaJob(level, suburb, index, { seed, smallSuburbThreshold: options.smallSuburbThreshold }, truth);
-      tally.notPublished.estimated += estimated;
-      tally.notPublished.structural += structural;
+      into.notPublished.estimated += estimated;
+      into.notPublished.structural += structural;
       yield job;
     }
   };
   let written = 0;
   await runJobsInOrder(jobs(), options.threads ?? defaultThreads(), async (outcome) => {
-    const { suburb, level } = areas[outcome.index]!;
+    const { suburb, level, into } = areas[outcome.index]!;
     progress('synthesize', outcome.index + 1, areas.length);
     if ('failure' in outcome) {
-      tally.failed.push({ area: `${suburb.suburbId} (${suburb.salCode})`, reason: outcome.failure });
+      into.failed.push({ area: `${suburb.suburbId} (${suburb.salCode})`, reason: outcome.failure });
       return;
     }
-    tallyArea(tally, level, suburb, outcome);
+    tallyArea(into, tally.realism, level, suburb, outcome);
     await writer.append({ suburb: suburbEntryOf(suburb, outcome.small), population: outcome.population, coarsened: outcome.coarsened });
     written++;
-    tally.writtenByLevel.set(suburb.level, (tally.writtenByLevel.get(suburb.level) ?? 0) + 1);
   });
-  const { failed } = tally;
+  const { failed } = pooledTally(tally);
   if (written === 0) throw new BuildInputError([{ file: options.inputsDir, message: `no area could be fitted (${failed.length} failed: ${failed.slice(0, 3).map((f) => `${f.area}: ${f.reason}`).join('; ')})` }]);
   return tally;
 }
 
 /** One fitted area's figures for the report: totals missed, realism tallies, its fit. */
-function tallyArea(tally: AreaTally, level: LevelInputs, suburb: SuburbGeography, outcome: SuburbOutcome): void {
+function tallyArea(tally: LevelTally, realism: AreaTally['realism'], level: LevelInputs, suburb: SuburbGeography, outcome: SuburbOutcome): void {
   const { population, small } = outcome;
   if (totalMissed(level.inputs, suburb.salCode, population.persons.count, occupiedPrivateDwellings(population))) tally.totalsMismatched.push(suburb.suburbId);
-  tally.realism.addTally(outcome.realism, sizeBand(outcome.realism.persons));
+  realism.addTally(outcome.realism, sizeBand(outcome.realism.persons));
   tally.fits.push({
     salCode: suburb.salCode,
     suburbId: suburb.suburbId,
@@ -466,15 +489,56 @@ function suburbEntryOf(suburb: SuburbGeography, small: boolean): SuburbEntry {
 function releaseReport(version: string, prepared: PreparedBuild, tally: AreaTally): BuildReport {
   const { reference, floor } = prepared;
   const realismSummary = reference ? withReference(tally.realism.summary(), reference) : tally.realism.summary();
-  const derived = new Map(prepared.loadedLevels.flatMap((l) => (l.inputs.derivedTables ? l.inputs.suburbs.map((s) => [s.salCode, l.inputs.derivedTables!] as const) : [])));
-  return summariseReport(version, tally.fits, tally.totalsMismatched, realismSummary, {
-    areasFailed: tally.failed,
-    cellsNotPublished: tally.notPublished,
+  const all = pooledTally(tally);
+  return summariseReport(version, all.fits, all.totalsMismatched, realismSummary, {
+    areasFailed: all.failed,
+    cellsNotPublished: all.notPublished,
     inputNotes: [...prepared.notes, ...prepared.loadedLevels.flatMap((l) => (l.inputs.notes ?? []).map((n) => `${l.inputs.level}: ${n}`))],
     areasLeftOut: prepared.loadedLevels.flatMap((l) => l.inputs.leftOut ?? []),
-    derivedTables: (code) => derived.get(code),
+    derivedTables: derivedTablesOf(prepared),
     ...(floor ? { floor } : {}),
   });
+}
+
+/** The fit figures of a report over some areas (the release's, or one level's) and their tally. */
+function fitFiguresOf(report: BuildReport, tally: LevelTally): FitFigures {
+  const byTable = Object.fromEntries(report.tables.filter((t) => t.kind === 'input').map((t) => [t.tableId, { median: t.srmse.median, p95: t.srmse.p95 }]));
+  const band = (b: SizeBand) => {
+    const d = report.inputs.bySizeBand[b];
+    return { median: d.median, p95: d.p95, pairs: d.pairs };
+  };
+  return {
+    persons: report.persons,
+    families: report.families,
+    dwellings: report.dwellings,
+    srmse_median: report.inputs.overall.median,
+    srmse_p95: report.inputs.overall.p95,
+    srmse_by_table: byTable,
+    srmse_by_band: { '<500': band('<500'), '500-4999': band('500-5000'), '5000+': band('>=5000') },
+    truth_srmse_median: report.truth?.overall.median ?? null,
+    structural_violations: report.structuralViolations,
+    totals_mismatched: tally.totalsMismatched.length,
+    areas_failed: tally.failed,
+    cells_not_published: tally.notPublished,
+    own_tables: report.ownTables ? { srmse_median: report.ownTables.median, srmse_p95: report.ownTables.p95, pairs: report.ownTables.pairs } : null,
+  };
+}
+
+/** Per area code, the tables its level took from parents rather than its own (suburbs built from SAL part files). */
+function derivedTablesOf(prepared: PreparedBuild): (code: string) => ReadonlySet<string> | undefined {
+  const derived = new Map(prepared.loadedLevels.flatMap((l) => (l.inputs.derivedTables ? l.inputs.suburbs.map((s) => [s.salCode, l.inputs.derivedTables!] as const) : [])));
+  return (code) => derived.get(code);
+}
+
+/** Each level's figures alone, from a report over its areas only (the realism figures stay the release's). */
+function levelFigures(version: string, tally: AreaTally, derivedTables: (code: string) => ReadonlySet<string> | undefined): BuildSummary['by_level'] {
+  const noRealism = createRealismAccumulator().summary();
+  return Object.fromEntries(
+    [...tally.byLevel].map(([level, t]) => {
+      const report = summariseReport(version, t.fits, t.totalsMismatched, noRealism, { areasFailed: t.failed, cellsNotPublished: t.notPublished, derivedTables });
+      return [level, { areas: t.fits.length, ...fitFiguresOf(report, t) }];
+    }),
+  );
 }
 
 /** The build summary's figures from the report (what `spq build` prints and the CLI's JSON holds). */
@@ -486,36 +550,20 @@ function buildSummaryOf(
   variables: ReleaseVariables,
 ): Omit<BuildSummary, 'implicates'> {
   const { levels, floor } = prepared;
-  const byTable = Object.fromEntries(report.tables.filter((t) => t.kind === 'input').map((t) => [t.tableId, { median: t.srmse.median, p95: t.srmse.p95 }]));
-  const band = (b: SizeBand) => {
-    const d = report.inputs.bySizeBand[b];
-    return { median: d.median, p95: d.p95, pairs: d.pairs };
-  };
   return {
     version: release.version,
     dir: release.dir,
     checksum: release.checksum,
     fitted_to: release.fittedTo,
     levels,
-    areas: Object.fromEntries(levels.map((level) => [level, tally.writtenByLevel.get(level) ?? 0])),
+    areas: Object.fromEntries(levels.map((level) => [level, tally.byLevel.get(level)?.fits.length ?? 0])),
     suburbs: report.suburbs,
-    persons: report.persons,
-    families: report.families,
-    dwellings: report.dwellings,
     variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].length])),
-    srmse_median: report.inputs.overall.median,
-    srmse_p95: report.inputs.overall.p95,
-    srmse_by_table: byTable,
-    srmse_by_band: { '<500': band('<500'), '500-4999': band('500-5000'), '5000+': band('>=5000') },
-    truth_srmse_median: report.truth?.overall.median ?? null,
+    ...fitFiguresOf(report, pooledTally(tally)),
     ...(floor ? { floor_srmse_median: floor.median, floor_srmse_p95: floor.p95 } : {}),
-    structural_violations: report.structuralViolations,
-    totals_mismatched: tally.totalsMismatched.length,
-    areas_failed: tally.failed,
     input_notes: report.inputNotes,
     areas_left_out: report.areasLeftOut,
-    own_tables: report.ownTables ? { srmse_median: report.ownTables.median, srmse_p95: report.ownTables.p95, pairs: report.ownTables.pairs } : null,
-    cells_not_published: tally.notPublished,
+    by_level: levelFigures(release.version, tally, derivedTablesOf(prepared)),
     seconds: (performance.now() - release.started) / 1000,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     report,

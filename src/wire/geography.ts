@@ -5,7 +5,12 @@ import { StringEnum } from './common.ts';
 export const SearchQuery = Type.Object({
   query: Type.String({ minLength: 1, maxLength: 100, description: 'Search term; partial, case- and accent-insensitive match' }),
   state: Type.Optional(StringEnum(STATES, { description: 'Only places in this state or territory' })),
-  level: Type.Optional(StringEnum(['suburb', 'postcode', 'lga', 'state'] as const, { default: 'suburb', description: 'The kind of place to find; a postcode search lists the suburbs it covers' })),
+  level: Type.Optional(
+    StringEnum(['suburb', 'postcode', 'sa2', 'lga', 'state'] as const, {
+      default: 'suburb',
+      description: 'The kind of place to find; a postcode search lists the suburbs it covers. Extension: "sa2" finds the ABS Statistical Areas Level 2 the release holds, by name or nine-digit code',
+    }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'At most this many results, best first' })),
 });
 export type SearchQuery = Static<typeof SearchQuery>;
@@ -18,6 +23,9 @@ export const SEARCH_DEFAULTS = {
 
 export const SearchResultItem = Type.Object({
   suburb_id: Type.String(),
+  code: Type.String({
+    description: 'Extension: the ABS 2021 code of the area the pools were fitted to: "SAL21234" (a suburb), "601021004" (an SA2, nine digits), "POA3121" (a postal area), "LGA26350" (an LGA)',
+  }),
   state: Type.String(),
   postcode: Type.String(),
   lga: Type.String(),

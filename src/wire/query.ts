@@ -5,10 +5,12 @@ import { StringEnum, Timestamp } from './common.ts';
 /** Body of POST /query/preview and POST /query/execute (one schema for both, as v1 says). */
 export const QueryRequest = Type.Object(
   {
-    geography_level: StringEnum(GEOGRAPHY_LEVELS),
+    geography_level: StringEnum(GEOGRAPHY_LEVELS, {
+      description: 'The kind of place selected. Extension: "sa2", the ABS Statistical Areas Level 2, where the release holds SA2 pools (a query at a level the release does not hold is refused with the levels it holds)',
+    }),
     geography_selections: Type.Array(Type.String({ maxLength: 200 }), {
       maxItems: 5000,
-      description: 'Identifiers at geography_level, e.g. "Richmond (VIC)", "3121", "Melbourne (VIC)", "VIC", "Australia"',
+      description: 'Identifiers at geography_level, e.g. "Richmond (VIC)", "3121", "601051027" or "Hobart" (an SA2 by its nine-digit code or ABS name), "Melbourne (VIC)", "VIC", "Australia"',
     }),
     dataset_type: StringEnum(DATASET_TYPES),
     n_observations: Type.Integer({ description: 'Records generated per geography selection' }),

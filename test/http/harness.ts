@@ -21,7 +21,7 @@ import { generateApiKey, hashApiKey, last4, newId, type KeyKind } from '../../sr
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import type { AccountStore } from '../../src/ports/account-store.ts';
 import type { PoolRelease } from '../../src/ports/pool-release.ts';
-import { buildFixtureRelease } from '../adapters/pools/fixture.ts';
+import { buildFixtureRelease, type FixtureSuburb } from '../adapters/pools/fixture.ts';
 import { openStack, STACK, type Stack } from './stack.ts';
 import { freePort } from '../support/free-port.ts';
 import { callApi } from '../support/call-api.ts';
@@ -70,12 +70,14 @@ export async function startTestServer(
     startMs?: number;
     /** Implicates the fixture release holds (default 1). */
     implicates?: number;
+    /** The fixture release's areas (default FIXTURE_SUBURBS). */
+    areas?: readonly FixtureSuburb[];
     /** Sends the account area's reset links (e.g. SMTP to a test server); none by default. */
     mailer?: Mailer;
   } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'spq-http-'));
-  const releaseDir = await buildFixtureRelease(join(dataDir, 'pools'), { implicates: options.implicates ?? 1 });
+  const releaseDir = await buildFixtureRelease(join(dataDir, 'pools'), { implicates: options.implicates ?? 1, ...(options.areas ? { areas: options.areas } : {}) });
   const pools = await openPoolRelease(releaseDir, { threads: 1 });
   const implicates = openImplicates(releaseDir, pools, { threads: 1 });
   const base = loadConfig({ SPQ_DATA_DIR: dataDir, SPQ_LOG_LEVEL: 'info' });

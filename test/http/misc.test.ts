@@ -23,6 +23,7 @@ describe('geography', () => {
     const vic = body.results.find((r: { state: string }) => r.state === 'VIC');
     expect(vic).toEqual({
       suburb_id: 'Richmond (VIC)',
+      code: 'SAL22170',
       state: 'VIC',
       postcode: '3121',
       lga: 'Yarra',

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { StateAbbr } from '../../core/dataset.ts';
-import { STATE_BY_ABS_CODE, lgaBaseName, parseAbsName } from '../../core/geography/identifiers.ts';
+import { STATE_BY_ABS_CODE, lgaBaseName, parseAbsName, stateOfSa2 } from '../../core/geography/identifiers.ts';
 import { parseCsvLine } from './csv.ts';
 
 /**
- * The real ASGS 2021 codes, names and areas (the demo's places; the postcodes and LGAs of a POA or LGA build) (src/adapters/abs/reference, extracted from
+ * The real ASGS 2021 codes, names and areas (the demo's places; the SA2s, postcodes and LGAs of an SA2, POA or LGA build) (src/adapters/abs/reference, extracted from
  * the ABS geography descriptors by scripts/gen-asgs-reference.ts; CC BY 4.0, based on ABS data).
  */
 export interface RealArea {
@@ -33,7 +33,7 @@ function read(file: string, stateOf: (code: string, name: string) => StateAbbr |
   return out;
 }
 
-/** Codes ending 9494/9797 (SAL) or 9499/9799 (LGA) are "No usual address" and "Migratory – Offshore – Shipping". */
+/** Codes ending 9494/9797 (SAL) or 9499/9799 (LGA, SA2) are "No usual address" and "Migratory – Offshore – Shipping". */
 const nonSpatial = (code: string) => /(?:9494|9797|9499|9799)$/.test(code);
 const stateOfCode = (prefix: string) => (code: string) => (nonSpatial(code) ? undefined : STATE_BY_ABS_CODE[code.slice(prefix.length, prefix.length + 1)]);
 
@@ -47,6 +47,16 @@ let lgas: RealArea[] | undefined;
 /** Every real LGA with a place (no "No usual address" or migratory ones), in code order. */
 export function realLgas(): readonly RealArea[] {
   return (lgas ??= read('lga-2021.csv', stateOfCode('LGA'), lgaBaseName));
+}
+
+let sa2s: RealArea[] | undefined;
+/**
+ * Every real spatial SA2 (2,454: no "No usual address" or migratory ones), in code order:
+ * `code` is the nine digits ("601021004"), `absName` the ABS name ("Richmond (Vic.)": SA2 names
+ * are unique in Australia) and `name` without its state qualifier, the state the code's first digit.
+ */
+export function realSa2s(): readonly RealArea[] {
+  return (sa2s ??= read('sa2-2021.csv', (code) => (/^\d{9}$/.test(code) && !nonSpatial(code) ? stateOfSa2(code) : undefined), (n) => parseAbsName(n).name));
 }
 
 const STATES_ABBR = new Set<string>(['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT', 'OT']);

@@ -3,7 +3,7 @@ import { PACK_LEVEL, type AreaLevel, type CensusInputs, type InputError, type Pu
 import { INPUT_TABLES, VALIDATION_TABLES } from '../../synthesis/census/tables.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { loadGeography, isNonSpatialSal, salKey } from './asgs.ts';
-import { realLgas, realPostcodes, type RealArea } from './asgs-reference.ts';
+import { realLgas, realPostcodes, realSa2s, type RealArea } from './asgs-reference.ts';
 import { readCsvRows } from './csv.ts';
 import { loadDataPackTable, readDataPackPart, type TableLoadOptions, type TableSource } from './datapack.ts';
 import {
@@ -17,7 +17,7 @@ import { STATE_BY_ABS_CODE } from '../../core/geography/identifiers.ts';
 
 const ASGS_FILES = [MB_ALLOCATION, SAL_ALLOCATION, RA_ALLOCATION, SAL_POA_CORRESPONDENCE, SAL_LGA_CORRESPONDENCE] as const;
 
-/** "No usual address" and "Migratory – Offshore – Shipping" postal areas (9494, 9797) and LGAs (x9499, x9799). */
+/** "No usual address" and "Migratory – Offshore – Shipping" postal areas (9494, 9797), LGAs and SA2s (…9499, …9799). */
 const isNonSpatialArea = (code: string): boolean => /(?:^POA9494|^POA9797|9499|9799)$/.test(code);
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -33,7 +33,7 @@ const INPUT_PARTS: readonly string[] = [...new Set(INPUT_TABLES.flatMap((t) => t
 
 /**
  * Everything the synthesizer needs from an input directory for one level: the areas (for
- * suburbs from the ASGS files; for postal areas and LGAs from the DataPack's own rows and the
+ * suburbs from the ASGS files; for SA2s, postal areas and LGAs from the DataPack's own rows and the
  * ABS geography descriptors the repository ships), one DataPack CSV per table part at that
  * level (an Australia-wide pack or every state's), and the states' and Australia's published
  * tables when their files are there. Files are found by name anywhere under `dir`, through
@@ -113,24 +113,33 @@ function areaKey(level: AreaLevel): TableSource['key'] {
       return isNonSpatialSal(sal) ? null : sal;
     };
   const prefix = PACK_LEVEL[level];
-  const pattern = level === 'poa' ? /^(?:POA)?(\d{4})$/ : /^(?:LGA)?(\d{5})$/;
+  // An SA2's code is its nine digits alone, as the ABS writes it; postal areas and LGAs carry their prefix.
+  const [pattern, codePrefix] = level === 'sa2' ? [/^(\d{9})$/, ''] : level === 'poa' ? [/^(?:POA)?(\d{4})$/, prefix] : [/^(?:LGA)?(\d{5})$/, prefix];
   return (raw) => {
     const m = pattern.exec(raw.trim());
     if (!m) return { error: `not a ${prefix} code: "${raw}"` };
-    const code = `${prefix}${m[1]}`;
+    const code = `${codePrefix}${m[1]}`;
     return isNonSpatialArea(code) ? null : code;
   };
 }
 
+const REFERENCE_AREAS: Readonly<Record<PackAreaLevel, { readonly areas: () => readonly RealArea[]; readonly word: string }>> = {
+  sa2: { areas: realSa2s, word: 'an SA2' },
+  poa: { areas: realPostcodes, word: 'a postal area' },
+  lga: { areas: realLgas, word: 'an LGA' },
+};
+type PackAreaLevel = Exclude<AreaLevel, 'sal'>;
+
 /**
- * The postal areas or LGAs of a POA or LGA build: every area with a row in the level's G01
- * file(s), named from the ABS geography descriptors (src/adapters/abs/reference). A row whose
- * code the descriptors do not know is an error naming it.
+ * The SA2s, postal areas or LGAs of an SA2, POA or LGA build: every area with a row in the
+ * level's G01 file(s), named from the ABS geography descriptors (src/adapters/abs/reference). A
+ * row whose code the descriptors do not know is an error naming it.
  */
-async function loadPackAreas(level: 'poa' | 'lga', parts: ReadonlyMap<string, readonly FoundPart[]>): Promise<Result<SuburbGeography[], InputError[]>> {
+async function loadPackAreas(level: PackAreaLevel, parts: ReadonlyMap<string, readonly FoundPart[]>): Promise<Result<SuburbGeography[], InputError[]>> {
   const files = parts.get('G01') ?? [];
   if (files.length === 0) return ok([]); // reported as a missing part by the caller
-  const known = new Map((level === 'poa' ? realPostcodes() : realLgas()).map((a) => [a.code, a]));
+  const reference = REFERENCE_AREAS[level];
+  const known = new Map(reference.areas().map((a) => [a.code, a]));
   const key = areaKey(level);
   const codes: string[] = [];
   const problems: InputError[] = [];
@@ -142,7 +151,7 @@ async function loadPackAreas(level: 'poa' | 'lga', parts: ReadonlyMap<string, re
       key: (raw) => {
         const code = key(raw, file);
         if (code === null || typeof code !== 'string') return code;
-        if (!known.has(code)) return { error: `${code} is not a ${level === 'poa' ? 'postal area' : 'LGA'} of the ABS 2021 geography descriptors` };
+        if (!known.has(code)) return { error: `${code} is not ${reference.word} of the ABS 2021 geography descriptors` };
         return code;
       },
     });
@@ -151,8 +160,29 @@ async function loadPackAreas(level: 'poa' | 'lga', parts: ReadonlyMap<string, re
   }
   if (problems.length > 0) return err(problems);
   const areas = [...new Set(codes)].sort().map((code) => known.get(code)!);
-  return ok(level === 'poa' ? areas.map(postalArea) : lgaAreas(areas));
+  return ok(level === 'poa' ? areas.map(postalArea) : level === 'sa2' ? areas.map(sa2Area) : lgaAreas(areas));
 }
+
+/**
+ * An SA2: its identifier is the ABS name, unique in Australia; its state the code's first digit.
+ * Its postcodes and LGAs are not known from the DataPack alone (correspondences place them).
+ */
+const sa2Area = (a: RealArea): SuburbGeography => ({
+  level: 'sa2',
+  salCode: a.code,
+  absName: a.absName,
+  name: a.name,
+  suburbId: a.absName,
+  state: a.state,
+  postcodes: [],
+  lgas: [],
+  postcode: '',
+  lgaCode: '',
+  lgaName: '',
+  gccsa: '',
+  remoteness: undefined,
+  areaSqkm: a.areaSqkm,
+});
 
 const postalArea = (a: RealArea): SuburbGeography => ({
   level: 'poa',

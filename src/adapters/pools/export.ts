@@ -95,8 +95,8 @@ const ID_MEANING: Readonly<Record<string, string>> = {
 };
 const GEOGRAPHY_MEANING: Readonly<Record<string, string>> = {
   suburb_code:
-    "The area whose pools the record comes from: ABS 2021 SAL code (SAL + 5 digits) for a suburb; POA + 4 digits or LGA + 5 digits where the release fits postal areas or LGAs to their own tables",
-  suburb: 'The suburb as spq identifies it (decisions.md, "Geography identifiers"); empty for records of postal-area and LGA pools',
+    "The area whose pools the record comes from: ABS 2021 SAL code (SAL + 5 digits) for a suburb; the SA2's 9 digits, POA + 4 digits or LGA + 5 digits where the release fits SA2s, postal areas or LGAs to their own tables",
+  suburb: 'The suburb as spq identifies it (decisions.md, "Geography identifiers"); empty for records of SA2, postal-area and LGA pools',
   postcode: "The suburb's main postcode, or the postal area (4 digits, text: keep the leading zero, e.g. 0800); empty for LGA pools",
   lga: "The suburb's main Local Government Area, or the LGA; empty for postal-area pools (postcodes straddle LGAs)",
   gccsa: "The suburb's Greater Capital City Statistical Area; empty for postal-area and LGA pools",

@@ -2,6 +2,9 @@ import type { GeographyLevel } from '../../core/dataset.ts';
 import { closestNames } from '../../core/geography/matching.ts';
 import type { UseCaseDeps } from '../deps.ts';
 import { searchGeography } from '../geography.ts';
+import type { SearchQuery } from '../../ports/pool-release.ts';
+
+type SearchLevel = SearchQuery['level'];
 
 /**
  * The query builder's words: its one place separator, and the API's error sentences retold with
@@ -24,6 +27,7 @@ export function splitPlaces(text: string): string[] {
 export const PLACE_EXAMPLES: Readonly<Record<GeographyLevel, string>> = {
   suburb: 'Richmond (VIC); Fitzroy',
   postcode: '3121; 3065',
+  sa2: 'Hobart; 601021004',
   lga: 'Yarra; Brisbane',
   state: 'VIC; NSW',
   australia: 'Australia',
@@ -63,7 +67,7 @@ export function inFormWords(detail: string): string {
   return LABELS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), detail);
 }
 
-const UNKNOWN = /^Unknown (suburb|postcode|LGA|state) "([^"]*)" at geography_level "(\w+)"\.(?: Did you mean ([^?]*)\?)?/;
+const UNKNOWN = /^Unknown (suburb|postcode|SA2|LGA|state) "([^"]*)" at geography_level "(\w+)"\.(?: Did you mean ([^?]*)\?)?/;
 const MAX_SUGGESTIONS = 3;
 
 /** A place's name without its state qualifier: "Richmond (VIC)" → "Richmond". */
@@ -74,7 +78,7 @@ const bareName = (id: string): string => id.replace(/\s*\([^()]*\)$/, '');
  * GET /geography/search and the builder's suggestions use): what it finds for the whole input,
  * else the closest spellings among the names that start like it.
  */
-export function placesLike(deps: Pick<UseCaseDeps, 'pools'>, level: 'suburb' | 'postcode' | 'lga' | 'state', input: string): string[] {
+export function placesLike(deps: Pick<UseCaseDeps, 'pools'>, level: SearchLevel, input: string): string[] {
   const label = (r: ReturnType<typeof searchGeography>['results'][number]) => (level === 'postcode' ? r.postcode : level === 'lga' ? r.lga : level === 'state' ? r.state : r.suburb_id);
   const direct = [...new Set(searchGeography(deps, { query: input, level, limit: 10 }).results.map(label))];
   if (direct.length > 0) return direct.slice(0, MAX_SUGGESTIONS);

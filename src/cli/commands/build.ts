@@ -30,7 +30,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--seed <n>', 'synthesis seed (of implicate 1; implicate k gets its own, derived from it)', String(DEMO_SEED))
     .option('--implicates <m>', 'independent syntheses of every pool the release holds, each with its own seed (multiple imputation; implicate k ≥ 2 in <release>/implicates/<k>)', '1')
     .option('--scale <scale>', 'demo inputs only: demo or national', 'demo')
-    .option('--levels <list>', 'comma list of the levels to fit, each to its own DataPack tables: sal (suburbs, with the ASGS files), poa (postal areas), lga', 'sal')
+    .option('--levels <list>', 'comma list of the levels to fit, each to its own DataPack tables, all in one release: sal (suburbs, with the ASGS files), sa2 (Statistical Areas Level 2), poa (postal areas), lga', 'sal')
     .option('--allow-unknown-headers', 'accept DataPack headers the ABS 2021 metadata does not list (a DataPack release with another layout; a real 2021 DataPack does not need it)')
     .option('--json', 'print one JSON summary on stdout (progress stays on stderr)')
     .action(async (flags: BuildFlags) => {

@@ -25,7 +25,7 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'address to listen on (SPQ_HOST, default 127.0.0.1)')
     .option('--port <port>', 'port to listen on (SPQ_PORT, default 8080)', portOption)
     .option('--inputs <dir>', 'on a data directory with no release: build it from these ABS DataPack files (e.g. census/2021-gcp) instead of the demo inputs')
-    .option('--levels <list>', 'with --inputs: the levels to fit (comma list of sal, poa, lga)', 'sal')
+    .option('--levels <list>', 'with --inputs: the levels to fit (comma list of sal, sa2, poa, lga)', 'sal')
     .action(serve);
 }
 

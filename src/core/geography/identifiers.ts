@@ -51,6 +51,17 @@ export const ABS_CODE_OF_STATE: Readonly<Record<StateAbbr, string>> = Object.fro
   Object.entries(STATE_BY_ABS_CODE).map(([code, state]) => [state, code]),
 ) as Record<StateAbbr, string>;
 
+/**
+ * An SA2 by its code as a client writes it: the ABS's nine digits ("601021004"), optionally after
+ * "SA2" ("SA2 601021004"); undefined for anything else. The first digit is the state's code.
+ */
+export function parseSa2Code(input: string): string | undefined {
+  return /^(?:sa2\s*)?(\d{9})$/i.exec(input.trim())?.[1];
+}
+
+/** The state of an SA2 (or any ASGS main-structure code): its first digit. */
+export const stateOfSa2 = (code: string): StateAbbr | undefined => STATE_BY_ABS_CODE[code.slice(0, 1)];
+
 export interface ParsedAbsName {
   /** The place name without any qualifier: "Ascot". */
   readonly name: string;

@@ -5,6 +5,7 @@
  */
 import { QUERY_LEVEL_OF_AREA, STATES, STATE_NAMES, type AreaLevel, type GeographyLevel, type StateAbbr } from '../dataset.ts';
 import { err, ok, type Result } from '../result.ts';
+import { parseSa2Code } from './identifiers.ts';
 
 /** Trims and folds runs of white space into one space. */
 export const foldSpaces = (s: string): string => s.trim().replace(/\s+/g, ' ');
@@ -68,10 +69,12 @@ export function closestNames(input: string, candidates: Iterable<string>, limit 
   return scored.slice(0, limit).map((s) => s.name);
 }
 
-/** What matching needs to know about an area (a suburb, or a postal area or LGA fitted to its own tables). */
+/** What matching needs to know about an area (a suburb, or an SA2, postal area or LGA fitted to its own tables). */
 export interface MatchableSuburb {
   /** The level the area's pools were fitted at (releases before levels: suburbs). */
   readonly level?: AreaLevel;
+  /** The ABS code: "SAL21234", "601021004" (an SA2's nine digits), "POA3121", "LGA26350". */
+  readonly salCode: string;
   readonly suburbId: string;
   readonly name: string;
   readonly state: StateAbbr;
@@ -101,12 +104,23 @@ interface LgaEntry {
   readonly searchName: string;
 }
 
+/** Search keys of one area, computed once. */
+interface SearchKeys {
+  readonly name: string;
+  readonly id: string;
+  readonly lgas: readonly string[];
+}
+
 export interface GeographyIndex<S extends MatchableSuburb> {
   /**
-   * The areas of the finest level the release holds (suburbs, else postal areas, else LGAs):
-   * what states, Australia and searches are made of.
+   * The areas of the finest level the release holds (suburbs, else SA2s, else postal areas,
+   * else LGAs): what states, Australia and searches are made of.
    */
   readonly suburbs: readonly S[];
+  /** The SA2s fitted to their own tables, and each by identifier (its ABS name) and by code. */
+  readonly sa2s: readonly S[];
+  readonly sa2ByKey: ReadonlyMap<string, S>;
+  readonly sa2Keys: readonly SearchKeys[];
   /** Query levels the release serves. */
   readonly levels: readonly GeographyLevel[];
   /** Postal areas and LGAs by identifier (a suburb of the same name is found first). */
@@ -119,7 +133,7 @@ export interface GeographyIndex<S extends MatchableSuburb> {
   readonly lgaByIdentifier: ReadonlyMap<string, LgaEntry>;
   readonly lgaByName: ReadonlyMap<string, readonly LgaEntry[]>;
   /** Search keys per suburb, computed once. */
-  readonly keys: readonly { readonly name: string; readonly id: string; readonly lgas: readonly string[] }[];
+  readonly keys: readonly SearchKeys[];
 }
 
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
@@ -138,12 +152,14 @@ const levelOf = (s: MatchableSuburb): AreaLevel => s.level ?? 'sal';
 export function buildGeographyIndex<S extends MatchableSuburb>(areas: readonly S[]): GeographyIndex<S> {
   const ofLevel = (level: AreaLevel) => areas.filter((a) => levelOf(a) === level);
   const sals = ofLevel('sal');
+  const sa2s = ofLevel('sa2');
   const poas = ofLevel('poa');
   const lgaAreas = ofLevel('lga');
-  const suburbs = sals.length > 0 ? sals : poas.length > 0 ? poas : lgaAreas;
+  const suburbs = [sals, sa2s, poas, lgaAreas].find((l) => l.length > 0) ?? [];
   const levels: GeographyLevel[] = [];
   if (sals.length > 0) levels.push('suburb');
   if (sals.length > 0 || poas.length > 0) levels.push('postcode');
+  if (sa2s.length > 0) levels.push('sa2');
   if (sals.length > 0 || lgaAreas.length > 0) levels.push('lga');
   if (areas.length > 0) levels.push('state', 'australia');
   const byIdentifier = new Map<string, S>();
@@ -180,8 +196,23 @@ export function buildGeographyIndex<S extends MatchableSuburb>(areas: readonly S
   }
   const lgaByIdentifier = new Map<string, LgaEntry>();
   for (const l of lgas.values()) lgaByIdentifier.set(identifierKey(l.identifier), l);
-  const keys = suburbs.map((s) => ({ name: searchKey(s.name), id: searchKey(s.suburbId), lgas: s.lgas.map((l) => searchKey(l.name)) }));
-  return { suburbs, levels, otherByIdentifier, byIdentifier, byName, byPostcode, lgas, lgaMembers, lgaByIdentifier, lgaByName, keys };
+  const keysOf = (s: S): SearchKeys => ({ name: searchKey(s.name), id: searchKey(s.suburbId), lgas: s.lgas.map((l) => searchKey(l.name)) });
+  return {
+    suburbs, sa2s, sa2ByKey: sa2Index(sa2s), sa2Keys: sa2s.map(keysOf),
+    levels, otherByIdentifier, byIdentifier, byName, byPostcode, lgas, lgaMembers, lgaByIdentifier, lgaByName, keys: suburbs.map(keysOf),
+  };
+}
+
+/** SA2s by identifier (the ABS name, unique in Australia) and by nine-digit code. */
+function sa2Index<S extends MatchableSuburb>(sa2s: readonly S[]): Map<string, S> {
+  const byKey = new Map<string, S>();
+  for (const s of sa2s) {
+    for (const key of new Set([identifierKey(s.suburbId), s.salCode])) {
+      if (byKey.has(key)) throw new Error(`two SA2s share the identifier or code "${key}"`);
+      byKey.set(key, s);
+    }
+  }
+  return byKey;
 }
 
 /** "Richmond (VIC)" → { name: "Richmond", state: "VIC" }; anything else → undefined. */
@@ -199,9 +230,33 @@ function splitStateQualifier(input: string): { name: string; state: StateAbbr } 
 export function findArea<S extends MatchableSuburb>(index: GeographyIndex<S>, input: string): Result<Match<S>, MatchFailure> {
   const resolved = resolveSuburb(index, input);
   if (resolved.ok || resolved.error.kind === 'ambiguous') return resolved;
+  const sa2 = sa2Of(index, input);
+  if (sa2) return ok({ canonical: sa2.suburbId, suburbs: [sa2] });
   const other = index.otherByIdentifier.get(identifierKey(input));
   if (other) return ok({ canonical: other.suburbId, suburbs: [other] });
-  return index.byIdentifier.size > 0 ? resolved : err({ kind: 'unknown', suggestions: closestNames(input, [...index.otherByIdentifier.values()].map((s) => s.suburbId)) });
+  if (index.byIdentifier.size > 0) return resolved;
+  return err({ kind: 'unknown', suggestions: closestNames(input, [...index.sa2s, ...index.otherByIdentifier.values()].map((s) => s.suburbId)) });
+}
+
+/**
+ * An SA2 by its nine-digit code or its ABS name ("Richmond (Vic.)"); the name may also carry
+ * spq's state qualifier ("Richmond (VIC)") or, where it is unique, none.
+ */
+function sa2Of<S extends MatchableSuburb>(index: GeographyIndex<S>, input: string): S | undefined {
+  const code = parseSa2Code(input);
+  const exact = index.sa2ByKey.get(code ?? identifierKey(input));
+  if (exact || code !== undefined) return exact;
+  const q = splitStateQualifier(input);
+  const key = identifierKey(q?.name ?? input);
+  const named = index.sa2s.filter((s) => identifierKey(s.name) === key && (q === undefined || s.state === q.state));
+  return named.length === 1 ? named[0] : undefined;
+}
+
+function resolveSa2<S extends MatchableSuburb>(index: GeographyIndex<S>, input: string): Result<Match<S>, MatchFailure> {
+  const sa2 = sa2Of(index, input);
+  if (sa2) return ok({ canonical: sa2.suburbId, suburbs: [sa2] });
+  const candidates = parseSa2Code(input) !== undefined || /^\s*\d+\s*$/.test(input) ? index.sa2s.map((s) => s.salCode) : index.sa2s.map((s) => s.suburbId);
+  return err({ kind: 'unknown', suggestions: closestNames(input, candidates) });
 }
 
 function resolveSuburb<S extends MatchableSuburb>(index: GeographyIndex<S>, input: string): Result<Match<S>, MatchFailure> {
@@ -246,6 +301,8 @@ export function resolveGeography<S extends MatchableSuburb>(index: GeographyInde
       if (members) return ok({ canonical: pc, suburbs: members });
       return err({ kind: 'unknown', suggestions: closestNames(pc, index.byPostcode.keys()) });
     }
+    case 'sa2':
+      return resolveSa2(index, input);
     case 'lga':
       return resolveLga(index, input);
     case 'state': {
@@ -264,24 +321,28 @@ export function resolveGeography<S extends MatchableSuburb>(index: GeographyInde
 export interface GeographySearch {
   readonly query: string;
   readonly state?: StateAbbr;
-  readonly level: 'suburb' | 'postcode' | 'lga' | 'state';
+  readonly level: 'suburb' | 'postcode' | 'sa2' | 'lga' | 'state';
   readonly limit: number;
 }
 
 /**
  * Areas of the finest level the release holds whose name (or postcode, LGA, state, by level)
  * contains the term, case- and accent-insensitively; those that start with it first, then by
- * name and identifier. total counts every match, results are the first `limit`.
+ * name and identifier. total counts every match, results are the first `limit`. At level "sa2"
+ * the release's SA2s, by name or code.
  */
 export function searchGeography<S extends MatchableSuburb>(index: GeographyIndex<S>, q: GeographySearch): { results: S[]; total: number } {
   const term = searchKey(q.query);
   const rank = (values: readonly string[]): number => (values.some((v) => v.startsWith(term)) ? 0 : values.some((v) => v.includes(term)) ? 1 : -1);
   const hits: { s: S; rank: number }[] = [];
-  index.suburbs.forEach((s, i) => {
+  const [areas, keys] = q.level === 'sa2' ? [index.sa2s, index.sa2Keys] : [index.suburbs, index.keys];
+  areas.forEach((s, i) => {
     if (q.state !== undefined && s.state !== q.state) return;
-    const k = index.keys[i]!;
+    const k = keys[i]!;
     const r =
-      q.level === 'suburb'
+      q.level === 'sa2'
+        ? rank([k.name, k.id, s.salCode])
+        : q.level === 'suburb'
         ? rank([k.name, k.id])
         : q.level === 'postcode'
           ? rank(s.postcodes)

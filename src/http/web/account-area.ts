@@ -271,7 +271,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     const context = await currentSession({ ...signInDeps, secure }, request);
     if (!context) return reply.code(401).header('cache-control', 'no-store').send({ suggestions: [] });
     const { q = '', level = 'suburb' } = request.query as { q?: string; level?: string };
-    const searchLevel = (['suburb', 'postcode', 'lga', 'state'] as const).find((l) => l === level);
+    const searchLevel = (['suburb', 'postcode', 'sa2', 'lga', 'state'] as const).find((l) => l === level);
     if (q.trim().length < 2 || searchLevel === undefined) return reply.header('cache-control', 'no-store').send({ suggestions: [] });
     const found = searchGeography(deps, { query: q.slice(0, 100), level: searchLevel, limit: 10 });
     const labels = found.results.map((r) => (searchLevel === 'postcode' ? r.postcode : searchLevel === 'lga' ? r.lga : searchLevel === 'state' ? r.state : r.suburb_id));

@@ -9,11 +9,11 @@ export const DATASET_TYPES = ['persons', 'families', 'dwellings'] as const;
 export type DatasetType = (typeof DATASET_TYPES)[number];
 
 /**
- * The levels a release's pools are fitted at, each to its own census tables: suburbs (ABS SAL),
- * postal areas (POA) and local government areas (LGA). States and Australia are served from the
- * finest level a release holds.
+ * The levels a release's pools are fitted at, each to its own census tables, finest first:
+ * suburbs (ABS SAL), Statistical Areas Level 2 (SA2), postal areas (POA) and local government
+ * areas (LGA). States and Australia are served from the finest level a release holds.
  */
-export const AREA_LEVELS = ['sal', 'poa', 'lga'] as const;
+export const AREA_LEVELS = ['sal', 'sa2', 'poa', 'lga'] as const;
 export type AreaLevel = (typeof AREA_LEVELS)[number];
 
 /** The eight states and territories; OT (Other Territories) can appear in real ABS inputs. */

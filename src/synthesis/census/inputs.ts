@@ -3,7 +3,7 @@ import { AREA_LEVELS, type AreaLevel, type StateAbbr } from './datasets.ts';
 export { AREA_LEVELS, type AreaLevel };
 
 /** How the ABS names each level in its files ("2021Census_G01_AUST_POA.csv", POA_CODE_2021). */
-export const PACK_LEVEL: Readonly<Record<AreaLevel, string>> = { sal: 'SAL', poa: 'POA', lga: 'LGA' };
+export const PACK_LEVEL: Readonly<Record<AreaLevel, string>> = { sal: 'SAL', sa2: 'SA2', poa: 'POA', lga: 'LGA' };
 
 /**
  * One area whose pools are fitted to its own tables: a suburb (ABS Suburb and Locality, SAL),

@@ -128,19 +128,23 @@ export const FIXTURE_SEED = 20211;
  * `implicates: M`, implicates 2..M go to `<release>/implicates/<k>` as the builder lays them out:
  * the same suburbs and pool sizes, other records (their own seeds).
  */
-export async function buildFixtureRelease(dir: string, options: { variables?: VariableCatalogue; version?: string; implicates?: number } = {}): Promise<string> {
+export async function buildFixtureRelease(
+  dir: string,
+  options: { variables?: VariableCatalogue; version?: string; implicates?: number; areas?: readonly FixtureSuburb[] } = {},
+): Promise<string> {
   const version = options.version ?? FIXTURE_VERSION;
   const releaseDir = join(dir, version);
-  for (let k = 1; k <= (options.implicates ?? 1); k++) await writeFixtureImplicate(implicateDir(releaseDir, k), version, k, options.variables ?? CATALOGUE_VARIABLES);
+  const areas = options.areas ?? FIXTURE_SUBURBS;
+  for (let k = 1; k <= (options.implicates ?? 1); k++) await writeFixtureImplicate(implicateDir(releaseDir, k), version, k, options.variables ?? CATALOGUE_VARIABLES, areas);
   return releaseDir;
 }
 
-async function writeFixtureImplicate(releaseDir: string, version: string, implicate: number, variables: VariableCatalogue): Promise<void> {
+async function writeFixtureImplicate(releaseDir: string, version: string, implicate: number, variables: VariableCatalogue, areas: readonly FixtureSuburb[]): Promise<void> {
   let seed = FIXTURE_SEED + 1000 * (implicate - 1);
   const writer = await createPoolReleaseWriter({ dir: releaseDir, version, variables, synthesis: { implicate, seed: String(seed) } });
-  for (const { suburb, persons } of FIXTURE_SUBURBS) {
+  for (const { suburb, persons } of areas) {
     const coarsened = suburb.smallSuburb ? coarsenedCodes(variables) : [];
     await writer.append({ suburb, population: fixturePopulation(persons, coarsened, seed++, variables), coarsened });
   }
-  await writer.finish({ fixture: true, suburbs: FIXTURE_SUBURBS.length }, 'Fixture pool release for tests.\n');
+  await writer.finish({ fixture: true, suburbs: areas.length }, 'Fixture pool release for tests.\n');
 }

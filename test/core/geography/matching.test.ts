@@ -14,7 +14,7 @@ import {
 } from '../../../src/core/geography/matching.ts';
 
 const sub = (suburbId: string, name: string, state: MatchableSuburb['state'], postcode: string, lga: [string, string], extra: Partial<MatchableSuburb> = {}): MatchableSuburb => ({
-  suburbId, name, state, postcode, postcodes: [postcode], lgas: [{ code: lga[0], name: lga[1] }], ...extra,
+  suburbId, name, state, postcode, postcodes: [postcode], lgas: [{ code: lga[0], name: lga[1] }], ...extra, salCode: extra.salCode ?? `SAL ${suburbId}`,
 });
 
 const SUBURBS: MatchableSuburb[] = [
@@ -137,6 +137,45 @@ describe('a release of several levels', () => {
     const lgaOnly = buildGeographyIndex([lgaHobart]);
     expect(findArea(lgaOnly, 'Hobart')).toEqual({ ok: true, value: { canonical: 'Hobart', suburbs: [lgaHobart] } });
     expect(findArea(lgaOnly, 'Hobrat')).toEqual({ ok: false, error: { kind: 'unknown', suggestions: ['Hobart'] } });
+  });
+
+  const sa2 = (code: string, absName: string, name: string, state: MatchableSuburb['state']): MatchableSuburb => ({
+    level: 'sa2', salCode: code, suburbId: absName, name, state, postcode: '', postcodes: [], lgas: [],
+  });
+  const hobartSa2 = sa2('601051027', 'Hobart', 'Hobart', 'TAS');
+  const sandySa2 = sa2('601051031', 'Sandy Bay', 'Sandy Bay', 'TAS');
+  const richmondSa = sa2('404031108', 'Richmond (SA)', 'Richmond', 'SA');
+  const withSa2s = buildGeographyIndex([hobartSa2, sandySa2, richmondSa, poa7000, lgaHobart]);
+
+  it('serves SA2s by nine-digit code or ABS name, and builds states from them when they are the finest level', () => {
+    expect(withSa2s.levels).toEqual(['postcode', 'sa2', 'lga', 'state', 'australia']);
+    for (const input of ['601051027', ' SA2 601051027 ', 'hobart', 'HOBART ']) {
+      expect(resolveGeography(withSa2s, 'sa2', input)).toEqual({ ok: true, value: { canonical: 'Hobart', suburbs: [hobartSa2] } });
+    }
+    // The ABS name, spq's state qualifier, or the bare name where one state has it.
+    for (const input of ['Richmond (SA)', 'richmond (south australia)', 'Richmond']) {
+      expect(ids(resolveGeography(withSa2s, 'sa2', input))).toEqual(['Richmond (SA)']);
+    }
+    expect(resolveGeography(withSa2s, 'sa2', 'Richmond (VIC)')).toMatchObject({ ok: false, error: { kind: 'unknown' } });
+    expect(resolveGeography(withSa2s, 'sa2', 'Sandy Bya')).toEqual({ ok: false, error: { kind: 'unknown', suggestions: ['Sandy Bay'] } });
+    expect(resolveGeography(withSa2s, 'sa2', '601051028')).toEqual({ ok: false, error: { kind: 'unknown', suggestions: ['601051027', '601051031'] } });
+    expect(ids(resolveGeography(withSa2s, 'state', 'TAS'))).toEqual(['Hobart', 'Sandy Bay']);
+    expect(ids(resolveGeography(withSa2s, 'australia', 'Australia'))).toEqual(['Hobart', 'Sandy Bay', 'Richmond (SA)']);
+    // Suburbs stay the finest level; an SA2 level is served beside them.
+    const all = buildGeographyIndex([hobartSuburb, sandy, hobartSa2, poa7000]);
+    expect(all.levels).toEqual(['suburb', 'postcode', 'sa2', 'lga', 'state', 'australia']);
+    expect(ids(resolveGeography(all, 'state', 'TAS'))).toEqual(['Hobart', 'Sandy Bay']);
+    expect(resolveGeography(buildGeographyIndex([hobartSuburb]), 'sa2', 'Hobart')).toMatchObject({ ok: false, error: { kind: 'unavailable' } });
+  });
+
+  it('finds SA2s by name or code in search and for their variables', () => {
+    expect(searchGeography(withSa2s, { query: 'sandy', level: 'sa2', limit: 10 }).results).toEqual([sandySa2]);
+    expect(searchGeography(withSa2s, { query: '60105', level: 'sa2', limit: 10 }).results).toEqual([hobartSa2, sandySa2]);
+    expect(searchGeography(withSa2s, { query: 'rich', level: 'sa2', state: 'TAS', limit: 10 }).total).toBe(0);
+    expect(findArea(withSa2s, '601051031')).toEqual({ ok: true, value: { canonical: 'Sandy Bay', suburbs: [sandySa2] } });
+    // An SA2 and an LGA of one name: the SA2 (the finer area) is found first.
+    expect(findArea(withSa2s, 'Hobart')).toEqual({ ok: true, value: { canonical: 'Hobart', suburbs: [hobartSa2] } });
+    expect(() => buildGeographyIndex([hobartSa2, { ...sandySa2, salCode: '601051027' }])).toThrow(/two SA2s/);
   });
 
   it('names the levels it holds when asked for one it has no pools for', () => {

@@ -1,0 +1,41 @@
+/**
+ * Writes census/2021-gcp/<LEVEL>/: the real 2021 GCP DataPack rows of every area of a few small
+ * states (Tasmania, the ACT, the Northern Territory) at each level spq ships, for the part files
+ * spq reads, as the ABS names state packs (`2021Census_G01_TAS_POA.csv`, `…_TAS_SA2.csv`). An
+ * area goes with the state its reference row names: an SA2 with its code's first digit, a postal
+ * area that crosses states with the first state the ABS names ("2611 crosses ACT/NSW" → ACT), as
+ * the loader places it. Another level is one more entry in LEVELS.
+ *   node bin/run-ts.js scripts/extract-real-areas.ts [path/to/"2021 Census GCP All Geographies for AUS"] [POA,SA2]
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { realPostcodes, realSa2s, type RealArea } from '../src/adapters/abs/asgs-reference.ts';
+import { INPUT_TABLES } from '../src/synthesis/census/tables.ts';
+
+const STATES = ['TAS', 'ACT', 'NT'] as const;
+/** The levels shipped, by the ABS's name for them in file names, with where their areas' states come from. */
+const LEVELS: Readonly<Record<string, () => readonly RealArea[]>> = { POA: realPostcodes, SA2: realSa2s };
+const pack = process.argv[2] ?? fileURLToPath(new URL('../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url));
+const levels = process.argv[3]?.split(',') ?? Object.keys(LEVELS);
+const parts = [...new Set(INPUT_TABLES.flatMap((t) => t.files))];
+
+for (const level of levels) {
+  const areas = LEVELS[level];
+  if (!areas) throw new Error(`no level ${level}: one of ${Object.keys(LEVELS).join(', ')}`);
+  const out = fileURLToPath(new URL(`../census/2021-gcp/${level}/`, import.meta.url));
+  mkdirSync(out, { recursive: true });
+  const stateOf = new Map(areas().map((a) => [a.code, a.state]));
+  let bytes = 0;
+  for (const part of parts) {
+    const [header, ...rows] = readFileSync(join(pack, level, 'AUS', `2021Census_${part}_AUST_${level}.csv`), 'utf8').trimEnd().split(/\r?\n/);
+    for (const state of STATES) {
+      // The key is the first field; DataPack rows hold no quoted commas before it.
+      const kept = rows.filter((row) => stateOf.get(row.slice(0, row.indexOf(','))) === state);
+      const text = [header, ...kept].join('\n') + '\n';
+      writeFileSync(join(out, `2021Census_${part}_${state}_${level}.csv`), text);
+      bytes += text.length;
+    }
+  }
+  console.log(`wrote ${parts.length * STATES.length} files (${(bytes / 1e6).toFixed(1)} MB) to ${out}`);
+}
