@@ -14,9 +14,12 @@ export const CORRESPONDENCES_2016 = {
   sa1Ssc: { file: 'CG_SA1_2016_SSC_2016.xlsx', from: 'SA1_MAINCODE_2016', to: 'SSC_CODE_2016', toName: 'SSC_NAME_2016' },
   sa1Poa: { file: 'CG_SA1_2016_POA_2016.xlsx', from: 'SA1_MAINCODE_2016', to: 'POA_CODE_2016' },
   sa1Lga: { file: 'CG_SA1_2016_LGA_2018.xlsx', from: 'SA1_MAINCODE_2016', to: 'LGA_CODE_2018', toName: 'LGA_NAME_2018' },
+  // For suburbs with no people in 2016 (no SA1 links them): their localities' postcodes, and LGAs through their SA2s.
+  locSsc: { file: 'CG_LOC_2018_SSC_2016.xlsx', from: 'LOCALITY_2018', to: 'SSC_CODE_2016', extra: 'POSTCODE' },
+  sa2Lga: { file: 'CG_SA2_2016_LGA_2018.xlsx', from: 'SA2_MAINCODE_2016', to: 'LGA_CODE_2018', toName: 'LGA_NAME_2018' },
 } as const;
 
-type Spec = { readonly file: string; readonly from: string; readonly to: string; readonly fromName?: string; readonly toName?: string };
+type Spec = { readonly file: string; readonly from: string; readonly to: string; readonly fromName?: string; readonly toName?: string; readonly extra?: string };
 
 /** One row of a correspondence: `ratio` of the *from* area's people live in the *to* area. */
 export interface CorrespondenceRow {
@@ -25,13 +28,15 @@ export interface CorrespondenceRow {
   readonly to: string;
   readonly toName: string;
   readonly ratio: number;
+  /** A further column some correspondences carry (the locality's postcode). */
+  readonly extra: string;
 }
 
 /** A correspondence's rows; a missing column, a ratio that is not a share, is an error naming file, row and column. */
 export async function readCorrespondence(files: FileIndex, spec: Spec): Promise<Result<CorrespondenceRow[], InputError>> {
   const path = files.get(spec.file);
   if (!path) return err({ file: spec.file, message: 'ASGS 2016 correspondence is missing from the input directory (docs/inputs.md says where to download it)' });
-  const wanted = [spec.from, spec.to, 'RATIO', ...(spec.fromName ? [spec.fromName] : []), ...(spec.toName ? [spec.toName] : [])];
+  const wanted = [spec.from, spec.to, 'RATIO', ...(spec.fromName ? [spec.fromName] : []), ...(spec.toName ? [spec.toName] : []), ...(spec.extra ? [spec.extra] : [])];
   const read = await readWorkbookTable(path, spec.file, /^Table 3[a-z]?$/, wanted);
   if (!read.ok) return read;
   const rows: CorrespondenceRow[] = [];
@@ -42,7 +47,7 @@ export async function readCorrespondence(files: FileIndex, spec: Spec): Promise<
     const from = r.get(spec.from);
     const to = r.get(spec.to);
     if (!from || !to) return err({ file: spec.file, row: r.row, column: from ? spec.to : spec.from, message: 'empty code' });
-    rows.push({ from, fromName: spec.fromName ? r.get(spec.fromName) : '', to, toName: spec.toName ? r.get(spec.toName) : '', ratio });
+    rows.push({ from, fromName: spec.fromName ? r.get(spec.fromName) : '', to, toName: spec.toName ? r.get(spec.toName) : '', ratio, extra: spec.extra ? r.get(spec.extra) : '' });
   }
   return ok(rows);
 }
@@ -72,6 +77,10 @@ export interface Suburbs2016 {
   readonly sa1Lga: ReadonlyMap<string, readonly Share[]>;
   /** LGA 2018 code → name (with the ABS type suffix). */
   readonly lgaNames: ReadonlyMap<string, string>;
+  /** SSC → the postcodes of its localities (LOC 2018), each locality's share of the suburb. */
+  readonly localityPostcodes: ReadonlyMap<string, readonly Share[]>;
+  /** SA2 2016 → LGA 2018. */
+  readonly sa2Lga: ReadonlyMap<string, readonly Share[]>;
 }
 
 /** Every correspondence file, each missing or malformed one reported, in one run. */
@@ -80,7 +89,9 @@ export async function loadSuburbs2016(files: FileIndex): Promise<Result<Suburbs2
   const read = await Promise.all(specs.map((s) => readCorrespondence(files, s)));
   const problems = read.flatMap((r) => (r.ok ? [] : [r.error]));
   if (problems.length > 0) return err(problems);
-  const [sscSa2, sa1Ssc, sa1Poa, sa1Lga] = read.map((r) => (r as { value: CorrespondenceRow[] }).value) as [CorrespondenceRow[], CorrespondenceRow[], CorrespondenceRow[], CorrespondenceRow[]];
+  const [sscSa2, sa1Ssc, sa1Poa, sa1Lga, locSsc, sa2Lga] = read.map((r) => (r as { value: CorrespondenceRow[] }).value) as CorrespondenceRow[][] as [
+    CorrespondenceRow[], CorrespondenceRow[], CorrespondenceRow[], CorrespondenceRow[], CorrespondenceRow[], CorrespondenceRow[],
+  ];
   const names = new Map<string, string>();
   for (const r of sscSa2) names.set(r.from, r.fromName);
   for (const r of sa1Ssc) if (!names.has(r.to)) names.set(r.to, r.toName);
@@ -91,7 +102,9 @@ export async function loadSuburbs2016(files: FileIndex): Promise<Result<Suburbs2
     sa1Ssc: sharesByFrom(sa1Ssc),
     sa1Poa: sharesByFrom(sa1Poa),
     sa1Lga: sharesByFrom(sa1Lga),
-    lgaNames: new Map(sa1Lga.map((r) => [r.to, r.toName])),
+    lgaNames: new Map([...sa2Lga, ...sa1Lga].map((r) => [r.to, r.toName])),
+    localityPostcodes: sharesByFrom(locSsc.filter((r) => /^\d{3,4}$/.test(r.extra)).map((r) => ({ ...r, from: r.to, to: r.extra.padStart(4, '0') }))),
+    sa2Lga: sharesByFrom(sa2Lga),
   });
 }
 

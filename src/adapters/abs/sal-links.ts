@@ -54,6 +54,9 @@ export function linkSuburbs2016(
 
   const postcodes = sharesThrough(old.sa1Ssc, old.sa1Poa);
   const lgas = sharesThrough(old.sa1Ssc, old.sa1Lga);
+  // Suburbs no SA1 links (nobody lived there in 2016): postcodes from their localities, LGAs through their SA2s.
+  const lgasThroughSa2 = sharesThrough(invert(old.sa2s), old.sa2Lga);
+  let unpeopled = 0;
   const lgaOf = lga2021Resolver(old.lgaNames, notes);
   let splitSa2Suburbs = 0;
   const splitSa2s = new Set<string>();
@@ -68,19 +71,22 @@ export function linkSuburbs2016(
       splitSa2Suburbs++;
       for (const s of sa2sAll) if (!sa2s.includes(s)) splitSa2s.add(s.code);
     }
-    const poas = (postcodes.get(ssc) ?? []).map((p) => ({ code: p.code.padStart(4, '0'), ratio: p.ratio }));
+    const viaSa1 = postcodes.has(ssc);
+    if (!viaSa1) unpeopled++;
+    const poas = ((viaSa1 ? postcodes.get(ssc) : old.localityPostcodes.get(ssc)) ?? []).map((p) => ({ code: p.code.padStart(4, '0'), ratio: p.ratio }));
     for (const p of poas) if (packs.poa && !packs.poa.has(p.code)) missingPostcodes.add(p.code);
-    const lgaShares = (lgas.get(ssc) ?? []).flatMap((l) => {
+    const lgaShares = ((viaSa1 ? lgas.get(ssc) : lgasThroughSa2.get(ssc)) ?? []).flatMap((l) => {
       const lga = lgaOf(l.code, sal.state);
       return lga ? [{ ...lga, ratio: l.ratio }] : [];
     });
     if (poas.length === 0 || lgaShares.length === 0) {
-      leftOut.push({ area: `${sal.absName} (${sal.code})`, reason: `its 2016 suburb SSC${ssc} has no SA1 in the correspondences (no ${poas.length === 0 ? 'postcode' : 'LGA'})` });
+      leftOut.push({ area: `${sal.absName} (${sal.code})`, reason: `its 2016 suburb SSC${ssc} has no ${poas.length === 0 ? 'postcode' : 'LGA'} in the correspondences` });
       continue;
     }
     // The GCCSA from the SA4 of the suburb's main 2016 SA2 (a split SA2 stays in its SA4).
     linked.push({ sal, sa2s, postcodes: normalised(poas), lgas: mergeLgas(lgaShares), gccsa: gccsaOfSa2([...sa2sAll].sort(byShare)[0]?.code, sal.state) });
   }
+  if (unpeopled > 0) notes.push(`suburbs: ${unpeopled} had no people in 2016 (no SA1 of the correspondences lies in them): their postcodes are their localities' (CG_LOC_2018_SSC_2016), their LGAs those of their SA2s`);
   if (splitSa2Suburbs > 0)
     notes.push(
       `SA2s: ${splitSa2s.size} SA2s of 2016 that suburbs lie in have no 2021 SA2 of the same code in the SA2 pack (split or recoded in 2021: ${[...splitSa2s].slice(0, 8).join(', ')}${splitSa2s.size > 8 ? ', …' : ''}); ${splitSa2Suburbs} suburbs take that share of their tables from their postcodes instead`,
@@ -88,6 +94,13 @@ export function linkSuburbs2016(
   if (missingPostcodes.size > 0)
     notes.push(`postcodes: ${missingPostcodes.size} postcodes of the 2016 correspondences are not in the POA pack (${[...missingPostcodes].slice(0, 8).join(', ')}${missingPostcodes.size > 8 ? ', …' : ''}); suburbs keep them as links, their tables come from the others`);
   return { suburbs: suburbsOf(linked), notes, leftOut };
+}
+
+/** SSC → SA2 shares turned into SA2 → SSC memberships (each SSC's whole share), to go through SA2s as through SA1s. */
+function invert(sscSa2: ReadonlyMap<string, readonly Share[]>): Map<string, Share[]> {
+  const out = new Map<string, Share[]>();
+  for (const [ssc, sa2s] of sscSa2) for (const s of sa2s) out.set(s.code, [...(out.get(s.code) ?? []), { code: ssc, ratio: s.ratio }]);
+  return out;
 }
 
 /** LGA 2018 → 2021 by code, else by name in the state; what neither finds is noted once. */
