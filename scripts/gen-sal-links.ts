@@ -4,7 +4,8 @@
  * the 2021 ASGS allocation files links them (src/adapters/abs/sal-links.ts): through the ABS
  * 2016 correspondences, matched to 2021's suburbs by name and state; SA2 and postcode codes
  * checked against the 2021 DataPack's SA2 and POA rows. The demo's suburbs take their links from
- * this file (Richmond (Vic.) → 3121, Yarra). Suburbs it cannot link are listed on stderr.
+ * this file (Richmond (Vic.) → 3121, Yarra), and a postal area its LGAs and largest suburbs
+ * (with each suburb's persons, G14's total in the SAL pack). Suburbs it cannot link are listed on stderr.
  * (ABS ASGS correspondences and 2021 Census DataPacks, CC BY 4.0, based on ABS data.)
  * Usage: node bin/run-ts.js scripts/gen-sal-links.ts [CORRESPONDENCES_DIR] [DATAPACK_DIR]
  */
@@ -32,9 +33,17 @@ async function codes(level: string, pattern: RegExp): Promise<Set<string>> {
   if (!read.ok) throw new Error(read.error.message);
   return new Set(read.value.keys);
 }
+/** Each suburb's persons (G14's total in the SAL pack): what ranks a postcode's suburbs and weights its LGAs. */
+async function salPersons(): Promise<Map<string, number>> {
+  const found = index.dataPack.get('SAL')?.get('G14')?.[0];
+  if (!found) throw new Error(`${pack}: no SAL G14 file`);
+  const read = await readDataPackPart(found.path, 'G14', { keyColumn: 'SAL_CODE_2021', headers: ['Tot_P'], key: (raw) => raw.trim() });
+  if (!read.ok) throw new Error(read.error.message);
+  return new Map([...read.value.rows].map(([k, values]) => [k, values[0]!]));
+}
 const links = linkSuburbs2016(realSals(), old.value, { sa2: await codes('SA2', /^(\d{9})$/), poa: await codes('POA', /^(?:POA)?(\d{4})$/) });
 for (const note of links.notes) process.stderr.write(`${note}\n`);
 process.stderr.write(`${links.leftOut.length} suburbs not linked\n`);
 const path = new URL('../src/adapters/abs/reference/sal-links-2021.csv', import.meta.url);
-writeFileSync(path, formatSalLinks(links.suburbs, csvLine));
+writeFileSync(path, formatSalLinks(links.suburbs, await salPersons(), csvLine));
 console.log(`${fileURLToPath(path)}: ${links.suburbs.length} suburbs`);

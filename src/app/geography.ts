@@ -18,6 +18,8 @@ const searchItem = (s: SuburbInfo, fittedTo: FittedTo): SearchItem => ({
   gccsa: s.gccsa,
   postcodes: [...(s.postcodes ?? [s.postcode])].filter(Boolean),
   lgas: (s.lgas ?? []).map((l) => l.name).filter(Boolean),
+  ...(s.sa2 ? { sa2: s.sa2 } : {}),
+  ...(s.largestSuburbs && s.largestSuburbs.length > 0 ? { largest_suburbs: [...s.largestSuburbs] } : {}),
   pool_size: s.pools.persons,
   small_suburb_flag: s.smallSuburb,
   fitted_to: fittedTo,

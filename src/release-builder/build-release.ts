@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { AreaLevel, CensusInputs, InputError, SuburbGeography } from '../synthesis/census/inputs.ts';
 import { AREA_LEVELS, PACK_LEVEL, formatInputError } from '../synthesis/census/inputs.ts';
 import { indexInputs } from '../adapters/abs/file-index.ts';
+import { realSa2s } from '../adapters/abs/asgs-reference.ts';
 import { fillNotPublished, hasUnpublished } from '../synthesis/census/published.ts';
 import { findSamePeople, type SamePeople } from '../synthesis/census/same-people.ts';
 import { INPUT_TABLES, VALIDATION_TABLES } from '../synthesis/census/tables.ts';
@@ -483,8 +484,14 @@ function suburbEntryOf(suburb: SuburbGeography, small: boolean): SuburbEntry {
     smallSuburb: small,
     postcodes: suburb.postcodes.map((p) => p.code),
     lgas: suburb.lgas.map((l) => ({ code: l.code, name: l.name })),
+    ...(suburb.sa2s?.[0] ? { sa2: sa2NameOf(suburb.sa2s[0].code) } : {}),
+    ...(suburb.largestSuburbs && suburb.largestSuburbs.length > 0 ? { largestSuburbs: suburb.largestSuburbs } : {}),
   };
 }
+
+let sa2Names: Map<string, string> | undefined;
+/** An SA2's name as the ABS writes it (2021 descriptors); its code where 2021 has no SA2 of that code. */
+const sa2NameOf = (code: string): string => (sa2Names ??= new Map(realSa2s().map((a) => [a.code, a.absName]))).get(code) ?? code;
 
 function releaseReport(version: string, prepared: PreparedBuild, tally: AreaTally): BuildReport {
   const { reference, floor } = prepared;

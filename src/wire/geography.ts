@@ -32,6 +32,8 @@ export const SearchResultItem = Type.Object({
   gccsa: Type.String(),
   postcodes: Type.Array(Type.String(), { description: 'Extension: every postcode the area overlaps, the one holding most of its people first' }),
   lgas: Type.Array(Type.String(), { description: 'Extension: every LGA the area lies in, the one holding most of its people first' }),
+  sa2: Type.Optional(Type.String({ description: 'Extension: a suburb\'s main SA2 (the one holding most of its people), where the release knows it' })),
+  largest_suburbs: Type.Optional(Type.Array(Type.String(), { description: 'Extension: a postal area\'s or SA2\'s suburbs holding most of its people, largest first' })),
   pool_size: Type.Integer({ description: 'The persons pool' }),
   small_suburb_flag: Type.Boolean(),
   fitted_to: StringEnum(FITTED_TO, { description: 'Extension: "census" when the pools were fitted to the real ABS 2021 Census tables, "demo" when to the demo\'s made-up figures' }),

@@ -3,7 +3,9 @@ import { PACK_LEVEL, type AreaLevel, type CensusInputs, type InputError, type Pu
 import { INPUT_TABLES, VALIDATION_TABLES } from '../../synthesis/census/tables.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { loadGeography, isNonSpatialSal, salKey } from './asgs.ts';
-import { realLgas, realPostcodes, realSa2s, type RealArea } from './asgs-reference.ts';
+import { gccsaOfSa2 } from './gccsa-reference.ts';
+import { realParentLinks } from './sal-links-reference.ts';
+import { realLgas, realPostcodes, realSa2s, realSals, type RealArea } from './asgs-reference.ts';
 import { readCsvRows } from './csv.ts';
 import { loadDataPackTable, readDataPackPart, type TableLoadOptions, type TableSource } from './datapack.ts';
 import {
@@ -163,6 +165,27 @@ async function loadPackAreas(level: PackAreaLevel, parts: ReadonlyMap<string, re
   return ok(level === 'poa' ? areas.map(postalArea) : level === 'sa2' ? areas.map(sa2Area) : lgaAreas(areas));
 }
 
+const suburbNames = () => new Map(realSals().map((s) => [s.code, s.name]));
+
+/**
+ * A postal area's or SA2's real LGAs, postcodes, GCCSA and largest suburbs, from its suburbs'
+ * links (reference/sal-links-2021.csv): the ABS 2016 correspondences matched to 2021's suburbs.
+ */
+function linksOf(kind: 'postcodes' | 'sa2s', code: string, state: SuburbGeography['state']): Pick<SuburbGeography, 'lgas' | 'lgaCode' | 'lgaName' | 'gccsa' | 'largestSuburbs'> & { postcodes?: SuburbGeography['postcodes'] } {
+  const links = realParentLinks(kind, suburbNames()).get(code);
+  const gccsa = kind === 'sa2s' ? gccsaOfSa2(code, state) : (links?.gccsa ?? gccsaOfSa2(undefined, state));
+  if (!links) return { lgas: [], lgaCode: '', lgaName: '', gccsa, largestSuburbs: [] };
+  const lgas = links.lgas.map((l) => ({ ...l }));
+  return {
+    lgas,
+    lgaCode: lgas[0]?.code ?? '',
+    lgaName: lgas[0]?.name ?? '',
+    gccsa,
+    largestSuburbs: links.largestSuburbs,
+    ...(kind === 'sa2s' ? { postcodes: links.postcodes.map((p) => ({ ...p })) } : {}),
+  };
+}
+
 /**
  * An SA2: its identifier is the ABS name, unique in Australia; its state the code's first digit.
  * Its postcodes and LGAs are not known from the DataPack alone (correspondences place them).
@@ -175,14 +198,14 @@ const sa2Area = (a: RealArea): SuburbGeography => ({
   suburbId: a.absName,
   state: a.state,
   postcodes: [],
-  lgas: [],
   postcode: '',
-  lgaCode: '',
-  lgaName: '',
-  gccsa: '',
+  ...withPrimaryPostcode(linksOf('sa2s', a.code, a.state)),
   remoteness: undefined,
   areaSqkm: a.areaSqkm,
 });
+
+const withPrimaryPostcode = <T extends { postcodes?: SuburbGeography['postcodes'] }>(links: T): T & { postcode?: string } =>
+  links.postcodes && links.postcodes.length > 0 ? { ...links, postcode: links.postcodes[0]!.code } : links;
 
 const postalArea = (a: RealArea): SuburbGeography => ({
   level: 'poa',
@@ -192,11 +215,8 @@ const postalArea = (a: RealArea): SuburbGeography => ({
   suburbId: a.name,
   state: a.state,
   postcodes: [{ code: a.name, ratio: 1 }],
-  lgas: [],
   postcode: a.name,
-  lgaCode: '',
-  lgaName: '',
-  gccsa: '',
+  ...linksOf('postcodes', a.name, a.state),
   remoteness: undefined,
   areaSqkm: a.areaSqkm,
 });

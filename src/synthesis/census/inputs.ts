@@ -31,6 +31,8 @@ export interface SuburbGeography {
    * SA2 of its code (split in 2021), and the postcodes carry the rest.
    */
   sa2s?: { code: string; ratio: number }[];
+  /** A postal area's or SA2's suburbs holding most of its people, largest first (at most five). */
+  largestSuburbs?: readonly string[];
   /** Primary postcode and LGA: the largest share (ties: the lower code). */
   postcode: string;
   lgaCode: string;
