@@ -54,8 +54,8 @@ describe.skipIf(!present)('suburbs built from SAL part files and their parents',
   it('builds every suburb or reports it with its reason; a name matching two suburbs is reported, not guessed', () => {
     expect(summary.areas.sal).toBe(NO_PEOPLE.length + PEOPLE.length);
     expect(summary.areas_left_out).toEqual([
-      { area: 'ACT Remainder - Cotter River (SAL80005)', reason: expect.stringMatching(/^its 2016 suburb SSC\d+ has no (postcode|LGA) in the correspondences$/) },
       { area: 'Springvale (NSW) (SAL13643)', reason: expect.stringMatching(/matches 2 2016 suburbs .*not guessed/) },
+      { area: 'ACT Remainder - Cotter River (SAL80005)', reason: expect.stringMatching(/^its 2016 suburb SSC\d+ has no (postcode|LGA) in the correspondences$/) },
     ]);
     expect(summary.input_notes.some((n) => n.startsWith('sal: suburb Springvale (NSW) (SAL13643): the name matches 2 2016 suburbs'))).toBe(true);
     expect(summary.input_notes.some((n) => /^sal: suburbs: 10 of 11 2021 suburbs \(90\.9%\) matched/.test(n))).toBe(true);
@@ -75,7 +75,8 @@ describe.skipIf(!present)('suburbs built from SAL part files and their parents',
     expect(catalog.suburbs.filter((s) => NO_PEOPLE.includes(s.salCode)).every((s) => s.smallSuburb)).toBe(true);
   });
 
-  it('scores the fit to the suburbs\' own tables apart from the tables taken from parents', () => {
+  it('scores the fit to the suburbs\' own tables apart from the tables taken from parents, and uses their own part files of the others', () => {
+    expect(summary.input_notes).toContain('sal: SAL part files of tables otherwise taken from parents: G04B, G16B, G17C, G49B, G54D, G60B; the suburbs\' own cells of these replace their parents\'');
     expect(summary.own_tables?.pairs).toBeGreaterThan(0);
     expect(summary.by_level.sal?.own_tables?.pairs).toBe(summary.own_tables?.pairs);
     expect(summary.input_notes.some((n) => n.startsWith('sal: SAL tables: 13 of 26 input tables are the suburbs\' own'))).toBe(true);

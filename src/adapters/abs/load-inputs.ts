@@ -7,7 +7,7 @@ import { gccsaOfSa2 } from './gccsa-reference.ts';
 import { realParentLinks } from './sal-links-reference.ts';
 import { realLgas, realPostcodes, realSa2s, realSals, type RealArea } from './asgs-reference.ts';
 import { readCsvRows } from './csv.ts';
-import { loadDataPackTable, readDataPackPart, type TableLoadOptions, type TableSource } from './datapack.ts';
+import { loadDataPackTable, loadDataPackTables, readDataPackPart, type TableLoadOptions, type TableSource } from './datapack.ts';
 import {
   FLOOR_FILE, MB_ALLOCATION, RA_ALLOCATION, REALISM_REFERENCE_FILE, SAL_ALLOCATION, SAL_KEY, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE, TRUTH_DIR,
   dataPackFile, dataPackKeyColumn, truthFile,
@@ -74,22 +74,9 @@ export async function loadCensusInputs(
   const areas = new Set(suburbs.map((s) => s.salCode));
   const areasFrom = level === 'sal' ? 'the ASGS files' : `the ${packLevel} G01 file, whose rows are the build's areas`;
   const source: TableSource = { level: packLevel, parts, keyColumn: dataPackKeyColumn(packLevel), key: areaKey(level), areas, areasFrom };
-  const tables = new Map<string, ReadonlyMap<string, Float64Array>>();
-  const totals = new Map<string, ReadonlyMap<string, number>>();
-  const aggregates = new Map<string, ReadonlyMap<string, Float64Array>>();
   let done = 1;
-  for (const spec of INPUT_TABLES) {
-    onProgress?.(done, total, spec.id);
-    const loaded = await loadDataPackTable(source, spec, options);
-    done++;
-    if (!loaded.ok) {
-      problems.push(...loaded.error);
-      continue;
-    }
-    tables.set(spec.id, loaded.value.cells);
-    aggregates.set(spec.id, loaded.value.aggregates);
-    if (spec.totalHeader) totals.set(spec.id, loaded.value.totals);
-  }
+  const { tables, totals, aggregates, problems: tableProblems } = await loadDataPackTables(source, INPUT_TABLES, options, (spec) => onProgress?.(done++, total, spec.id));
+  problems.push(...tableProblems);
   onProgress?.(done, total, 'states and Australia');
   const parents = await loadPublishedParents(index, options);
   if (!parents.ok) problems.push(...parents.error);

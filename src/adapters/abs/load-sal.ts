@@ -6,8 +6,9 @@ import { err, ok, type Result } from '../../core/result.ts';
 import { isNonSpatialSal, salKey } from './asgs.ts';
 import { realSals } from './asgs-reference.ts';
 import { loadSuburbs2016 } from './correspondences-2016.ts';
-import { loadDataPackTable, readDataPackPart, type LoadedTable, type TableLoadOptions, type TableSource } from './datapack.ts';
+import { loadDataPackTable, loadDataPackTables, readDataPackPart, type LoadedTable, type TableLoadOptions, type TableSource } from './datapack.ts';
 import { dataPackKeyColumn } from './file-names.ts';
+import { GCP_PART_HEADERS } from '../../synthesis/census/gcp/layout.generated.ts';
 import type { FoundPart, InputIndex } from './file-index.ts';
 import { linkSuburbs2016 } from './sal-links.ts';
 
@@ -113,21 +114,8 @@ export async function loadSalFromParents(index: InputIndex, options: TableLoadOp
     }
   }
 
-  const tables = new Map<string, ReadonlyMap<string, Float64Array>>();
-  const totals = new Map<string, ReadonlyMap<string, number>>();
-  const aggregates = new Map<string, ReadonlyMap<string, Float64Array>>();
-  const problems: InputError[] = [];
   const salSource: TableSource = { level: 'SAL', parts: salParts!, keyColumn: dataPackKeyColumn('SAL'), key: (raw) => { const k = salRowKey(raw); return k !== null && areas.has(k) ? k : null; }, areas, areasFrom: 'the suburbs linked' };
-  for (const spec of own) {
-    const loaded = await loadDataPackTable(salSource, spec, options);
-    if (!loaded.ok) {
-      problems.push(...loaded.error);
-      continue;
-    }
-    tables.set(spec.id, loaded.value.cells);
-    aggregates.set(spec.id, loaded.value.aggregates);
-    if (spec.totalHeader) totals.set(spec.id, loaded.value.totals);
-  }
+  const { tables, totals, aggregates, problems } = await loadDataPackTables(salSource, own, options);
   const wanted = [...derived, ...sizeSpecs];
   const neededSa2 = new Set(suburbs.flatMap((s) => (s.sa2s ?? []).map((a) => a.code)));
   const neededPoa = new Set(suburbs.flatMap((s) => s.postcodes.map((p) => p.code)));
@@ -136,10 +124,49 @@ export async function loadSalFromParents(index: InputIndex, options: TableLoadOp
   problems.push(...sa2.problems, ...poa.problems);
   if (problems.length > 0) return err(problems);
   deriveTables(suburbs, derived, { SA2: sa2.tables, POA: poa.tables }, { tables, totals, aggregates });
+  const ownParts = await overlayOwnParts(salParts!, derived, areas, { tables, totals, aggregates });
+  if (!ownParts.ok) return err(ownParts.error);
+  if (ownParts.value.length > 0) notes.push(`SAL part files of tables otherwise taken from parents: ${ownParts.value.join(', ')}; the suburbs' own cells of these replace their parents'`);
   return ok({ level: 'sal', suburbs, tables, totals, aggregates, parents: published, derivedTables: new Set(derived.map((d) => d.id)), notes, leftOut });
 }
 
 type Loaded = ReadonlyMap<string, LoadedTable>;
+type Into = { tables: Map<string, ReadonlyMap<string, Float64Array>>; totals: Map<string, ReadonlyMap<string, number>>; aggregates: Map<string, ReadonlyMap<string, Float64Array>> };
+
+/**
+ * Where the SAL pack holds some part files of a table taken from parents (G04B of G04A + G04B),
+ * the suburbs' own cells of those parts replace the parents' estimate: a suburb gets real figures
+ * wherever the ABS publishes them. Returns the parts used.
+ */
+async function overlayOwnParts(salParts: Parts, derived: readonly TableSpec[], areas: ReadonlySet<string>, into: Into): Promise<Result<string[], InputError[]>> {
+  const used: string[] = [];
+  for (const spec of derived) {
+    for (const part of spec.files) {
+      const files = salParts.get(part) ?? [];
+      if (files.length === 0) continue;
+      const listed = new Set(GCP_PART_HEADERS[part] ?? []);
+      const cellAt = new Map(spec.cells.map((c, i) => [c.header, i] as const).filter(([h]) => listed.has(h)));
+      const aggregateAt = new Map(spec.otherHeaders.map((h, i) => [h, i] as const).filter(([h]) => listed.has(h)));
+      const total = spec.totalHeader && listed.has(spec.totalHeader) ? spec.totalHeader : undefined;
+      const headers = [...new Set([...cellAt.keys(), ...aggregateAt.keys(), ...(total ? [total] : [])])];
+      if (headers.length === 0) continue;
+      for (const found of files) {
+        const read = await readDataPackPart(found.path, part, { keyColumn: dataPackKeyColumn('SAL'), headers, key: (raw) => { const k = salRowKey(raw); return k !== null && areas.has(k) ? k : null; } });
+        if (!read.ok) return err([read.error]);
+        const at = new Map(read.value.headers.map((h, i) => [h, i]));
+        for (const [area, values] of read.value.rows) {
+          const cells = into.tables.get(spec.id)?.get(area);
+          const aggregates = into.aggregates.get(spec.id)?.get(area);
+          for (const [h, i] of cellAt) if (cells) cells[i] = values[at.get(h)!]!;
+          for (const [h, i] of aggregateAt) if (aggregates) aggregates[i] = values[at.get(h)!]!;
+          if (total) (into.totals.get(spec.id) as Map<string, number> | undefined)?.set(area, values[at.get(total)!]!);
+        }
+      }
+      used.push(part);
+    }
+  }
+  return ok(used);
+}
 
 /** Every derived table of every suburb from its parents (cells, total and subtotals alike). */
 function deriveTables(
