@@ -131,9 +131,12 @@ const README = (scale: string, seed: number, suburbs: number, persons: number) =
 THE FIGURES ARE MADE UP; THE CODES AND NAMES ARE REAL. Every SAL (suburb and locality) code,
 SAL name and SAL area, every LGA code and name, postcode (POA) code and Remoteness Area code and
 name is a real one from the ABS 2021 geography descriptors (ASGS Edition 3). Based on ABS data;
-licensed CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/). What joins them is invented:
-which postcodes and LGAs a SAL falls in (RATIO_FROM_TO), its mesh blocks and their SA1-SA4 and
-GCCSA codes, which Remoteness Area it lies in, and every population, count and table value,
+licensed CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/). Which postcodes and LGAs a
+SAL falls in (RATIO_FROM_TO) and its GCCSA are real too where the ABS 2016 correspondences link
+it (matched to 2021's suburbs by name and state; src/adapters/abs/reference/sal-links-2021.csv).
+What joins them otherwise is invented: the links of the few suburbs the correspondences do not
+link, the mesh blocks and their SA1-SA4 codes, which Remoteness Area a SAL lies in, and every
+population, count and table value,
 drawn by \`spq demo-inputs\` from a random model. No figure here describes a real place. The
 model is calibrated to the real 2021 Census tables of Australia's states (ages, households and
 families, marital status, labour force and incomes by age and sex; based on ABS data), so that

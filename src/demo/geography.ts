@@ -3,9 +3,14 @@ import { STATES } from '../core/dataset.ts';
 import { ABS_CODE_OF_STATE } from '../core/geography/identifiers.ts';
 import { createRng, type Rng } from '../synthesis/synthesizer/rng.ts';
 import { realLgas, realPostcodes, realRemotenessAreas, realSals, type RealArea } from '../adapters/abs/asgs-reference.ts';
+import { realSalLinks } from '../adapters/abs/sal-links-reference.ts';
 import { DEMO_LGAS, type Archetype } from './places.ts';
 
-/** One demo suburb: a real SAL (code, name, area) with an invented population and allocation. */
+/**
+ * One demo suburb: a real SAL (code, name, area) with its real postcodes, LGAs and GCCSA where the
+ * ABS correspondences link it (src/adapters/abs/reference/sal-links-2021.csv), an invented
+ * population, and an invented allocation for the few they do not.
+ */
 export interface DemoSuburb {
   readonly index: number;
   /** The real SAL code and ABS name ("SAL22170", "Richmond (Vic.)") and the SAL's real area. */
@@ -297,6 +302,7 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
 
     let lgas = [{ ...lga, ratio: 1 }];
     let postcodes = [{ code: lastPostcode, ratio: 1 }];
+    const links = realSalLinks().get(p.sal.code);
     // Straddlers: some SALs reach into the previous suburb's LGA or postcode.
     if (previous && previous.state === p.state) {
       if (previous.lga.code !== lgaCode && rng.next() < 0.3) {
@@ -309,8 +315,14 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
       }
     }
     previous = { lga, postcode: lastPostcode, state: p.state };
+    if (links) {
+      // The SAL's real postcodes, LGAs and GCCSA (scripts/gen-sal-links.ts, from the ABS correspondences).
+      lgas = links.lgas.map((l) => ({ code: l.code, name: l.name, ratio: l.ratio }));
+      postcodes = links.postcodes.map((c) => ({ code: c.code, ratio: c.ratio }));
+    }
 
     const [capCode, capName, restCode, restName] = GCCSA[p.state];
+    const capital = links ? links.gccsa === capName : p.capital;
     const mbCount = Math.max(lgas.length, postcodes.length) + rng.int(2);
     const meshBlocks = Array.from({ length: mbCount }, () => `${stateDigit}${String(mbNext++).padStart(10, '0')}`);
     return {
@@ -322,11 +334,11 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
       state: p.state,
       archetype: p.archetype,
       persons: persons[index]!,
-      remoteness: p.remoteness ?? remotenessOf(p, rng),
+      remoteness: p.remoteness ?? remotenessOf({ ...p, capital }, rng),
       lgas,
       postcodes,
-      gccsaCode: p.capital ? capCode : restCode,
-      gccsaName: p.capital ? capName : restName,
+      gccsaCode: capital ? capCode : restCode,
+      gccsaName: capital ? capName : restName,
       meshBlocks,
     };
   });

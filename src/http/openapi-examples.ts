@@ -75,6 +75,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
             postcode: '3121',
             lga: 'Yarra',
             gccsa: 'Greater Melbourne',
+            postcodes: ['3121'],
+            lgas: ['Yarra'],
             pool_size: 28420,
             small_suburb_flag: false,
             fitted_to: 'census',

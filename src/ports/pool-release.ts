@@ -21,6 +21,13 @@ export interface SuburbInfo {
   readonly lga: string;
   readonly lgaCode: string;
   readonly gccsa: string;
+  /** Every postcode the area overlaps and every LGA it lies in, largest share first (the primary ones first). */
+  readonly postcodes?: readonly string[];
+  readonly lgas?: readonly { readonly code: string; readonly name: string }[];
+  /** A suburb's main SA2 (its name as the ABS writes it), where the release knows it. */
+  readonly sa2?: string;
+  /** A postal area's or SA2's suburbs holding most of its people, largest first. */
+  readonly largestSuburbs?: readonly string[];
   readonly smallSuburb: boolean;
   readonly pools: Readonly<Record<DatasetType, number>>;
 }

@@ -3,7 +3,9 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { AreaLevel, CensusInputs, InputError, SuburbGeography } from '../synthesis/census/inputs.ts';
-import { AREA_LEVELS, formatInputError } from '../synthesis/census/inputs.ts';
+import { AREA_LEVELS, PACK_LEVEL, formatInputError } from '../synthesis/census/inputs.ts';
+import { indexInputs } from '../adapters/abs/file-index.ts';
+import { realSa2s } from '../adapters/abs/asgs-reference.ts';
 import { fillNotPublished, hasUnpublished } from '../synthesis/census/published.ts';
 import { findSamePeople, type SamePeople } from '../synthesis/census/same-people.ts';
 import { INPUT_TABLES, VALIDATION_TABLES } from '../synthesis/census/tables.ts';
@@ -70,6 +72,8 @@ export interface FitFigures {
   /** Demo builds: the hidden truth itself scored against the tables it was published as (the perturbation floor). */
   readonly floor_srmse_median?: number | null;
   readonly floor_srmse_p95?: number | null;
+  /** Where some tables were taken from parents (suburbs): the fit to the areas' own tables. */
+  readonly own_tables: { readonly srmse_median: number | null; readonly srmse_p95: number | null; readonly pairs: number } | null;
   /** Areas that could not be fitted, by name with the reason; they are not in the release. */
   readonly areas_failed: readonly { readonly area: string; readonly reason: string }[];
   /** Unpublished (`..`) cells: estimated from a parent area that publishes them, and structural zeros (published at no level). */
@@ -80,6 +84,10 @@ export interface FitFigures {
 
 export interface BuildSummary extends FitFigures {
   readonly version: string;
+  /** What the inputs held and how they were linked (match rates, levels or areas the pack lacks), one line each. */
+  readonly input_notes: readonly string[];
+  /** Areas of a level's geography not built because of the inputs, each with its reason. */
+  readonly areas_left_out: readonly { readonly area: string; readonly reason: string }[];
   readonly dir: string;
   readonly checksum: string;
   /** "census" for real ABS inputs, "demo" for the generated ones. */
@@ -317,6 +325,8 @@ export interface PreparedBuild {
   readonly truth: Loaded<typeof loadTruth>;
   readonly reference: Loaded<typeof loadRealismReference>;
   readonly floor: Loaded<typeof loadPerturbationFloor>;
+  /** Lines about the inputs as a whole (a level asked for whose pack is not there). */
+  readonly notes: readonly string[];
 }
 
 type Loaded<F extends (...args: never[]) => Promise<unknown>> = Extract<Awaited<ReturnType<F>>, { ok: true }> extends { value: infer T } ? T : never;
@@ -326,7 +336,13 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
   const levels = orderLevels(options.levels ?? ['sal']);
   const problems: InputError[] = [];
   const loadedLevels: LevelInputs[] = [];
-  for (const level of levels) {
+  const notes: string[] = [];
+  const index = await indexInputs(options.inputsDir);
+  const absent = levels.filter((level) => !index.dataPack.has(PACK_LEVEL[level]));
+  // A pack holding only some of the levels asked for: the others are built, each absent one is a line of the report.
+  if (absent.length > 0 && absent.length < levels.length)
+    for (const level of absent) notes.push(`${level}: the inputs hold no ${PACK_LEVEL[level]} DataPack files (2021Census_<part>_AUST_${PACK_LEVEL[level]}.csv): this level is not built`);
+  for (const level of absent.length < levels.length ? levels.filter((l) => !absent.includes(l)) : levels) {
     const loaded = await loadCensusInputs(options.inputsDir, (done, total) => progress('load', done, total), {
       level,
       allowUnknownHeaders: options.allowUnknownHeaders ?? false,
@@ -342,7 +358,7 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
   if (!referenceLoaded.ok) throw new BuildInputError([referenceLoaded.error]);
   const floorLoaded = await loadPerturbationFloor(options.inputsDir);
   if (!floorLoaded.ok) throw new BuildInputError([floorLoaded.error]);
-  return { levels, loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value };
+  return { levels: loadedLevels.map((l) => l.inputs.level), loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value, notes };
 }
 
 /** One synthesis of every area (implicate k, with its own seed) written as a complete release into `dir`. */
@@ -468,8 +484,14 @@ function suburbEntryOf(suburb: SuburbGeography, small: boolean): SuburbEntry {
     smallSuburb: small,
     postcodes: suburb.postcodes.map((p) => p.code),
     lgas: suburb.lgas.map((l) => ({ code: l.code, name: l.name })),
+    ...(suburb.sa2s?.[0] ? { sa2: sa2NameOf(suburb.sa2s[0].code) } : {}),
+    ...(suburb.largestSuburbs && suburb.largestSuburbs.length > 0 ? { largestSuburbs: suburb.largestSuburbs } : {}),
   };
 }
+
+let sa2Names: Map<string, string> | undefined;
+/** An SA2's name as the ABS writes it (2021 descriptors); its code where 2021 has no SA2 of that code. */
+const sa2NameOf = (code: string): string => (sa2Names ??= new Map(realSa2s().map((a) => [a.code, a.absName]))).get(code) ?? code;
 
 function releaseReport(version: string, prepared: PreparedBuild, tally: AreaTally): BuildReport {
   const { reference, floor } = prepared;
@@ -478,6 +500,9 @@ function releaseReport(version: string, prepared: PreparedBuild, tally: AreaTall
   return summariseReport(version, all.fits, all.totalsMismatched, realismSummary, {
     areasFailed: all.failed,
     cellsNotPublished: all.notPublished,
+    inputNotes: [...prepared.notes, ...prepared.loadedLevels.flatMap((l) => (l.inputs.notes ?? []).map((n) => `${l.inputs.level}: ${n}`))],
+    areasLeftOut: prepared.loadedLevels.flatMap((l) => l.inputs.leftOut ?? []),
+    derivedTables: derivedTablesOf(prepared),
     ...(floor ? { floor } : {}),
   });
 }
@@ -502,15 +527,22 @@ function fitFiguresOf(report: BuildReport, tally: LevelTally): FitFigures {
     totals_mismatched: tally.totalsMismatched.length,
     areas_failed: tally.failed,
     cells_not_published: tally.notPublished,
+    own_tables: report.ownTables ? { srmse_median: report.ownTables.median, srmse_p95: report.ownTables.p95, pairs: report.ownTables.pairs } : null,
   };
 }
 
+/** Per area code, the tables its level took from parents rather than its own (suburbs built from SAL part files). */
+function derivedTablesOf(prepared: PreparedBuild): (code: string) => ReadonlySet<string> | undefined {
+  const derived = new Map(prepared.loadedLevels.flatMap((l) => (l.inputs.derivedTables ? l.inputs.suburbs.map((s) => [s.salCode, l.inputs.derivedTables!] as const) : [])));
+  return (code) => derived.get(code);
+}
+
 /** Each level's figures alone, from a report over its areas only (the realism figures stay the release's). */
-function levelFigures(version: string, tally: AreaTally): BuildSummary['by_level'] {
+function levelFigures(version: string, tally: AreaTally, derivedTables: (code: string) => ReadonlySet<string> | undefined): BuildSummary['by_level'] {
   const noRealism = createRealismAccumulator().summary();
   return Object.fromEntries(
     [...tally.byLevel].map(([level, t]) => {
-      const report = summariseReport(version, t.fits, t.totalsMismatched, noRealism, { areasFailed: t.failed, cellsNotPublished: t.notPublished });
+      const report = summariseReport(version, t.fits, t.totalsMismatched, noRealism, { areasFailed: t.failed, cellsNotPublished: t.notPublished, derivedTables });
       return [level, { areas: t.fits.length, ...fitFiguresOf(report, t) }];
     }),
   );
@@ -536,7 +568,9 @@ function buildSummaryOf(
     variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].length])),
     ...fitFiguresOf(report, pooledTally(tally)),
     ...(floor ? { floor_srmse_median: floor.median, floor_srmse_p95: floor.p95 } : {}),
-    by_level: levelFigures(release.version, tally),
+    input_notes: report.inputNotes,
+    areas_left_out: report.areasLeftOut,
+    by_level: levelFigures(release.version, tally, derivedTablesOf(prepared)),
     seconds: (performance.now() - release.started) / 1000,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     report,

@@ -109,6 +109,16 @@ export interface BuildReport {
   readonly areasFailed: readonly { readonly area: string; readonly reason: string }[];
   /** Unpublished (`..`) cells: estimated from a parent that publishes them, or structural zeros (published at no level). */
   readonly cellsNotPublished: { readonly estimated: number; readonly structural: number };
+  /** What the inputs held and how they were linked (match rates, levels or areas the pack lacks), one line each. */
+  readonly inputNotes: readonly string[];
+  /** Areas of a level's geography not built because of the inputs (unmatched, ambiguous …), each with its reason. */
+  readonly areasLeftOut: readonly { readonly area: string; readonly reason: string }[];
+  /**
+   * SRMSE over (area, table) pairs of the tables the ABS publishes for the area itself, where
+   * some of a level's tables were taken from parents (suburbs built from SAL part files): the
+   * fit to the area's own figures. Null where every table is the area's own.
+   */
+  readonly ownTables: Distribution | null;
   /** Demo inputs: the hidden truth scored against the tables it was published as (what no synthesizer can beat). */
   readonly floor: { readonly median: number | null; readonly p95: number | null } | null;
   /** Which real DataPack columns were read, per input table. */
@@ -152,6 +162,10 @@ function perTable(fits: readonly SuburbFit[], kind: 'input' | 'truth') {
 export interface BuildExtras {
   readonly areasFailed?: readonly { readonly area: string; readonly reason: string }[];
   readonly cellsNotPublished?: { readonly estimated: number; readonly structural: number };
+  readonly inputNotes?: readonly string[];
+  readonly areasLeftOut?: readonly { readonly area: string; readonly reason: string }[];
+  /** Per area code, the tables taken from its parents (not its own). */
+  readonly derivedTables?: (salCode: string) => ReadonlySet<string> | undefined;
   readonly floor?: { readonly median: number | null; readonly p95: number | null };
 }
 
@@ -183,11 +197,20 @@ export function summariseReport(
     totalsMismatched,
     areasFailed: extras.areasFailed ?? [],
     cellsNotPublished: extras.cellsNotPublished ?? { estimated: 0, structural: 0 },
+    inputNotes: extras.inputNotes ?? [],
+    areasLeftOut: extras.areasLeftOut ?? [],
+    ownTables: ownTablesFit(fits, extras.derivedTables),
     floor: extras.floor ?? null,
     columnsRead: columnsRead(),
     realism,
     perSuburb: fits,
   };
+}
+
+/** The fit to areas' own tables, where some areas have tables taken from parents. */
+function ownTablesFit(fits: readonly SuburbFit[], derivedOf: BuildExtras['derivedTables']): Distribution | null {
+  if (!derivedOf || !fits.some((fit) => (derivedOf(fit.salCode)?.size ?? 0) > 0)) return null;
+  return distribution(fits.flatMap((fit) => scores(fit.inputs.filter((t) => !derivedOf(fit.salCode)?.has(t.tableId)))));
 }
 
 const fmt = (value: number | null) => (value === null ? '—' : value.toFixed(4));
@@ -210,6 +233,13 @@ export function renderReport(report: BuildReport, seconds: number): string {
   const np = report.cellsNotPublished;
   if (np.estimated + np.structural > 0) lines.push(`cells the ABS does not publish (..): ${np.structural} structural zeros (published at no level), ${np.estimated} estimated from a parent area`);
   lines.push(`suburbs whose person or dwelling total misses the census total: ${report.totalsMismatched.length}`);
+  if (report.ownTables)
+    lines.push(`SRMSE vs the areas' own tables (not those taken from parents): median ${fmt(report.ownTables.median)}, p95 ${fmt(report.ownTables.p95)} over ${report.ownTables.pairs} pairs`);
+  for (const note of report.inputNotes) lines.push(`inputs: ${note}`);
+  if (report.areasLeftOut.length > 0) {
+    lines.push(`areas not built because of the inputs: ${report.areasLeftOut.length}`);
+    for (const f of report.areasLeftOut) lines.push(`  ${f.area}: ${f.reason}`);
+  }
   if (report.areasFailed.length > 0) {
     lines.push(`areas that could not be fitted (not in the release): ${report.areasFailed.length}`);
     for (const f of report.areasFailed) lines.push(`  ${f.area}: ${f.reason}`);

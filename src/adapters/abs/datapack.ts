@@ -340,3 +340,28 @@ function scatterRows(
     if (totalAt >= 0) totals.set(area, values[totalAt]!);
   }
 }
+
+/** Several tables of one level: each table's cells, totals and subtotals by area, and every problem of every table. */
+export interface LoadedTables {
+  readonly tables: Map<string, ReadonlyMap<string, Float64Array>>;
+  readonly totals: Map<string, ReadonlyMap<string, number>>;
+  readonly aggregates: Map<string, ReadonlyMap<string, Float64Array>>;
+  readonly problems: InputError[];
+}
+
+/** loadDataPackTable for each spec in turn (`onTable` before each, for progress), the problems of all gathered. */
+export async function loadDataPackTables(source: TableSource, specs: readonly TableSpec[], options: TableLoadOptions = {}, onTable?: (spec: TableSpec) => void): Promise<LoadedTables> {
+  const out: LoadedTables = { tables: new Map(), totals: new Map(), aggregates: new Map(), problems: [] };
+  for (const spec of specs) {
+    onTable?.(spec);
+    const loaded = await loadDataPackTable(source, spec, options);
+    if (!loaded.ok) {
+      out.problems.push(...loaded.error);
+      continue;
+    }
+    out.tables.set(spec.id, loaded.value.cells);
+    out.aggregates.set(spec.id, loaded.value.aggregates);
+    if (spec.totalHeader) out.totals.set(spec.id, loaded.value.totals);
+  }
+  return out;
+}

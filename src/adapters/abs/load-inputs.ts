@@ -3,13 +3,17 @@ import { PACK_LEVEL, type AreaLevel, type CensusInputs, type InputError, type Pu
 import { INPUT_TABLES, VALIDATION_TABLES } from '../../synthesis/census/tables.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { loadGeography, isNonSpatialSal, salKey } from './asgs.ts';
-import { realLgas, realPostcodes, realSa2s, type RealArea } from './asgs-reference.ts';
+import { gccsaOfSa2 } from './gccsa-reference.ts';
+import { realParentLinks } from './sal-links-reference.ts';
+import { realLgas, realPostcodes, realSa2s, realSals, type RealArea } from './asgs-reference.ts';
 import { readCsvRows } from './csv.ts';
-import { loadDataPackTable, readDataPackPart, type TableLoadOptions, type TableSource } from './datapack.ts';
+import { loadDataPackTable, loadDataPackTables, readDataPackPart, type TableLoadOptions, type TableSource } from './datapack.ts';
 import {
   FLOOR_FILE, MB_ALLOCATION, RA_ALLOCATION, REALISM_REFERENCE_FILE, SAL_ALLOCATION, SAL_KEY, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE, TRUTH_DIR,
   dataPackFile, dataPackKeyColumn, truthFile,
 } from './file-names.ts';
+import { hasSuburbs2016 } from './correspondences-2016.ts';
+import { loadSalFromParents } from './load-sal.ts';
 import { indexInputs, type FileIndex, type FoundPart, type InputIndex } from './file-index.ts';
 import { STATE_BY_ABS_CODE } from '../../core/geography/identifiers.ts';
 
@@ -46,6 +50,15 @@ export async function loadCensusInputs(
   if (!existsSync(dir)) return err([{ file: dir, message: 'input directory does not exist' }]);
   const level = options.level ?? 'sal';
   const index = await indexInputs(dir);
+  if (level === 'sal' && !ASGS_FILES.every((f) => index.byName.has(f)) && hasSuburbs2016(index.byName)) {
+    // No 2021 allocation files, but the 2016 correspondences: suburbs linked through them, tables the SAL pack lacks from their parents.
+    onProgress?.(0, 2, 'geography');
+    const parents = await loadPublishedParents(index, options);
+    if (!parents.ok) return parents;
+    const loaded = await loadSalFromParents(index, options, parents.value);
+    onProgress?.(2, 2, 'done');
+    return loaded;
+  }
   const packLevel = PACK_LEVEL[level];
   const parts = index.dataPack.get(packLevel) ?? new Map<string, readonly FoundPart[]>();
   const problems: InputError[] = [];
@@ -61,22 +74,9 @@ export async function loadCensusInputs(
   const areas = new Set(suburbs.map((s) => s.salCode));
   const areasFrom = level === 'sal' ? 'the ASGS files' : `the ${packLevel} G01 file, whose rows are the build's areas`;
   const source: TableSource = { level: packLevel, parts, keyColumn: dataPackKeyColumn(packLevel), key: areaKey(level), areas, areasFrom };
-  const tables = new Map<string, ReadonlyMap<string, Float64Array>>();
-  const totals = new Map<string, ReadonlyMap<string, number>>();
-  const aggregates = new Map<string, ReadonlyMap<string, Float64Array>>();
   let done = 1;
-  for (const spec of INPUT_TABLES) {
-    onProgress?.(done, total, spec.id);
-    const loaded = await loadDataPackTable(source, spec, options);
-    done++;
-    if (!loaded.ok) {
-      problems.push(...loaded.error);
-      continue;
-    }
-    tables.set(spec.id, loaded.value.cells);
-    aggregates.set(spec.id, loaded.value.aggregates);
-    if (spec.totalHeader) totals.set(spec.id, loaded.value.totals);
-  }
+  const { tables, totals, aggregates, problems: tableProblems } = await loadDataPackTables(source, INPUT_TABLES, options, (spec) => onProgress?.(done++, total, spec.id));
+  problems.push(...tableProblems);
   onProgress?.(done, total, 'states and Australia');
   const parents = await loadPublishedParents(index, options);
   if (!parents.ok) problems.push(...parents.error);
@@ -152,6 +152,27 @@ async function loadPackAreas(level: PackAreaLevel, parts: ReadonlyMap<string, re
   return ok(level === 'poa' ? areas.map(postalArea) : level === 'sa2' ? areas.map(sa2Area) : lgaAreas(areas));
 }
 
+const suburbNames = () => new Map(realSals().map((s) => [s.code, s.name]));
+
+/**
+ * A postal area's or SA2's real LGAs, postcodes, GCCSA and largest suburbs, from its suburbs'
+ * links (reference/sal-links-2021.csv): the ABS 2016 correspondences matched to 2021's suburbs.
+ */
+function linksOf(kind: 'postcodes' | 'sa2s', code: string, state: SuburbGeography['state']): Pick<SuburbGeography, 'lgas' | 'lgaCode' | 'lgaName' | 'gccsa' | 'largestSuburbs'> & { postcodes?: SuburbGeography['postcodes'] } {
+  const links = realParentLinks(kind, suburbNames()).get(code);
+  const gccsa = kind === 'sa2s' ? gccsaOfSa2(code, state) : (links?.gccsa ?? gccsaOfSa2(undefined, state));
+  if (!links) return { lgas: [], lgaCode: '', lgaName: '', gccsa, largestSuburbs: [] };
+  const lgas = links.lgas.map((l) => ({ ...l }));
+  return {
+    lgas,
+    lgaCode: lgas[0]?.code ?? '',
+    lgaName: lgas[0]?.name ?? '',
+    gccsa,
+    largestSuburbs: links.largestSuburbs,
+    ...(kind === 'sa2s' ? { postcodes: links.postcodes.map((p) => ({ ...p })) } : {}),
+  };
+}
+
 /**
  * An SA2: its identifier is the ABS name, unique in Australia; its state the code's first digit.
  * Its postcodes and LGAs are not known from the DataPack alone (correspondences place them).
@@ -164,14 +185,14 @@ const sa2Area = (a: RealArea): SuburbGeography => ({
   suburbId: a.absName,
   state: a.state,
   postcodes: [],
-  lgas: [],
   postcode: '',
-  lgaCode: '',
-  lgaName: '',
-  gccsa: '',
+  ...withPrimaryPostcode(linksOf('sa2s', a.code, a.state)),
   remoteness: undefined,
   areaSqkm: a.areaSqkm,
 });
+
+const withPrimaryPostcode = <T extends { postcodes?: SuburbGeography['postcodes'] }>(links: T): T & { postcode?: string } =>
+  links.postcodes && links.postcodes.length > 0 ? { ...links, postcode: links.postcodes[0]!.code } : links;
 
 const postalArea = (a: RealArea): SuburbGeography => ({
   level: 'poa',
@@ -181,11 +202,8 @@ const postalArea = (a: RealArea): SuburbGeography => ({
   suburbId: a.name,
   state: a.state,
   postcodes: [{ code: a.name, ratio: 1 }],
-  lgas: [],
   postcode: a.name,
-  lgaCode: '',
-  lgaName: '',
-  gccsa: '',
+  ...linksOf('postcodes', a.name, a.state),
   remoteness: undefined,
   areaSqkm: a.areaSqkm,
 });

@@ -54,6 +54,8 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
       level: c.level ?? 'sal',
       salCode: c.salCode, suburbId: c.suburbId, name: c.name, state: c.state, postcode: c.postcode,
       lga: c.lga, lgaCode: c.lgaCode, gccsa: c.gccsa, smallSuburb: c.smallSuburb, pools: c.pools,
+      postcodes: c.postcodes, lgas: c.lgas,
+      ...(c.sa2 ? { sa2: c.sa2 } : {}), ...(c.largestSuburbs ? { largestSuburbs: c.largestSuburbs } : {}),
     };
     return { ...info, postcodes: c.postcodes, lgas: c.lgas, catalog: c, info };
   });

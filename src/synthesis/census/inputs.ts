@@ -25,6 +25,14 @@ export interface SuburbGeography {
   postcodes: { code: string; ratio: number }[];
   /** LGAs the SAL overlaps, with shares, largest first. */
   lgas: { code: string; name: string; ratio: number }[];
+  /**
+   * SA2s the suburb lies in, with the share of its people in each, largest first (suburbs linked
+   * through the 2016 correspondences): the shares sum to less than 1 where a 2016 SA2 has no 2021
+   * SA2 of its code (split in 2021), and the postcodes carry the rest.
+   */
+  sa2s?: { code: string; ratio: number }[];
+  /** A postal area's or SA2's suburbs holding most of its people, largest first (at most five). */
+  largestSuburbs?: readonly string[];
   /** Primary postcode and LGA: the largest share (ties: the lower code). */
   postcode: string;
   lgaCode: string;
@@ -62,6 +70,16 @@ export interface CensusInputs {
    */
   aggregates: ReadonlyMap<string, ReadonlyMap<string, Float64Array>>;
   readonly parents: PublishedParents;
+  /**
+   * Tables the ABS does not publish at this level in the inputs, each area's taken from its
+   * parents (a suburb's SA2s and postcodes) instead: not the area's own figures, so the build
+   * report scores the fit to its own tables apart.
+   */
+  readonly derivedTables?: ReadonlySet<string>;
+  /** What an operator must know about the inputs (match rates, areas the pack lacks …), one line each. */
+  readonly notes?: readonly string[];
+  /** Areas of the level's geography that are not built, each with its reason. */
+  readonly leftOut?: readonly { readonly area: string; readonly reason: string }[];
 }
 
 /** A malformed input file: names the file and, where known, the row (1-based, header = 1) and column. */

@@ -1,0 +1,199 @@
+import type { CensusInputs, InputError, SuburbGeography } from '../../synthesis/census/inputs.ts';
+import { INPUT_TABLES } from '../../synthesis/census/tables.ts';
+import type { TableSpec } from '../../synthesis/census/table-spec.ts';
+import { figureFromParents, tableFromParents, type WeightedParent } from '../../synthesis/census/from-parents.ts';
+import { err, ok, type Result } from '../../core/result.ts';
+import { isNonSpatialSal, salKey } from './asgs.ts';
+import { realSals } from './asgs-reference.ts';
+import { loadSuburbs2016 } from './correspondences-2016.ts';
+import { loadDataPackTable, loadDataPackTables, readDataPackPart, type LoadedTable, type TableLoadOptions, type TableSource } from './datapack.ts';
+import { dataPackKeyColumn } from './file-names.ts';
+import { GCP_PART_HEADERS } from '../../synthesis/census/gcp/layout.generated.ts';
+import type { FoundPart, InputIndex } from './file-index.ts';
+import { linkSuburbs2016 } from './sal-links.ts';
+
+type Parts = ReadonlyMap<string, readonly FoundPart[]>;
+
+/** Each universe's size: what a parent's table is scaled by (tables every level publishes whole). */
+const SIZE_TABLE = { persons: 'G14', families: 'G29', dwellings: 'G35' } as const;
+
+const hasAllParts = (parts: Parts | undefined, spec: TableSpec) => spec.files.every((f) => (parts?.get(f) ?? []).length > 0);
+
+/** The codes with a row in a level's file of `part` (its first file per state). */
+async function codesIn(parts: Parts | undefined, part: string, level: string, key: (raw: string) => string | null): Promise<Set<string> | undefined> {
+  const files = parts?.get(part);
+  if (!files || files.length === 0) return undefined;
+  const codes = new Set<string>();
+  for (const found of files) {
+    const read = await readDataPackPart(found.path, part, { keyColumn: dataPackKeyColumn(level), headers: [], key: (raw) => key(raw) });
+    if (read.ok) for (const k of read.value.keys) codes.add(k);
+  }
+  return codes;
+}
+
+const sa2Key = (raw: string) => (/^\d{9}$/.test(raw.trim()) ? raw.trim() : null);
+const poaKey = (raw: string) => {
+  const m = /^(?:POA)?(\d{4})$/.exec(raw.trim());
+  return m ? m[1]! : null;
+};
+const salRowKey = (raw: string) => {
+  const sal = salKey(raw);
+  return sal && !isNonSpatialSal(sal) ? sal : null;
+};
+
+/** A parent level's tables for the areas suburbs lie in: SA2s by code, postal areas by postcode. */
+async function parentTables(parts: Parts | undefined, level: 'SA2' | 'POA', needed: ReadonlySet<string>, specs: readonly TableSpec[], options: TableLoadOptions) {
+  const out = new Map<string, LoadedTable>();
+  const problems: InputError[] = [];
+  if (!parts) return { tables: out, problems };
+  const key = level === 'SA2' ? sa2Key : poaKey;
+  const source: TableSource = { level, parts, keyColumn: dataPackKeyColumn(level), key: (raw) => { const k = key(raw); return k !== null && needed.has(k) ? k : null; }, areas: needed, areasFrom: 'the suburbs\' parents' };
+  for (const spec of specs) {
+    if (!hasAllParts(parts, spec)) continue;
+    const loaded = await loadDataPackTable(source, spec, options);
+    if (loaded.ok) out.set(spec.id, loaded.value);
+    else problems.push(...loaded.error);
+  }
+  return { tables: out, problems };
+}
+
+/** The parents of one suburb with their weights: its SA2s, and its postcodes for the share no 2021 SA2 holds (all of it without an SA2 pack). */
+function parentsOf(suburb: SuburbGeography, haveSa2: boolean, havePoa: boolean): { level: 'SA2' | 'POA'; code: string; weight: number }[] {
+  const sa2s = haveSa2 ? (suburb.sa2s ?? []) : [];
+  const inSa2 = sa2s.reduce((a, s) => a + s.ratio, 0);
+  const rest = havePoa ? Math.max(0, 1 - inSa2) : 0;
+  return [
+    ...sa2s.map((s) => ({ level: 'SA2' as const, code: s.code, weight: s.ratio })),
+    ...(rest > 1e-9 ? suburb.postcodes.map((p) => ({ level: 'POA' as const, code: p.code, weight: rest * p.ratio })) : []),
+  ];
+}
+
+/**
+ * A suburb build from what an operator has without the 2021 ASGS allocation files: the SAL part
+ * files present, the SA2 and POA packs (the suburbs' parents), and the ABS 2016 correspondences.
+ * Suburbs are 2021's (every SAL with a row in the pack, named from the ABS geography
+ * descriptors), linked to their SA2s, postcodes and LGAs through the correspondences
+ * (linkSuburbs2016). A table whose every part file is in the SAL pack is the suburb's own; every
+ * other table is taken from its parents, weighted by the share of the suburb's people in each and
+ * scaled to the suburb's own size (persons G14, families G29, dwellings G35). Every link that
+ * fails is a line of the report, never an abort.
+ */
+export async function loadSalFromParents(index: InputIndex, options: TableLoadOptions, published: CensusInputs['parents']): Promise<Result<CensusInputs, InputError[]>> {
+  const salParts = index.dataPack.get('SAL');
+  const sizeSpecs = Object.values(SIZE_TABLE).map((id) => INPUT_TABLES.find((t) => t.id === id)!);
+  const missingSize = sizeSpecs.filter((s) => !hasAllParts(salParts, s));
+  if (missingSize.length > 0)
+    return err(missingSize.map((s) => ({ file: `2021Census_${s.files[0]}_AUST_SAL.csv`, message: `a suburb build needs the suburbs' own ${s.id} (their size, which the tables taken from parents are scaled to); it is missing from the input directory` })));
+  const inPack = (await codesIn(salParts, 'G14', 'SAL', salRowKey))!;
+  const notes: string[] = [];
+  const reference = realSals().filter((s) => inPack.has(s.code));
+  const unknown = [...inPack].filter((c) => !reference.some((s) => s.code === c));
+  if (unknown.length > 0) notes.push(`SAL pack: ${unknown.length} codes not among the ABS 2021 suburbs (${unknown.slice(0, 5).join(', ')}): left out`);
+
+  const sa2Parts = index.dataPack.get('SA2');
+  const poaParts = index.dataPack.get('POA');
+  const sa2Codes = await codesIn(sa2Parts, 'G01', 'SA2', sa2Key);
+  const poaCodes = await codesIn(poaParts, 'G01', 'POA', poaKey);
+  const old = await loadSuburbs2016(index.byName);
+  if (!old.ok) return err(old.error);
+  const links = linkSuburbs2016(reference, old.value, { ...(sa2Codes ? { sa2: sa2Codes } : {}), ...(poaCodes ? { poa: poaCodes } : {}) });
+  notes.push(...links.notes);
+  const leftOut = [...links.leftOut, ...unknown.map((c) => ({ area: c, reason: 'not a suburb of the ABS 2021 geography descriptors' }))];
+  const suburbs = links.suburbs;
+  const areas = new Set(suburbs.map((s) => s.salCode));
+
+  const own = INPUT_TABLES.filter((spec) => hasAllParts(salParts, spec));
+  const derived = INPUT_TABLES.filter((spec) => !hasAllParts(salParts, spec));
+  if (!sa2Parts && !poaParts && derived.length > 0) return err([{ file: 'SA2 and POA DataPacks', message: `the SAL pack lacks ${derived.map((d) => d.id).join(', ')} and neither the SA2 nor the POA pack is there to take them from` }]);
+  notes.push(`SAL tables: ${own.length} of ${INPUT_TABLES.length} input tables are the suburbs' own (${own.map((s) => s.id).join(', ')}); ${derived.length} taken from their SA2s${poaParts ? ' and postcodes' : ''} (${derived.map((s) => s.id).join(', ')})`);
+  for (const [level, parts] of [['SA2', sa2Parts], ['POA', poaParts]] as const) {
+    if (!parts) notes.push(`${level} pack: not in the inputs; ${level === 'SA2' ? 'postcodes carry every derived table' : 'a split SA2\'s share is left out of the derived tables'}`);
+    else {
+      const lacking = derived.filter((spec) => !hasAllParts(parts, spec)).map((s) => s.id);
+      if (lacking.length > 0) notes.push(`${level} pack: lacks part files of ${lacking.join(', ')}; those tables come from the other parent level`);
+    }
+  }
+
+  const salSource: TableSource = { level: 'SAL', parts: salParts!, keyColumn: dataPackKeyColumn('SAL'), key: (raw) => { const k = salRowKey(raw); return k !== null && areas.has(k) ? k : null; }, areas, areasFrom: 'the suburbs linked' };
+  const { tables, totals, aggregates, problems } = await loadDataPackTables(salSource, own, options);
+  const wanted = [...derived, ...sizeSpecs];
+  const neededSa2 = new Set(suburbs.flatMap((s) => (s.sa2s ?? []).map((a) => a.code)));
+  const neededPoa = new Set(suburbs.flatMap((s) => s.postcodes.map((p) => p.code)));
+  const sa2 = await parentTables(sa2Parts, 'SA2', neededSa2, wanted, options);
+  const poa = await parentTables(poaParts, 'POA', neededPoa, wanted, options);
+  problems.push(...sa2.problems, ...poa.problems);
+  if (problems.length > 0) return err(problems);
+  deriveTables(suburbs, derived, { SA2: sa2.tables, POA: poa.tables }, { tables, totals, aggregates });
+  const ownParts = await overlayOwnParts(salParts!, derived, areas, { tables, totals, aggregates });
+  if (!ownParts.ok) return err(ownParts.error);
+  if (ownParts.value.length > 0) notes.push(`SAL part files of tables otherwise taken from parents: ${ownParts.value.join(', ')}; the suburbs' own cells of these replace their parents'`);
+  return ok({ level: 'sal', suburbs, tables, totals, aggregates, parents: published, derivedTables: new Set(derived.map((d) => d.id)), notes, leftOut });
+}
+
+type Loaded = ReadonlyMap<string, LoadedTable>;
+type Into = { tables: Map<string, ReadonlyMap<string, Float64Array>>; totals: Map<string, ReadonlyMap<string, number>>; aggregates: Map<string, ReadonlyMap<string, Float64Array>> };
+
+/**
+ * Where the SAL pack holds some part files of a table taken from parents (G04B of G04A + G04B),
+ * the suburbs' own cells of those parts replace the parents' estimate: a suburb gets real figures
+ * wherever the ABS publishes them. Returns the parts used.
+ */
+async function overlayOwnParts(salParts: Parts, derived: readonly TableSpec[], areas: ReadonlySet<string>, into: Into): Promise<Result<string[], InputError[]>> {
+  const used: string[] = [];
+  for (const spec of derived) {
+    for (const part of spec.files) {
+      const files = salParts.get(part) ?? [];
+      if (files.length === 0) continue;
+      const listed = new Set(GCP_PART_HEADERS[part] ?? []);
+      const cellAt = new Map(spec.cells.map((c, i) => [c.header, i] as const).filter(([h]) => listed.has(h)));
+      const aggregateAt = new Map(spec.otherHeaders.map((h, i) => [h, i] as const).filter(([h]) => listed.has(h)));
+      const total = spec.totalHeader && listed.has(spec.totalHeader) ? spec.totalHeader : undefined;
+      const headers = [...new Set([...cellAt.keys(), ...aggregateAt.keys(), ...(total ? [total] : [])])];
+      if (headers.length === 0) continue;
+      for (const found of files) {
+        const read = await readDataPackPart(found.path, part, { keyColumn: dataPackKeyColumn('SAL'), headers, key: (raw) => { const k = salRowKey(raw); return k !== null && areas.has(k) ? k : null; } });
+        if (!read.ok) return err([read.error]);
+        const at = new Map(read.value.headers.map((h, i) => [h, i]));
+        for (const [area, values] of read.value.rows) {
+          const cells = into.tables.get(spec.id)?.get(area);
+          const aggregates = into.aggregates.get(spec.id)?.get(area);
+          for (const [h, i] of cellAt) if (cells) cells[i] = values[at.get(h)!]!;
+          for (const [h, i] of aggregateAt) if (aggregates) aggregates[i] = values[at.get(h)!]!;
+          if (total) (into.totals.get(spec.id) as Map<string, number> | undefined)?.set(area, values[at.get(total)!]!);
+        }
+      }
+      used.push(part);
+    }
+  }
+  return ok(used);
+}
+
+/** Every derived table of every suburb from its parents (cells, total and subtotals alike). */
+function deriveTables(
+  suburbs: readonly SuburbGeography[],
+  derived: readonly TableSpec[],
+  parents: { readonly SA2: Loaded; readonly POA: Loaded },
+  into: { tables: Map<string, ReadonlyMap<string, Float64Array>>; totals: Map<string, ReadonlyMap<string, number>>; aggregates: Map<string, ReadonlyMap<string, Float64Array>> },
+): void {
+  for (const spec of derived) {
+    const sizeId = SIZE_TABLE[spec.universe];
+    const cells = new Map<string, Float64Array>();
+    const totals = new Map<string, number>();
+    const aggregates = new Map<string, Float64Array>();
+    for (const suburb of suburbs) {
+      const size = into.totals.get(sizeId)?.get(suburb.salCode) ?? 0;
+      const weighted = parentsOf(suburb, parents.SA2.has(spec.id), parents.POA.has(spec.id)).flatMap((p) => {
+        const table = parents[p.level].get(spec.id)!;
+        const parentSize = parents[p.level].get(sizeId)?.totals.get(p.code) ?? 0;
+        const c = table.cells.get(p.code);
+        return c ? [{ weight: p.weight, size: parentSize, cells: c, total: table.totals.get(p.code) ?? 0, aggregates: table.aggregates.get(p.code)! }] : [];
+      });
+      cells.set(suburb.salCode, tableFromParents(weighted, size) ?? new Float64Array(spec.cells.length));
+      aggregates.set(suburb.salCode, tableFromParents(weighted.map((w): WeightedParent => ({ ...w, cells: w.aggregates })), size, 'each') ?? new Float64Array(spec.otherHeaders.length));
+      if (spec.totalHeader) totals.set(suburb.salCode, figureFromParents(weighted.map((w) => ({ weight: w.weight, size: w.size, value: w.total })), size));
+    }
+    into.tables.set(spec.id, cells);
+    into.aggregates.set(spec.id, aggregates);
+    if (spec.totalHeader) into.totals.set(spec.id, totals);
+  }
+}
