@@ -101,6 +101,12 @@ export function renderFamilies(all: GroupFigures): string[] {
   const parentsOdds = (s: SourceFigures) => num(s.resemblance?.parentsOfDependentChildren?.oddsRatio, 1);
   line([`parents of dependent children born in Australia or overseas alike (${parents.children})`, parentsAlike(all.synthetic), pct(parents.independence, 1), '—', pct(parents.published.alike, 1), maybe(all.truth, parentsAlike), maybe(all.oracle, parentsAlike), g30]);
   line(['the same: odds ratio', parentsOdds(all.synthetic), '1.0', '—', num(parents.published.oddsRatio, 1), maybe(all.truth, parentsOdds), maybe(all.oracle, parentsOdds), g30]);
+  const language = all.synthetic.resemblance.parentsLanguage;
+  const g12 = "G12's classes of parents; no table in the inputs crosses them (G12 is not in the DataPack copy)";
+  const oneEnglishOnly = (s: SourceFigures) => pct(s.resemblance?.parentsLanguage?.oneEnglishOnly, 1);
+  const languageV = (s: SourceFigures) => num(s.resemblance?.parentsLanguage?.cramersV);
+  line([`children under 15 of couples with exactly one English-only parent (${language?.children ?? 0})`, oneEnglishOnly(all.synthetic), '—', '—', '—', maybe(all.truth, oneEnglishOnly), maybe(all.oracle, oneEnglishOnly), g12]);
+  line(["the same children: Cramér's V between the parents' language", languageV(all.synthetic), '0.00', '—', '—', maybe(all.truth, languageV), maybe(all.oracle, languageV), g12]);
   const degree = all.synthetic.resemblance.degreeOverChance;
   const overChance = (s: SourceFigures) => num(s.resemblance?.degreeOverChance.records);
   line([`both partners with a degree, × chance (${degree.couples})`, num(degree.records), '1.00', num(degree.target), num(degree.published), maybe(all.truth, overChance), maybe(all.oracle, overChance), 'e61 Institute, 2021 Census (unverified)']);
