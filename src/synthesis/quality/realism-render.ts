@@ -114,7 +114,7 @@ export function renderFamilies(all: GroupFigures): string[] {
   const opposite = couples.couples - couples.sameSex;
   const age = (label: string, of: (s: SourceFigures) => string, published: string, source: string) =>
     line([label, of(all.synthetic), '—', '—', published, maybe(all.truth, of), maybe(all.oracle, of), source]);
-  age(`opposite-sex couples: mean man − woman age gap, years (${opposite})`, (s) => num(s.couples.meanAgeGap), '—', 'structure (couples matched by age, sd 2.5 years); no figure at hand');
+  age(`opposite-sex couples: mean man − woman age gap, years (${opposite})`, (s) => num(s.couples.meanAgeGap), '—', 'structure (couples matched by age rank, noise sd 2.5 years, a tenth sd 8); no figure at hand');
   age('opposite-sex couples 10 or more years apart', (s) => pct(s.couples.gap10PlusShare, 1), pct(OPPOSITE_SEX_GAP_10_PLUS_2011, 0), 'ABS, Australian Social Trends 2013 (2011 Census)');
   age('opposite-sex couples: the man older', (s) => pct(s.couples.manOlderShare, 1), '—', 'no figure at hand');
   age('opposite-sex couples: the same age (whole years)', (s) => pct(s.couples.sameAgeShare, 1), '—', 'no figure at hand');
