@@ -4,13 +4,15 @@
  * totals and subtotals of the same table — so a subtotal S* and the sum of the k cells it is
  * made of differ by the noise of k + 1 figures: D = S* − Σ c*_i, E[D²] = (k + 1) σ² when each
  * figure's noise has variance σ² (the perturbation adds a few units whatever the cell's size,
- * and zeroes small cells). Pooled over a table's subtotals in one area,
+ * and zeroes small cells). Zeroing is a loss, not a symmetric noise: a cell's error has a mean
+ * −b as well as a variance σ², so D_j has mean k_j·b and variance (k_j + 1)·σ², and summing k
+ * zeroed cells grows D like k, not like √k. Pooled over a table's subtotals in one area,
  *
- *     σ̂² = Σ_j D_j² / Σ_j (k_j + 1),
+ *     b̂ = Σ_j D_j / Σ_j k_j,   σ̂² = Σ_j (D_j − k_j·b̂)² / Σ_j (k_j + 1),
  *
- * and a population that matched the true counts exactly would score about σ̂ / (mean published
- * cell) against the published cells: the SRMSE no synthesizer can beat on that table there
- * (quality/metrics.ts srmse). Figures that count the same people in two tables
+ * and a population that matched the true counts exactly would score about √(σ̂² + b̂²) / (mean
+ * published cell) against the published cells: the SRMSE no synthesizer can beat on that table
+ * there (quality/metrics.ts srmse). Figures that count the same people in two tables
  * (census/same-people.ts) are published as the same number, so they carry no noise to measure;
  * subtotals are where the perturbation shows.
  *
@@ -60,9 +62,36 @@ export interface FloorInputs {
  * two or more published cells can be checked, or the published cells are all zero.
  */
 export function noiseFloorSrmse(spec: TableSpec, figures: FloorInputs): number | undefined {
-  const within = cellsWithinSubtotals(spec);
+  const checks = subtotalChecks(cellsWithinSubtotals(spec), figures);
+  if (checks.length === 0) return undefined;
+  let sumD = 0;
+  let sumK = 0;
+  for (const { d, k } of checks) {
+    sumD += d;
+    sumK += k;
+  }
+  const loss = sumD / sumK;
   let squared = 0;
   let weight = 0;
+  for (const { d, k } of checks) {
+    squared += (d - k * loss) ** 2;
+    weight += k + 1;
+  }
+  let sum = 0;
+  let n = 0;
+  for (let i = 0; i < figures.published.length; i++) {
+    const v = figures.published[i]!;
+    if (!Number.isFinite(v)) continue;
+    sum += v;
+    n++;
+  }
+  if (!(sum > 0)) return undefined;
+  return Math.sqrt(squared / weight + loss * loss) / (sum / n);
+}
+
+/** Each usable subtotal's D = published subtotal − Σ its published cells, with its k cells. */
+function subtotalChecks(within: readonly (readonly number[])[], figures: FloorInputs): { readonly d: number; readonly k: number }[] {
+  const checks: { d: number; k: number }[] = [];
   within.forEach((cells, j) => {
     if (cells.length < 2) return;
     const subtotal = figures.subtotals[j]!;
@@ -75,18 +104,7 @@ export function noiseFloorSrmse(spec: TableSpec, figures: FloorInputs): number |
       recordsSum += figures.recordsCells[i]!;
     }
     if (!Number.isFinite(publishedSum) || recordsSum !== records) return;
-    squared += (subtotal - publishedSum) ** 2;
-    weight += cells.length + 1;
+    checks.push({ d: subtotal - publishedSum, k: cells.length });
   });
-  if (weight === 0) return undefined;
-  let sum = 0;
-  let n = 0;
-  for (let i = 0; i < figures.published.length; i++) {
-    const v = figures.published[i]!;
-    if (!Number.isFinite(v)) continue;
-    sum += v;
-    n++;
-  }
-  if (!(sum > 0)) return undefined;
-  return Math.sqrt(squared / weight) / (sum / n);
+  return checks;
 }

@@ -38,8 +38,19 @@ describe("the census's own noise floor", () => {
     const published = [11, 29, 12, 30];
     const subtotals = [42, 40, 22, 79];
     const d = [42 - 40, 40 - 42, 22 - 23, 79 - 82];
-    const sigma = Math.sqrt(d.reduce((s, x) => s + x * x, 0) / (3 + 3 + 3 + 5));
-    expect(noiseFloorSrmse(spec, { published, subtotals, recordsCells: records, recordsSubtotals })).toBeCloseTo(sigma / (82 / 4), 12);
+    const k = [2, 2, 2, 4];
+    const loss = d.reduce((s, x) => s + x, 0) / k.reduce((s, x) => s + x, 0);
+    const variance = d.reduce((s, x, j) => s + (x - k[j]! * loss) ** 2, 0) / (3 + 3 + 3 + 5);
+    expect(noiseFloorSrmse(spec, { published, subtotals, recordsCells: records, recordsSubtotals })).toBeCloseTo(Math.sqrt(variance + loss * loss) / (82 / 4), 12);
+  });
+
+  it("takes zeroed small cells as a loss per cell, not as noise growing with the subtotal's size", () => {
+    // Every cell published one short (small cells zeroed), the subtotals exact: no scatter, a loss of 1 a cell.
+    const records = [10, 30, 12, 28];
+    const recordsSubtotals = [40, 40, 22, 80];
+    const published = records.map((x) => x - 1);
+    const floor = noiseFloorSrmse(spec, { published, subtotals: recordsSubtotals, recordsCells: records, recordsSubtotals });
+    expect(floor).toBeCloseTo(1 / (76 / 4), 12);
   });
 
   it('leaves out subtotals the records do not confirm and those not published, and is 0 without noise (property)', () => {
