@@ -33,7 +33,7 @@ export type LinkTarget =
 export interface ResemblanceLink {
   readonly name: string;
   readonly description: string;
-  readonly pairs: 'couples' | 'children';
+  readonly pairs: 'couples' | 'children' | 'relatives';
   readonly code: string;
   /** Alike in these groups of categories (a coarse level) instead of categories. */
   readonly groupOf?: readonly number[];
@@ -124,6 +124,14 @@ export const RESEMBLANCE_LINKS: readonly ResemblanceLink[] = [
     code: 'LANP',
     target: (s) => ({ share: s.childLanguage }),
     source: 'assumed (no figure found)',
+  },
+  {
+    name: 'relative-language',
+    description: "other related individuals of a family speaking its partners' or lone parent's language group at home (LANP)",
+    pairs: 'relatives',
+    code: 'LANP',
+    target: (s) => ({ share: s.childLanguage }),
+    source: "assumed: the children's share (no figure found)",
   },
   {
     name: 'child-religion',
@@ -228,6 +236,7 @@ export function addResemblance(into: ResemblanceTally, from: ResemblanceTally): 
 interface Pairs {
   readonly partners: Int32Array;
   readonly children: Int32Array;
+  readonly relatives?: Int32Array;
 }
 
 const groupsOf = (groupOf: readonly number[] | undefined, categories: number) => groupOf ?? Array.from({ length: categories }, (_, k) => k);
@@ -395,7 +404,7 @@ export function countResemblance(pop: Population, into: ResemblanceTally, streng
     const tally = (into.links[link.name] ??= emptyLink());
     const stated = statedCategories(link.code);
     if (link.pairs === 'couples') countCouples(link, pairs, column, stated, strengths, tally);
-    else countChildren(link, pairs, column, stated, strengths, tally);
+    else countChildren(link, link.pairs === 'relatives' ? { partners: pairs.partners, children: pairs.relatives ?? new Int32Array(0) } : pairs, column, stated, strengths, tally);
   }
   if (v.HEAP) countDegrees(pairs, v.HEAP, strengths, into.degree);
   if (v.SEXP && v.BPLP) countParentsBirthplace(pairs, v.RLHP, v.SEXP, v.BPLP, into.parentsOfDependentChildren);

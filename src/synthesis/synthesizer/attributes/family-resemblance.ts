@@ -3,7 +3,7 @@
  *
  * - origins (inheritCulture): partners alike in birthplace, language and religion, children born in
  *   Australia or where a parent was, sharing a parent's language and religion, Indigenous like
- *   an Indigenous parent; whole origin bundles move within sex × G01 age group;
+ *   an Indigenous parent, other relatives of the family sharing its language; whole origin bundles move within sex × G01 age group;
  * - education (matchPartnersOnEducation): partners alike in their level of qualification; whole
  *   work bundles (schooling, qualification, labour force, hours, occupation, industry, travel,
  *   income) move within sex × G46 age group × attendance.
@@ -160,6 +160,8 @@ export function inheritCulture(persons: PersonsForInheritance, strengths: Family
         partnersOn('RELP', affinityShare('RELP', strengths.partnersReligion)),
         { name: 'child-birthplace', link: 'children', column: column('BPLP'), stated: statedCategories('BPLP'), childAlsoMatches: categoryIndex('BPLP', 'Australia'), targetShare: strengths.childBirthplace },
         { name: 'child-language', link: 'children', column: column('LANP'), stated: statedCategories('LANP'), targetShare: strengths.childLanguage },
+        // The home's language reaches its other relatives as it reaches children (no figure: the children's share).
+        { name: 'relative-language', link: 'relatives', column: column('LANP'), stated: statedCategories('LANP'), targetShare: strengths.childLanguage },
         { name: 'child-religion', link: 'children', column: column('RELP'), stated: statedCategories('RELP'), targetShare: strengths.childReligion },
         {
           name: 'child-of-indigenous-parent',
