@@ -18,6 +18,7 @@ import {
   COUPLES_SAME_RELIGION_AT_LEAST,
   DEGREE_WITH_DEGREE_OVER_CHANCE,
   G30_COUPLES_AUSTRALIA_2021,
+  HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011,
   NATIONAL_FAMILY_STRENGTHS_2021,
   type FamilyStrengths,
 } from '../synthesizer/attributes/family-strengths.ts';
@@ -195,11 +196,24 @@ export interface ParentsLanguageTally {
   table: number[];
 }
 
+/**
+ * Occupied private dwellings and their persons, and those where another language than English is
+ * used at home: the home's language as the household figure counts it (family-strengths.ts
+ * HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011).
+ */
+export interface HomeLanguageTally {
+  households: number;
+  householdsOtherLanguage: number;
+  persons: number;
+  personsOtherLanguage: number;
+}
+
 export interface ResemblanceTally {
   links: Record<string, LinkTally>;
   degree: DegreeTally;
   parentsOfDependentChildren: ParentsBirthplaceTally;
   parentsLanguage: ParentsLanguageTally;
+  homeLanguage: HomeLanguageTally;
 }
 
 const emptyLink = (): LinkTally => ({ pairs: 0, alike: 0, independent: 0, targetPairs: 0, target: 0 });
@@ -209,6 +223,7 @@ export const emptyResemblanceTally = (links: readonly ResemblanceLink[] = RESEMB
   degree: { couples: 0, bothDegree: 0, byChance: 0, atTarget: 0 },
   parentsOfDependentChildren: { bothOverseas: 0, fatherOnlyOverseas: 0, motherOnlyOverseas: 0, bothAustralia: 0 },
   parentsLanguage: { table: Array.from({ length: 9 }, () => 0) },
+  homeLanguage: { households: 0, householdsOtherLanguage: 0, persons: 0, personsOtherLanguage: 0 },
 });
 
 export function addResemblance(into: ResemblanceTally, from: ResemblanceTally): void {
@@ -231,6 +246,13 @@ export function addResemblance(into: ResemblanceTally, from: ResemblanceTally): 
   parents.bothAustralia += from.parentsOfDependentChildren.bothAustralia;
   const language = (into.parentsLanguage ??= { table: Array.from({ length: 9 }, () => 0) });
   from.parentsLanguage?.table.forEach((x, k) => (language.table[k]! += x));
+  const home = (into.homeLanguage ??= { households: 0, householdsOtherLanguage: 0, persons: 0, personsOtherLanguage: 0 });
+  if (from.homeLanguage) {
+    home.households += from.homeLanguage.households;
+    home.householdsOtherLanguage += from.homeLanguage.householdsOtherLanguage;
+    home.persons += from.homeLanguage.persons;
+    home.personsOtherLanguage += from.homeLanguage.personsOtherLanguage;
+  }
 }
 
 interface Pairs {
@@ -393,6 +415,28 @@ function countParentsLanguage(pairs: Pairs, rlhp: Uint8Array, sexp: Uint8Array, 
   }
 }
 
+const OCCUPIED_PRIVATE = categoryIndex('DWTD', 'Occupied private dwelling');
+
+function countHomeLanguage(pop: Population, lanp: Uint8Array, into: HomeLanguageTally): void {
+  const dwtd = pop.dwellings.variables.DWTD;
+  const other = new Uint8Array(pop.dwellings.count);
+  const occupied = new Uint8Array(pop.dwellings.count);
+  for (let p = 0; p < pop.persons.count; p++) {
+    const d = pop.persons.dwelling[p]!;
+    if (dwtd && dwtd[d] !== OCCUPIED_PRIVATE) continue;
+    occupied[d] = 1;
+    into.persons++;
+    if (LANP_STATED[lanp[p]!] && lanp[p] !== ENGLISH_ONLY) {
+      into.personsOtherLanguage++;
+      other[d] = 1;
+    }
+  }
+  for (let d = 0; d < other.length; d++) {
+    into.households += occupied[d]!;
+    into.householdsOtherLanguage += other[d]!;
+  }
+}
+
 /** Adds one population's resemblance to `into`, against the targets `strengths` set. */
 export function countResemblance(pop: Population, into: ResemblanceTally, strengths: FamilyStrengths = NATIONAL_FAMILY_STRENGTHS_2021, links: readonly ResemblanceLink[] = RESEMBLANCE_LINKS): void {
   const v = pop.persons.variables;
@@ -408,6 +452,7 @@ export function countResemblance(pop: Population, into: ResemblanceTally, streng
   }
   if (v.HEAP) countDegrees(pairs, v.HEAP, strengths, into.degree);
   if (v.SEXP && v.BPLP) countParentsBirthplace(pairs, v.RLHP, v.SEXP, v.BPLP, into.parentsOfDependentChildren);
+  if (v.LANP) countHomeLanguage(pop, v.LANP, (into.homeLanguage ??= { households: 0, householdsOtherLanguage: 0, persons: 0, personsOtherLanguage: 0 }));
   if (v.SEXP && v.LANP && v.ENGLP) countParentsLanguage(pairs, v.RLHP, v.SEXP, v.LANP, v.ENGLP, (into.parentsLanguage ??= { table: Array.from({ length: 9 }, () => 0) }));
 }
 
@@ -465,6 +510,11 @@ function parentsLanguageFigures(t: ParentsLanguageTally | undefined): ParentsLan
 
 export interface ResemblanceFigures {
   readonly links: Record<string, LinkFigures>;
+  /**
+   * Occupied private dwellings where another language is used, over persons in them who use
+   * one: 1 when every home agrees; against the 2011 Census's 1.167 (family-strengths.ts).
+   */
+  readonly homeLanguage: { readonly households: number; readonly householdsOverPersons: number | undefined; readonly published: number };
   /** Children under 15 of couples: parents' language at home (no table in the inputs crosses it: G12 is not in the DataPack copy). */
   readonly parentsLanguage: ParentsLanguageFigures;
   /** Parents of dependent children, Australian-born or overseas-born, against G30 for Australia. */
@@ -494,6 +544,12 @@ export function resemblanceFigures(t: ResemblanceTally, links: readonly Resembla
       }),
     ),
     parentsLanguage: parentsLanguageFigures(t.parentsLanguage),
+    homeLanguage: (() => {
+      const h = t.homeLanguage;
+      const households = share(h?.householdsOtherLanguage ?? 0, h?.households ?? 0);
+      const persons = share(h?.personsOtherLanguage ?? 0, h?.persons ?? 0);
+      return { households: h?.households ?? 0, householdsOverPersons: households !== undefined && persons ? households / persons : undefined, published: HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011 };
+    })(),
     parentsOfDependentChildren: (() => {
       const national = parentsFigures(G30_COUPLES_AUSTRALIA_2021);
       return { ...parentsFigures(t.parentsOfDependentChildren), published: { alike: national.alike!, independence: national.independence!, oddsRatio: national.oddsRatio! } };

@@ -134,6 +134,16 @@ describe('family resemblance against independence', () => {
     expect(f.cramersV).toBeCloseTo(Math.sqrt(chi2 / 4), 12);
   });
 
+  it('counts homes where another language is used against persons who use one: the household figure', () => {
+    const other = { LANP: 'Southern Asian languages' };
+    const english = { LANP: 'English only' };
+    const f = figuresOf([...couple(0, other, other), ...couple(1, other, english), ...couple(2, english, english), ...couple(3, english, english)]).homeLanguage;
+    // 2 of 4 homes use another language; 3 of 8 persons do: (2 / 4) / (3 / 8).
+    expect(f.households).toBe(4);
+    expect(f.householdsOverPersons).toBeCloseTo(4 / 3, 12);
+    expect(f.published).toBeCloseTo(1.167, 3);
+  });
+
   it('gives degree holders pairing with each other over chance', () => {
     const degree = { HEAP: 'Bachelor Degree Level' };
     const school = { HEAP: 'Secondary Education - Years 10 and above' };
