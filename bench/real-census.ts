@@ -76,6 +76,8 @@ const summary = JSON.parse(built.stdout) as {
   srmse_p95: number;
   srmse_by_table: Record<string, { median: number; p95: number }>;
   srmse_by_band: Record<string, { median: number | null; p95: number | null; pairs: number }>;
+  floor_srmse_by_band: Record<string, { median: number | null; p95: number | null; pairs: number }>;
+  floor_srmse_by_table: Record<string, { median: number | null; p95: number | null }>;
   structural_violations: number;
   totals_mismatched: number;
   areas_failed: { area: string; reason: string }[];
@@ -97,6 +99,11 @@ const rows: [string, string, string][] = [
 process.stdout.write(`${level} build of ${state === 'ALL' ? 'Australia' : state}: ${summary.areas[level]} areas, ${summary.persons.toLocaleString('en-AU')} persons\n`);
 process.stdout.write(`| figure | measured | goal |\n|---|---|---|\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
 process.stdout.write(`per table (median / p95): ${Object.entries(summary.srmse_by_table).map(([t, d]) => `${t} ${f(d.median)}/${f(d.p95)}`).join(', ')}\n`);
+const ratio = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || !(b > 0) ? '—' : `${(a / b).toFixed(2)}×`);
+process.stdout.write(`census noise floor by band (median / p95; fit / floor, goal ≤ 1.5×): ${Object.entries(summary.floor_srmse_by_band)
+  .map(([b, d]) => `${b} ${f(d.median)}/${f(d.p95)} (${ratio(summary.srmse_by_band[b]?.median, d.median)}, ${ratio(summary.srmse_by_band[b]?.p95, d.p95)})`)
+  .join(', ')}\n`);
+process.stdout.write(`census noise floor per table (median / p95): ${Object.entries(summary.floor_srmse_by_table).map(([t, d]) => `${t} ${f(d.median)}/${f(d.p95)}`).join(', ')}\n`);
 for (const failed of summary.areas_failed) process.stdout.write(`not fitted: ${failed.area}: ${failed.reason}\n`);
 if (values.json) writeFileSync(values.json, `${JSON.stringify({ state, level, ...summary }, null, 2)}\n`);
 if (!values.keep) rmSync(work, { recursive: true, force: true });

@@ -68,6 +68,9 @@ export interface FitFigures {
   readonly srmse_p95: number | null;
   readonly srmse_by_table: Readonly<Record<string, { readonly median: number | null; readonly p95: number | null }>>;
   readonly srmse_by_band: Readonly<Record<'<500' | '500-4999' | '5000+', { readonly median: number | null; readonly p95: number | null; readonly pairs: number }>>;
+  /** The census's own noise floor (quality/floor.ts) over the same pairs, by size band and by table. */
+  readonly floor_srmse_by_band: Readonly<Record<'<500' | '500-4999' | '5000+', { readonly median: number | null; readonly p95: number | null; readonly pairs: number }>>;
+  readonly floor_srmse_by_table: Readonly<Record<string, { readonly median: number | null; readonly p95: number | null }>>;
   readonly truth_srmse_median: number | null;
   /** Demo builds: the hidden truth itself scored against the tables it was published as (the perturbation floor). */
   readonly floor_srmse_median?: number | null;
@@ -510,10 +513,11 @@ function releaseReport(version: string, prepared: PreparedBuild, tally: AreaTall
 /** The fit figures of a report over some areas (the release's, or one level's) and their tally. */
 function fitFiguresOf(report: BuildReport, tally: LevelTally): FitFigures {
   const byTable = Object.fromEntries(report.tables.filter((t) => t.kind === 'input').map((t) => [t.tableId, { median: t.srmse.median, p95: t.srmse.p95 }]));
-  const band = (b: SizeBand) => {
-    const d = report.inputs.bySizeBand[b];
+  const band = (b: SizeBand, of: BuildReport['inputs'] = report.inputs) => {
+    const d = of.bySizeBand[b];
     return { median: d.median, p95: d.p95, pairs: d.pairs };
   };
+  const floorByTable = Object.fromEntries(report.tables.flatMap((t) => (t.kind === 'input' && t.floor ? [[t.tableId, { median: t.floor.median, p95: t.floor.p95 }]] : [])));
   return {
     persons: report.persons,
     families: report.families,
@@ -522,6 +526,8 @@ function fitFiguresOf(report: BuildReport, tally: LevelTally): FitFigures {
     srmse_p95: report.inputs.overall.p95,
     srmse_by_table: byTable,
     srmse_by_band: { '<500': band('<500'), '500-4999': band('500-5000'), '5000+': band('>=5000') },
+    floor_srmse_by_band: { '<500': band('<500', report.noiseFloor), '500-4999': band('500-5000', report.noiseFloor), '5000+': band('>=5000', report.noiseFloor) },
+    floor_srmse_by_table: floorByTable,
     truth_srmse_median: report.truth?.overall.median ?? null,
     structural_violations: report.structuralViolations,
     totals_mismatched: tally.totalsMismatched.length,

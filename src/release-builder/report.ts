@@ -38,6 +38,8 @@ export interface TableFit {
   readonly totalAbsoluteError: number;
   readonly targetTotal: number;
   readonly syntheticTotal: number;
+  /** The census's own noise floor for this table in this area (quality/floor.ts), where its subtotals tell. */
+  readonly floor?: number;
 }
 
 export interface SuburbFit {
@@ -56,7 +58,7 @@ export interface SuburbFit {
   readonly diagnostics: Readonly<Record<string, number>>;
 }
 
-export function compareTable(tableId: string, synthetic: Float64Array, publishedTarget: Float64Array): TableFit {
+export function compareTable(tableId: string, synthetic: Float64Array, publishedTarget: Float64Array, floor?: number): TableFit {
   // Unpublished cells (NaN) are no census figure: the fit is scored on the published ones.
   const keep = publishedTarget.map((v) => (Number.isNaN(v) ? 0 : 1));
   const target = keep.every((k) => k === 1) ? publishedTarget : publishedTarget.filter((_, i) => keep[i] === 1);
@@ -73,6 +75,7 @@ export function compareTable(tableId: string, synthetic: Float64Array, published
     totalAbsoluteError: totalAbsoluteError(synthetic, target),
     targetTotal,
     syntheticTotal,
+    ...(floor !== undefined ? { floor } : {}),
   };
 }
 
@@ -89,6 +92,7 @@ const distribution = (values: readonly number[]): Distribution => ({
 });
 
 const scores = (fits: readonly TableFit[]) => fits.flatMap((fit) => (fit.srmse === undefined ? [] : [fit.srmse]));
+const floors = (fits: readonly TableFit[]) => fits.flatMap((fit) => (fit.floor === undefined ? [] : [fit.floor]));
 
 export interface BuildReport {
   readonly version: string;
@@ -100,9 +104,22 @@ export interface BuildReport {
   readonly violationsByRule: Readonly<Record<string, number>>;
   /** SRMSE over all (suburb, input table) pairs, overall and by suburb size band. */
   readonly inputs: { readonly overall: Distribution; readonly bySizeBand: Readonly<Record<SizeBand, Distribution>> };
+  /**
+   * The census's own noise floor over the same (area, input table) pairs, from each table's
+   * published subtotals against its published cells (quality/floor.ts): what a population
+   * matching the true counts would score. Real and demo inputs alike.
+   */
+  readonly noiseFloor: { readonly overall: Distribution; readonly bySizeBand: Readonly<Record<SizeBand, Distribution>> };
   readonly truth: { readonly overall: Distribution; readonly bySizeBand: Readonly<Record<SizeBand, Distribution>> } | null;
   /** Per table: SRMSE distribution over suburbs and the summed total absolute error. */
-  readonly tables: readonly { readonly tableId: string; readonly kind: 'input' | 'truth'; readonly srmse: Distribution; readonly totalAbsoluteError: number }[];
+  readonly tables: readonly {
+    readonly tableId: string;
+    readonly kind: 'input' | 'truth';
+    readonly srmse: Distribution;
+    /** Input tables: the census's own noise floor over the same areas (quality/floor.ts). */
+    readonly floor?: Distribution;
+    readonly totalAbsoluteError: number;
+  }[];
   /** Suburbs whose person or dwelling total differs from the census total they were fitted to. */
   readonly totalsMismatched: readonly string[];
   /** Areas that could not be fitted (left out of the release), by name with the reason. */
@@ -133,10 +150,10 @@ export interface BuildReport {
   readonly perSuburb: readonly SuburbFit[];
 }
 
-function byBand(fits: readonly SuburbFit[], pick: (fit: SuburbFit) => readonly TableFit[]) {
+function byBand(fits: readonly SuburbFit[], pick: (fit: SuburbFit) => readonly TableFit[], values: (fits: readonly TableFit[]) => number[] = scores) {
   const entries = SIZE_BANDS.map((band) => [
     band,
-    distribution(fits.filter((fit) => sizeBand(fit.persons) === band).flatMap((fit) => scores(pick(fit)))),
+    distribution(fits.filter((fit) => sizeBand(fit.persons) === band).flatMap((fit) => values(pick(fit)))),
   ]);
   return Object.fromEntries(entries) as Record<SizeBand, Distribution>;
 }
@@ -154,6 +171,7 @@ function perTable(fits: readonly SuburbFit[], kind: 'input' | 'truth') {
     tableId,
     kind,
     srmse: distribution(scores(list)),
+    ...(kind === 'input' ? { floor: distribution(floors(list)) } : {}),
     totalAbsoluteError: list.reduce((sum, fit) => sum + fit.totalAbsoluteError, 0),
   }));
 }
@@ -190,6 +208,7 @@ export function summariseReport(
     structuralViolations: fits.reduce((sum, fit) => sum + fit.structuralViolations, 0),
     violationsByRule,
     inputs: { overall: distribution(fits.flatMap((fit) => scores(fit.inputs))), bySizeBand: byBand(fits, (fit) => fit.inputs) },
+    noiseFloor: { overall: distribution(fits.flatMap((fit) => floors(fit.inputs))), bySizeBand: byBand(fits, (fit) => fit.inputs, floors) },
     truth: hasTruth
       ? { overall: distribution(fits.flatMap((fit) => scores(fit.truth))), bySizeBand: byBand(fits, (fit) => fit.truth) }
       : null,
@@ -225,6 +244,16 @@ export function renderReport(report: BuildReport, seconds: number): string {
       return `  ${band.padEnd(9)} persons: median ${fmt(d.median)}, p95 ${fmt(d.p95)} (${d.pairs} pairs)`;
     }),
   ];
+  const noise = report.noiseFloor;
+  if (noise && noise.overall.pairs > 0) {
+    lines.push(`census noise floor (each table's published subtotals against its cells): median ${fmt(noise.overall.median)}, p95 ${fmt(noise.overall.p95)} over ${noise.overall.pairs} pairs; fit / floor`);
+    for (const band of SIZE_BANDS) {
+      const d = noise.bySizeBand[band];
+      const fit = report.inputs.bySizeBand[band];
+      const ratio = (a: number | null, b: number | null) => (a === null || b === null || !(b > 0) ? '—' : `${(a / b).toFixed(2)}×`);
+      lines.push(`  ${band.padEnd(9)} persons: floor median ${fmt(d.median)}, p95 ${fmt(d.p95)}; fit / floor ${ratio(fit.median, d.median)}, ${ratio(fit.p95, d.p95)}`);
+    }
+  }
   if (report.floor) lines.push(`perturbation floor (the hidden truth vs the tables it was published as): median ${fmt(report.floor.median)}, p95 ${fmt(report.floor.p95)}`);
   if (report.truth) {
     lines.push(`SRMSE vs hidden truth (cross-tabs not used as inputs): median ${fmt(report.truth.overall.median)}, p95 ${fmt(report.truth.overall.p95)}`);
@@ -244,9 +273,10 @@ export function renderReport(report: BuildReport, seconds: number): string {
     lines.push(`areas that could not be fitted (not in the release): ${report.areasFailed.length}`);
     for (const f of report.areasFailed) lines.push(`  ${f.area}: ${f.reason}`);
   }
-  lines.push('per table (median SRMSE, p95, total absolute error):');
+  lines.push('per table (median SRMSE, p95, total absolute error; census noise floor median, p95):');
   for (const table of report.tables) {
-    lines.push(`  ${table.kind === 'truth' ? 'truth ' : ''}${table.tableId.padEnd(8)} ${fmt(table.srmse.median)}  ${fmt(table.srmse.p95)}  ${Math.round(table.totalAbsoluteError)}`);
+    const floor = table.floor && table.floor.pairs > 0 ? `  floor ${fmt(table.floor.median)}  ${fmt(table.floor.p95)}` : '';
+    lines.push(`  ${table.kind === 'truth' ? 'truth ' : ''}${table.tableId.padEnd(8)} ${fmt(table.srmse.median)}  ${fmt(table.srmse.p95)}  ${Math.round(table.totalAbsoluteError)}${floor}`);
   }
   const read = report.columnsRead;
   const count = (t: TableColumnsRead) => t.fitted.length + t.readOnly.length;

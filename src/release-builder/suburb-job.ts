@@ -1,12 +1,13 @@
 import type { Population } from '../synthesis/census/population.ts';
 import type { SamePeople } from '../synthesis/census/same-people.ts';
 import { INPUT_TABLES, VALIDATION_TABLES } from '../synthesis/census/tables.ts';
-import { tabulate } from '../synthesis/census/tabulate.ts';
+import { tabulate, tabulateCells } from '../synthesis/census/tabulate.ts';
 import type { SuburbTargets } from '../synthesis/census/targets.ts';
 import { coarsenPopulation } from '../synthesis/synthesizer/coarsen.ts';
 import { checkCoherence } from '../synthesis/synthesizer/coherence.ts';
 import { checkStructuralRules } from '../synthesis/synthesizer/rules.ts';
 import { synthesizeSuburb } from '../synthesis/synthesizer/synthesize.ts';
+import { noiseFloorSrmse } from '../synthesis/quality/floor.ts';
 import { suburbRealismTally, type GroupTally } from '../synthesis/quality/realism.ts';
 import { compareTable, type TableFit } from './report.ts';
 
@@ -86,7 +87,14 @@ export function runSuburbJob(job: SuburbJob): SuburbOutcome {
   const published = new Map(job.published);
   const inputs = INPUT_TABLES.flatMap((table) => {
     const target = published.get(table.id) ?? targets.tables.get(table.id);
-    return target ? [compareTable(table.id, tabulate(population, table), target)] : [];
+    if (!target) return [];
+    const recordsCells = tabulate(population, table);
+    const subtotals = targets.aggregates?.get(table.id);
+    // The census's own noise in this table here, from its subtotals (quality/floor.ts).
+    const floor = subtotals
+      ? noiseFloorSrmse(table, { published: target, subtotals, recordsCells, recordsSubtotals: tabulateCells(population, table.universe, table.otherCells, table.population.members) })
+      : undefined;
+    return [compareTable(table.id, recordsCells, target, floor)];
   });
   const truthTables = new Map(job.truth);
   const truth = VALIDATION_TABLES.flatMap((table) => {

@@ -53,6 +53,10 @@ describe('a release fitted to the real postcode tables the repository ships', ()
     expect(summary.cells_not_published.structural).toBeGreaterThan(0);
     expect(Object.keys(summary.srmse_by_table)).toContain('G27');
     expect(summary.srmse_by_band['5000+'].pairs).toBeGreaterThan(0);
+    // The census's own noise floor beside the fit (quality/floor.ts): real tables are perturbed.
+    expect(summary.floor_srmse_by_band['5000+'].pairs).toBeGreaterThan(0);
+    expect(summary.floor_srmse_by_table['G04']!.median).toBeGreaterThan(0);
+    expect(summary.floor_srmse_by_band['<500'].median ?? Infinity).toBeGreaterThan(summary.floor_srmse_by_band['5000+'].median!);
   });
 
   it('serves postcode selections from the postal-area pools, states and Australia from them', () => {

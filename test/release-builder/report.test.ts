@@ -43,6 +43,25 @@ describe('the build report', () => {
     for (const t of read) expect(text).toContain(columnsReadLine(t));
   });
 
+  it("pools each (area, table)'s census noise floor by band and by table, and prints it beside the fit", () => {
+    const fit = (tableId: string, srmse: number, floor?: number) => ({ tableId, srmse, totalAbsoluteError: 0, targetTotal: 1, syntheticTotal: 1, ...(floor !== undefined ? { floor } : {}) });
+    const area = (salCode: string, persons: number, inputs: ReturnType<typeof fit>[]) => ({
+      salCode, suburbId: salCode, persons, families: 0, dwellings: 0, small: persons < 500, inputs, truth: [], structuralViolations: 0, violationsByRule: {}, diagnostics: {},
+    });
+    const report = summariseReport('v-floor', [
+      area('A', 100, [fit('G04', 0.3, 0.6), fit('G17', 0.5)]),
+      area('B', 200, [fit('G04', 0.2, 0.4), fit('G17', 0.4, 1.0)]),
+      area('C', 9000, [fit('G04', 0.01, 0.02)]),
+    ], [], summarizeRealism([]));
+    expect(report.noiseFloor.overall.pairs).toBe(4);
+    expect(report.noiseFloor.bySizeBand['<500']).toMatchObject({ pairs: 3 });
+    expect(report.noiseFloor.bySizeBand['>=5000']).toMatchObject({ pairs: 1, median: 0.02 });
+    expect(report.tables.find((t) => t.tableId === 'G17')!.floor).toMatchObject({ pairs: 1, median: 1.0 });
+    const text = renderReport(report, 1);
+    expect(text).toContain('census noise floor');
+    expect(text).toMatch(/>=5000 +persons: floor median 0\.0200, p95 0\.0200; fit \/ floor 0\.50×, 0\.50×/);
+  });
+
   it('has a realism section: the records alone for real inputs, against the truth and an oracle for demo inputs', () => {
     const suburb = buildDemoGeography('demo', 3, 4).suburbs[1]!;
     const truth = drawSuburbPopulation(suburb, createRng(3).fork(1));

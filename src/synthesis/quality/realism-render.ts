@@ -101,6 +101,15 @@ export function renderFamilies(all: GroupFigures): string[] {
   const parentsOdds = (s: SourceFigures) => num(s.resemblance?.parentsOfDependentChildren?.oddsRatio, 1);
   line([`parents of dependent children born in Australia or overseas alike (${parents.children})`, parentsAlike(all.synthetic), pct(parents.independence, 1), '—', pct(parents.published.alike, 1), maybe(all.truth, parentsAlike), maybe(all.oracle, parentsAlike), g30]);
   line(['the same: odds ratio', parentsOdds(all.synthetic), '1.0', '—', num(parents.published.oddsRatio, 1), maybe(all.truth, parentsOdds), maybe(all.oracle, parentsOdds), g30]);
+  const language = all.synthetic.resemblance.parentsLanguage;
+  const g12 = "G12's classes of parents; no table in the inputs crosses them (G12 is not in the DataPack copy)";
+  const oneEnglishOnly = (s: SourceFigures) => pct(s.resemblance?.parentsLanguage?.oneEnglishOnly, 1);
+  const languageV = (s: SourceFigures) => num(s.resemblance?.parentsLanguage?.cramersV);
+  line([`children under 15 of couples with exactly one English-only parent (${language?.children ?? 0})`, oneEnglishOnly(all.synthetic), '—', '—', '—', maybe(all.truth, oneEnglishOnly), maybe(all.oracle, oneEnglishOnly), g12]);
+  line(["the same children: Cramér's V between the parents' language", languageV(all.synthetic), '0.00', '—', '—', maybe(all.truth, languageV), maybe(all.oracle, languageV), g12]);
+  const home = all.synthetic.resemblance.homeLanguage;
+  const homeRatio = (s: SourceFigures) => num(s.resemblance?.homeLanguage?.householdsOverPersons);
+  line([`households using another language at home, over persons using one (${home?.households ?? 0} households)`, homeRatio(all.synthetic), '—', '—', num(home?.published), maybe(all.truth, homeRatio), maybe(all.oracle, homeRatio), '2011 Census: 20.4% of households (QuickStats, via Crikey) over 17.5% of persons (ABS CO/60; not stated as G13 2021)']);
   const degree = all.synthetic.resemblance.degreeOverChance;
   const overChance = (s: SourceFigures) => num(s.resemblance?.degreeOverChance.records);
   line([`both partners with a degree, × chance (${degree.couples})`, num(degree.records), '1.00', num(degree.target), num(degree.published), maybe(all.truth, overChance), maybe(all.oracle, overChance), 'e61 Institute, 2021 Census (unverified)']);
@@ -108,7 +117,7 @@ export function renderFamilies(all: GroupFigures): string[] {
   const opposite = couples.couples - couples.sameSex;
   const age = (label: string, of: (s: SourceFigures) => string, published: string, source: string) =>
     line([label, of(all.synthetic), '—', '—', published, maybe(all.truth, of), maybe(all.oracle, of), source]);
-  age(`opposite-sex couples: mean man − woman age gap, years (${opposite})`, (s) => num(s.couples.meanAgeGap), '—', 'structure (couples matched by age, sd 2.5 years); no figure at hand');
+  age(`opposite-sex couples: mean man − woman age gap, years (${opposite})`, (s) => num(s.couples.meanAgeGap), '—', 'structure (couples matched by age rank, noise sd 2.5 years, a tenth sd 8); no figure at hand');
   age('opposite-sex couples 10 or more years apart', (s) => pct(s.couples.gap10PlusShare, 1), pct(OPPOSITE_SEX_GAP_10_PLUS_2011, 0), 'ABS, Australian Social Trends 2013 (2011 Census)');
   age('opposite-sex couples: the man older', (s) => pct(s.couples.manOlderShare, 1), '—', 'no figure at hand');
   age('opposite-sex couples: the same age (whole years)', (s) => pct(s.couples.sameAgeShare, 1), '—', 'no figure at hand');

@@ -9,26 +9,32 @@
  * (pairs, alike, expected alike), so shares are pooled counts, never averages of shares.
  */
 import type { Population } from '../census/population.ts';
+import { cramersVOfCounts } from './associations.ts';
 import { categoryIndex, variableByCode } from '../census/variables.ts';
 import { familyLinks } from '../synthesizer/attributes/family-links.ts';
-import { statedCategories } from '../synthesizer/attributes/family-resemblance.ts';
+import { LANGUAGE_HOME_GROUPS, statedCategories } from '../synthesizer/attributes/family-resemblance.ts';
 import {
   birthplaceConcordance,
   COUPLES_SAME_RELIGION_AT_LEAST,
   DEGREE_WITH_DEGREE_OVER_CHANCE,
   G30_COUPLES_AUSTRALIA_2021,
+  HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011,
   NATIONAL_FAMILY_STRENGTHS_2021,
   type FamilyStrengths,
 } from '../synthesizer/attributes/family-strengths.ts';
-import { affinityTable, alikeBy } from '../synthesizer/attributes/homogamy.ts';
+import { affinityTable, alikeBy, nestedAlikeShares } from '../synthesizer/attributes/homogamy.ts';
 
 /** What the synthesizer aims at for a link: partners' log affinity (over groups `over` when given), or children's share. */
-export type LinkTarget = { readonly logAffinity: number; readonly over?: readonly number[] } | { readonly share: number };
+export type LinkTarget =
+  | { readonly logAffinity: number; readonly over?: readonly number[] }
+  | { readonly share: number }
+  /** Partners' share alike from their margins over categories by a model of its own (the home's language). */
+  | { readonly ofMargins: (rows: ArrayLike<number>, cols: ArrayLike<number>) => number };
 
 export interface ResemblanceLink {
   readonly name: string;
   readonly description: string;
-  readonly pairs: 'couples' | 'children';
+  readonly pairs: 'couples' | 'children' | 'relatives';
   readonly code: string;
   /** Alike in these groups of categories (a coarse level) instead of categories. */
   readonly groupOf?: readonly number[];
@@ -69,12 +75,21 @@ export const RESEMBLANCE_LINKS: readonly ResemblanceLink[] = [
     source: "G30's affinity applied to every region (no table tells regions apart)",
   },
   {
+    name: 'partners-language-english-only-or-not',
+    description: 'couples both using English only at home or both another language (LANP), both stated',
+    pairs: 'couples',
+    code: 'LANP',
+    groupOf: LANGUAGE_HOME_GROUPS,
+    target: (s) => ({ ofMargins: (rows, cols) => nestedAlikeShares(rows, cols, LANGUAGE_HOME_GROUPS, s.partnersEnglishOnly, s.partnersLanguage).coarse }),
+    source: 'households using another language over persons using one, 2011 (QuickStats 20.4%, ABS CO/60 76.8% English only; not stated as G13 2021)',
+  },
+  {
     name: 'partners-language',
     description: 'couples speaking the same language group at home (LANP), both stated',
     pairs: 'couples',
     code: 'LANP',
-    target: (s) => ({ logAffinity: s.partnersLanguage }),
-    source: "assumed: birthplace's affinity (no figure at hand; G12 is not in the DataPack copy)",
+    target: (s) => ({ ofMargins: (rows, cols) => nestedAlikeShares(rows, cols, LANGUAGE_HOME_GROUPS, s.partnersEnglishOnly, s.partnersLanguage).fine }),
+    source: "the home's English only or not (above), then which other language at birthplace's affinity (assumed; no figure at hand)",
   },
   {
     name: 'partners-religion',
@@ -110,6 +125,14 @@ export const RESEMBLANCE_LINKS: readonly ResemblanceLink[] = [
     code: 'LANP',
     target: (s) => ({ share: s.childLanguage }),
     source: 'assumed (no figure found)',
+  },
+  {
+    name: 'relative-language',
+    description: "other related individuals of a family speaking its partners' or lone parent's language group at home (LANP)",
+    pairs: 'relatives',
+    code: 'LANP',
+    target: (s) => ({ share: s.childLanguage }),
+    source: "assumed: the children's share (no figure found)",
   },
   {
     name: 'child-religion',
@@ -163,10 +186,34 @@ export interface ParentsBirthplaceTally {
   bothAustralia: number;
 }
 
+/**
+ * Children under 15 of couples by their two parents' language at home, as G12 classes parents
+ * (English only; another language, English spoken well or very well; another language,
+ * English not well or not at all), parents stated: a 3 × 3 table, row = the first partner
+ * (the father of an opposite-sex couple), column = the other.
+ */
+export interface ParentsLanguageTally {
+  table: number[];
+}
+
+/**
+ * Occupied private dwellings and their persons, and those where another language than English is
+ * used at home: the home's language as the household figure counts it (family-strengths.ts
+ * HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011).
+ */
+export interface HomeLanguageTally {
+  households: number;
+  householdsOtherLanguage: number;
+  persons: number;
+  personsOtherLanguage: number;
+}
+
 export interface ResemblanceTally {
   links: Record<string, LinkTally>;
   degree: DegreeTally;
   parentsOfDependentChildren: ParentsBirthplaceTally;
+  parentsLanguage: ParentsLanguageTally;
+  homeLanguage: HomeLanguageTally;
 }
 
 const emptyLink = (): LinkTally => ({ pairs: 0, alike: 0, independent: 0, targetPairs: 0, target: 0 });
@@ -175,6 +222,8 @@ export const emptyResemblanceTally = (links: readonly ResemblanceLink[] = RESEMB
   links: Object.fromEntries(links.map((l) => [l.name, emptyLink()])),
   degree: { couples: 0, bothDegree: 0, byChance: 0, atTarget: 0 },
   parentsOfDependentChildren: { bothOverseas: 0, fatherOnlyOverseas: 0, motherOnlyOverseas: 0, bothAustralia: 0 },
+  parentsLanguage: { table: Array.from({ length: 9 }, () => 0) },
+  homeLanguage: { households: 0, householdsOtherLanguage: 0, persons: 0, personsOtherLanguage: 0 },
 });
 
 export function addResemblance(into: ResemblanceTally, from: ResemblanceTally): void {
@@ -195,11 +244,21 @@ export function addResemblance(into: ResemblanceTally, from: ResemblanceTally): 
   parents.fatherOnlyOverseas += from.parentsOfDependentChildren.fatherOnlyOverseas;
   parents.motherOnlyOverseas += from.parentsOfDependentChildren.motherOnlyOverseas;
   parents.bothAustralia += from.parentsOfDependentChildren.bothAustralia;
+  const language = (into.parentsLanguage ??= { table: Array.from({ length: 9 }, () => 0) });
+  from.parentsLanguage?.table.forEach((x, k) => (language.table[k]! += x));
+  const home = (into.homeLanguage ??= { households: 0, householdsOtherLanguage: 0, persons: 0, personsOtherLanguage: 0 });
+  if (from.homeLanguage) {
+    home.households += from.homeLanguage.households;
+    home.householdsOtherLanguage += from.homeLanguage.householdsOtherLanguage;
+    home.persons += from.homeLanguage.persons;
+    home.personsOtherLanguage += from.homeLanguage.personsOtherLanguage;
+  }
 }
 
 interface Pairs {
   readonly partners: Int32Array;
   readonly children: Int32Array;
+  readonly relatives?: Int32Array;
 }
 
 const groupsOf = (groupOf: readonly number[] | undefined, categories: number) => groupOf ?? Array.from({ length: categories }, (_, k) => k);
@@ -223,6 +282,10 @@ function countCouples(link: ResemblanceLink, pairs: Pairs, column: Uint8Array, s
   into.pairs += n;
   for (let i = 0; i < categories; i++) for (let j = 0; j < categories; j++) if (group[i] === group[j]) into.independent += (rows[i]! * cols[j]!) / n;
   const target = link.target?.(strengths);
+  if (target && 'ofMargins' in target) {
+    into.targetPairs += n;
+    into.target += n * target.ofMargins(rows, cols);
+  }
   if (!target || !('logAffinity' in target)) return;
   into.targetPairs += n;
   if (target.over) {
@@ -329,6 +392,51 @@ function countParentsBirthplace(pairs: Pairs, rlhp: Uint8Array, sexp: Uint8Array
   }
 }
 
+const UNDER_15 = categoryIndex('RLHP', 'Child under 15');
+const ENGLISH_ONLY = categoryIndex('LANP', 'English only');
+const LANP_STATED = statedCategories('LANP');
+/** ENGLP → 1 (very well, well), 2 (not well, not at all), −1 (not stated). */
+const PROFICIENCY_CLASS = Int8Array.from({ length: 256 }, (_, k) => {
+  const label = variableByCode('ENGLP').categories[k];
+  return label === 'Very well' || label === 'Well' ? 1 : label === 'Not well' || label === 'Not at all' ? 2 : -1;
+});
+
+/** G12's class of a parent's language (0 English only, 1 and 2 another language by English), −1 when not stated. */
+const languageClass = (lanp: number, englp: number) => (!LANP_STATED[lanp] ? -1 : lanp === ENGLISH_ONLY ? 0 : PROFICIENCY_CLASS[englp]!);
+
+function countParentsLanguage(pairs: Pairs, rlhp: Uint8Array, sexp: Uint8Array, lanp: Uint8Array, englp: Uint8Array, into: ParentsLanguageTally): void {
+  for (let k = 0; k < pairs.children.length; k += 3) {
+    const [a, b] = [pairs.children[k + 1]!, pairs.children[k + 2]!];
+    if (b < 0 || rlhp[pairs.children[k]!] !== UNDER_15) continue;
+    const [first, second] = sexp[b] === MALE && sexp[a] !== MALE ? [b, a] : [a, b];
+    const row = languageClass(lanp[first]!, englp[first]!);
+    const col = languageClass(lanp[second]!, englp[second]!);
+    if (row >= 0 && col >= 0) into.table[row * 3 + col]!++;
+  }
+}
+
+const OCCUPIED_PRIVATE = categoryIndex('DWTD', 'Occupied private dwelling');
+
+function countHomeLanguage(pop: Population, lanp: Uint8Array, into: HomeLanguageTally): void {
+  const dwtd = pop.dwellings.variables.DWTD;
+  const other = new Uint8Array(pop.dwellings.count);
+  const occupied = new Uint8Array(pop.dwellings.count);
+  for (let p = 0; p < pop.persons.count; p++) {
+    const d = pop.persons.dwelling[p]!;
+    if (dwtd && dwtd[d] !== OCCUPIED_PRIVATE) continue;
+    occupied[d] = 1;
+    into.persons++;
+    if (LANP_STATED[lanp[p]!] && lanp[p] !== ENGLISH_ONLY) {
+      into.personsOtherLanguage++;
+      other[d] = 1;
+    }
+  }
+  for (let d = 0; d < other.length; d++) {
+    into.households += occupied[d]!;
+    into.householdsOtherLanguage += other[d]!;
+  }
+}
+
 /** Adds one population's resemblance to `into`, against the targets `strengths` set. */
 export function countResemblance(pop: Population, into: ResemblanceTally, strengths: FamilyStrengths = NATIONAL_FAMILY_STRENGTHS_2021, links: readonly ResemblanceLink[] = RESEMBLANCE_LINKS): void {
   const v = pop.persons.variables;
@@ -340,10 +448,12 @@ export function countResemblance(pop: Population, into: ResemblanceTally, streng
     const tally = (into.links[link.name] ??= emptyLink());
     const stated = statedCategories(link.code);
     if (link.pairs === 'couples') countCouples(link, pairs, column, stated, strengths, tally);
-    else countChildren(link, pairs, column, stated, strengths, tally);
+    else countChildren(link, link.pairs === 'relatives' ? { partners: pairs.partners, children: pairs.relatives ?? new Int32Array(0) } : pairs, column, stated, strengths, tally);
   }
   if (v.HEAP) countDegrees(pairs, v.HEAP, strengths, into.degree);
   if (v.SEXP && v.BPLP) countParentsBirthplace(pairs, v.RLHP, v.SEXP, v.BPLP, into.parentsOfDependentChildren);
+  if (v.LANP) countHomeLanguage(pop, v.LANP, (into.homeLanguage ??= { households: 0, householdsOtherLanguage: 0, persons: 0, personsOtherLanguage: 0 }));
+  if (v.SEXP && v.LANP && v.ENGLP) countParentsLanguage(pairs, v.RLHP, v.SEXP, v.LANP, v.ENGLP, (into.parentsLanguage ??= { table: Array.from({ length: 9 }, () => 0) }));
 }
 
 // ------------------------------------------------------------------ figures
@@ -384,8 +494,29 @@ function parentsFigures(t: ParentsBirthplaceTally): Omit<ParentsBirthplaceFigure
   };
 }
 
+/** Children under 15 of couples by their parents' language (G12's classes): how many have exactly one English-only parent, and Cramér's V between the parents. */
+export interface ParentsLanguageFigures {
+  readonly children: number;
+  readonly oneEnglishOnly: number | undefined;
+  readonly cramersV: number | undefined;
+}
+
+function parentsLanguageFigures(t: ParentsLanguageTally | undefined): ParentsLanguageFigures {
+  const table = t?.table ?? [];
+  const children = table.reduce((a, b) => a + b, 0);
+  const one = children - (table[0] ?? 0) - table.filter((_, k) => Math.floor(k / 3) > 0 && k % 3 > 0).reduce((a, b) => a + b, 0);
+  return { children, oneEnglishOnly: share(one, children), cramersV: children > 0 ? cramersVOfCounts(table, 3, 3) : undefined };
+}
+
 export interface ResemblanceFigures {
   readonly links: Record<string, LinkFigures>;
+  /**
+   * Occupied private dwellings where another language is used, over persons in them who use
+   * one: 1 when every home agrees; against the 2011 Census's 1.167 (family-strengths.ts).
+   */
+  readonly homeLanguage: { readonly households: number; readonly householdsOverPersons: number | undefined; readonly published: number };
+  /** Children under 15 of couples: parents' language at home (no table in the inputs crosses it: G12 is not in the DataPack copy). */
+  readonly parentsLanguage: ParentsLanguageFigures;
   /** Parents of dependent children, Australian-born or overseas-born, against G30 for Australia. */
   readonly parentsOfDependentChildren: ParentsBirthplaceFigures;
   /** Couples both holding a degree, over what chance gives at their margins: records, target, published (e61). */
@@ -412,6 +543,13 @@ export function resemblanceFigures(t: ResemblanceTally, links: readonly Resembla
         ];
       }),
     ),
+    parentsLanguage: parentsLanguageFigures(t.parentsLanguage),
+    homeLanguage: (() => {
+      const h = t.homeLanguage;
+      const households = share(h?.householdsOtherLanguage ?? 0, h?.households ?? 0);
+      const persons = share(h?.personsOtherLanguage ?? 0, h?.persons ?? 0);
+      return { households: h?.households ?? 0, householdsOverPersons: households !== undefined && persons ? households / persons : undefined, published: HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011 };
+    })(),
     parentsOfDependentChildren: (() => {
       const national = parentsFigures(G30_COUPLES_AUSTRALIA_2021);
       return { ...parentsFigures(t.parentsOfDependentChildren), published: { alike: national.alike!, independence: national.independence!, oddsRatio: national.oddsRatio! } };

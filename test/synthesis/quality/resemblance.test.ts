@@ -105,6 +105,45 @@ describe('family resemblance against independence', () => {
     expect(f.published.oddsRatio).toBeCloseTo(21.48, 2);
   });
 
+  it("counts children under 15 by their parents' language in G12's classes: exactly one English-only parent, and Cramér's V", () => {
+    const english = { LANP: 'English only', ENGLP: 'Not applicable' };
+    const other = { LANP: 'Southern Asian languages', ENGLP: 'Very well' };
+    const otherPoor = { LANP: 'Southern Asian languages', ENGLP: 'Not well' };
+    const f = figuresOf([
+      ...couple(0, english, english),
+      child(0, {}),
+      child(0, {}),
+      ...couple(1, other, english),
+      child(1, {}),
+      child(1, { RLHP: 'Dependent student (aged 15-24 years)' }),
+      ...couple(2, other, otherPoor),
+      child(2, {}),
+      ...couple(3, english, { LANP: 'Not stated', ENGLP: 'Not stated' }),
+      child(3, {}),
+    ]).parentsLanguage;
+    // 4 children under 15 with both parents stated: 2 of two English-only parents, 1 of one, 1 of none.
+    expect(f.children).toBe(4);
+    expect(f.oneEnglishOnly).toBe(1 / 4);
+    // Rows (fathers) English 2, well 2; columns (mothers) English 3, not well 1: V by hand.
+    const expected = [[2, 0], [1, 1]];
+    let chi2 = 0;
+    for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) {
+      const e = ([2, 2][i]! * [3, 1][j]!) / 4;
+      chi2 += (expected[i]![j]! - e) ** 2 / e;
+    }
+    expect(f.cramersV).toBeCloseTo(Math.sqrt(chi2 / 4), 12);
+  });
+
+  it('counts homes where another language is used against persons who use one: the household figure', () => {
+    const other = { LANP: 'Southern Asian languages' };
+    const english = { LANP: 'English only' };
+    const f = figuresOf([...couple(0, other, other), ...couple(1, other, english), ...couple(2, english, english), ...couple(3, english, english)]).homeLanguage;
+    // 2 of 4 homes use another language; 3 of 8 persons do: (2 / 4) / (3 / 8).
+    expect(f.households).toBe(4);
+    expect(f.householdsOverPersons).toBeCloseTo(4 / 3, 12);
+    expect(f.published).toBeCloseTo(1.167, 3);
+  });
+
   it('gives degree holders pairing with each other over chance', () => {
     const degree = { HEAP: 'Bachelor Degree Level' };
     const school = { HEAP: 'Secondary Education - Years 10 and above' };

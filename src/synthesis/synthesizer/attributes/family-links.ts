@@ -1,6 +1,7 @@
 /**
- * Who in a family should resemble whom: the two partners of each couple, and each child with its
- * parents (both partners of a couple family, or the lone parent). Read from the structure's
+ * Who in a family should resemble whom: the two partners of each couple, each child with its
+ * parents (both partners of a couple family, or the lone parent), and each other related
+ * individual (a grandparent, a sibling of a partner) with the same. Read from the structure's
  * relationship column and family index alone, so the attributes step can use it before the
  * population exists.
  */
@@ -11,6 +12,8 @@ export interface FamilyLinks {
   readonly partners: Int32Array;
   /** Children as triples [child, parent, other parent or −1, …]. */
   readonly children: Int32Array;
+  /** Other related individuals of a family with its partners or lone parent, as triples [relative, first, second or −1, …]. */
+  readonly relatives?: Int32Array;
 }
 
 const isPartner = (r: number) => r === RLHP.registered || r === RLHP.deFacto;
@@ -36,5 +39,10 @@ export function familyLinks(rlhp: Uint8Array, family: Int32Array): FamilyLinks {
     const f = family[p]!;
     if (f >= 0 && isChild(rlhp[p]!) && first[f]! >= 0) children.push(p, first[f]!, second[f]!);
   }
-  return { partners: Int32Array.from(partners), children: Int32Array.from(children) };
+  const relatives: number[] = [];
+  for (let p = 0; p < n; p++) {
+    const f = family[p]!;
+    if (f >= 0 && rlhp[p] === RLHP.otherRelated && first[f]! >= 0) relatives.push(p, first[f]!, second[f]!);
+  }
+  return { partners: Int32Array.from(partners), children: Int32Array.from(children), relatives: Int32Array.from(relatives) };
 }

@@ -3,7 +3,7 @@
  *
  * - origins (inheritCulture): partners alike in birthplace, language and religion, children born in
  *   Australia or where a parent was, sharing a parent's language and religion, Indigenous like
- *   an Indigenous parent; whole origin bundles move within sex × G01 age group;
+ *   an Indigenous parent, other relatives of the family sharing its language; whole origin bundles move within sex × G01 age group;
  * - education (matchPartnersOnEducation): partners alike in their level of qualification; whole
  *   work bundles (schooling, qualification, labour force, hours, occupation, industry, travel,
  *   income) move within sex × G46 age group × attendance.
@@ -17,7 +17,7 @@ import { categoryIndex, variableByCode } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
 import { familyLinks, type FamilyLinks } from './family-links.ts';
 import type { FamilyStrengths } from './family-strengths.ts';
-import { affinityTable, alikeBy } from './homogamy.ts';
+import { affinityTable, alikeBy, nestedAlikeShares } from './homogamy.ts';
 import { inheritWithinFamilies, type InheritReport } from './inherit.ts';
 import { isUninformative } from './labels.ts';
 
@@ -75,6 +75,36 @@ export function partnersTargetShare(
   return total > 0 ? alike / total : 0;
 }
 
+/** Partners' categories of `column` (both stated) counted: first partners' and second partners' margins. */
+export function partnersMargins(links: FamilyLinks, column: Uint8Array, stated: Uint8Array): { readonly rows: Float64Array; readonly cols: Float64Array } {
+  const rows = new Float64Array(256);
+  const cols = new Float64Array(256);
+  const { partners } = links;
+  for (let k = 0; k < partners.length; k += 2) {
+    const a = column[partners[k]!]!;
+    const b = column[partners[k + 1]!]!;
+    if (!stated[a] || !stated[b]) continue;
+    rows[a]!++;
+    cols[b]!++;
+  }
+  return { rows, cols };
+}
+
+/** LANP's English only / another language / not stated, fine index → group. */
+export const LANGUAGE_HOME_GROUPS = variableByCode('LANP').coarse!.fromFine;
+
+/**
+ * The shares of `links`' couples that should use English only or another language alike, and
+ * the same language group, at these couples' own margins: the home's language first
+ * (partnersEnglishOnly), then which other language among couples who both use one
+ * (partnersLanguage); homogamy.ts nestedAlikeShares.
+ */
+export function partnersLanguageTargets(links: FamilyLinks, lanp: Uint8Array, strengths: FamilyStrengths): { readonly englishOnlyOrNot: number; readonly group: number } {
+  const { rows, cols } = partnersMargins(links, lanp, statedCategories('LANP'));
+  const shares = nestedAlikeShares(rows, cols, LANGUAGE_HOME_GROUPS, strengths.partnersEnglishOnly, strengths.partnersLanguage);
+  return { englishOnlyOrNot: shares.coarse, group: shares.fine };
+}
+
 /** Sex × age group (groups starting at `starts`) of every person. */
 function sexAgeStrata(age: Uint8Array, sexp: Uint8Array, starts: readonly number[]): Int32Array {
   return Int32Array.from(age, (a, p) => {
@@ -101,13 +131,16 @@ export function inheritCulture(persons: PersonsForInheritance, strengths: Family
   const column = (code: (typeof CULTURE_BUNDLE)[number]) => columns[code]!;
   const ingp = variableByCode('INGP').coarse!;
   const bornIn = variableByCode('BPLP').coarse!;
-  const partnersOn = (code: 'BPLP' | 'LANP' | 'RELP', logAffinity: number) => ({
-    name: `partners-${({ BPLP: 'birthplace-region', LANP: 'language', RELP: 'religion' } as const)[code]}`,
+  const partnersOn = (code: 'BPLP' | 'LANP' | 'RELP', targetShare: number, groupOf?: readonly number[]) => ({
+    name: `partners-${({ BPLP: 'birthplace-region', LANP: 'language', RELP: 'religion' } as const)[code]}${groupOf ? '-english-only-or-not' : ''}`,
     link: 'partners' as const,
     column: column(code),
     stated: statedCategories(code),
-    targetShare: partnersTargetShare(links, column(code), statedCategories(code), logAffinity),
+    ...(groupOf ? { groupOf } : {}),
+    targetShare,
   });
+  const affinityShare = (code: 'BPLP' | 'RELP', logAffinity: number) => partnersTargetShare(links, column(code), statedCategories(code), logAffinity);
+  const language = partnersLanguageTargets(links, column('LANP'), strengths);
   return inheritWithinFamilies(
     {
       bundle: CULTURE_BUNDLE.map(column),
@@ -121,11 +154,14 @@ export function inheritCulture(persons: PersonsForInheritance, strengths: Family
           groupOf: bornIn.fromFine,
           targetShare: partnersTargetShare(links, column('BPLP'), statedCategories('BPLP'), strengths.partnersBirthplace, { alikeBy: bornIn.fromFine }),
         },
-        partnersOn('BPLP', strengths.partnersBirthplace),
-        partnersOn('LANP', strengths.partnersLanguage),
-        partnersOn('RELP', strengths.partnersReligion),
+        partnersOn('BPLP', affinityShare('BPLP', strengths.partnersBirthplace)),
+        partnersOn('LANP', language.englishOnlyOrNot, LANGUAGE_HOME_GROUPS),
+        partnersOn('LANP', language.group),
+        partnersOn('RELP', affinityShare('RELP', strengths.partnersReligion)),
         { name: 'child-birthplace', link: 'children', column: column('BPLP'), stated: statedCategories('BPLP'), childAlsoMatches: categoryIndex('BPLP', 'Australia'), targetShare: strengths.childBirthplace },
         { name: 'child-language', link: 'children', column: column('LANP'), stated: statedCategories('LANP'), targetShare: strengths.childLanguage },
+        // The home's language reaches its other relatives as it reaches children (no figure: the children's share).
+        { name: 'relative-language', link: 'relatives', column: column('LANP'), stated: statedCategories('LANP'), targetShare: strengths.childLanguage },
         { name: 'child-religion', link: 'children', column: column('RELP'), stated: statedCategories('RELP'), targetShare: strengths.childReligion },
         {
           name: 'child-of-indigenous-parent',

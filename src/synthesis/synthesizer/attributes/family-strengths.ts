@@ -20,6 +20,8 @@ export interface FamilyStrengths {
   readonly partnersBirthplace: number;
   /** Log affinity of partners' home language groups (LANP, stated). */
   readonly partnersLanguage: number;
+  /** Log affinity of partners' English only or another language at home (LANP coarse, stated). */
+  readonly partnersEnglishOnly: number;
   /** Log affinity of partners' religion groups (RELP, stated). */
   readonly partnersReligion: number;
   /** Log affinity of partners' qualification levels (HEAP coarse: degree / diploma or certificate / school). */
@@ -95,6 +97,47 @@ export function birthplaceAffinity(g30: CouplesByBirthplace, overseasShares: Arr
     return same;
   };
   return solveAffinity(concordance, birthplaceConcordance(g30));
+}
+
+// ------------------------------------------------------------------ partners' language: the home's
+
+/**
+ * Language used at home is, by its definition, mostly the home's: a household where a language
+ * other than English is used is counted once however many of its members use it. So the share
+ * of households using such a language, over the share of persons who do, says how far members
+ * of one home share it: ratio 1 when all members of every home agree, 1 + (mean members − 1) ×
+ * (1 − p) or so when persons are dealt to homes at random. Published for Australia, 2011 Census
+ * (the GCP has no household language table; the 2021 QuickStats figure is not at hand here):
+ * 20.4% of households used two or more languages at home (QuickStats, as reported by W. Steed,
+ * "The latest talk on Australia's linguistic diversity", Crikey "Fully (sic)", 22 June 2012), and
+ * 76.8% of persons spoke only English at home (ABS media release CO/60, 21 June 2012), so
+ * 23.2% spoke another language or did not say; the not-stated share is taken as 2021's (G13 for
+ * Australia: 1,455,423 of 25,422,788 persons, 5.7%), leaving 17.5% of persons using another
+ * language and a ratio of 20.4 / 17.5 = 1.17.
+ */
+export const HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011 = 0.204 / (1 - 0.768 - 1455423 / 25422788);
+
+/**
+ * Persons using English only and another language at home, language stated: G13 for
+ * Australia, 2021 (P_Tot_SEO; P_Tot_UOLSE_Tot less P_LUatH_NS_UOLSE_Tot).
+ */
+export const G13_ENGLISH_ONLY_OR_NOT_AUSTRALIA_2021 = { englishOnly: 18303662, otherLanguage: 5729890 - 124006 } as const;
+
+/**
+ * δ between English only and another language such that couples whose partners both use
+ * another language at home with probability p (`otherShare`) live in homes using it `ratio`
+ * times as often as partners use it: P(either) = (2 − ratio) p + … solved as P(both) =
+ * (2 − ratio) · p, so the 2 × 2 table's odds ratio is P(both) P(neither) / P(one)² = e^(2δ) (the
+ * diagonal model puts e^δ on both alike cells). The ratio is counted over all households, lone
+ * persons' (ratio 1) among them, so couples' own is higher and partners less alike than this
+ * says: the δ is if anything too strong (docs/synthesis.md).
+ */
+export function englishOnlyAffinity(otherShare: number, ratio: number): number {
+  const both = (2 - ratio) * otherShare;
+  const one = otherShare - both;
+  const neither = 1 - 2 * otherShare + both;
+  if (!(both > 0 && one > 0 && neither > 0)) throw new RangeError(`no couples' table has other-language share ${otherShare} and household ratio ${ratio}`);
+  return Math.log((both * neither) / (one * one)) / 2;
 }
 
 // ------------------------------------------------------------------ partners' religion
@@ -187,6 +230,10 @@ export function qualificationAffinity(men: ArrayLike<number>, women: ArrayLike<n
  *   (LANP is dealt given BPLP), and couples alike in one are mostly alike in the other. Left
  *   free, the children's language target pulled parents apart (55% alike against 57% by chance
  *   on 40 demo suburbs).
+ * - partnersEnglishOnly: englishOnlyAffinity(other-language share of G13_ENGLISH_ONLY_OR_NOT_AUSTRALIA_2021,
+ *   HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011): English only or another language at home,
+ *   the home's more than the person's; with partnersLanguage over the ten language groups it
+ *   makes mixed English-only / other-language couples as rare as homes say they are.
  * - partnersReligion: religionAffinity(G14_RELIGION_GROUPS_AUSTRALIA_2021,
  *   COUPLES_SAME_RELIGION_AT_LEAST) (a lower bound, so couples here are if anything less alike
  *   than real ones).
@@ -204,6 +251,7 @@ export function qualificationAffinity(men: ArrayLike<number>, women: ArrayLike<n
 export const NATIONAL_FAMILY_STRENGTHS_2021: FamilyStrengths = {
   partnersBirthplace: 2.309,
   partnersLanguage: 2.309,
+  partnersEnglishOnly: 2.261,
   partnersReligion: 1.457,
   partnersQualification: 1.354,
   childBirthplace: 0.99,

@@ -72,3 +72,48 @@ export function solveAffinity(figure: (logAffinity: number) => number, target: n
   }
   return (lo + hi) / 2;
 }
+
+/**
+ * Couples alike at two levels, the coarse level first: the coarse groups' table under affinity
+ * `coarseAffinity` (English only or another language), then, within each group both partners
+ * share, the categories' table at that group's margins under `fineAffinity` (which other
+ * language). Returns the shares of couples alike in the coarse group and in the category. One
+ * model for both targets, so the two never pull the climb apart (a category shared is a group
+ * shared); a group of one category is alike in it whenever it is shared.
+ */
+export function nestedAlikeShares(
+  rows: ArrayLike<number>,
+  cols: ArrayLike<number>,
+  groupOf: ArrayLike<number>,
+  coarseAffinity: number,
+  fineAffinity: number,
+): { readonly coarse: number; readonly fine: number } {
+  let groups = 0;
+  for (let k = 0; k < rows.length; k++) if (rows[k]! > 0 || cols[k]! > 0) groups = Math.max(groups, groupOf[k]! + 1);
+  const groupRows = new Float64Array(groups);
+  const groupCols = new Float64Array(groups);
+  for (let k = 0; k < rows.length; k++) {
+    if (groupOf[k]! >= groups) continue;
+    groupRows[groupOf[k]!]! += Math.max(0, rows[k]!);
+    groupCols[groupOf[k]!]! += Math.max(0, cols[k]!);
+  }
+  const table = affinityTable(groupRows, groupCols, coarseAffinity, alikeBy());
+  const total = table.reduce((a, b) => a + b, 0);
+  if (!(total > 0)) return { coarse: 0, fine: 0 };
+  let coarse = 0;
+  let fine = 0;
+  for (let g = 0; g < groups; g++) {
+    const both = table[g * groups + g]! / total;
+    if (!(both > 0)) continue;
+    const members = Array.from({ length: rows.length }, (_, k) => k).filter((k) => groupOf[k] === g);
+    const within = alikeShareUnderAffinity(
+      members.map((k) => Math.max(0, rows[k]!)),
+      members.map((k) => Math.max(0, cols[k]!)),
+      fineAffinity,
+      alikeBy(),
+    );
+    coarse += both;
+    fine += both * (members.length === 1 ? 1 : within);
+  }
+  return { coarse, fine };
+}

@@ -18,8 +18,8 @@ import type { FamilyLinks } from './family-links.ts';
 
 export interface LinkTrait {
   readonly name: string;
-  /** Which links the trait compares: the two partners, or a child with its parents. */
-  readonly link: 'partners' | 'children';
+  /** Which links the trait compares: the two partners, a child with its parents, or another relative with them. */
+  readonly link: 'partners' | 'children' | 'relatives';
   /** The trait's column (one of the bundle's columns, changed in place by the swaps). */
   readonly column: Uint8Array;
   /** Stated categories (1); a link with an unstated side is not counted. */
@@ -48,7 +48,7 @@ export interface InheritInput {
 
 export interface TraitOutcome {
   readonly name: string;
-  readonly link: 'partners' | 'children';
+  readonly link: 'partners' | 'children' | 'relatives';
   /** Links with both sides stated, after the climb. */
   readonly counted: number;
   readonly countedBefore: number;
@@ -73,7 +73,10 @@ interface Compiled {
   readonly group: Uint8Array;
   readonly alsoMatches: number;
   readonly among: number;
+  /** A child-like link (a child or another relative with the family's partners or lone parent). */
   readonly children: boolean;
+  /** Of those, the relatives' links rather than the children's. */
+  readonly relatives: boolean;
   readonly target: number;
 }
 
@@ -83,7 +86,8 @@ const compile = (t: LinkTrait): Compiled => ({
   group: Uint8Array.from({ length: 256 }, (_, k) => (t.groupOf ? (t.groupOf[k] ?? 255) : k)),
   alsoMatches: t.childAlsoMatches ?? -1,
   among: t.amongParentGroup ?? -1,
-  children: t.link === 'children',
+  children: t.link !== 'partners',
+  relatives: t.link === 'relatives',
   target: t.targetShare,
 });
 
@@ -191,6 +195,8 @@ interface LinkIndex {
   readonly stratum: Int32Array;
   readonly traits: readonly Compiled[];
   readonly couples: number;
+  /** Child-like links that are children's (the relatives' follow them). */
+  readonly childCount: number;
   readonly linkCount: number;
   readonly partners: FamilyLinks['partners'];
   readonly children: FamilyLinks['children'];
@@ -208,12 +214,18 @@ function linkIndex(input: InheritInput): LinkIndex {
   const n = stratum.length;
   const traits = input.traits.map(compile);
   const couples = links.partners.length / 2;
-  const linkCount = couples + links.children.length / 3;
+  const childCount = links.children.length / 3;
+  // Children's triples, then the relatives': one run of child-like links.
+  const children = new Int32Array(links.children.length + (links.relatives?.length ?? 0));
+  children.set(links.children);
+  if (links.relatives) children.set(links.relatives, links.children.length);
+  const linkCount = couples + children.length / 3;
   const membersOf = (l: number): [number, number, number] =>
-    l < couples ? [links.partners[2 * l]!, links.partners[2 * l + 1]!, -1] : [links.children[3 * (l - couples)]!, links.children[3 * (l - couples) + 1]!, links.children[3 * (l - couples) + 2]!];
-  const { partners, children } = links;
+    l < couples ? [links.partners[2 * l]!, links.partners[2 * l + 1]!, -1] : [children[3 * (l - couples)]!, children[3 * (l - couples) + 1]!, children[3 * (l - couples) + 2]!];
+  const { partners } = links;
   const stateOf = (t: Compiled, l: number): number => {
     if (t.children !== l >= couples) return 0;
+    if (t.children && l - couples >= childCount !== t.relatives) return 0;
     if (!t.children) return partnersState(t, partners[2 * l]!, partners[2 * l + 1]!);
     const j = 3 * (l - couples);
     return childState(t, children[j]!, children[j + 1]!, children[j + 2]!);
@@ -231,7 +243,7 @@ function linkIndex(input: InheritInput): LinkIndex {
   for (let p = 0; p < n; p++) if (stratum[p]! >= 0) lists[stratum[p]!]!.push(p);
   const members = lists.map((list) => Int32Array.from(list));
   const holders = traits.map((t) => holdersOf(t, stratum, input.strata));
-  return { stratum, traits, couples, linkCount, partners, children, stateOf, start, linksOf, members, holders };
+  return { stratum, traits, couples, childCount, linkCount, partners, children, stateOf, start, linksOf, members, holders };
 }
 
 /** Each trait's links counted and alike, before and as the swaps go, and the distance to the targets. */
@@ -286,7 +298,7 @@ interface SwapMoves {
 }
 
 function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: LinkTallies): SwapMoves {
-  const { traits, couples, linkCount, partners, children, start, linksOf } = family;
+  const { traits, couples, childCount, linkCount, partners, children, start, linksOf } = family;
   const { counted, alike, countedBefore, weight } = tallies;
   const stamp = new Int32Array(linkCount).fill(-1);
   const touched: number[] = [];
@@ -325,9 +337,10 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
         const child = children[j]!;
         const parentA = children[j + 1]!;
         const parentB = children[j + 2]!;
+        const relative = l - couples >= childCount;
         for (let m = 0; m < childTraits.length; m++) {
           const k = childTraits[m]!;
-          if (!changes[k]) continue;
+          if (!changes[k] || traits[k]!.relatives !== relative) continue;
           const s = childState(traits[k]!, child, parentA, parentB);
           if (s > 0) deltaCounted[k]! += sign;
           if (s === 2) deltaAlike[k]! += sign;
@@ -356,12 +369,13 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
 
 /** The climb: proposals of swaps between two persons of a stratum, kept when they bring the traits no further from their targets; returns the swaps kept. */
 function climb(input: InheritInput, family: LinkIndex, tallies: LinkTallies, moves: SwapMoves, rng: Rng): number {
-  const { stratum, traits, couples, linkCount, partners, children, stateOf, members, holders } = family;
+  const { stratum, traits, couples, childCount, linkCount, partners, children, stateOf, members, holders } = family;
   const { counted, alike, distanceBefore } = tallies;
   const { touched, collect, deltaCounted, deltaAlike, changes, tally, distanceAfter, swap } = moves;
   let swaps = 0;
   let current = distanceBefore;
-  const childLinks = linkCount - couples;
+  // Each kind of link as [first, count]: partners, children, other relatives.
+  const kinds = { partners: [0, couples], children: [couples, childCount], relatives: [couples + childCount, linkCount - couples - childCount] } as const;
   const rounds = linkCount * input.proposals;
   // Stop early once the climb has stalled: no step nearer the targets in this many proposals.
   const patience = STALL_PROPOSALS_PER_LINK * linkCount;
@@ -371,14 +385,14 @@ function climb(input: InheritInput, family: LinkIndex, tallies: LinkTallies, mov
     // bundle that fits the other).
     const k = rng.int(traits.length);
     const t = traits[k]!;
-    const ofKind = t.children ? childLinks : couples;
+    const [firstOfKind, ofKind] = kinds[!t.children ? 'partners' : t.relatives ? 'relatives' : 'children'];
     if (ofKind === 0) continue;
     // A link worth moving: unlike while the trait is short of its target, alike past it (a
     // few draws; most links are already as they should be).
     const short = alike[k]! < t.target * counted[k]!;
     const wanted = short ? 1 : 2;
-    let l = (t.children ? couples : 0) + rng.int(ofKind);
-    for (let tries = 0; tries < LINK_TRIES && stateOf(t, l) !== wanted; tries++) l = (t.children ? couples : 0) + rng.int(ofKind);
+    let l = firstOfKind + rng.int(ofKind);
+    for (let tries = 0; tries < LINK_TRIES && stateOf(t, l) !== wanted; tries++) l = firstOfKind + rng.int(ofKind);
     let c: number;
     let other: number;
     if (!t.children) {

@@ -43,6 +43,7 @@ describe('family resemblance phases', () => {
         fc.record({
           partnersBirthplace: fc.double({ min: -2, max: 6, noNaN: true }),
           partnersLanguage: fc.double({ min: -2, max: 6, noNaN: true }),
+          partnersEnglishOnly: fc.double({ min: -2, max: 6, noNaN: true }),
           partnersReligion: fc.double({ min: -2, max: 6, noNaN: true }),
           partnersQualification: fc.double({ min: -2, max: 6, noNaN: true }),
           childBirthplace: fc.double({ min: 0, max: 1, noNaN: true }),
@@ -65,6 +66,7 @@ describe('family resemblance phases', () => {
     const unalike: FamilyStrengths = {
       partnersBirthplace: -3,
       partnersLanguage: -3,
+      partnersEnglishOnly: -3,
       partnersReligion: -3,
       partnersQualification: -3,
       childBirthplace: 0.2,

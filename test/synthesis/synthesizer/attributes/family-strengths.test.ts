@@ -13,14 +13,17 @@ import {
   COUPLES_SAME_RELIGION_AT_LEAST,
   couplesByBirthplaceFromG30,
   DEGREE_WITH_DEGREE_OVER_CHANCE,
+  englishOnlyAffinity,
+  G13_ENGLISH_ONLY_OR_NOT_AUSTRALIA_2021,
   G14_RELIGION_GROUPS_AUSTRALIA_2021,
+  HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011,
   G30_COUPLES_AUSTRALIA_2021,
   NATIONAL_FAMILY_STRENGTHS_2021,
   WORKING_AGE_LEVELS_AUSTRALIA_2021,
   qualificationAffinity,
   religionAffinity,
 } from '../../../../src/synthesis/synthesizer/attributes/family-strengths.ts';
-import { affinityTable, alikeBy, alikeShareUnderAffinity, alikeShareUnderIndependence } from '../../../../src/synthesis/synthesizer/attributes/homogamy.ts';
+import { affinityTable, alikeBy, alikeShareUnderAffinity, alikeShareUnderIndependence, nestedAlikeShares } from '../../../../src/synthesis/synthesizer/attributes/homogamy.ts';
 
 describe('homogamy model', () => {
   it('is independence at δ = 0 and has odds ratio exp(2δ) on a 2 × 2 table, with both margins kept', () => {
@@ -61,11 +64,43 @@ describe('homogamy model', () => {
 
 // ------------------------------------------------------------------ the 2021 national figures
 
+describe("the home's language", () => {
+  it('gives couples whose homes use another language `ratio` times as often as partners do', () => {
+    for (const [p, ratio] of [[0.2, 1.1], [0.3, 1.3], [0.05, 1.02]] as const) {
+      const delta = englishOnlyAffinity(p, ratio);
+      const table = affinityTable([1 - p, p], [1 - p, p], delta, alikeBy());
+      const total = table.reduce((a, b) => a + b, 0);
+      const eitherOther = (table[1]! + table[2]! + table[3]!) / total;
+      expect(eitherOther / p).toBeCloseTo(ratio, 6);
+    }
+    // Independence: P(either) = 2p − p², ratio 2 − p; a ratio of 2 or more is no table at all.
+    expect(englishOnlyAffinity(0.2, 1.8)).toBeCloseTo(0, 9);
+    expect(() => englishOnlyAffinity(0.2, 2)).toThrow(RangeError);
+  });
+
+  it('nests the language group within English only or not: coarse as the 2 × 2 model, fine never above it', () => {
+    // English only, then three other languages.
+    const margins = [700, 150, 100, 50];
+    const groupOf = [0, 1, 1, 1];
+    const shares = nestedAlikeShares(margins, margins, groupOf, 2, 1);
+    const coarse = alikeShareUnderAffinity([700, 300], [700, 300], 2, alikeBy());
+    expect(shares.coarse).toBeCloseTo(coarse, 9);
+    const within = alikeShareUnderAffinity([150, 100, 50], [150, 100, 50], 1, alikeBy());
+    const table = affinityTable([700, 300], [700, 300], 2, alikeBy());
+    const total = table.reduce((a, b) => a + b, 0);
+    expect(shares.fine).toBeCloseTo((table[0]! + table[3]! * within) / total, 9);
+    expect(nestedAlikeShares(margins, margins, groupOf, 2, 20).fine).toBeCloseTo(coarse, 6);
+  });
+});
+
 describe('2021 national strengths', () => {
   it('are the affinities of the national figures they name', () => {
     expect(birthplaceConcordance(G30_COUPLES_AUSTRALIA_2021)).toBeCloseTo(0.8275, 4);
     expect(birthplaceAffinity(G30_COUPLES_AUSTRALIA_2021)).toBeCloseTo(NATIONAL_FAMILY_STRENGTHS_2021.partnersBirthplace, 3);
     expect(religionAffinity(G14_RELIGION_GROUPS_AUSTRALIA_2021, COUPLES_SAME_RELIGION_AT_LEAST)).toBeCloseTo(NATIONAL_FAMILY_STRENGTHS_2021.partnersReligion, 3);
+    const { englishOnly, otherLanguage } = G13_ENGLISH_ONLY_OR_NOT_AUSTRALIA_2021;
+    expect(HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011).toBeCloseTo(1.167, 3);
+    expect(englishOnlyAffinity(otherLanguage / (englishOnly + otherLanguage), HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011)).toBeCloseTo(NATIONAL_FAMILY_STRENGTHS_2021.partnersEnglishOnly, 3);
     const { men, women } = WORKING_AGE_LEVELS_AUSTRALIA_2021;
     expect(qualificationAffinity(men, women, DEGREE_WITH_DEGREE_OVER_CHANCE)).toBeCloseTo(NATIONAL_FAMILY_STRENGTHS_2021.partnersQualification, 3);
   });
@@ -87,6 +122,13 @@ function australia(part: string): Map<string, number> {
 describe.skipIf(!pack)('2021 national figures, read back from the Australia-wide DataPack files', () => {
   it("G30's couples by parents' birthplace", () => {
     expect(couplesByBirthplaceFromG30(australia('G30'))).toEqual(G30_COUPLES_AUSTRALIA_2021);
+  });
+
+  it("G13's persons using English only and another language at home", () => {
+    const g13 = australia('G13E');
+    expect({ englishOnly: g13.get('P_Tot_SEO'), otherLanguage: g13.get('P_Tot_UOLSE_Tot')! - g13.get('P_LUatH_NS_UOLSE_Tot')! }).toEqual({ ...G13_ENGLISH_ONLY_OR_NOT_AUSTRALIA_2021 });
+    expect(g13.get('P_LUatH_NS_Tot')).toBe(1455423);
+    expect(g13.get('P_Tot_Tot')).toBe(25422788);
   });
 
   it("G14's religion groups", () => {
