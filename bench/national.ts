@@ -21,7 +21,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
-import { get as httpGet } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -49,6 +49,31 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 const root = join(import.meta.dirname, '..');
 const dataDir = resolve(values.data!);
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
+
+interface WireGet {
+  readonly bytes: number;
+  readonly contentLength: string | undefined;
+  readonly encoding: string | undefined;
+}
+
+/** A GET (or HEAD) of a link as a client accepting `coding` sends it (node:http: fetch would decode), bytes counted on the wire. */
+function wireGet(url: string, coding: string, method = 'GET'): Promise<WireGet> {
+  return new Promise<WireGet>((done, fail) => {
+    let bytes = 0;
+    httpRequest(url, { method, headers: { 'accept-encoding': coding } }, (res) => {
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => done({ bytes, contentLength: res.headers['content-length'], encoding: res.headers['content-encoding'] }));
+      res.on('error', fail);
+    })
+      .on('error', fail)
+      .end();
+  });
+}
+
+const lengthsText = (lengths: Record<string, WireGet>): string =>
+  Object.entries(lengths)
+    .map(([accept, r]) => `${accept} ${r.contentLength === undefined ? 'none' : `${(Number(r.contentLength) / 1e6).toFixed(1)} MB`}${r.encoding ? ` (${r.encoding}, ${(r.bytes / 1e6).toFixed(1)} MB sent)` : ''}`)
+    .join(', ');
 
 /** The release in the data directory, built first when there is none. */
 async function ensureRelease(): Promise<string> {
@@ -146,6 +171,7 @@ async function main(): Promise<void> {
     for (const format of ['parquet', 'csv'] as const) {
       const executes: number[] = [];
       const downloads: number[] = [];
+      let lengths: Record<string, WireGet> = {};
       const zstdDownloads: number[] = [];
       const copies: number[] = [];
       let bytes = 0;
@@ -162,14 +188,9 @@ async function main(): Promise<void> {
         if (format === 'csv') {
           // The same link as a client that accepts zstd fetches it (node:http: fetch would decode it), bytes counted on the wire.
           const t2 = performance.now();
-          wire = 0;
-          await new Promise<void>((done, fail) => {
-            httpGet(result.download_url, { headers: { 'accept-encoding': 'zstd' } }, (res) => {
-              res.on('data', (c: Buffer) => (wire += c.length));
-              res.on('end', done);
-              res.on('error', fail);
-            }).on('error', fail);
-          });
+          const zstd = await wireGet(result.download_url, 'zstd');
+          wire = zstd.bytes;
+          lengths = { zstd, gzip: await wireGet(result.download_url, 'gzip'), identity: await wireGet(result.download_url, 'identity', 'HEAD') };
           zstdDownloads.push(performance.now() - t2);
         }
         peakAbove = Math.max(peakAbove, sampler.stop() - idle.rss);
@@ -188,7 +209,7 @@ async function main(): Promise<void> {
       row(
         `${values.scope}, ${fmtInt(n)} persons, ${format}: execute (+ download)`,
         `${seconds(e)} s (${seconds(e + d)} s), ${(bytes / 1e6).toFixed(0)} MB`,
-        `DuckDB COPY from parquet ${seconds(c)} s: ratio ${(e / c).toFixed(2)}× (${((e + d) / c).toFixed(2)}× with the download)${format === 'csv' ? `; download with zstd ${seconds(median(zstdDownloads))} s, ${(wire / 1e6).toFixed(0)} MB on the wire` : ''}`,
+        `DuckDB COPY from parquet ${seconds(c)} s: ratio ${(e / c).toFixed(2)}× (${((e + d) / c).toFixed(2)}× with the download)${format === 'csv' ? `; download with zstd ${seconds(median(zstdDownloads))} s, ${(wire / 1e6).toFixed(0)} MB on the wire; Content-Length: ${lengthsText(lengths)}` : ''}`,
       );
     }
     row('peak RSS above idle during those executes', `+${(peakAbove / MB).toFixed(0)} MB`);

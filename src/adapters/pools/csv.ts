@@ -6,7 +6,7 @@
  * row. Ids are written digit by digit. Output goes through two 1 MiB buffers in turn, one file
  * write in flight while the other fills.
  */
-import { open, rm } from 'node:fs/promises';
+import { writeNewFile } from './file-output.ts';
 import { putPaddedId } from './ascii.ts';
 import { NULL_CODE } from './coded.ts';
 
@@ -50,18 +50,7 @@ export function csvField(value: string): string {
 
 /** Writes the file; resolves with the number of data rows once it is complete on disk (removes it on failure). */
 export async function writeCsv(opts: CsvOptions): Promise<number> {
-  const file = await open(opts.destPath, 'w');
-  try {
-    const rows = await writeRows(opts, async (bytes) => {
-      for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
-    });
-    await file.close();
-    return rows;
-  } catch (error) {
-    await file.close().catch(() => undefined);
-    await rm(opts.destPath, { force: true });
-    throw error;
-  }
+  return writeNewFile(opts.destPath, (write) => writeRows(opts, write));
 }
 
 /**

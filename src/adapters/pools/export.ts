@@ -1,39 +1,24 @@
 /**
  * Sampled rows → file, O(n) whatever the pool size: the chosen rows are gathered from the
- * column files (each through a reader of its own, columns.ts) 2,048 rows (one DuckDB vector) at
- * a time, and nothing is materialised whatever n.
- * - parquet: DuckDB writes the file with its own COPY from a table function, spq_gather, that
- *   hands it those chunks as they are gathered (ENUM codes and ready-made id strings, one bulk
- *   copy per column). No temporary table, no appender (both cost more than the COPY for small
- *   exports and block the event loop for large).
- * - csv and xlsx: the chunks go straight to our streaming writers (csv.ts writes exactly the
- *   bytes DuckDB's csv COPY would, with no DuckDB round trip per chunk; docs/performance.md).
+ * column files (each through a reader of its own, columns.ts) 2,048 rows at a time, as label
+ * codes, and nothing is materialised whatever n. The chunks go straight to our streaming
+ * writers: parquet.ts (dictionary pages of the labels, data pages of the codes), csv.ts (exactly
+ * the bytes DuckDB's csv COPY would write) and xlsx.ts; docs/pool-store.md.
  */
-import { DuckDBTableFunction, type DuckDBConnection } from '@duckdb/node-api';
-import type * as Bindings from '@duckdb/node-bindings';
 import { stat, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { HIERARCHICAL_COLUMNS, type DatasetType } from '../../core/dataset.ts';
 import { fittedToText } from '../../core/provenance.ts';
 import { missingCodesOf } from '../../synthesis/census/missing-codes.ts';
 import { variableByCode, type Measurement } from '../../synthesis/census/variables.ts';
 import type { ExportRequest, ExportResult } from '../../ports/pool-release.ts';
 import { ID_DIGITS, ID_PREFIX, type Catalog, type CatalogSuburb, type CatalogVariable } from './catalog.ts';
-import type { ColumnFile, ColumnReader } from './columns.ts';
+import type { ColumnFile } from './columns.ts';
 import { ID_COLUMNS } from './records-sql.ts';
-import { quoteLiteral } from './sql.ts';
 import { writeCsv, type CsvColumn } from './csv.ts';
 import { writeParquet, type ParquetColumn } from './parquet.ts';
 import { writeXlsx, type XlsxColumn } from './xlsx.ts';
-import { coarseColumnName, fileValue, NULL_CODE, variableFileColumns, type VariableFileColumn } from './variable-columns.ts';
+import { coarseColumnName, NULL_CODE, variableFileColumns, type VariableFileColumn } from './variable-columns.ts';
 
-/**
- * DuckDB's C API as @duckdb/node-api itself loads it (resolved from node-api's own location, so
- * always the very copy and version that opened the database). node-api's vector wrappers cost
- * more to build than to fill (an ENUM's wrapper reads every label back from DuckDB, once per
- * chunk in a table function), so the gather function writes vectors through the raw API.
- */
-const duckdb = createRequire(createRequire(import.meta.url).resolve('@duckdb/node-api'))('@duckdb/node-bindings') as typeof Bindings;
 
 /** One dataset's columns: link columns by name, variables in catalog order (ENUM indices). */
 export interface DatasetColumns {
@@ -200,267 +185,7 @@ function* rowChunks(parts: readonly ExportPart[]): Generator<{ readonly rows: Ui
 /** The `selection` column's labels: each part's selection as written (or "selection N"). */
 const selectionLabels = (parts: readonly ExportPart[]): string[] => parts.map((p, i) => p.label ?? `selection ${i + 1}`);
 
-/**
- * One output column of spq_gather: its name, DuckDB type, and its values for a chunk of rows in
- * a buffer of its own (a vector's bytes, ready for one copy into DuckDB's vector).
- */
-interface GatherColumn {
-  readonly name: string;
-  readonly type: Bindings.LogicalType;
-  /**
-   * Fills the column's buffer for `rows` of part `part` (`local`: each row's local suburb index;
-   * `ordinals`: each row's suburb ordinal, read once per chunk for every column);
-   * returns the bytes and, when some values are NULL, a validity mask.
-   */
-  fill(rows: Uint32Array, local: Uint32Array, part: number, ordinals: Uint32Array): { readonly data: Uint8Array | Uint16Array | Uint32Array; readonly validity: Uint8Array | undefined };
-}
-
-/** An export's gather: its columns, and the chunk of rows prepared ahead of DuckDB's next call. */
-interface Gather {
-  readonly columns: readonly GatherColumn[];
-  readonly rows: number;
-  readonly parts: readonly ExportPart[];
-  readonly ordinal: ColumnReader;
-  readonly localOf: Int32Array;
-}
-
-/** A scan of a gather (DuckDB's init data): where it is, and the next chunk when it is already filled. */
-interface Scan {
-  readonly gather: Gather;
-  readonly chunks: ReturnType<typeof rowChunks>;
-  readonly local: Uint32Array;
-  readonly ordinals: Uint32Array;
-  next: { readonly rows: Uint32Array; readonly values: ReturnType<GatherColumn['fill']>[] } | 'done' | undefined;
-  failure: unknown;
-}
-
-/** A buffer for a chunk of ENUM codes: DuckDB stores them in 1, 2 or 4 bytes depending on the number of labels. */
-function codeBuffer(type: Bindings.LogicalType): Uint8Array | Uint16Array | Uint32Array {
-  const width = duckdb.enum_internal_type(type);
-  return width === duckdb.Type.UTINYINT ? new Uint8Array(CHUNK) : width === duckdb.Type.USMALLINT ? new Uint16Array(CHUNK) : new Uint32Array(CHUNK);
-}
-
-/** "0000" … "9999" as ASCII bytes, 4 per number: ids are written four digits at a time. */
-const FOUR_DIGITS = (() => {
-  const t = new Uint8Array(40_000);
-  for (let n = 0; n < 10_000; n++) for (let k = 0; k < 4; k++) t[n * 4 + k] = 48 + (Math.floor(n / 10 ** (3 - k)) % 10);
-  return t;
-})();
-
-/**
- * An id column ("P000000123") written as DuckDB strings here, where it costs a few byte stores,
- * instead of printf in the COPY's single scanning thread. Each value is a duckdb_string_t in its
- * inlined form (C API, duckdb.h: a uint32 length, then up to 12 bytes of text in place; ids are
- * 10 or 11 bytes), so the vector needs no string heap.
- */
-function idColumn(name: string, prefix: string, source: ColumnReader | undefined): GatherColumn {
-  const p = prefix.charCodeAt(0);
-  const out = new Uint8Array(CHUNK * 16);
-  const validity = new Uint8Array(CHUNK / 8);
-  const T = FOUR_DIGITS;
-  return {
-    name,
-    type: duckdb.create_logical_type(duckdb.Type.VARCHAR),
-    fill(rows) {
-      const m = rows.length;
-      let nulls = 0;
-      for (let i = 0; i < m; i++) {
-        const x = source === undefined ? rows[i]! : source.get(rows[i]!);
-        const o = i * 16;
-        if (x < 0) {
-          out.fill(0, o, o + 16);
-          nulls++;
-          continue;
-        }
-        // Nine digits (ID_DIGITS) as 1 + 4 + 4; an id of ten digits (≥ 10⁹ rows) carries one more.
-        const high = Math.floor(x / 100_000_000);
-        const mid = Math.floor(x / 10_000) % 10_000;
-        const low = x % 10_000;
-        const wide = high >= 10 ? 1 : 0;
-        out[o] = 10 + wide;
-        out[o + 1] = 0;
-        out[o + 2] = 0;
-        out[o + 3] = 0;
-        out[o + 4] = p;
-        if (wide) {
-          out[o + 5] = 48 + Math.floor(high / 10);
-          out[o + 6] = 48 + (high % 10);
-        } else out[o + 5] = 48 + high;
-        const d = o + 6 + wide;
-        const a = mid * 4;
-        const b = low * 4;
-        out[d] = T[a]!;
-        out[d + 1] = T[a + 1]!;
-        out[d + 2] = T[a + 2]!;
-        out[d + 3] = T[a + 3]!;
-        out[d + 4] = T[b]!;
-        out[d + 5] = T[b + 1]!;
-        out[d + 6] = T[b + 2]!;
-        out[d + 7] = T[b + 3]!;
-        for (let z = d + 8; z < o + 16; z++) out[z] = 0;
-      }
-      const data = out.subarray(0, m * 16);
-      if (nulls === 0) return { data, validity: undefined };
-      const mask = validity.subarray(0, Math.ceil(m / 64) * 8);
-      mask.fill(0);
-      for (let i = 0; i < m; i++) if (out[i * 16] !== 0) mask[i >> 3]! |= 1 << (i & 7);
-      return { data, validity: mask };
-    },
-  };
-}
-
-function gatherPlan(shape: FileShape): Gather {
-  const { dataset, columns, parts, geo, fileColumns, linked } = shape;
-  const out: GatherColumn[] = idSourcesOf(dataset, columns).map(({ dataset: d, column }, k) => idColumn(ID_COLUMNS[dataset][k]!, ID_PREFIX[d], column?.reader()));
-  const geoColumns = geo.columns.map((g): GatherColumn => {
-    const type = duckdb.create_enum_type(g.labels);
-    const buffer = codeBuffer(type);
-    const valueOf = g.valueOf;
-    return {
-      name: g.name,
-      type,
-      fill: (rows, local) => {
-        const o = buffer.subarray(0, rows.length);
-        for (let i = 0; i < rows.length; i++) o[i] = valueOf[local[i]!]!;
-        return { data: o, validity: undefined };
-      },
-    };
-  });
-  if (hasSelectionColumn(parts)) {
-    const type = duckdb.create_enum_type(selectionLabels(parts));
-    const buffer = codeBuffer(type);
-    out.push({
-      name: 'selection',
-      type,
-      fill: (rows, _local, part) => {
-        const o = buffer.subarray(0, rows.length);
-        o.fill(part);
-        return { data: o, validity: undefined };
-      },
-    });
-  }
-  out.push(geoColumns[0]!);
-  // One reader of the suburb ordinals for the whole gather: prepare() reads each chunk's once for every column.
-  const ordinal = columns.links['suburb_ordinal']!.reader();
-  for (const column of fileColumns) {
-    const type = duckdb.create_enum_type(column.labels);
-    const buffer = codeBuffer(type);
-    const validity = new Uint8Array(CHUNK / 8);
-    const valueOf = columnReader(column, columns, linked);
-    out.push({
-      name: column.name,
-      type,
-      fill: (rows, _local, _part, ordinals) => {
-        const o = buffer.subarray(0, rows.length);
-        let nulls = 0;
-        for (let i = 0; i < rows.length; i++) {
-          const v = valueOf(rows[i]!, ordinals[i]!);
-          if (v === NULL_CODE) nulls++;
-          o[i] = v === NULL_CODE ? 0 : v;
-        }
-        if (nulls === 0) return { data: o, validity: undefined };
-        const mask = validity.subarray(0, Math.ceil(rows.length / 64) * 8);
-        mask.fill(0);
-        for (let i = 0; i < rows.length; i++) if (valueOf(rows[i]!, ordinals[i]!) !== NULL_CODE) mask[i >> 3]! |= 1 << (i & 7);
-        return { data: o, validity: mask };
-      },
-    });
-  }
-  out.push(...geoColumns.slice(1));
-  return { columns: out, rows: parts.reduce((n, p) => n + p.rows.length, 0), parts, ordinal, localOf: geo.localOf };
-}
-
-/** Fills every column's buffer with the scan's next chunk. */
-function prepare(scan: Scan): void {
-  const next = scan.chunks.next();
-  if (next.done) {
-    scan.next = 'done';
-    return;
-  }
-  const { rows, part } = next.value;
-  const { ordinal, localOf } = scan.gather;
-  for (let i = 0; i < rows.length; i++) {
-    const o = ordinal.get(rows[i]!);
-    scan.ordinals[i] = o;
-    scan.local[i] = localOf[o]!;
-  }
-  scan.next = { rows, values: scan.gather.columns.map((c) => c.fill(rows, scan.local, part, scan.ordinals)) };
-}
-
-/** Exports in progress, by the id their COPY passes to spq_gather. */
-const gathers = new Map<string, Gather>();
-let gatherCount = 0;
-/** Registered functions stay referenced for the life of the process (DuckDB calls back into them). */
-const registered: DuckDBTableFunction[] = [];
-
-/**
- * Registers spq_gather(id) on a database (once per DuckDB instance, before its first export):
- * the rows of the export `id`, chunk by chunk, in file order (one scanning thread keeps it).
- * DuckDB calls the function from its own thread and waits while JavaScript answers; the answer
- * is a prepared chunk (one copy per column), and the chunk after it is prepared on the event loop
- * right after, while DuckDB encodes: gathering and encoding overlap on two cores.
- */
-export function registerGatherFunction(connection: DuckDBConnection): void {
-  const tf = new DuckDBTableFunction();
-  const raw = tf.table_function;
-  duckdb.table_function_set_name(raw, 'spq_gather');
-  duckdb.table_function_add_parameter(raw, duckdb.create_logical_type(duckdb.Type.VARCHAR));
-  duckdb.table_function_set_bind(raw, (info) => {
-    const id = duckdb.get_varchar(duckdb.bind_get_parameter(info, 0));
-    const gather = gathers.get(id);
-    if (gather === undefined) {
-      duckdb.bind_set_error(info, `spq_gather: no export "${id}" in progress`);
-      return;
-    }
-    for (const c of gather.columns) duckdb.bind_add_result_column(info, c.name, c.type);
-    duckdb.bind_set_cardinality(info, gather.rows, true);
-    duckdb.bind_set_bind_data(info, gather);
-  });
-  duckdb.table_function_set_init(raw, (info) => {
-    const gather = duckdb.init_get_bind_data(info) as Gather;
-    duckdb.init_set_max_threads(info, 1);
-    const scan: Scan = { gather, chunks: rowChunks(gather.parts), local: new Uint32Array(CHUNK), ordinals: new Uint32Array(CHUNK), next: undefined, failure: undefined };
-    duckdb.init_set_init_data(info, scan);
-  });
-  duckdb.table_function_set_function(raw, (info, output) => {
-    const scan = duckdb.function_get_init_data(info) as Scan;
-    try {
-      if (scan.failure !== undefined) throw scan.failure;
-      if (scan.next === undefined) prepare(scan);
-      const next = scan.next!;
-      if (next === 'done') {
-        duckdb.data_chunk_set_size(output, 0);
-        return;
-      }
-      duckdb.data_chunk_set_size(output, next.rows.length);
-      next.values.forEach(({ data, validity }, k) => {
-        const vector = duckdb.data_chunk_get_vector(output, k);
-        duckdb.copy_data_to_vector(vector, 0, data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
-        if (validity !== undefined) {
-          duckdb.vector_ensure_validity_writable(vector);
-          duckdb.copy_data_to_vector_validity(vector, 0, validity.buffer as ArrayBuffer, validity.byteOffset, validity.byteLength);
-        }
-      });
-      // The buffers are copied into DuckDB's vectors: refill them for the next call while DuckDB works.
-      scan.next = undefined;
-      setImmediate(() => {
-        if (scan.next !== undefined || scan.failure !== undefined) return;
-        try {
-          prepare(scan);
-        } catch (error) {
-          scan.failure = error;
-        }
-      });
-    } catch (error) {
-      duckdb.function_set_error(info, `spq_gather: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  });
-  connection.registerTableFunction(tf);
-  registered.push(tf);
-}
-
 export async function exportRows(
-  connection: DuckDBConnection,
   catalog: Catalog,
   dataset: DatasetType,
   columns: DatasetColumns,
@@ -605,22 +330,6 @@ interface FileShape {
 
 /** Every dataset's columns by dataset, as the release holds them open. */
 export type LinkedColumns = Readonly<Partial<Record<DatasetType, DatasetColumns>>>;
-
-/** A file column's value for a record row: its own variable, or its linked record's (NULL where it has none). */
-function columnReader(column: VariableFileColumn, own: DatasetColumns, linked: LinkedColumns): (row: number, suburbOrdinal: number) => number {
-  const { dataset, variable, link } = column.source;
-  const holder = link ? linked[dataset] : own;
-  if (!holder) throw new Error(`export: no columns of ${dataset} to join`);
-  const values = holder.variables[variable]!.reader();
-  const linkFile = link ? own.links[link] : undefined;
-  if (link && !linkFile) throw new Error(`export: no link column ${link}`);
-  if (!linkFile) return (row, o) => fileValue(column, values.get(row), o);
-  const linkColumn = linkFile.reader();
-  return (row, o) => {
-    const at = linkColumn.get(row);
-    return at < 0 ? NULL_CODE : fileValue(column, values.get(at), o);
-  };
-}
 
 /** The ids, then the coded columns (suburb_code, variables, hierarchy), as both streaming writers take them. */
 function streamedColumns(shape: FileShape) {

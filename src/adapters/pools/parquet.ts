@@ -9,7 +9,7 @@
  * metadata and an Arrow schema (arrow-schema.ts) that marks the coded columns as dictionaries,
  * ordered for ordinal variables.
  */
-import { open, rm } from 'node:fs/promises';
+import { writeNewFile } from './file-output.ts';
 import { constants, createZstdCompress, type ZstdCompress } from 'node:zlib';
 import { arrowSchemaBase64 } from './arrow-schema.ts';
 import { putPaddedId } from './ascii.ts';
@@ -30,6 +30,14 @@ export interface ParquetOptions {
 }
 
 const ROW_GROUP_ROWS = 122_880;
+/**
+ * The writer gives the event loop a turn every few batches gathered and every few columns
+ * encoded (a few ms each), so a 1 M-row export does not hold up other requests for a row group's
+ * worth of work at a time.
+ */
+const BATCHES_PER_TURN = 4;
+const COLUMNS_PER_TURN = 6;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const ZSTD_LEVEL = 3;
 const MAGIC = Buffer.from('PAR1', 'ascii');
 // parquet.thrift enums
@@ -304,18 +312,7 @@ function schemaOf(columns: readonly ParquetColumn[]): ThriftValue[] {
 
 /** Writes the file; resolves with the number of data rows once it is complete on disk (removes it on failure). */
 export async function writeParquet(opts: ParquetOptions): Promise<number> {
-  const file = await open(opts.destPath, 'w');
-  try {
-    const rows = await writeGroups(opts, async (bytes) => {
-      for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
-    });
-    await file.close();
-    return rows;
-  } catch (error) {
-    await file.close().catch(() => undefined);
-    await rm(opts.destPath, { force: true });
-    throw error;
-  }
+  return writeNewFile(opts.destPath, (write) => writeGroups(opts, write));
 }
 
 type Chunk = { pages: Page[]; stats: ThriftValue };
@@ -382,10 +379,18 @@ async function writeGroupsWith(opts: ParquetOptions, write: (bytes: Uint8Array) 
   };
 
   let pending: Promise<void> = Promise.resolve();
-  /** Encodes the filled rows (synchronously: the buffers are free when it returns), then writes them after the group before. */
+  /**
+   * Encodes the filled rows (the buffers are free when it resolves), a few columns between turns
+   * of the event loop, then writes them after the group before.
+   */
   const flush = async (rows: number) => {
     await pending;
-    const chunks = Promise.all(columns.map((c, k) => (c.kind === 'coded' ? codedChunk(states[k]!, buffers[k] as Uint16Array, rows, scratch) : idChunk(c, buffers[k] as Float64Array, rows, scratch))));
+    const encoded: Promise<Chunk>[] = [];
+    for (const [k, c] of columns.entries()) {
+      encoded.push(c.kind === 'coded' ? codedChunk(states[k]!, buffers[k] as Uint16Array, rows, scratch) : idChunk(c, buffers[k] as Float64Array, rows, scratch));
+      if (k % COLUMNS_PER_TURN === COLUMNS_PER_TURN - 1) await turn();
+    }
+    const chunks = Promise.all(encoded);
     pending = chunks.then((done) => writeGroup(done, rows));
     // Awaited at the next flush or the end; until then a failure must not go unhandled.
     pending.catch(() => undefined);
@@ -393,7 +398,9 @@ async function writeGroupsWith(opts: ParquetOptions, write: (bytes: Uint8Array) 
 
   let fill = 0;
   let total = 0;
+  let batches = 0;
   for (const batch of opts.batches) {
+    if (++batches % BATCHES_PER_TURN === 0) await turn();
     for (let from = 0; from < batch.rowCount; ) {
       const take = Math.min(batch.rowCount - from, groupRows - fill);
       for (let k = 0; k < columns.length; k++) copyRows(buffers[k]!, fill, batch.columns[k]!, from, take);

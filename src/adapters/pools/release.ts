@@ -3,10 +3,9 @@
  * (sizes and sampled hashes, or every byte: VerifyMode), reads catalog.json, builds the
  * geography index and opens the column files, which stay on disk: exports read the sampled rows
  * with positioned reads (columns.ts), so memory does not grow with the release and every
- * process on the host shares the page cache. An in-memory DuckDB writes parquet (a connection
- * per export), our own writers csv and xlsx (export.ts).
+ * process on the host shares the page cache. Our own writers write parquet, csv and xlsx
+ * (export.ts); serving opens no DuckDB.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
 import { open, rm, stat } from 'node:fs/promises';
 import { DATASET_TYPES, type DatasetType, type GeographyLevel } from '../../core/dataset.ts';
 import { buildGeographyIndex, findArea, resolveGeography, searchGeography, type GeographyIndex } from '../../core/geography/matching.ts';
@@ -15,7 +14,7 @@ import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sampl
 import type { ExportBundleRequest, ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
 import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
 import { LINK_FILES, OpenColumnFile, columnFile, type ColumnFile, type ColumnKind, type ColumnReader } from './columns.ts';
-import { dictionaryPathOf, exportRows, measurementOf, registerGatherFunction, type DatasetColumns } from './export.ts';
+import { dictionaryPathOf, exportRows, measurementOf, type DatasetColumns } from './export.ts';
 import { verifyManifest, type VerifyMode } from './manifest.ts';
 import { ZipWriter } from './zip.ts';
 import type { ExportResult } from '../../ports/pool-release.ts';
@@ -25,14 +24,9 @@ export interface OpenPoolReleaseOptions {
   readonly expectedVersion?: string | undefined;
   /** Refuse a release whose manifest checksum is another (hex SHA-256, as `spq build` reports it). */
   readonly expectedChecksum?: string | undefined;
-  /**
-   * DuckDB threads for exports (default 1). A parquet export is one ordered pipeline fed from
-   * JavaScript (export.ts, spq_gather), so more threads do not make it faster; measured here,
-   * with DuckDB's default of one per core the same COPY took up to twice as long (see
-   * docs/performance.md). Concurrent exports still run in parallel, each on its own connection.
-   */
+  /** Unused since exports no longer go through DuckDB (parquet.ts); accepted so callers need not change. */
   readonly threads?: number;
-  /** DuckDB memory limit for exports, e.g. "512MB". */
+  /** Unused, as `threads`. */
   readonly memoryLimit?: string;
   /** How start-up checks the files against the manifest (default "sampled"; SPQ_POOL_VERIFY). */
   readonly verify?: VerifyMode;
@@ -64,13 +58,6 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
   const bySal = new Map(catalog.suburbs.map((c) => [c.salCode, c]));
   const ordinalOf = new Map(catalog.suburbs.map((c, i) => [c.salCode, i]));
 
-  const config: Record<string, string> = {};
-  config['threads'] = String(options.threads ?? 1);
-  if (options.memoryLimit !== undefined) config['memory_limit'] = options.memoryLimit;
-  const instance = await DuckDBInstance.create(':memory:', config);
-  const setup = await instance.connect();
-  registerGatherFunction(setup);
-  setup.closeSync();
   const columns = {} as Record<DatasetType, DatasetColumns>;
   const files: OpenColumnFile[] = [];
   /** Per dataset, once known: whether its rows are stored dwelling by dwelling (membersOf). */
@@ -95,7 +82,6 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
     }
   } catch (error) {
     for (const file of files) file.close();
-    instance.closeSync();
     throw error;
   }
   let closed = false;
@@ -166,17 +152,14 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
 
     async export(request: ExportRequest) {
       if (closed) throw new Error('pool release is closed');
-      const connection = await instance.connect();
       try {
         const parts = request.parts.map((p) => ({ rows: p.rows, suburbOrdinals: p.selection.suburbs.map((s) => ordinalOf.get(s.salCode)!), label: p.selection.input }));
-        return await exportRows(connection, catalog, request.dataset, columns[request.dataset], parts, request, columns);
+        return await exportRows(catalog, request.dataset, columns[request.dataset], parts, request, columns);
       } catch (error) {
         // Never leave a half-written file behind for the caller to serve by mistake.
         await rm(request.destPath, { force: true });
         await rm(dictionaryPathOf(request.destPath), { force: true });
         throw error;
-      } finally {
-        connection.closeSync();
       }
     },
 
@@ -185,7 +168,6 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
     async close() {
       if (closed) return;
       closed = true;
-      instance.closeSync();
       for (const file of files) file.close();
     },
   };
