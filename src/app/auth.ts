@@ -1,3 +1,4 @@
+import { durationInWords } from '../core/duration.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { checkKeyFormat, hashApiKey } from '../core/keys.ts';
 import { err, ok, type Result } from '../core/result.ts';
@@ -101,7 +102,7 @@ export function rateLimitedError(decision: RateDecision, what: string): AppError
   const seconds = Math.max(1, decision.resetSeconds);
   return appError(
     'rate_limited',
-    `${what}: at most ${decision.policy.limit} requests per ${decision.policy.windowSeconds} seconds (${decision.policy.name}). Retry after ${seconds} seconds.`,
+    `${what}: at most ${decision.policy.limit} requests per ${decision.policy.windowSeconds} seconds (${decision.policy.name}). Retry after ${durationInWords(seconds)}.`,
     { retry_after_seconds: seconds },
   );
 }

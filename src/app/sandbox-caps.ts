@@ -1,3 +1,4 @@
+import { durationInWords } from '../core/duration.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { householdRecords } from '../core/pricing.ts';
 import type { PoolRelease, SampledPart } from '../ports/pool-release.ts';
@@ -54,5 +55,5 @@ export async function sandboxExecuteRefusal(deps: Pick<UseCaseDeps, 'limiter' | 
   const decision = await deps.limiter.hit(`sandbox:${accountId}`, [{ name: 'sandbox-day', limit: perDay, windowSeconds: 86_400 }], deps.clock.now().getTime());
   if (decision.allowed) return undefined;
   const seconds = Math.max(1, decision.resetSeconds);
-  return appError('rate_limited', `Sandbox (spq_test_) keys run at most ${perDay} queries per account in 24 hours. Retry after ${seconds} seconds, or use a live key.`, { retry_after_seconds: seconds });
+  return appError('rate_limited', `Sandbox (spq_test_) keys run at most ${perDay} queries per account in 24 hours. Retry after ${durationInWords(seconds)}, or use a live key.`, { retry_after_seconds: seconds });
 }

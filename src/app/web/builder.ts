@@ -59,7 +59,7 @@ const LABELS: readonly (readonly [RegExp, string])[] = [
     /Sandbox \(spq_test_\) keys get at most (\d+) records per (place|query)( \(a household sample counts its dwellings, families and persons\))?; this query would deliver (\d+)\. (Ask for fewer|Use fewer places or records), or (use )?a live key\./g,
     'Test mode draws at most $1 records per $2$3; this query would draw $4. $5, or switch test mode off.',
   ],
-  [/Sandbox \(spq_test_\) keys run at most (\d+) queries per account in 24 hours\. Retry after (\d+) seconds, or use a live key\./g, 'Test mode runs at most $1 queries a day. Try again in $2 seconds, or switch test mode off.'],
+  [/Sandbox \(spq_test_\) keys run at most (\d+) queries per account in 24 hours\. Retry after ([^,]+), or use a live key\./g, 'Test mode runs at most $1 queries a day. Try again in $2, or switch test mode off.'],
 ];
 
 /** An API error sentence in the builder's words. */

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { durationInWords } from '../../core/duration.ts';
 import { appError, type AppError } from '../../core/errors.ts';
 import { hashApiKey, isId, newId, randomBase62 } from '../../core/keys.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '../../core/password.ts';
@@ -166,12 +167,11 @@ export async function openSession(
   return { token, session };
 }
 
-const minutesText = (seconds: number): string => (seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`);
 
 /** A limit of the account area reached, in words: what happened, how long to wait, and what else works. */
 export function waitError(resetSeconds: number, what: string, otherwise = ''): AppError {
   const wait = Math.max(1, resetSeconds);
-  return appError('rate_limited', `${what} Try again in ${minutesText(wait)}.${otherwise}`, { retry_after_seconds: wait });
+  return appError('rate_limited', `${what} Try again in ${durationInWords(wait)}.${otherwise}`, { retry_after_seconds: wait });
 }
 
 /** The pair's limit reached: how long to wait, and the way in that no sign-in limit touches. */

@@ -64,7 +64,8 @@ dl.figures dt { font-weight: 600; } dl.figures dd { margin: 0; }
   table.cards td { border: none; padding: .2rem 0 .2rem 7.5rem; text-align: left; position: relative; min-height: 1.9rem; }
   table.cards td[data-label]::before { content: attr(data-label); position: absolute; left: 0; width: 7rem; font-weight: 600; color: var(--muted); }
   table.cards td:not([data-label]) { padding-left: 0; }
-  table.cards caption { text-align: left; }
+  /* A block table's caption keeps the table's full width (not a 48 px column, one word a line). */
+  table.cards caption { display: block; width: 100%; text-align: left; }
 }
 `;
 

@@ -61,10 +61,7 @@ ${active.length === 0 ? html`<p>No active keys.</p>` : tableBox('Active keys', h
 <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="skip">Action</span></th></tr></thead><tbody>
 ${active.map((k) => html`<tr><td data-label="Name">${k.name ?? '(made by the operator)'}${testBadge(k.prefix.startsWith('spq_test_'))}</td><td data-label="Key"><code>${k.prefix}…${k.last4}</code></td><td data-label="Created">${when(k.createdAt, timeZone)}</td><td data-label="Last used">${k.lastUsedAt ? when(k.lastUsedAt, timeZone) : 'never'}</td>
 <td class="action"><a href="/console/keys/${k.keyId}/revoke">Revoke<span class="skip"> ${k.name ?? k.last4}</span></a></td></tr>`)}</tbody></table>`)}
-<h2>Browsers signed in</h2>
-<form method="post" action="/console/sign-out" class="stack">${csrfField(csrf)}<input type="hidden" name="everywhere" value="yes">
-<p class="hint">If you signed in on a computer you no longer use, end every session of this account (this one too).</p>
-<div><button type="submit" class="secondary">Sign out everywhere</button></div></form>
+<p class="hint">Browsers signed in to this account, and "Sign out everywhere", are on <a href="/console/account">Your account</a>.</p>
 ${revoked.length === 0 ? '' : html`<h2>Revoked keys</h2>${tableBox('Revoked keys', html`<table class="cards"><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Revoked</th></tr></thead><tbody>
 ${revoked.map((k) => html`<tr><td data-label="Name">${k.name ?? '(made by the operator)'}</td><td data-label="Key"><code>${k.prefix}…${k.last4}</code></td><td data-label="Revoked">${when(k.revokedAt, timeZone)}</td></tr>`)}</tbody></table>`)}`}`;
 }
@@ -144,7 +141,7 @@ export function builderForm(csrf: string, form: FormBody, error?: string): Html 
 <div><label for="geography">Places <span class="hint" id="geography-hint" data-examples="${JSON.stringify(PLACE_EXAMPLES)}">(one or more, separated by “${PLACE_SEPARATOR}”, e.g. ${PLACE_EXAMPLES[level]})</span></label>
 <input id="geography" name="geography" type="text" list="geography-suggestions" data-suggest autocomplete="off" value="${form.geography ?? ''}"><datalist id="geography-suggestions"></datalist></div>
 <div><label for="dataset_type">Dataset</label><select id="dataset_type" name="dataset_type">${options(DATASET_TYPES, form.dataset_type ?? 'persons')}</select></div>
-<div><label for="n_observations">Records per place</label><input id="n_observations" name="n_observations" type="number" min="1" step="1" required value="${form.n_observations ?? '500'}"></div>
+<div><label for="n_observations">Records per place</label><input id="n_observations" name="n_observations" type="number" min="1" step="1" required value="${form.n_observations ?? String(SANDBOX_MAX_OBSERVATIONS)}"></div>
 <div><label for="output_format">File format</label><select id="output_format" name="output_format">${options(OUTPUT_FORMATS, form.output_format ?? 'csv')}</select></div>
 <div><label for="include_geography">Geography columns</label><select id="include_geography" name="include_geography">${options(INCLUDE_GEOGRAPHY, form.include_geography ?? 'none')}</select></div>
 <div><label for="linked_records">Linked records</label><select id="linked_records" name="linked_records">${options(LINKED_RECORDS, form.linked_records ?? 'none')}</select></div>

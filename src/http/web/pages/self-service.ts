@@ -48,5 +48,8 @@ export function accountBody(csrf: string, current: WebSession, sessions: readonl
 ${sessions.map(
   (s) => html`<tr><td title="${s.userAgent ?? ''}">${browserName(s.userAgent)}${s.sessionId === current.sessionId ? html` <strong>(this browser)</strong>` : ''}</td><td>${when(s.createdAt, timeZone)}</td><td>${when(s.lastSeenAt, timeZone)}</td>
 <td><form method="post" action="/console/account/sessions/${s.sessionId}/end" class="inline">${csrfField(csrf)}<button type="submit" class="secondary">${s.sessionId === current.sessionId ? 'Sign out' : 'End'}</button></form></td></tr>`,
-)}</tbody></table></div>`;
+)}</tbody></table></div>
+<form method="post" action="/console/sign-out" class="stack">${csrfField(csrf)}<input type="hidden" name="everywhere" value="yes">
+<p class="hint">If you signed in on a computer you no longer use, end every session of this account (this one too).</p>
+<div><button type="submit" class="secondary">Sign out everywhere</button></div></form>`;
 }
