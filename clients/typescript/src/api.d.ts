@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Download a result file (signed link)
-         * @description The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416). A whole csv or JSON file is sent compressed (Content-Encoding zstd or gzip) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.
+         * @description The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416); every response has Content-Length. A whole csv or JSON file is sent compressed (Content-Encoding zstd or gzip, compressed once when the file was written, Content-Length the compressed size) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -383,6 +383,14 @@ export interface components {
             postcode: string;
             lga: string;
             gccsa: string;
+            /** @description Extension: every postcode the area overlaps, the one holding most of its people first */
+            postcodes: string[];
+            /** @description Extension: every LGA the area lies in, the one holding most of its people first */
+            lgas: string[];
+            /** @description Extension: a suburb's main SA2 (the one holding most of its people), where the release knows it */
+            sa2?: string;
+            /** @description Extension: a postal area's or SA2's suburbs holding most of its people, largest first */
+            largest_suburbs?: string[];
             /** @description The persons pool */
             pool_size: number;
             small_suburb_flag: boolean;
@@ -1283,6 +1291,12 @@ export interface operations {
                      *           "postcode": "3121",
                      *           "lga": "Yarra",
                      *           "gccsa": "Greater Melbourne",
+                     *           "postcodes": [
+                     *             "3121"
+                     *           ],
+                     *           "lgas": [
+                     *             "Yarra"
+                     *           ],
                      *           "pool_size": 28420,
                      *           "small_suburb_flag": false,
                      *           "fitted_to": "census",
