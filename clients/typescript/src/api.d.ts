@@ -210,9 +210,12 @@ export interface components {
     schemas: {
         /** @description Query request */
         QueryRequest: {
-            /** @enum {string} */
-            geography_level: "suburb" | "postcode" | "lga" | "state" | "australia";
-            /** @description Identifiers at geography_level, e.g. "Richmond (VIC)", "3121", "Melbourne (VIC)", "VIC", "Australia" */
+            /**
+             * @description The kind of place selected. Extension: "sa2", the ABS Statistical Areas Level 2, where the release holds SA2 pools (a query at a level the release does not hold is refused with the levels it holds)
+             * @enum {string}
+             */
+            geography_level: "suburb" | "postcode" | "sa2" | "lga" | "state" | "australia";
+            /** @description Identifiers at geography_level, e.g. "Richmond (VIC)", "3121", "601051027" or "Hobart" (an SA2 by its nine-digit code or ABS name), "Melbourne (VIC)", "VIC", "Australia" */
             geography_selections: string[];
             /** @enum {string} */
             dataset_type: "persons" | "families" | "dwellings";
@@ -264,7 +267,7 @@ export interface components {
         };
         QueryMetadata: {
             /** @enum {string} */
-            geography_level: "suburb" | "postcode" | "lga" | "state" | "australia";
+            geography_level: "suburb" | "postcode" | "sa2" | "lga" | "state" | "australia";
             geography_selections: string[];
             /** @enum {string} */
             dataset_type: "persons" | "families" | "dwellings";
@@ -363,6 +366,8 @@ export interface components {
         };
         SearchResultItem: {
             suburb_id: string;
+            /** @description Extension: the ABS 2021 code of the area the pools were fitted to: "SAL21234" (a suburb), "601021004" (an SA2, nine digits), "POA3121" (a postal area), "LGA26350" (an LGA) */
+            code: string;
             state: string;
             postcode: string;
             lga: string;
@@ -1232,8 +1237,8 @@ export interface operations {
                 query: string;
                 /** @description Only places in this state or territory */
                 state?: "NSW" | "VIC" | "QLD" | "SA" | "WA" | "TAS" | "NT" | "ACT";
-                /** @description The kind of place to find; a postcode search lists the suburbs it covers */
-                level?: "suburb" | "postcode" | "lga" | "state";
+                /** @description The kind of place to find; a postcode search lists the suburbs it covers. Extension: "sa2" finds the ABS Statistical Areas Level 2 the release holds, by name or nine-digit code */
+                level?: "suburb" | "postcode" | "sa2" | "lga" | "state";
                 /** @description At most this many results, best first */
                 limit?: number;
             };
@@ -1257,6 +1262,7 @@ export interface operations {
                      *       "results": [
                      *         {
                      *           "suburb_id": "Richmond (VIC)",
+                     *           "code": "SAL22170",
                      *           "state": "VIC",
                      *           "postcode": "3121",
                      *           "lga": "Yarra",

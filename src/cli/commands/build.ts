@@ -7,6 +7,7 @@ import { parseLevels } from '../options.ts';
 import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
 import { DEMO_SEED, DEMO_VERSION } from '../../release-builder/releases.ts'; // constants only: the builder loads when the command runs
 import { createProgress } from '../progress.ts';
+import type { BuildSummary } from '../../release-builder/build-release.ts';
 
 interface BuildFlags {
   inputs?: string;
@@ -78,7 +79,7 @@ export function registerBuildCommand(program: Command): void {
         if (flags.json) process.stdout.write(`${JSON.stringify(figures)}\n`);
         else {
           const extra = summary.implicates.slice(1).map((i) => `implicate ${i.implicate} (seed ${i.seed}, SRMSE median ${i.srmse_median?.toFixed(4) ?? 'n/a'}): ${i.dir}\n`).join('');
-          process.stdout.write(`${summaryText}release written to ${summary.dir} (implicate 1, seed ${summary.implicates[0]!.seed})\n${extra}`);
+          process.stdout.write(`${summaryText}${levelLines(summary)}release written to ${summary.dir} (implicate 1, seed ${summary.implicates[0]!.seed})\n${extra}`);
         }
       } catch (error) {
         if (error instanceof BuildInputError) {
@@ -91,4 +92,17 @@ export function registerBuildCommand(program: Command): void {
         if (scratch) await rm(scratch, { recursive: true, force: true });
       }
     });
+}
+
+/** With several levels in the release, one line of figures per level (the --json summary's by_level). */
+export function levelLines(summary: Pick<BuildSummary, 'levels' | 'by_level'>): string {
+  if (summary.levels.length < 2) return '';
+  const f = (v: number | null) => v?.toFixed(4) ?? 'n/a';
+  return summary.levels
+    .map((level) => {
+      const l = summary.by_level[level];
+      if (!l) return '';
+      return `${level}: ${l.areas} areas, ${l.persons} persons, SRMSE median ${f(l.srmse_median)} (areas of 5,000+ persons ${f(l.srmse_by_band['5000+'].median)}), ${l.structural_violations} structural violations, ${l.areas_failed.length} areas failed\n`;
+    })
+    .join('');
 }

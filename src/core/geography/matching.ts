@@ -120,6 +120,8 @@ export interface GeographyIndex<S extends MatchableSuburb> {
   /** The SA2s fitted to their own tables, and each by identifier (its ABS name) and by code. */
   readonly sa2s: readonly S[];
   readonly sa2ByKey: ReadonlyMap<string, S>;
+  /** SA2s by name without the state qualifier ("Newtown": the NSW and the Victorian one). */
+  readonly sa2ByName: ReadonlyMap<string, readonly S[]>;
   readonly sa2Keys: readonly SearchKeys[];
   /** Query levels the release serves. */
   readonly levels: readonly GeographyLevel[];
@@ -197,8 +199,10 @@ export function buildGeographyIndex<S extends MatchableSuburb>(areas: readonly S
   const lgaByIdentifier = new Map<string, LgaEntry>();
   for (const l of lgas.values()) lgaByIdentifier.set(identifierKey(l.identifier), l);
   const keysOf = (s: S): SearchKeys => ({ name: searchKey(s.name), id: searchKey(s.suburbId), lgas: s.lgas.map((l) => searchKey(l.name)) });
+  const sa2ByName = new Map<string, S[]>();
+  for (const s of sa2s) push(sa2ByName, identifierKey(s.name), s);
   return {
-    suburbs, sa2s, sa2ByKey: sa2Index(sa2s), sa2Keys: sa2s.map(keysOf),
+    suburbs, sa2s, sa2ByKey: sa2Index(sa2s), sa2ByName, sa2Keys: sa2s.map(keysOf),
     levels, otherByIdentifier, byIdentifier, byName, byPostcode, lgas, lgaMembers, lgaByIdentifier, lgaByName, keys: suburbs.map(keysOf),
   };
 }
@@ -243,18 +247,23 @@ export function findArea<S extends MatchableSuburb>(index: GeographyIndex<S>, in
  * spq's state qualifier ("Richmond (VIC)") or, where it is unique, none.
  */
 function sa2Of<S extends MatchableSuburb>(index: GeographyIndex<S>, input: string): S | undefined {
+  const found = sa2sNamed(index, input);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** The SA2s a code or name can mean: one, several (a bare name two states use), or none. */
+function sa2sNamed<S extends MatchableSuburb>(index: GeographyIndex<S>, input: string): S[] {
   const code = parseSa2Code(input);
   const exact = index.sa2ByKey.get(code ?? identifierKey(input));
-  if (exact || code !== undefined) return exact;
+  if (exact || code !== undefined) return exact ? [exact] : [];
   const q = splitStateQualifier(input);
-  const key = identifierKey(q?.name ?? input);
-  const named = index.sa2s.filter((s) => identifierKey(s.name) === key && (q === undefined || s.state === q.state));
-  return named.length === 1 ? named[0] : undefined;
+  return (index.sa2ByName.get(identifierKey(q?.name ?? input)) ?? []).filter((s) => q === undefined || s.state === q.state);
 }
 
 function resolveSa2<S extends MatchableSuburb>(index: GeographyIndex<S>, input: string): Result<Match<S>, MatchFailure> {
-  const sa2 = sa2Of(index, input);
-  if (sa2) return ok({ canonical: sa2.suburbId, suburbs: [sa2] });
+  const found = sa2sNamed(index, input);
+  if (found.length === 1) return ok({ canonical: found[0]!.suburbId, suburbs: [found[0]!] });
+  if (found.length > 1) return err({ kind: 'ambiguous', choices: found.map((s) => s.suburbId).sort() });
   const candidates = parseSa2Code(input) !== undefined || /^\s*\d+\s*$/.test(input) ? index.sa2s.map((s) => s.salCode) : index.sa2s.map((s) => s.suburbId);
   return err({ kind: 'unknown', suggestions: closestNames(input, candidates) });
 }

@@ -38,7 +38,7 @@ describe.skipIf(!present)('the real 2021 DataPack (../shared/abs)', () => {
     expect(Object.keys(GCP_ALL_PARTS)).toHaveLength(119);
     const index = await indexInputs(PACK);
     expect(index.unknownParts).toEqual([]);
-    for (const level of ['POA', 'LGA', 'STE', 'AUS']) expect(index.dataPack.get(level)?.size, level).toBe(115); // all but G02, G06, G12A-B
+    for (const level of ['POA', 'SA2', 'LGA', 'STE', 'AUS']) expect(index.dataPack.get(level)?.size, level).toBe(115); // all but G02, G06, G12A-B
     expect(index.dataPack.get('SAL')?.size).toBe(40);
   });
 
@@ -63,6 +63,22 @@ describe.skipIf(!present)('the real 2021 DataPack (../shared/abs)', () => {
     const hobart = poa.value.suburbs.find((s) => s.salCode === 'POA7000')!;
     expect(hobart).toMatchObject({ level: 'poa', suburbId: '7000', postcode: '7000', state: 'TAS', remoteness: undefined });
   });
+
+  it('loads every SA2 with its nine-digit code, named from the ABS descriptors, its state from the code', async () => {
+    const sa2 = await loadCensusInputs(PACK, undefined, { level: 'sa2' });
+    if (!sa2.ok) throw new Error(sa2.error.map((e) => e.message).join('; '));
+    // 2,472 SA2 rows less the 18 "No usual address" and "Migratory - Offshore - Shipping" ones.
+    expect(sa2.value.suburbs).toHaveLength(2454);
+    expect(sa2.value.totals.get('G01')!.get('601051027')).toBe(9_025);
+    expect(sa2.value.tables.get('G27')!.get('601051027')!.filter(Number.isNaN).length).toBeGreaterThan(40);
+    // Named from the ABS descriptors, the state from the code's first digit; no prefix on the code.
+    const byCode = new Map(sa2.value.suburbs.map((s) => [s.salCode, s]));
+    expect(byCode.get('601051027')).toMatchObject({ level: 'sa2', suburbId: 'Hobart', name: 'Hobart', state: 'TAS', postcode: '', remoteness: undefined });
+    expect(byCode.get('404031108')).toMatchObject({ suburbId: 'Richmond (SA)', absName: 'Richmond (SA)', name: 'Richmond', state: 'SA' });
+    expect(byCode.get('901011001')?.state).toBe('OT');
+    expect([...byCode.keys()].filter((c) => /(?:9799|9499)$/.test(c))).toEqual([]);
+    expect(new Set(sa2.value.suburbs.map((s) => s.suburbId)).size).toBe(2454);
+  }, 300_000);
 
   it('reports the incomplete suburb set in one run: every missing part file and every missing ASGS file', async () => {
     const loaded = await loadCensusInputs(PACK, undefined, { level: 'sal' });

@@ -157,6 +157,11 @@ describe('a release of several levels', () => {
       expect(ids(resolveGeography(withSa2s, 'sa2', input))).toEqual(['Richmond (SA)']);
     }
     expect(resolveGeography(withSa2s, 'sa2', 'Richmond (VIC)')).toMatchObject({ ok: false, error: { kind: 'unknown' } });
+    // An ABS qualifier ("(Vic.)") in the name, or spq's ("(VIC)").
+    const newtown = sa2('203021046', 'Newtown (Vic.)', 'Newtown', 'VIC');
+    const withNewtown = buildGeographyIndex([newtown, sa2('117031640', 'Newtown (NSW)', 'Newtown', 'NSW')]);
+    for (const input of ['Newtown (Vic.)', 'newtown (vic)', 'Newtown (Victoria)', '203021046']) expect(ids(resolveGeography(withNewtown, 'sa2', input))).toEqual(['Newtown (Vic.)']);
+    expect(resolveGeography(withNewtown, 'sa2', 'Newtown')).toEqual({ ok: false, error: { kind: 'ambiguous', choices: ['Newtown (NSW)', 'Newtown (Vic.)'] } });
     expect(resolveGeography(withSa2s, 'sa2', 'Sandy Bya')).toEqual({ ok: false, error: { kind: 'unknown', suggestions: ['Sandy Bay'] } });
     expect(resolveGeography(withSa2s, 'sa2', '601051028')).toEqual({ ok: false, error: { kind: 'unknown', suggestions: ['601051027', '601051031'] } });
     expect(ids(resolveGeography(withSa2s, 'state', 'TAS'))).toEqual(['Hobart', 'Sandy Bay']);
