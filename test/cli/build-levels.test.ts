@@ -6,7 +6,7 @@ type Figures = NonNullable<BuildSummary['by_level']['sa2']>;
 const figures = (areas: number, median: number, band: number | null): Figures => ({
   areas, persons: areas * 1000, families: 0, dwellings: 0, srmse_median: median, srmse_p95: null, srmse_by_table: {},
   srmse_by_band: { '<500': { median: null, p95: null, pairs: 0 }, '500-4999': { median: null, p95: null, pairs: 0 }, '5000+': { median: band, p95: null, pairs: 1 } },
-  truth_srmse_median: null, structural_violations: 0, totals_mismatched: 0, areas_failed: [{ area: 'x', reason: 'y' }], cells_not_published: { estimated: 0, structural: 0 },
+  truth_srmse_median: null, structural_violations: 0, totals_mismatched: 0, areas_failed: [{ area: 'x', reason: 'y' }], cells_not_published: { estimated: 0, structural: 0 }, own_tables: null,
 });
 
 describe('spq build, several levels', () => {
