@@ -219,6 +219,22 @@ function remotenessOf(p: Planned, rng: Rng): number {
   return nearestClass(p.state, p.state === 'NT' && !p.capital ? Math.max(3, drawn) : drawn);
 }
 
+/** Shares scaled to sum to 1 again (rounded as the ABS writes them) after some were dropped. */
+function rescaled(shares: readonly { code: string; ratio: number }[]): { code: string; ratio: number }[] {
+  const total = shares.reduce((a, c) => a + c.ratio, 0);
+  return total > 0 ? shares.map((c) => ({ code: c.code, ratio: Math.round((c.ratio / total) * 1e7) / 1e7 })) : [];
+}
+
+/**
+ * A made-up Remoteness Area class kept consistent with the SAL's real GCCSA: a capital-city
+ * suburb is not Remote, and the NT outside Greater Darwin is Remote or Very Remote.
+ */
+function withinGccsa(state: StateAbbr, remoteness: number, capital: boolean): number {
+  if (capital && remoteness >= 3) return nearestClass(state, 2);
+  if (!capital && state === 'NT' && remoteness < 3) return nearestClass(state, 3);
+  return remoteness;
+}
+
 /**
  * The demo's geography: suburbs with codes, ABS names, LGAs and postcodes (some straddling
  * two of each), GCCSA, mesh blocks and a target size. Deterministic in (scale, seed, count).
@@ -235,7 +251,9 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
     const rest = everySal.filter((s) => !taken.has(s.code)).slice(0, target - real.length);
     const lgaOf = lgaAllocator(rest);
     const remoteness = remotenessByArea(rest, rng);
-    planned = planned.concat(rest.map((sal) => plannedFromArea(sal, lgaOf(sal), remoteness.get(sal.code)!, rng)));
+    const capitalOf = (sal: RealArea) => realSalLinks().get(sal.code)?.gccsa === GCCSA[sal.state][1];
+    const consistent = (sal: RealArea) => (realSalLinks().has(sal.code) ? withinGccsa(sal.state, remoteness.get(sal.code)!, capitalOf(sal)) : remoteness.get(sal.code)!);
+    planned = planned.concat(rest.map((sal) => plannedFromArea(sal, lgaOf(sal), consistent(sal), rng)));
   }
   // Group by state then LGA (stable), so codes and postcodes run in blocks as the ABS's do.
   const order = [...STATES, 'OT' as const].flatMap((st) => {
@@ -276,6 +294,7 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
     const l = pool[h % pool.length]!;
     return { code: l.code, name: l.name };
   };
+  const postcodeSet = new Set(realPostcodes().map((p) => p.name));
   const postcodesOf = new Map<StateAbbr, string[]>();
   for (const p of realPostcodes()) postcodesOf.set(p.state, [...(postcodesOf.get(p.state) ?? []), p.name]);
   const postcodeNext = new Map<StateAbbr, number>();
@@ -315,11 +334,10 @@ export function buildDemoGeography(scale: 'demo' | 'national', seed: number, cou
       }
     }
     previous = { lga, postcode: lastPostcode, state: p.state };
-    if (links) {
-      // The SAL's real postcodes, LGAs and GCCSA (scripts/gen-sal-links.ts, from the ABS correspondences).
-      lgas = links.lgas.map((l) => ({ code: l.code, name: l.name, ratio: l.ratio }));
-      postcodes = links.postcodes.map((c) => ({ code: c.code, ratio: c.ratio }));
-    }
+    // The SAL's real postcodes (those 2021 still has as postal areas), LGAs and GCCSA (scripts/gen-sal-links.ts, from the ABS correspondences).
+    const realPostcodesOf = links ? rescaled(links.postcodes.filter((c) => postcodeSet.has(c.code))) : [];
+    if (links) lgas = links.lgas.map((l) => ({ code: l.code, name: l.name, ratio: l.ratio }));
+    if (realPostcodesOf.length > 0) postcodes = realPostcodesOf;
 
     const [capCode, capName, restCode, restName] = GCCSA[p.state];
     const capital = links ? links.gccsa === capName : p.capital;

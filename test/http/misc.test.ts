@@ -28,6 +28,8 @@ describe('geography', () => {
       postcode: '3121',
       lga: 'Yarra',
       gccsa: 'Greater Melbourne',
+      postcodes: ['3121'],
+      lgas: ['Yarra'],
       pool_size: 320,
       small_suburb_flag: false,
       fitted_to: 'demo',

@@ -90,7 +90,7 @@ describe('a release fitted to the real postcode tables the repository ships', ()
     expect(variables.ok && variables.value.map((v) => v.code)).toContain('DLOD');
   });
 
-  it('writes files whose geography columns fit a postal area: no suburb, no LGA, DLOD not allocated', async () => {
+  it('writes files whose geography columns fit a postal area: no suburb, its main LGA and GCCSA, DLOD not allocated', async () => {
     const selection = release.resolve('postcode', '7000');
     if (!selection.ok) throw new Error('7000');
     const destPath = join(root, 'hobart.csv');
@@ -104,7 +104,8 @@ describe('a release fitted to the real postcode tables the repository ships', ()
       expect(fields[at('suburb_code')]).toBe('POA7000');
       expect(fields[at('suburb')]).toBe('');
       expect(fields[at('postcode')]).toBe('7000');
-      expect(fields[at('lga')]).toBe('');
+      expect(fields[at('lga')]).toBe('Hobart');
+      expect(fields[at('gccsa')]).toBe('Greater Hobart');
       expect(fields[at('state')]).toBe('TAS');
       expect(fields[at('DLOD')]).toBe('Not allocated');
     }

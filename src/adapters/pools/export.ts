@@ -89,8 +89,8 @@ const GEOGRAPHY_MEANING: Readonly<Record<string, string>> = {
     "The area whose pools the record comes from: ABS 2021 SAL code (SAL + 5 digits) for a suburb; the SA2's 9 digits, POA + 4 digits or LGA + 5 digits where the release fits SA2s, postal areas or LGAs to their own tables",
   suburb: 'The suburb as spq identifies it (decisions.md, "Geography identifiers"); empty for records of SA2, postal-area and LGA pools',
   postcode: "The suburb's main postcode, or the postal area (4 digits, text: keep the leading zero, e.g. 0800); empty for LGA pools",
-  lga: "The suburb's main Local Government Area, or the LGA; empty for postal-area pools (postcodes straddle LGAs)",
-  gccsa: "The suburb's Greater Capital City Statistical Area; empty for postal-area and LGA pools",
+  lga: "The suburb's main Local Government Area (the one holding most of its people), or the LGA; for postal-area and SA2 pools the LGA holding most of their people, from the ABS correspondences (empty where none places them)",
+  gccsa: "The suburb's Greater Capital City Statistical Area; for postal-area and SA2 pools the one holding most of their people; empty for LGA pools",
   state: 'State or territory abbreviation',
 };
 

@@ -102,7 +102,8 @@ export function levelLines(summary: Pick<BuildSummary, 'levels' | 'by_level'>): 
     .map((level) => {
       const l = summary.by_level[level];
       if (!l) return '';
-      return `${level}: ${l.areas} areas, ${l.persons} persons, SRMSE median ${f(l.srmse_median)} (areas of 5,000+ persons ${f(l.srmse_by_band['5000+'].median)}), ${l.structural_violations} structural violations, ${l.areas_failed.length} areas failed\n`;
+      const own = l.own_tables ? `, own tables ${f(l.own_tables.srmse_median)}` : '';
+      return `${level}: ${l.areas} areas, ${l.persons} persons, SRMSE median ${f(l.srmse_median)}${own} (areas of 5,000+ persons ${f(l.srmse_by_band['5000+'].median)}), ${l.structural_violations} structural violations, ${l.areas_failed.length} areas failed\n`;
     })
     .join('');
 }
