@@ -36,7 +36,7 @@ describe.skipIf(!present)('the real ABS 2016 correspondences', () => {
     const rows = await readCorrespondence(await indexFiles(DIR), CORRESPONDENCES_2016.sscSa2);
     expect(rows.ok).toBe(true);
     if (!rows.ok) return;
-    expect(rows.value[0]).toEqual({ from: '10001', fromName: 'Aarons Pass', to: '103031073', toName: 'Mudgee Region - East', ratio: 1 });
+    expect(rows.value[0]).toEqual({ from: '10001', fromName: 'Aarons Pass', to: '103031073', toName: 'Mudgee Region - East', ratio: 1, extra: '' });
     expect(rows.value.every((r) => /^\d+$/.test(r.from) && r.ratio >= 0 && r.ratio <= 1)).toBe(true);
   });
 
