@@ -153,11 +153,16 @@ export async function holdInstanceLease(deps: Deps, log: OpsLog, instanceId: str
   const timer = setInterval(() => {
     running = (async () => {
       await renew();
+      // A dead instance that shared this data directory left its partial files here. Swept first and
+      // on its own: a slow or failing refund or file collection must not hold it back.
+      if (tmpDir !== undefined) {
+        await (async () => removeOrphanTemps(tmpDir, new Set([instanceId, ...(await deps.accounts.liveInstances(deps.clock.now()))])))().catch((error: unknown) =>
+          log.error({ err: error }, 'could not remove a dead instance\'s temp files; retrying'),
+        );
+      }
       const refunded = await recoverLapsedInstances(deps, log);
       if (refunded > 0) log.info({ refunded }, 'refunded the executes of an instance whose lease lapsed');
       await collectFailedFiles(deps, log, leaseMs);
-      // A dead instance that shared this data directory left its partial files here.
-      if (tmpDir !== undefined) await removeOrphanTemps(tmpDir, new Set([instanceId, ...(await deps.accounts.liveInstances(deps.clock.now()))]));
     })().catch((error: unknown) => log.error({ err: error }, 'instance lease renewal or recovery failed; retrying'));
   }, Math.max(250, Math.floor(leaseMs / 4)));
   timer.unref();

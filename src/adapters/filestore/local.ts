@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { signLink, type LinkSecret } from '../../core/links.ts';
 import { isCompressible, STORED_CODINGS, type ContentCoding, type FileStore } from '../../ports/file-store.ts';
@@ -32,6 +32,20 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
   };
   const jobs = new EncodingJobs();
   const removeEncoded = (key: string) => Promise.all(STORED_CODINGS.map((c) => rm(pathOf(key, c), { force: true })));
+  // A process killed while copying or compressing leaves `<key>….partial-<random>` beside the file:
+  // removing the file's key removes those too, or they would outlive the refunded query they belong to.
+  const removePartials = async (key: string) => {
+    const target = pathOf(key);
+    const prefix = `${basename(target)}.`;
+    let names: string[];
+    try {
+      names = await readdir(dirname(target));
+    } catch (e) {
+      if (isMissing(e)) return;
+      throw e;
+    }
+    await Promise.all(names.filter((n) => n.startsWith(prefix) && n.includes('.partial-')).map((n) => rm(join(dirname(target), n), { force: true })));
+  };
 
   return {
     async put(key, localPath, contentType) {
@@ -101,7 +115,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       const path = pathOf(key);
       // A job still compressing would put its representation back after the delete.
       await jobs.settled(key);
-      await Promise.all([rm(path, { force: true }), removeEncoded(key)]);
+      await Promise.all([rm(path, { force: true }), removeEncoded(key), removePartials(key)]);
     },
   };
 }

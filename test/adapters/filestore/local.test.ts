@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -38,6 +38,20 @@ describe('local file store', () => {
     const files = join(dir, 'files');
     expect((await stat(join(files, 'qry_mode.csv'))).mode & 0o777).toBe(0o600);
     expect((await stat(files)).mode & 0o777).toBe(0o700);
+  });
+
+  it('removes with a file the partial copies a killed process left beside it, and no other file\'s', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spq-local-store-'));
+    dirs.push(dir);
+    const store = createLocalFileStore({ dir, baseUrl: BASE, secret: SECRET });
+    const source = join(dir, 'upload.csv');
+    await writeFile(source, 'a,b\n');
+    await store.put('qry_killed.csv', source, 'text/csv');
+    const files = join(dir, 'files');
+    // What a kill -9 during the compression or a cross-filesystem copy leaves behind.
+    for (const name of ['qry_killed.csv.zst.partial-0a1b2c3d4e5f', 'qry_killed.csv.partial-0a1b2c3d4e5f', 'qry_other.csv.gz.partial-0a1b2c3d4e5f']) await writeFile(join(files, name), 'x');
+    await store.delete('qry_killed.csv');
+    expect((await readdir(files)).sort()).toEqual(['qry_other.csv.gz.partial-0a1b2c3d4e5f']);
   });
 
   it('keeps files under <dir>/files and refuses keys that would leave it', async () => {
