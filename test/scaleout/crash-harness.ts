@@ -208,7 +208,7 @@ export async function runHarness(stack: StackUnderTest, random: () => number): P
   const stored = await stack.listStoredFiles();
   const storedQueries = new Set(stored.map((key) => /qry_[0-9A-Za-z]{20}/.exec(key)?.[0]));
   for (const id of completed) expect(storedQueries.has(id), `file of ${id}`).toBe(true);
-  for (const id of storedQueries) expect(id !== undefined && completed.has(id), `stored file of ${String(id)} has a completed query`).toBe(true);
+  for (const id of storedQueries) expect(id !== undefined && completed.has(id), `stored file of ${String(id)} has a completed query (${stored.filter((key) => id === undefined || key.includes(id)).join(', ')})`).toBe(true);
   for (const dir of stack.tmpDirs) expect(await filesUnder(dir), `partial files in ${dir}`).toEqual([]);
 
   return { jobs: books.jobs.length, kills: KILLS, statuses: Object.fromEntries(books.statuses) };
