@@ -119,11 +119,14 @@ const opsLogOf = (app: App): OpsLog => ({
  * leases once past PENDING_TIMEOUT_MS.
  */
 async function recoverInterruptedWork(config: Config, services: Services, opsLog: OpsLog): Promise<void> {
-  const { PENDING_TIMEOUT_MS, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps } = await import('../../app/maintenance.ts');
+  const { PENDING_TIMEOUT_MS, collectFailedFiles, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps } = await import('../../app/maintenance.ts');
   const embedded = config.databaseUrl === undefined;
   const refunded =
     (await recoverPendingQueries(services, opsLog, embedded ? 0 : PENDING_TIMEOUT_MS)) + (embedded ? 0 : await recoverLapsedInstances(services, opsLog));
   if (refunded > 0) say(`refunded ${refunded} quer${refunded === 1 ? 'y' : 'ies'} interrupted by an earlier stop`);
+  // One embedded instance owns its data directory, so no upload can still be under way: the files of
+  // refunded queries (a stop between a refund and its delete left them) go now, not an hour later.
+  if (embedded) await collectFailedFiles(services, opsLog, 0);
   const removed = await removeOrphanTemps(join(config.dataDir, 'tmp'), new Set(embedded ? [] : await services.accounts.liveInstances(services.clock.now())));
   if (removed > 0) say(`removed ${removed} temporary file${removed === 1 ? '' : 's'} left by an earlier stop`);
 }
