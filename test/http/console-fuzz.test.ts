@@ -7,12 +7,13 @@
  * id; the session token is never echoed; and the holder's ledger still equals the balance.
  * SPQ_FUZZ_CONSOLE_REQUESTS sets the count (2,000), SPQ_FUZZ_SEED the seed (printed).
  */
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
 import { hostileString } from './fuzz/arbitraries.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { sendRaw } from '../support/raw-request.ts';
 
 const REQUESTS = Number(process.env.SPQ_FUZZ_CONSOLE_REQUESTS ?? 2_000);
 const SEED = Number(process.env.SPQ_FUZZ_SEED ?? 1_2026_1127);
@@ -117,19 +118,7 @@ function requestArbitrary(): fc.Arbitrary<ConsoleRequest> {
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function send(r: ConsoleRequest): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
-  const { hostname, port } = new URL(s.baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method: r.method, path: r.path, headers: r.headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(r.body);
-  });
-}
+const send = (r: ConsoleRequest) => sendRaw(s.baseUrl, agent, r);
 
 describe('account area fuzzer', () => {
   it(`${REQUESTS} requests across every /console route: no 5xx, a request id on each, the session token never echoed, the ledger intact`, async () => {

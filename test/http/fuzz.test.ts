@@ -12,12 +12,13 @@
  * the stored files hold those executes and nothing else.
  * SPQ_FUZZ_REQUESTS sets the count (10,000), SPQ_FUZZ_SEED the seed (printed).
  */
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arbitraryOf, hostileString, mutatedOf, type JsonSchema, type SchemaContext } from './fuzz/arbitraries.ts';
 import { query, startTestServer, type TestServer } from './harness.ts';
+import { type RawAnswer, sendRaw } from '../support/raw-request.ts';
 
 const REQUESTS = Number(process.env.SPQ_FUZZ_REQUESTS ?? 10_000);
 const SEED = Number(process.env.SPQ_FUZZ_SEED ?? 1_2026_1124);
@@ -40,11 +41,7 @@ interface FuzzRequest {
   readonly operation?: Operation;
 }
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly text: string;
-}
+type Answer = RawAnswer;
 
 let s: TestServer;
 let doc: { paths: Record<string, Record<string, Operation & { requestBody?: { content: { 'application/json': { schema: JsonSchema } } } }>>; components: { schemas: Record<string, JsonSchema> } };
@@ -171,19 +168,7 @@ function enc(value: unknown): string {
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function send(r: FuzzRequest): Promise<Answer> {
-  const { hostname, port } = new URL(s.baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method: r.method, path: r.path, headers: r.headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(r.body);
-  });
-}
+const send = (r: FuzzRequest) => sendRaw(s.baseUrl, agent, r);
 
 /** The documented operation a request reaches: its path template and method (HEAD is served as GET). */
 function operationOf(method: string, path: string): { template: string; op: Operation } | undefined {

@@ -1,0 +1,30 @@
+import { type Agent, request as httpRequest } from 'node:http';
+
+/** A request sent as it is, bytes and headers unchecked by any client library (the fuzz tests' sender). */
+export interface RawRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Record<string, string | string[]>;
+  readonly body?: string;
+}
+
+export interface RawAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+}
+
+/** Sends `r` to the server at `baseUrl` over `agent` and reads the whole answer as text. */
+export function sendRaw(baseUrl: string, agent: Agent, r: RawRequest): Promise<RawAnswer> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method: r.method, path: r.path, headers: r.headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(r.body);
+  });
+}
