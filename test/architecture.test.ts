@@ -1,7 +1,8 @@
 /**
  * The import rules of docs/architecture.md, enforced on every file of src/: which layer may import
  * which (type-only imports included), that the domain core and the census science do no I/O, that
- * the service and the census science stay apart (src/synthesis/README.md), that the serving
+ * the service and the census science stay apart (src/synthesis/README.md) on a floor of census
+ * names that both stand on (src/census-names.ts), that the serving
  * product never loads the release builder (nor the demo-input generator it uses), and that no
  * import cycle runs through src/.
  */
@@ -11,31 +12,37 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '..', 'src');
 
-/** Which layers each layer may import (besides itself). A layer is src/<dir>, or src/config.ts. */
+/** Which layers each layer may import (besides itself). A layer is src/<dir>, or a file of src/ (config.ts, census-names.ts). */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  // The census's names (data sets, area levels, states): the ground floor, under both domains.
+  'census-names': [],
   // The census science: census vocabulary and tables, the synthesizer, quality measures.
-  synthesis: [],
-  // The service reaches into src/synthesis for the census vocabulary only (the rule below).
-  core: ['synthesis'],
-  ports: ['core', 'synthesis'],
-  wire: ['core', 'synthesis'],
-  app: ['core', 'synthesis', 'ports', 'wire', 'config'],
-  adapters: ['core', 'synthesis', 'ports', 'config'],
-  http: ['core', 'synthesis', 'ports', 'wire', 'app', 'config'],
-  main: ['core', 'synthesis', 'ports', 'app', 'adapters', 'config'],
-  demo: ['core', 'synthesis', 'adapters', 'config'],
-  'release-builder': ['core', 'synthesis', 'ports', 'adapters', 'demo', 'config'],
-  cli: ['core', 'synthesis', 'ports', 'wire', 'app', 'adapters', 'http', 'main', 'demo', 'release-builder', 'config', 'clients'],
+  synthesis: ['census-names'],
+  // The service's domain stands on the census's names, never on the science.
+  core: ['census-names'],
+  // The service above the core reaches into src/synthesis for the census vocabulary only (the rule below).
+  ports: ['census-names', 'core', 'synthesis'],
+  wire: ['census-names', 'core', 'synthesis'],
+  app: ['census-names', 'core', 'synthesis', 'ports', 'wire', 'config'],
+  adapters: ['census-names', 'core', 'synthesis', 'ports', 'config'],
+  http: ['census-names', 'core', 'synthesis', 'ports', 'wire', 'app', 'config'],
+  main: ['census-names', 'core', 'synthesis', 'ports', 'app', 'adapters', 'config'],
+  demo: ['census-names', 'core', 'synthesis', 'adapters', 'config'],
+  'release-builder': ['census-names', 'core', 'synthesis', 'ports', 'adapters', 'demo', 'config'],
+  cli: ['census-names', 'core', 'synthesis', 'ports', 'wire', 'app', 'adapters', 'http', 'main', 'demo', 'release-builder', 'config', 'clients'],
   config: [],
 };
+
+/** The layers that do no I/O: the census's names, the service's domain core, the census science. */
+const PURE_LAYERS = new Set(['census-names', 'core', 'synthesis']);
 
 /** What the core and the science may import from outside: hashing and the CSPRNG (keys, ids), a seeded PRNG. No I/O. */
 const PURE_EXTERNALS = new Set(['node:crypto', 'pure-rand']);
 
 /**
- * The census vocabulary: the census's names (data sets, area levels, states), its variables and
- * categories, table specs, universes, missing codes, the shape of a population. Data, no
- * method: the service serves by these names and labels its columns with them.
+ * The census vocabulary: its variables and categories, table specs, universes, missing codes, the
+ * shape of a population (over the census's names, src/census-names.ts). Data, no method: the
+ * service above the core labels its columns with them.
  */
 const VOCABULARY = 'synthesis/census/';
 
@@ -157,17 +164,27 @@ describe('architecture: the import rules of docs/architecture.md', () => {
     expect(broken).toEqual([]);
   });
 
-  it('the domain core and the census science do no I/O: no Node built-in but hashing, no package but a seeded PRNG', () => {
+  it('the census names, the domain core and the census science do no I/O: no Node built-in but hashing, no package but a seeded PRNG', () => {
     const broken = edges
-      .filter((e) => (layerOf(e.from) === 'core' || layerOf(e.from) === 'synthesis') && !e.to.startsWith('/'))
+      .filter((e) => PURE_LAYERS.has(layerOf(e.from)!) && !e.to.startsWith('/'))
       .filter((e) => !PURE_EXTERNALS.has(e.specifier))
+      .map((e) => `${rel(e.from)} → ${e.specifier}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('the census names are the floor under both domains: core and the science import them, they import nothing, and core imports nothing of the science', () => {
+    const names = internal.filter((e) => layerOf(e.to) === 'census-names');
+    // Both domains stand on the names (real imports, so the rule below is about real files).
+    expect(names.some((e) => layerOf(e.from) === 'core') && names.some((e) => layerOf(e.from) === 'synthesis')).toBe(true);
+    const broken = internal
+      .filter((e) => (layerOf(e.from) === 'census-names' && layerOf(e.to) !== 'census-names') || (layerOf(e.from) === 'core' && layerOf(e.to) === 'synthesis'))
       .map((e) => `${rel(e.from)} → ${e.specifier}`);
     expect(broken).toEqual([]);
   });
 
   it("the census science imports nothing of the service: no domain, port or adapter (the pool writer's port alone may be)", () => {
     const broken = internal
-      .filter((e) => layerOf(e.from) === 'synthesis' && layerOf(e.to) !== 'synthesis')
+      .filter((e) => layerOf(e.from) === 'synthesis' && layerOf(e.to) !== 'synthesis' && layerOf(e.to) !== 'census-names')
       .filter((e) => !SCIENCE_MAY_IMPORT.includes(rel(e.to)))
       .map((e) => `${rel(e.from)} → ${e.specifier}`);
     expect(broken).toEqual([]);
@@ -176,7 +193,7 @@ describe('architecture: the import rules of docs/architecture.md', () => {
   it('the service never imports the synthesizer or the quality measures: outside the builder side, src/synthesis is used for its census vocabulary only', () => {
     const users = internal.filter((e) => layerOf(e.from) !== 'synthesis' && layerOf(e.to) === 'synthesis');
     // The rule has something to hold: the service reads variables and missing codes from the vocabulary.
-    expect(users.some((e) => rel(e.from).startsWith('core/')) && users.some((e) => rel(e.from).startsWith('adapters/pools/'))).toBe(true);
+    expect(users.some((e) => rel(e.from).startsWith('ports/')) && users.some((e) => rel(e.from).startsWith('adapters/pools/'))).toBe(true);
     const broken = users
       .filter((e) => !BUILDER_SIDE.some((side) => rel(e.from).startsWith(side)))
       .filter((e) => !rel(e.to).startsWith(VOCABULARY))
@@ -186,7 +203,7 @@ describe('architecture: the import rules of docs/architecture.md', () => {
 
   it('the census vocabulary imports neither the synthesizer nor the quality measures (so the service, reading it, loads no science)', () => {
     const broken = internal
-      .filter((e) => rel(e.from).startsWith(VOCABULARY) && !rel(e.to).startsWith(VOCABULARY))
+      .filter((e) => rel(e.from).startsWith(VOCABULARY) && !rel(e.to).startsWith(VOCABULARY) && layerOf(e.to) !== 'census-names')
       .map((e) => `${rel(e.from)} → ${e.specifier}`);
     expect(broken).toEqual([]);
   });

@@ -1,7 +1,7 @@
-// The census's names (its record kinds, fitted area levels, states) are its vocabulary's; the
-// service serves by them. One definition, in src/synthesis/census/datasets.ts.
-import type { AreaLevel, DatasetType, StateAbbr } from '../synthesis/census/datasets.ts';
-export { AREA_LEVELS, DATASET_TYPES, STATES, type AreaLevel, type DatasetType, type StateAbbr } from '../synthesis/census/datasets.ts';
+// The census's names (its record kinds, fitted area levels, states): the service serves by them,
+// the science works in them. One definition, in src/census-names.ts, the floor under both.
+import type { AreaLevel, DatasetType, StateAbbr } from '../census-names.ts';
+export { AREA_LEVELS, DATASET_TYPES, STATES, type AreaLevel, type DatasetType, type StateAbbr } from '../census-names.ts';
 
 /** The query levels; "sa2" (ABS Statistical Areas Level 2) is an extension of the contract's five. */
 export const GEOGRAPHY_LEVELS = ['suburb', 'postcode', 'sa2', 'lga', 'state', 'australia'] as const;

@@ -1,4 +1,4 @@
-import { AREA_LEVELS, type AreaLevel, type StateAbbr } from './datasets.ts';
+import { AREA_LEVELS, type AreaLevel, type StateAbbr } from '../../census-names.ts';
 
 export { AREA_LEVELS, type AreaLevel };
 

@@ -1,4 +1,4 @@
-import type { DatasetType } from './datasets.ts';
+import type { DatasetType } from '../../census-names.ts';
 
 /**
  * A population held column-wise: one typed array of category indices per variable (index

@@ -1,4 +1,4 @@
-import type { DatasetType } from './datasets.ts';
+import type { DatasetType } from '../../census-names.ts';
 
 /**
  * What a census table is to the synthesizer: whom it counts and, cell by cell, which records each

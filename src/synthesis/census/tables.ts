@@ -1,4 +1,4 @@
-import type { DatasetType } from './datasets.ts';
+import type { DatasetType } from '../../census-names.ts';
 import type { CellSpec, TableSpec } from './table-spec.ts';
 import { categoryIndex, variableByCode } from './variables.ts';
 import { PERSON_INCOME_RANGES } from './income-ranges.ts';

@@ -1,4 +1,4 @@
-import type { DatasetType } from './datasets.ts';
+import type { DatasetType } from '../../census-names.ts';
 import type { Population } from './population.ts';
 import type { CellSpec, TableSpec } from './table-spec.ts';
 import { variableByCode } from './variables.ts';

@@ -1,4 +1,4 @@
-import type { DatasetType } from './datasets.ts';
+import type { DatasetType } from '../../census-names.ts';
 import type { VariableDef } from './variables/define.ts';
 import { DWELLING_VARIABLES } from './variables/dwellings.ts';
 import { FAMILY_VARIABLES } from './variables/families.ts';

@@ -10,7 +10,7 @@
  */
 import type { Population } from '../census/population.ts';
 import { variableByCode } from '../census/variables.ts';
-import type { DatasetType } from '../census/datasets.ts';
+import type { DatasetType } from '../../census-names.ts';
 
 export interface RebuildLift {
   readonly variable: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DATASET_TYPES } from '../../../src/synthesis/census/datasets.ts';
+import { DATASET_TYPES } from '../../../src/census-names.ts';
 import { missingCodesOf, substantiveCategories } from '../../../src/synthesis/census/missing-codes.ts';
 import { variableByCode, variablesOf } from '../../../src/synthesis/census/variables.ts';
 

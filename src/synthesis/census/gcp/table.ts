@@ -1,4 +1,4 @@
-import type { DatasetType } from '../datasets.ts';
+import type { DatasetType } from '../../../census-names.ts';
 import type { CellSpec, TableSpec } from '../table-spec.ts';
 import { gcpColumns, gcpPartsOf, gcpVocabulary } from './cells.ts';
 import { GCP_TABLE_POPULATIONS } from './populations.generated.ts';

@@ -1,4 +1,4 @@
-import type { DatasetType } from '../datasets.ts';
+import type { DatasetType } from '../../../census-names.ts';
 import { categoryIndex, variableByCode } from '../variables.ts';
 
 /** Variable code → allowed category indices (a conjunction across codes), as in CellSpec. */

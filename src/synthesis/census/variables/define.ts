@@ -1,4 +1,4 @@
-import type { DatasetType } from '../datasets.ts';
+import type { DatasetType } from '../../../census-names.ts';
 
 /**
  * The catalogue of served variables: ABS 2021 Census Dictionary mnemonics as codes, category

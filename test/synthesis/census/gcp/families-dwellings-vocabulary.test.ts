@@ -3,7 +3,7 @@ import { cell, columnsOf, def } from './columns.ts';
 import { gcpVocabulary } from '../../../../src/synthesis/census/gcp/cells.ts';
 import { catRange } from '../../../../src/synthesis/census/gcp/vocabulary.ts';
 import { tabulateCells } from '../../../../src/synthesis/census/tabulate.ts';
-import type { DatasetType } from '../../../../src/synthesis/census/datasets.ts';
+import type { DatasetType } from '../../../../src/census-names.ts';
 import { categoryIndex } from '../../../../src/synthesis/census/variables.ts';
 import { buildDemoGeography } from '../../../../src/demo/geography.ts';
 import { drawSuburbPopulation } from '../../../../src/demo/truth-model.ts';

@@ -1,8 +1,9 @@
 /**
- * The census's own names, which the service serves by: its three kinds of record, the ABS areas
- * pools are fitted at, and the states. They live with the census vocabulary (not in the
- * service's domain) so that the science imports nothing of the service; src/core/dataset.ts
- * re-exports them for the service.
+ * The census's own names, which the service serves by and the science works in: its three kinds of
+ * record, the ABS areas pools are fitted at, and the states. The ground floor under both domains:
+ * src/core (the service's domain, re-exported by core/dataset.ts) and src/synthesis (the census
+ * science) each import these names and nothing of the other, so neither stands on the other.
+ * Names only: it imports nothing.
  */
 
 export const DATASET_TYPES = ['persons', 'families', 'dwellings'] as const;
