@@ -57,6 +57,9 @@ for (const dir of ['src', 'clients']) {
 cpSync(join(root, 'src', 'adapters', 'abs', 'reference'), join(root, 'dist', 'src', 'adapters', 'abs', 'reference'), { recursive: true });
 // The packed demo inputs a first start unpacks (src/demo/shipped-inputs.ts).
 cpSync(join(root, 'src', 'demo', 'inputs.pack.gz'), join(root, 'dist', 'src', 'demo', 'inputs.pack.gz'));
+// The common-password list, a JSON module of src/core/common-passwords.ts. tsc emits imported JSON
+// itself, but re-indented (a third larger); the file as committed is what ships.
+cpSync(join(root, 'src', 'core', 'common-passwords.json'), join(root, 'dist', 'src', 'core', 'common-passwords.json'));
 // Written last, after a complete build: its time is what --if-stale compares the inputs with.
 writeFileSync(stamp, `${new Date().toISOString()}\n`);
 if (!process.env.npm_config_loglevel || process.env.npm_config_loglevel !== 'silent') {

@@ -1,4 +1,6 @@
-import { COMMON_PASSWORDS_TEXT } from './common-passwords.generated.ts';
+// The list is data, beside this file: common-passwords.json (its "about" says where it comes from).
+// The module loader reads it once, with this module; the core itself does no I/O.
+import list from './common-passwords.json' with { type: 'json' };
 
 /**
  * Whether a password is one of the commonly used ones, or made of them: attackers try the top of
@@ -7,7 +9,7 @@ import { COMMON_PASSWORDS_TEXT } from './common-passwords.generated.ts';
  * lower-cased and ignoring separators (space . _ -), it splits into at most MAX_PIECES pieces that
  * are each a common password or a run of one or two digits or symbols ("!", "42").
  */
-const COMMON: ReadonlySet<string> = new Set(COMMON_PASSWORDS_TEXT.split('\n').filter((w) => w.length > 0));
+const COMMON: ReadonlySet<string> = new Set(list.passwords);
 const LONGEST = Math.max(...[...COMMON].map((w) => w.length));
 const MAX_PIECES = 3;
 const SEPARATORS = /[ ._-]+/g;

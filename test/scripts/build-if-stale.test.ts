@@ -5,7 +5,7 @@
  * small project of its own (one source file), so the real dist/ is not touched.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ beforeAll(async () => {
   await writeFile(join(root, 'src', 'adapters', 'abs', 'reference', 'x.csv'), 'x\n');
   await mkdir(join(root, 'src', 'demo'), { recursive: true });
   await writeFile(join(root, 'src', 'demo', 'inputs.pack.gz'), '');
+  await mkdir(join(root, 'src', 'core'), { recursive: true });
+  await writeFile(join(root, 'src', 'core', 'common-passwords.json'), '{"passwords":[]}\n');
   await writeFile(join(root, 'src', 'a.ts'), 'export const a: number = 1;\n');
   await writeFile(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', noEmit: true } }));
   await writeFile(join(root, 'tsconfig.build.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: false, outDir: 'dist', rootDir: '.' }, include: ['src'] }));
@@ -43,6 +45,10 @@ describe('scripts/build.mjs --if-stale', () => {
   it('compiles when dist/ was never built, skips when nothing changed, compiles again after a source changes', async () => {
     expect(run(['--if-stale'])).toMatch(/compiled to dist\//);
     expect(existsSync(join(root, 'dist', 'src', 'a.js'))).toBe(true);
+    // The data files the code reads at run time are copied beside it, as committed.
+    for (const data of [['adapters', 'abs', 'reference', 'x.csv'], ['demo', 'inputs.pack.gz'], ['core', 'common-passwords.json']]) {
+      expect(readFileSync(join(root, 'dist', 'src', ...data), 'utf8'), data.join('/')).toBe(readFileSync(join(root, 'src', ...data), 'utf8'));
+    }
     expect(run(['--if-stale'])).toMatch(/dist\/ is up to date/);
     const later = new Date(Date.now() + 5000);
     await utimes(join(root, 'src', 'a.ts'), later, later);
