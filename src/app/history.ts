@@ -47,7 +47,7 @@ function provenanceOf(metadata: Readonly<Record<string, unknown>>): Pick<History
   };
 }
 
-/** Newest first; a page past the end is empty with the true pagination (decisions.md, "History"). */
+/** Newest first; a page past the end is empty with the true pagination (docs/spec/decisions.md, "History"). */
 export async function queryHistory(
   deps: Deps,
   accountId: string,

@@ -9,7 +9,7 @@ import { sandboxRecordsRefusal } from './sandbox-caps.ts';
 /** A valid preview, as the published schema defines it (src/wire). */
 export type PreviewOutcome = PreviewResult;
 
-/** Checks and prices a query; spends nothing, generates nothing (decisions.md, "Preview"). */
+/** Checks and prices a query; spends nothing, generates nothing (docs/spec/decisions.md, "Preview"). */
 export async function previewQuery(
   deps: Pick<UseCaseDeps, 'pools' | 'implicates' | 'accounts' | 'config' | 'clock'>,
   account: { readonly accountId: string; readonly creditsRemaining?: number; readonly sandbox?: boolean },

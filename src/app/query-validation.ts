@@ -93,7 +93,7 @@ function resolveFailureDetail(level: GeographyLevel, input: string, failure: Res
 
 /**
  * Checks a query against the pool release and the server's limits, and prices it
- * (decisions.md: "Geography identifiers", "n_observations and pools", "Billing").
+ * (docs/spec/decisions.md: "Geography identifiers", "n_observations and pools", "Billing").
  * bad_request for an empty selection list; validation_error for everything logically wrong.
  */
 export function validateQuery(pools: PoolRelease, limits: QueryLimits, input: QueryInput): Result<ValidatedQuery, AppError> {

@@ -1,6 +1,6 @@
 /**
  * The closed catalogue of API error codes: one row per line of the contract's error table
- * (interface-v1.md, "Errors"), plus the statuses decisions.md adds (403 and 410 on download
+ * (docs/spec/interface-v1.md, "Errors"), plus the statuses docs/spec/decisions.md adds (403 and 410 on download
  * links, 409 on an idempotency key still in flight). Every error the HTTP layer sends comes
  * from here.
  */

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { err, ok, type Result } from './result.ts';
 
 /**
- * API key format (decisions.md, "Keys and accounts"):
+ * API key format (docs/spec/decisions.md, "Keys and accounts"):
  *   "spq_live_" | "spq_test_"  +  30 random base62 characters  +  6-character base62 CRC32
  * of everything before it. The prefix lets a secret scanner recognise a leaked key; the
  * checksum rejects a mistyped key without a database look-up.

@@ -4,7 +4,7 @@ export const OBSERVATIONS_PER_CREDIT = 500;
 
 /**
  * credit_cost = ceil(billable × rate / 500), billable = n × selections, rate 1 or 1.5
- * (decisions.md, "Billing"); joined linked records (an extension) add 0.5 to the rate, as
+ * (docs/spec/decisions.md, "Billing"); joined linked records (an extension) add 0.5 to the rate, as
  * hierarchical geography does: 1.5 alone, 2 with it. Integer arithmetic only: 1.5/500 = 3/1000.
  */
 export function creditCost(nObservations: number, selections: number, includeGeography: IncludeGeography, linked: LinkedRecords = 'none'): number {
@@ -16,7 +16,7 @@ export function creditCost(nObservations: number, selections: number, includeGeo
 /**
  * A household sample's billable records: per selection, the n dwellings with the families and
  * persons they hold on average in that selection's pools, n × (D + F + P) / D, rounded up; known
- * before the draw, so preview can show it (decisions.md's "billable = records" applied to all three).
+ * before the draw, so preview can show it (docs/spec/decisions.md's "billable = records" applied to all three).
  */
 export function householdRecords(nDwellings: number, pools: readonly { readonly dwellings: number; readonly families: number; readonly persons: number }[]): number {
   return pools.reduce((sum, p) => sum + (p.dwellings > 0 ? Math.ceil((nDwellings * (p.dwellings + p.families + p.persons)) / p.dwellings) : 0), 0);

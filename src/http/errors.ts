@@ -9,7 +9,7 @@ export interface RenderedError {
 }
 
 /**
- * The one place an AppError becomes an HTTP response, in the shapes interface-v1.md shows:
+ * The one place an AppError becomes an HTTP response, in the shapes docs/spec/interface-v1.md shows:
  * {"error", "detail"} in general; 401 with "message"; 402 with "detail" and
  * "credits_remaining" and no "error"; 429 with "retry_after_seconds" and Retry-After;
  * 500 with the request id and nothing internal.

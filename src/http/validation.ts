@@ -17,7 +17,7 @@ function describe(schema: TSchema, message: string): string {
 
 /**
  * TypeBox's compiler as Fastify's validator. A JSON body is never coerced (a string where an
- * integer belongs is a 400, as decisions.md says); querystring and path values, which are
+ * integer belongs is a 400, as docs/spec/decisions.md says); querystring and path values, which are
  * always text, are converted to the declared types. Defaults fill what the client left out.
  */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {

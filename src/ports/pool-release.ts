@@ -11,7 +11,7 @@ export interface SuburbInfo {
   readonly level: AreaLevel;
   /** The DataPack code, e.g. "SAL20001", "601021004" (an SA2), "POA7000", "LGA62810" (the suburb_code column of every record). */
   readonly salCode: string;
-  /** The public identifier (decisions.md): "Richmond (VIC)", "Mount Pleasant (Ballarat, VIC)", "Fitzroy". */
+  /** The public identifier (docs/spec/decisions.md): "Richmond (VIC)", "Mount Pleasant (Ballarat, VIC)", "Fitzroy". */
   readonly suburbId: string;
   /** The plain name as the ABS writes it without qualifier, e.g. "Richmond". */
   readonly name: string;

@@ -4,7 +4,7 @@ import type { DatasetType } from '../../core/dataset.ts';
 import type { QueryRecord } from '../../ports/query-log.ts';
 import type { Database, QueriesTable } from './schema.ts';
 
-/** Idempotency keys are honoured for 24 hours (decisions.md, "Idempotency"). */
+/** Idempotency keys are honoured for 24 hours (docs/spec/decisions.md, "Idempotency"). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
 import type { StateAbbr } from '../dataset.ts';
 
 /**
- * Public geography identifiers (decisions.md, "Geography identifiers"):
+ * Public geography identifiers (docs/spec/decisions.md, "Geography identifiers"):
  * - a suburb name used in more than one state carries " (STATE)": "Richmond (VIC)";
  * - a name unique to one state has no qualifier;
  * - two suburbs of one state sharing a name add the LGA: "Ascot (Ballarat, VIC)".

@@ -1,5 +1,5 @@
 /**
- * Matching geography selections and search terms against a release's suburbs (decisions.md,
+ * Matching geography selections and search terms against a release's suburbs (docs/spec/decisions.md,
  * "Geography identifiers" and "Geography search"). Pure: the pool reader builds the index once
  * from its catalog and answers every request from it.
  */
@@ -10,7 +10,7 @@ import { parseSa2Code } from './identifiers.ts';
 /** Trims and folds runs of white space into one space. */
 export const foldSpaces = (s: string): string => s.trim().replace(/\s+/g, ' ');
 
-/** Key for identifiers: case-insensitive, spaces folded (decisions.md). */
+/** Key for identifiers: case-insensitive, spaces folded (docs/spec/decisions.md). */
 export const identifierKey = (s: string): string => foldSpaces(s).toLowerCase();
 
 /** Key for search and suggestions: also accent-insensitive ("Mt Évelyn" finds "Mt Evelyn"). */

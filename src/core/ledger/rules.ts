@@ -56,7 +56,7 @@ export interface ChargeSplit {
   readonly fromPurchased: number;
 }
 
-/** Free credits first, then purchased (decisions.md, "Billing"). May exceed `purchased`: the debit's guard refuses it then. */
+/** Free credits first, then purchased (docs/spec/decisions.md, "Billing"). May exceed `purchased`: the debit's guard refuses it then. */
 export function splitCharge(cost: number, freeRemaining: number): ChargeSplit {
   const fromFree = Math.min(cost, Math.max(0, freeRemaining));
   return { fromFree, fromPurchased: cost - fromFree };

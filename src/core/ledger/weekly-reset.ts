@@ -1,5 +1,5 @@
 /**
- * The weekly free allowance resets every Monday 00:00 in Australia/Sydney (decisions.md). The
+ * The weekly free allowance resets every Monday 00:00 in Australia/Sydney (docs/spec/decisions.md). The
  * wall-clock maths goes through Intl.DateTimeFormat, so daylight saving is handled by the
  * time-zone database: a week is 7 × 24 h, 7 × 24 h − 1 h (October) or 7 × 24 h + 1 h (April).
  */

@@ -30,7 +30,7 @@ function declaredBodyBytes(request: FastifyRequest): number | undefined {
  * The one gate of every authenticated route, run on request (before the body is read):
  * a body declared larger than the route's limit is refused; the key is checked (invalid keys get
  * 401 and are not counted against any key, but failed attempts are limited per client address,
- * and a small body that carries a key gets decisions.md's 400); then the request is counted in
+ * and a small body that carries a key gets docs/spec/decisions.md's 400); then the request is counted in
  * both windows of the key and the RateLimit headers are set on whatever follows. So a request
  * without a valid key costs no JSON parsing, and a flood of them is throttled first.
  */

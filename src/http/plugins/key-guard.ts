@@ -35,7 +35,7 @@ function bodyCarriesKey(value: unknown, depth = 0): boolean {
 export const keyInRequestError = () => appError('bad_request', DETAIL);
 
 /**
- * onRequest: a key in the URL is refused with 400 before anything else happens (decisions.md).
+ * onRequest: a key in the URL is refused with 400 before anything else happens (docs/spec/decisions.md).
  * Hooks in callback style (answer, or call done), like refuseKeyInBody: an async hook costs every
  * request a promise and a turn of the microtask queue.
  */
@@ -54,7 +54,7 @@ const KEY_FIELD_IN_JSON = new RegExp(`"(${[...KEY_PARAM_NAMES].join('|')})"\\s*:
 
 /**
  * For a request refused as unauthenticated: does its body (read raw, never parsed, at most
- * `limit` bytes) hold an API key? Then the answer is decisions.md's 400, not 401, so the sender
+ * `limit` bytes) hold an API key? Then the answer is docs/spec/decisions.md's 400, not 401, so the sender
  * learns the key went where it should not. Larger or unreadable bodies are not read at all.
  */
 export async function rawBodyCarriesKey(raw: IncomingMessage, limit: number): Promise<boolean> {

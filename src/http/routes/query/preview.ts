@@ -22,7 +22,7 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
   // The balance read during authentication (same request) serves the insufficient-balance warning.
   const outcome = await previewQuery(deps, { accountId: principal.accountId, creditsRemaining: principal.credits.creditsRemaining, sandbox: principal.sandbox }, request.body);
   if (outcome.ok) return reply.code(200).send(outcome.value);
-  // The preview's own 422 shape (interface-v1.md, "Invalid-query preview result").
+  // The preview's own 422 shape (docs/spec/interface-v1.md, "Invalid-query preview result").
   if (outcome.error.code === 'validation_error') return reply.code(422).send({ valid: false, detail: outcome.error.detail, geography_matches: [] });
   return sendError(reply, outcome.error);
 };
