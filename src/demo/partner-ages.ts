@@ -1,4 +1,5 @@
 import type { Rng } from '../synthesis/synthesizer/rng.ts';
+import { cumulative } from './cdf.ts';
 import { normalCdf, normalQuantile } from './normal.ts';
 import { AGES } from './real-tables.ts';
 
@@ -20,14 +21,6 @@ export interface PartnerAges {
   menGiven(woman: number): Float64Array;
 }
 
-const cumulative = (w: ArrayLike<number>) => {
-  let total = 0;
-  for (let i = 0; i < w.length; i++) total += w[i]!;
-  let cum = 0;
-  const out = Float64Array.from({ length: w.length }, (_, i) => (cum += w[i]! / total));
-  out[out.length - 1] = 1;
-  return out;
-};
 const clampRank = (u: number) => Math.min(1 - 1e-12, Math.max(1e-12, u));
 
 /** From the real women and men partners by single year of age. */

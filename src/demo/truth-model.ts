@@ -2,12 +2,13 @@ import type { Population } from '../synthesis/census/population.ts';
 import { ABS_CODE_ORDER, catalogueIndices, variablesOf } from '../synthesis/census/variables.ts';
 import type { Rng } from '../synthesis/synthesizer/rng.ts';
 import { attainmentWeights } from './archetype-leans.ts';
+import { drawIndex } from './cdf.ts';
 import { drawChildAges } from './child-ages.ts';
 import { buildDemoGeography, type DemoSuburb } from './geography.ts';
 import { normalCdf, normalQuantile } from './normal.ts';
 import type { Archetype } from './places.ts';
 import { AGES, LABOUR, adultBandOf, roleBandOf, ROLE_BANDS } from './real-tables.ts';
-import { createTruthModel, drawIndex, type SuburbParams, type TruthModel } from './truth-params.ts';
+import { createTruthModel, type SuburbParams, type TruthModel } from './truth-params.ts';
 
 /** The model draws schooling, qualification and English in the ABS's code order (highest first); the catalogue lists them low to high. */
 const FROM_ABS_ORDER = {

@@ -2,6 +2,7 @@ import type { StateAbbr } from '../core/dataset.ts';
 import { ABS_CODE_OF_STATE } from '../core/geography/identifiers.ts';
 import { AGE_LEAN, ARCHETYPES, HOUSEHOLD_LEAN, LABOUR_LEAN, MOTHERS_AGE_LEAN, attainmentWeights } from './archetype-leans.ts';
 import { balanceLeans } from './balance.ts';
+import { cumulative } from './cdf.ts';
 import { stateCalibration, type StateCalibration } from './calibration.ts';
 import type { Archetype } from './places.ts';
 import type { CalibrationArea } from './real-tables.ts';
@@ -10,7 +11,7 @@ import type { CalibrationArea } from './real-tables.ts';
  * The truth model's parameters for one state and archetype: the state's calibration
  * (calibration.ts) leaned the archetype's way (archetype-leans.ts) and rebalanced over the
  * geography's suburbs, so that each state's suburbs together keep the state's real shares.
- * Distributions are cumulative (last entry 1), ready for drawIndex.
+ * Distributions are cumulative (last entry 1), ready for drawIndex (cdf.ts).
  */
 export interface SuburbParams {
   readonly calibration: StateCalibration;
@@ -45,27 +46,6 @@ export interface SuburbParams {
 const LABOUR_BY_INCOME = [6, 7, 5, 4, 1, 2, 3, 0];
 /** Qualification from lowest to highest income: none, year 9 or below, not stated, inadequately described, year 10+, certificate, diploma, bachelor, graduate diploma, postgraduate. */
 const ATTAINMENT_BY_INCOME = [7, 6, 9, 8, 5, 4, 3, 2, 1, 0];
-
-/** Index of the first cumulative weight above u (u in [0, 1)). */
-export function drawIndex(cdf: Float64Array, u: number): number {
-  let lo = 0;
-  let hi = cdf.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cdf[mid]! > u) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-const cumulative = (w: ArrayLike<number>): Float64Array => {
-  let total = 0;
-  for (let i = 0; i < w.length; i++) total += w[i]!;
-  let cum = 0;
-  const out = Float64Array.from({ length: w.length }, (_, i) => (cum += w[i]! / total));
-  out[out.length - 1] = 1;
-  return out;
-};
 
 /** Rank bounds [lo by category, then hi by category] of categories ordered by income. */
 function rankBounds(weights: ArrayLike<number>, order: readonly number[]): Float64Array {
