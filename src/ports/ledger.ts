@@ -59,7 +59,7 @@ export type ChargeFailure =
  * bundles that make an account paid. Debits are conditional, so a balance never goes below zero
  * whatever the concurrency. A charge writes the query log's pending row in its own transaction,
  * and a refund marks it failed in its own: the query log and the ledger never disagree.
- * Contract: test/adapters/ledger.contract.ts.
+ * Contract: test/adapters/ledger.contract.ts (run on SQLite, PostgreSQL and the memory fake by test/adapters/db/*.test.ts).
  */
 export interface Ledger {
   grantCredits(input: { accountId: string; credits: number; now: Date; note?: string }): Promise<void>;

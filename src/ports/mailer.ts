@@ -1,7 +1,7 @@
 /**
  * Email to account holders (password-reset links). Plain text only: the messages carry a link and
  * a few sentences, and a text part is what every client shows the same way.
- * Contract: test/adapters/mail/mailer.contract.ts (memory and SMTP against a real SMTP server).
+ * Contract: mailerContract in test/adapters/mail/mailer.test.ts (memory, and SMTP against a real SMTP server).
  */
 export interface MailMessage {
   readonly to: string;

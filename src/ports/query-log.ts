@@ -41,7 +41,8 @@ export interface Page<T> {
 /**
  * The query log: every charged query (pending, completed with its file, or failed and refunded),
  * its file's life, and the instance leases that say whether a pending query still has a live
- * instance running it. Rows are written pending by Ledger.charge. Contract: test/adapters/query-log.contract.ts.
+ * instance running it. Rows are written pending by Ledger.charge. Contract: test/adapters/query-log.contract.ts
+ * (run on SQLite, PostgreSQL and the memory fake by test/adapters/db/*.test.ts).
  */
 export interface QueryLog {
   /**

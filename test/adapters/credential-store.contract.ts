@@ -1,18 +1,126 @@
 /**
- * The sign-in part of the CredentialStore contract (holder settings, one-time links, sessions),
- * run inside the store's contract (account-store.contract.ts) over SQLite, PostgreSQL and the
- * in-memory fake.
+ * The CredentialStore contract (accounts, API keys, the account area's holder settings, one-time
+ * links, sessions): every implementation runs it, SQLite, PostgreSQL and the in-memory fake, through
+ * account-store.contract.ts (test/adapters/db/*.test.ts), each on a database of its own.
  */
-import { expect, it } from 'vitest';
-import { newId } from '../../src/core/keys.ts';
-import type { Account } from '../../src/ports/account-store.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey, hashApiKey, last4, newId } from '../../src/core/keys.ts';
+import { nextFreeReset } from '../../src/core/ledger/weekly-reset.ts';
+import type { Account, AccountStore } from '../../src/ports/account-store.ts';
 import type { CredentialStore } from '../../src/ports/credential-store.ts';
+import { at, HOUR, NOW, SECRET, suiteDatabase, uniqueEmail, type StoreHarness } from './store-contract-support.ts';
 
-const NOW = new Date('2026-11-25T03:00:00Z');
-const at = (ms: number) => new Date(NOW.getTime() + ms);
-const HOUR = 3_600_000;
+export function credentialStoreContract(name: string, harness: StoreHarness): void {
+  describe(`CredentialStore contract (accounts, keys, sign-in): ${name}`, () => {
+    const db = suiteDatabase(harness);
+    let store!: AccountStore;
+    beforeAll(() => {
+      store = db.store();
+    });
+    const { newAccount, expectConsistent } = db;
+    describe('accounts', () => {
+      it('are created, fetched and listed', async () => {
+        const email = uniqueEmail();
+        const account = await store.createAccount({ email, now: NOW });
+        expect(account.accountId).toMatch(/^acc_[0-9A-Za-z]{20}$/);
+        expect(await store.getAccount(account.accountId)).toEqual({ accountId: account.accountId, email, createdAt: NOW });
+        expect(await store.getAccount(newId('acc'))).toBeUndefined();
+        expect((await store.listAccounts()).map((a) => a.accountId)).toContain(account.accountId);
+      });
 
-export function signInContractCases(storeOf: () => CredentialStore, createAccount: () => Promise<Account>): void {
+      it('refuse a second account with the same email', async () => {
+        const email = uniqueEmail();
+        await store.createAccount({ email, now: NOW });
+        await expect(store.createAccount({ email, now: NOW })).rejects.toThrow();
+      });
+
+      it('start free, with the week’s 5 credits and the next Monday reset', async () => {
+        const account = await newAccount();
+        const summary = await expectConsistent(account.accountId);
+        expect(summary).toEqual({
+          tier: 'free',
+          creditsRemaining: 5,
+          creditsPurchased: 0,
+          creditsUsed: 0,
+          freeCreditsRemaining: 5,
+          freeCreditsReset: nextFreeReset(NOW),
+        });
+        expect(summary.freeCreditsReset?.toISOString()).toBe('2026-11-29T13:00:00.000Z');
+      });
+    });
+
+    describe('API keys', () => {
+      it('are stored by hash, found by hash, listed, and revoked once', async () => {
+        const account = await newAccount();
+        const key1 = generateApiKey('live');
+        const key2 = generateApiKey('live');
+        const rec1 = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key1, SECRET), prefix: 'spq_live_', last4: last4(key1), now: NOW });
+        const rec2 = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key2, SECRET), prefix: 'spq_live_', last4: last4(key2), now: at(1000) });
+        expect(rec1).toMatchObject({ accountId: account.accountId, prefix: 'spq_live_', last4: last4(key1), revokedAt: null, createdAt: NOW });
+
+        expect(await store.findKeyByHash(hashApiKey(key1, SECRET))).toEqual(rec1);
+        expect(await store.findKeyByHash(hashApiKey(key1, 'another-secret'))).toBeUndefined();
+        expect(await store.listKeys(account.accountId)).toEqual([rec1, rec2]);
+
+        // Rotation: both work until the old one is revoked; revocation is visible on the next look-up.
+        expect(await store.revokeKey(rec1.keyId, at(2000))).toBe(true);
+        expect(await store.revokeKey(rec1.keyId, at(3000))).toBe(false);
+        expect(await store.revokeKey(newId('key'), at(3000))).toBe(false);
+        expect((await store.findKeyByHash(hashApiKey(key1, SECRET)))?.revokedAt).toEqual(at(2000));
+        expect((await store.findKeyByHash(hashApiKey(key2, SECRET)))?.revokedAt).toBeNull();
+        expect((await store.listKeys(account.accountId)).map((k) => k.revokedAt)).toEqual([at(2000), null]);
+      });
+
+      it('carry the holder’s name; their last use is written at most once a minute', async () => {
+        const account = await newAccount();
+        const key = generateApiKey('live');
+        const rec = await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(key, SECRET), prefix: 'spq_live_', last4: last4(key), now: NOW, name: 'laptop' });
+        expect(rec).toMatchObject({ name: 'laptop', lastUsedAt: null });
+        await store.recordKeyUse(rec.keyId, at(1000));
+        await store.recordKeyUse(rec.keyId, at(30_000)); // within the minute: not written
+        expect((await store.listKeys(account.accountId))[0]).toMatchObject({ name: 'laptop', lastUsedAt: at(1000) });
+        await store.recordKeyUse(rec.keyId, at(61_000));
+        expect((await store.findKeyByHash(hashApiKey(key, SECRET)))?.lastUsedAt).toEqual(at(61_000));
+        await store.recordKeyUse(newId('key'), at(61_000)); // an unknown key: nothing happens
+      });
+
+      it('never share a hash', async () => {
+        const account = await newAccount();
+        const keyHash = hashApiKey(generateApiKey('test'), SECRET);
+        await store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash, prefix: 'spq_test_', last4: 'abcd', now: NOW });
+        await expect(store.addKey({ accountId: account.accountId, keyId: newId('key'), keyHash, prefix: 'spq_test_', last4: 'abcd', now: NOW })).rejects.toThrow();
+      });
+    });
+
+    describe('the account area', () => {
+      it('finds an account by its email, and only that one', async () => {
+        const account = await newAccount();
+        expect(await store.findAccountByEmail(account.email)).toEqual(account);
+        expect(await store.findAccountByEmail(`nobody-${account.email}`)).toBeUndefined();
+      });
+
+    });
+
+    describe('sign-in records', () => {
+      signInContractCases(() => store, newAccount);
+
+      it('addKeyWithin: at most maxActive unrevoked keys, however many requests race; a revoked key frees its place', async () => {
+        const account = await newAccount();
+        const add = (i: number, maxActive = 3) =>
+          store.addKeyWithin({ accountId: account.accountId, keyId: newId('key'), keyHash: hashApiKey(`spq_live_race_${account.accountId}_${i}_${Math.random()}`, SECRET), prefix: 'spq_live_', last4: 'abcd', now: at(i), maxActive });
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => add(i)));
+        expect(results.filter((r) => r !== undefined)).toHaveLength(3);
+        expect(await store.listKeys(account.accountId)).toHaveLength(3);
+        expect(await add(20)).toBeUndefined();
+        await store.revokeKey(results.find((r) => r !== undefined)!.keyId, at(30));
+        expect(await add(40)).toMatchObject({ accountId: account.accountId, revokedAt: null });
+        expect(await add(50)).toBeUndefined();
+      });
+    });
+  });
+}
+
+function signInContractCases(storeOf: () => CredentialStore, createAccount: () => Promise<Account>): void {
   const newAccount = async () => (await createAccount()).accountId;
   it('a holder has no settings until a link is redeemed or a time zone chosen', async () => {
     const accountId = await newAccount();
