@@ -17,8 +17,8 @@ export function accountStoreContract(name: string, harness: StoreHarness): void 
     describe('lifecycle', () => {
       const db = suiteDatabase(harness);
       it('migrates idempotently and reports healthy', async () => {
-        await db.store().migrate();
-        expect(await db.store().healthy()).toBe(true);
+        await db.store.migrate();
+        expect(await db.store.healthy()).toBe(true);
       });
 
       it('two instances migrating a fresh database at the same moment both succeed', async () => {

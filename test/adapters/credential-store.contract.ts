@@ -3,21 +3,16 @@
  * links, sessions): every implementation runs it, SQLite, PostgreSQL and the in-memory fake, through
  * account-store.contract.ts (test/adapters/db/*.test.ts), each on a database of its own.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey, last4, newId } from '../../src/core/keys.ts';
 import { nextFreeReset } from '../../src/core/ledger/weekly-reset.ts';
-import type { Account, AccountStore } from '../../src/ports/account-store.ts';
+import type { Account } from '../../src/ports/account-store.ts';
 import type { CredentialStore } from '../../src/ports/credential-store.ts';
 import { at, HOUR, NOW, SECRET, suiteDatabase, uniqueEmail, type StoreHarness } from './store-contract-support.ts';
 
 export function credentialStoreContract(name: string, harness: StoreHarness): void {
   describe(`CredentialStore contract (accounts, keys, sign-in): ${name}`, () => {
-    const db = suiteDatabase(harness);
-    let store!: AccountStore;
-    beforeAll(() => {
-      store = db.store();
-    });
-    const { newAccount, expectConsistent } = db;
+    const { store, newAccount, expectConsistent } = suiteDatabase(harness);
     describe('accounts', () => {
       it('are created, fetched and listed', async () => {
         const email = uniqueEmail();

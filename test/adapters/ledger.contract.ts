@@ -5,21 +5,16 @@
  * through account-store.contract.ts (test/adapters/db/*.test.ts), on a database of its own.
  */
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashIdempotencyKey } from '../../src/adapters/db/kysely-account-store.ts';
 import { newId } from '../../src/core/keys.ts';
 import { currentFreePeriodStart, nextFreeReset } from '../../src/core/ledger/weekly-reset.ts';
-import type { AccountStore } from '../../src/ports/account-store.ts';
 import { at, chargeRequest, DAY, HOUR, NOW, suiteDatabase, type StoreHarness } from './store-contract-support.ts';
 
 export function ledgerContract(name: string, harness: StoreHarness): void {
   describe(`Ledger contract: ${name}`, () => {
     const db = suiteDatabase(harness);
-    let store!: AccountStore;
-    beforeAll(() => {
-      store = db.store();
-    });
-    const { newAccount, expectConsistent } = db;
+    const { store, newAccount, expectConsistent } = db;
 
     describe('the account area’s reads', () => {
       it('lists the ledger newest first, by page, per account; and the bundles newest first', async () => {

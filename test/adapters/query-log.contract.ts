@@ -3,19 +3,13 @@
  * implementation runs it, SQLite and PostgreSQL over real connections and the in-memory fake,
  * through account-store.contract.ts (test/adapters/db/*.test.ts), on a database of its own.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/keys.ts';
-import type { AccountStore } from '../../src/ports/account-store.ts';
 import { at, chargeRequest, DAY, HOUR, NOW, suiteDatabase, type StoreHarness } from './store-contract-support.ts';
 
 export function queryLogContract(name: string, harness: StoreHarness): void {
   describe(`QueryLog contract: ${name}`, () => {
-    const db = suiteDatabase(harness);
-    let store!: AccountStore;
-    beforeAll(() => {
-      store = db.store();
-    });
-    const { newAccount, expectConsistent } = db;
+    const { store, newAccount, expectConsistent } = suiteDatabase(harness);
     describe('history', () => {
       it('pages completed queries newest first, filters by dataset type, and stays per account', async () => {
         const account = await newAccount();

@@ -45,8 +45,11 @@ export function chargeRequest(accountId: string, credits: number, now: Date, ext
 }
 
 export interface SuiteDatabase {
-  /** The suite's store, migrated (from its beforeAll on). */
-  store(): AccountStore;
+  /**
+   * The suite's store, migrated by its beforeAll. Taken at describe time, before that hook has
+   * opened it: every call goes to the store opened then.
+   */
+  readonly store: AccountStore;
   /** Another store instance on the suite's database. */
   another(): AccountStore;
   /** A store to close when the suite ends. */
@@ -71,7 +74,12 @@ export function suiteDatabase(harness: StoreHarness): SuiteDatabase {
     await Promise.all(opened.map((s) => s.close()));
   });
   return {
-    store: () => store,
+    store: new Proxy({} as AccountStore, {
+      get: (_, key) => {
+        const value: unknown = Reflect.get(store, key);
+        return typeof value === 'function' ? value.bind(store) : value;
+      },
+    }),
     another: () => track(open()),
     track,
     newAccount: (now = NOW) => store.createAccount({ email: uniqueEmail(), now }),
