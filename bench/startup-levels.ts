@@ -9,8 +9,10 @@
  * (--persons per area) matters only to `full`. The records are not realistic: only the shape is.
  *
  * `--levels poa` (or any comma list) keeps only those levels' areas: the baseline of the same run.
+ * `--release DIR` times a release built elsewhere instead (e.g. the `npm run start:census` one,
+ * `data/census/pools/census-2021.1`), real pools and all.
  *
- * Usage: node bin/run-ts.js bench/startup-levels.ts [--data /tmp/spq-startup-levels] [--levels sal,sa2,poa,lga] [--persons 50] [--starts 3]
+ * Usage: node bin/run-ts.js bench/startup-levels.ts [--data /tmp/spq-startup-levels] [--levels sal,sa2,poa,lga] [--persons 50] [--starts 3] [--release DIR]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -33,13 +35,14 @@ const { values } = parseArgs({
     persons: { type: 'string', default: '50' },
     starts: { type: 'string', default: '3' },
     levels: { type: 'string', default: 'sal,sa2,poa,lga' },
+    release: { type: 'string' },
   },
 });
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const root = join(import.meta.dirname, '..');
 const dataDir = resolve(values.data!);
 const levels = values.levels!.split(',');
-const releaseDir = join(dataDir, 'pools', levels.join('-'));
+const releaseDir = values.release ? resolve(values.release) : join(dataDir, 'pools', levels.join('-'));
 
 /** Every real area of the four levels as the builder catalogues it; suburbs get their state's postal areas and LGAs in turn. */
 function allAreas(): SuburbEntry[] {
@@ -74,6 +77,7 @@ async function buildRelease(persons: number): Promise<number> {
     say(`reusing ${releaseDir}`);
     return (JSON.parse(await readFile(join(releaseDir, 'catalog.json'), 'utf8')) as { suburbs: unknown[] }).suburbs.length;
   }
+  if (values.release) throw new Error(`no release in ${releaseDir} (no manifest.json)`);
   const areas = allAreas().filter((a) => levels.includes(a.level ?? 'sal'));
   const variables = Object.fromEntries(DATASET_TYPES.map((d) => [d, variablesOf(d)])) as Record<DatasetType, ReturnType<typeof variablesOf>>;
   const writer = await createPoolReleaseWriter({ dir: releaseDir, version: 'all-levels', variables, fittedTo: 'census' });
@@ -104,7 +108,7 @@ async function main(): Promise<void> {
   const s = (ms: number) => (ms / 1000).toFixed(2);
   process.stdout.write(
     [
-      `release of ${fmtInt(areas)} areas (${levels.join(', ')})`,
+      `release of ${fmtInt(areas)} areas (${values.release ? releaseDir : levels.join(', ')})`,
       '| figure | measured | goal |',
       '|---|---|---|',
       `| start to ready (/readyz 200), ${ready.length} starts | ${ready.map(s).join(' / ')} s (median ${s(median(ready))}) | ≤ 3 s |`,

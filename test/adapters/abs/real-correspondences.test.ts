@@ -17,6 +17,8 @@ import { linkSuburbs2016, type SalLinks } from '../../../src/adapters/abs/sal-li
 import { realSalLinks } from '../../../src/adapters/abs/sal-links-reference.ts';
 
 const DIR = fileURLToPath(new URL('../../../../shared/abs/asgs-2016-correspondences/', import.meta.url));
+/** The same workbooks cut to Tasmania's, the ACT's and the NT's rows (scripts/extract-correspondences.ts), for `npm run start:census`. */
+const SHIPPED = fileURLToPath(new URL('../../../census/2021-gcp/correspondences/', import.meta.url));
 const present = existsSync(DIR);
 if (!present) console.warn(`skipping the real correspondence tests: ${DIR} is absent`);
 
@@ -82,6 +84,24 @@ describe.skipIf(!present)('the real ABS 2016 correspondences', () => {
       expect(shipped.get(code)?.gccsa).toBe(s.gccsa);
     }
   });
+
+  it('the shipped correspondences hold the three states\' rows of every map and link their suburbs as the whole files do', async () => {
+    const loaded = await loadSuburbs2016(await indexFiles(SHIPPED));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
+    const shipped = loaded.value;
+    // SA1, SA2 and 2016 suburb codes begin with their state's digit: 6 Tasmania, 7 the NT, 8 the ACT.
+    const ofStates = (map: ReadonlyMap<string, unknown>) => new Map([...map].filter(([code]) => /^[678]/.test(code)));
+    for (const key of ['names', 'sa2s', 'sa1Ssc', 'sa1Poa', 'sa1Lga', 'localityPostcodes', 'sa2Lga'] as const) {
+      expect(shipped[key].size, key).toBeGreaterThan(0);
+      expect(shipped[key], key).toEqual(ofStates(old[key]));
+    }
+    const sals = realSals().filter((s) => ['TAS', 'ACT', 'NT'].includes(s.state));
+    const fromShipped = linkSuburbs2016(sals, shipped, {});
+    const fromWhole = linkSuburbs2016(sals, old, {});
+    expect(fromShipped.suburbs.length).toBeGreaterThan(1150);
+    expect(fromShipped.suburbs).toEqual(fromWhole.suburbs);
+    expect(fromShipped.leftOut).toEqual(fromWhole.leftOut);
+  }, 120_000);
 
   it('a file that is not a workbook is an error naming it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spq-corr-'));
