@@ -34,4 +34,10 @@ export interface FileStore {
   settled(key: string): Promise<void>;
   /** Removes the file and its representations. */
   delete(key: string): Promise<void>;
+  /**
+   * Removes the partial copies a killed process left in the store (a compression or copy cut off
+   * before its rename), last written before `olderThan`; returns how many. A store that writes
+   * its partial copies elsewhere (S3: in the instance's temp directory, swept with it) has none.
+   */
+  removeStalePartials?(olderThan: Date): Promise<number>;
 }

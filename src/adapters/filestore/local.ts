@@ -23,6 +23,31 @@ export interface LocalFileStoreOptions {
 
 const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
 
+/** What encodeFile and put's cross-filesystem copy name their temporary files: `<name>.partial-<12 hex>`. */
+const PARTIAL = /\.partial-[0-9a-f]{12}$/;
+
+/** Files under `dir` (recursively) named as partial copies and last written before `olderThan`, removed; returns how many. */
+async function removePartialsBefore(dir: string, olderThan: Date): Promise<number> {
+  let entries;
+  try {
+    entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  } catch (e) {
+    if (isMissing(e)) return 0;
+    throw e;
+  }
+  let removed = 0;
+  for (const entry of entries) {
+    if (!entry.isFile() || !PARTIAL.test(entry.name)) continue;
+    const path = join(entry.parentPath, entry.name);
+    // A copy still being written is touched every few milliseconds; one idle this long lost its writer.
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined || info.mtimeMs >= olderThan.getTime()) continue;
+    await rm(path, { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 export function createLocalFileStore(options: LocalFileStoreOptions): FileStore {
   const root = join(options.dir, 'files');
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -44,7 +69,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       if (isMissing(e)) return;
       throw e;
     }
-    await Promise.all(names.filter((n) => n.startsWith(prefix) && n.includes('.partial-')).map((n) => rm(join(dirname(target), n), { force: true })));
+    await Promise.all(names.filter((n) => n.startsWith(prefix) && PARTIAL.test(n)).map((n) => rm(join(dirname(target), n), { force: true })));
   };
 
   return {
@@ -117,5 +142,9 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       await jobs.settled(key);
       await Promise.all([rm(path, { force: true }), removeEncoded(key), removePartials(key)]);
     },
+
+    // A kill during the background compression of a kept file leaves its partial copy until the
+    // file expires (days): the start-up and the periodic sweep remove it (src/app/maintenance.ts).
+    removeStalePartials: (olderThan) => removePartialsBefore(root, olderThan),
   };
 }
