@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { signLink, type LinkSecret } from '../../core/links.ts';
+import type { LinkSecret } from '../../core/links.ts';
 import { isCompressible, STORED_CODINGS, type ContentCoding, type FileStore } from '../../ports/file-store.ts';
 import { ENCODE_BEFORE_PUT_BYTES, encodedKey, encodeFile, EncodingJobs } from './encodings.ts';
 import { assertRange, assertSafeKey } from './file-keys.ts';
+import { serviceLink } from './service-links.ts';
 
 /**
  * Result files in the local data directory (the embedded default): <dir>/files/<key>. Download
@@ -50,7 +51,6 @@ async function removePartialsBefore(dir: string, olderThan: Date): Promise<numbe
 
 export function createLocalFileStore(options: LocalFileStoreOptions): FileStore {
   const root = join(options.dir, 'files');
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const pathOf = (key: string, coding?: ContentCoding) => {
     assertSafeKey(key);
     return join(root, coding === undefined ? key : encodedKey(key, coding));
@@ -104,11 +104,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       if (size <= ENCODE_BEFORE_PUT_BYTES) await job;
     },
 
-    async downloadUrl(key, fileName, expiresAt) {
-      // The file name is signed too: a link cannot be renamed into another dataset's.
-      const token = signLink(options.secret, key, Math.floor(expiresAt.getTime() / 1000), fileName);
-      return `${baseUrl}/downloads/${token}/${encodeURIComponent(fileName)}`;
-    },
+    downloadUrl: async (key, fileName, expiresAt) => serviceLink(options, key, fileName, expiresAt),
 
     async size(key, coding) {
       try {
