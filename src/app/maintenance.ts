@@ -42,6 +42,7 @@ export function startSweeper(deps: Deps, log: OpsLog, intervalMs: number): () =>
       await sweepExpiredFiles(deps, log);
       await recoverPendingQueries(deps, log);
       await collectFailedFiles(deps, log, HOUR_MS);
+      await removeStalePartials(deps, log, new Date(deps.clock.now().getTime() - PARTIAL_IDLE_MS));
     })().catch((error: unknown) => log.error({ err: error }, 'sweeper run failed; retrying next interval'));
   };
   tick();
@@ -69,6 +70,23 @@ export async function removeOrphanTemps(tmpDir: string, liveInstances: ReadonlyS
   const orphans = names.filter((name) => !liveInstances.has(name));
   for (const name of orphans) await rm(join(tmpDir, name), { recursive: true, force: true });
   return orphans.length;
+}
+
+/**
+ * A partial copy in the file store (a compression or copy cut off by a kill) not written for this
+ * long has lost its writer: a live one writes every few milliseconds, even on a loaded machine.
+ */
+export const PARTIAL_IDLE_MS = 10 * 60_000;
+
+/**
+ * Removes the partial copies a killed process left in the file store, last written before
+ * `olderThan`: a completed query's file keeps its key for days, and its delete would be the only
+ * other thing that removes them. Returns how many it removed.
+ */
+export async function removeStalePartials(deps: Pick<UseCaseDeps, 'files'>, log: OpsLog, olderThan: Date): Promise<number> {
+  const removed = (await deps.files.removeStalePartials?.(olderThan)) ?? 0;
+  if (removed > 0) log.info({ removed }, 'removed partial copies left in the file store by an earlier stop');
+  return removed;
 }
 
 /** Executes still pending after this long are taken as lost in a crash (the slowest execute takes minutes). */

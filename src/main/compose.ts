@@ -66,7 +66,9 @@ function mailerFor(config: Config): Mailer | undefined {
 }
 
 function fileStoreFor(config: Config, secret: string): FileStore {
-  if (config.s3 !== undefined) return createS3FileStore(config.s3);
+  // Either way download_url is the service's link: on S3 its route redirects to a presigned URL of
+  // the representation the client accepts (compressed, with its length), so the bytes come from the bucket.
+  if (config.s3 !== undefined) return createS3FileStore(config.s3, { serviceLinks: { baseUrl: publicBaseUrl(config), secret } });
   return createLocalFileStore({ dir: config.dataDir, baseUrl: publicBaseUrl(config), secret });
 }
 

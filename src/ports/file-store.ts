@@ -26,6 +26,13 @@ export interface FileStore {
   put(key: string, localPath: string, contentType: string): Promise<void>;
   /** URL the client downloads from, valid until expiresAt; carries no API key. */
   downloadUrl(key: string, fileName: string, expiresAt: Date): Promise<string>;
+  /**
+   * Where the store hands its bytes out itself (S3: a presigned URL): a URL of the file, or of its
+   * representation in `coding`, for one method, valid until expiresAt, named `fileName` when
+   * saved. The download route redirects to it after choosing the representation, so the bytes
+   * do not pass through the service. Absent where the service sends the bytes (read).
+   */
+  directUrl?(key: string, fileName: string, expiresAt: Date, options: { readonly coding?: ContentCoding; readonly method: 'GET' | 'HEAD' }): Promise<string>;
   /** Byte size of the file (or of its representation in `coding`), or undefined when that is not held. */
   size(key: string, coding?: ContentCoding): Promise<number | undefined>;
   /** Streams bytes [start, end] inclusive of the file (or of its representation in `coding`), the whole without a range. */
@@ -34,4 +41,10 @@ export interface FileStore {
   settled(key: string): Promise<void>;
   /** Removes the file and its representations. */
   delete(key: string): Promise<void>;
+  /**
+   * Removes the partial copies a killed process left in the store (a compression or copy cut off
+   * before its rename), last written before `olderThan`; returns how many. A store that writes
+   * its partial copies elsewhere (S3: in the instance's temp directory, swept with it) has none.
+   */
+  removeStalePartials?(olderThan: Date): Promise<number>;
 }

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { startWorker } from '../adapters/worker-thread.ts';
 import { tryRunSuburbJob, type FailedSuburb, type SuburbJob, type SuburbOutcome } from './suburb-job.ts';
 
 type WorkerReply = { ok: true; outcome: SuburbOutcome | FailedSuburb } | { ok: false; index: number; message: string };
@@ -17,14 +17,7 @@ export async function runJobsInOrder(
     for (const job of jobs) await consume(tryRunSuburbJob(job));
     return;
   }
-  // Compiled (dist/, production): the worker is JavaScript. From the sources (tests, benches): a
-  // worker thread does not inherit the TypeScript loader, so a bootstrap registers it first.
-  const compiled = import.meta.url.endsWith('.js');
-  const workers = Array.from({ length: threads }, () =>
-    compiled
-      ? new Worker(new URL('./synth-worker.js', import.meta.url))
-      : new Worker(new URL('./worker-bootstrap.js', import.meta.url), { workerData: { entry: new URL('./synth-worker.ts', import.meta.url).href } }),
-  );
+  const workers = Array.from({ length: threads }, () => startWorker(import.meta.url, 'synth-worker'));
   const iterator = jobs[Symbol.iterator]();
   const finished = new Map<number, SuburbOutcome | FailedSuburb>();
   const idle = [...workers];

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectFailedFiles, holdInstanceLease, PENDING_TIMEOUT_MS, recoverPendingQueries, removeOrphanTemps, startSweeper } from '../../src/app/maintenance.ts';
+import { collectFailedFiles, holdInstanceLease, PARTIAL_IDLE_MS, PENDING_TIMEOUT_MS, recoverPendingQueries, removeOrphanTemps, startSweeper } from '../../src/app/maintenance.ts';
 import { executeQuery } from '../../src/app/execute.ts';
 import { newId } from '../../src/core/keys.ts';
 import { startTestServer, type TestServer } from '../http/harness.ts';
@@ -93,6 +93,23 @@ describe('orphaned temp files', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('partial copies in the file store', () => {
+  it('a sweeper run removes those a kill left idle past PARTIAL_IDLE_MS, and not one still being written', async () => {
+    const files = join(s.dataDir, 'files');
+    await mkdir(files, { recursive: true });
+    const idleSince = new Date(s.clock.ms - PARTIAL_IDLE_MS - 60_000);
+    await writeFile(join(files, 'qry_crashed.csv.zst.partial-0a1b2c3d4e5f'), 'half a frame');
+    await utimes(join(files, 'qry_crashed.csv.zst.partial-0a1b2c3d4e5f'), idleSince, idleSince);
+    const writing = new Date(s.clock.ms - 1000);
+    await writeFile(join(files, 'qry_running.csv.gz.partial-0a1b2c3d4e5f'), 'being written');
+    await utimes(join(files, 'qry_running.csv.gz.partial-0a1b2c3d4e5f'), writing, writing);
+    await startSweeper(s.deps, log, 60_000)(); // stopping waits for the first run, which starts at once
+    const left = (await readdir(files)).filter((n) => n.includes('.partial-'));
+    expect(left).toEqual(['qry_running.csv.gz.partial-0a1b2c3d4e5f']);
+    await rm(join(files, left[0]!));
   });
 });
 

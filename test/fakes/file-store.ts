@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import { constants, gzipSync, zstdCompressSync } from 'node:zlib';
 import { GZIP_LEVEL, ZSTD_LEVEL } from '../../src/adapters/filestore/encodings.ts';
 import { assertRange, assertSafeKey } from '../../src/adapters/filestore/file-keys.ts';
-import { signLink, type LinkSecret } from '../../src/core/links.ts';
+import type { LinkSecret } from '../../src/core/links.ts';
+import { serviceLink } from '../../src/adapters/filestore/service-links.ts';
 import { isCompressible, type ContentCoding, type FileStore } from '../../src/ports/file-store.ts';
 
 export interface MemoryFileStoreOptions {
@@ -32,7 +33,6 @@ export function memoryFileStore(options: MemoryFileStoreOptions): FileStore & { 
   // A compressible file's representations, compressed at put as the real stores do.
   const encoded = new Map<string, Readonly<Record<ContentCoding, Buffer>>>();
   const bytesOf = (key: string, coding: ContentCoding | undefined) => (coding === undefined ? files.get(key) : encoded.get(key)?.[coding]);
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const take = options.take ?? takeFromDisk;
   return {
     keys: () => [...files.keys()].sort(),
@@ -48,10 +48,7 @@ export function memoryFileStore(options: MemoryFileStoreOptions): FileStore & { 
         });
       }
     },
-    async downloadUrl(key, fileName, expiresAt) {
-      const token = signLink(options.secret, key, Math.floor(expiresAt.getTime() / 1000), fileName);
-      return `${baseUrl}/downloads/${token}/${encodeURIComponent(fileName)}`;
-    },
+    downloadUrl: async (key, fileName, expiresAt) => serviceLink(options, key, fileName, expiresAt),
     async size(key, coding) {
       assertSafeKey(key);
       return bytesOf(key, coding)?.length;

@@ -158,23 +158,6 @@ export async function startTestServer(
   };
 }
 
-/**
- * What a presigned S3 link stands for, without when it was signed: the object, the file name it
- * downloads as, and the instant it expires. Re-signing the same file (an idempotent replay)
- * gives another URL for the same thing.
- */
-export function presignedTarget(link: string): { object: string; disposition: string | null; expiresAt: number } {
-  const url = new URL(link);
-  const d = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(url.searchParams.get('X-Amz-Date') ?? '');
-  if (d === null) throw new Error(`not a presigned URL: ${link}`);
-  const signedAt = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), Number(d[4]), Number(d[5]), Number(d[6]));
-  return {
-    object: `${url.origin}${url.pathname}`,
-    disposition: url.searchParams.get('response-content-disposition'),
-    expiresAt: signedAt + Number(url.searchParams.get('X-Amz-Expires')) * 1000,
-  };
-}
-
 /** A query body with defaults a test overrides. */
 export const query = (overrides: Record<string, unknown> = {}) => ({
   geography_level: 'suburb',

@@ -113,7 +113,8 @@ async function openScaleOut(options: StackOptions): Promise<StackPorts> {
     cleanups.push(() => keyRevocations.close());
 
     const bucket = await openBucket(`spq-t-${id}`, options.now, cleanups);
-    const files = createS3FileStore(bucket.config, { now: options.now });
+    // As `spq serve` composes it: links through the service, which redirects to the bucket.
+    const files = createS3FileStore(bucket.config, { now: options.now, serviceLinks: { baseUrl: options.baseUrl, secret: options.secret } });
     cleanups.push(async () => files.destroy());
     return { accounts, limiter, keyRevocations, files, listFiles: bucket.list, close };
   } catch (error) {

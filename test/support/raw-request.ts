@@ -28,3 +28,17 @@ export function sendRaw(baseUrl: string, agent: Agent, r: RawRequest): Promise<R
     req.end(r.body);
   });
 }
+
+/** GET (or `method`) of a whole URL, the answer's bytes as sent: no redirect followed, no Content-Encoding undone. */
+export function requestBytes(url: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers, method }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

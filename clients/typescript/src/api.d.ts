@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Download a result file (signed link)
-         * @description The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416); every response has Content-Length. A whole csv or JSON file is sent compressed (Content-Encoding zstd or gzip, compressed once when the file was written, Content-Length the compressed size) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.
+         * @description The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416); every response has Content-Length. With files in S3 (scale-out) the link is checked here and answered with 307 to a short-lived presigned URL of the bucket, which sends the same. A whole csv or JSON file is sent compressed (Content-Encoding zstd or gzip, compressed once when the file was written, Content-Length the compressed size) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -615,6 +615,14 @@ export interface operations {
                     "application/zip": string;
                     "application/json": string;
                 };
+            };
+            /** @description Scale-out (files in S3): the same answer from the bucket. Location is a presigned URL of a few minutes for this method, of the compressed copy Accept-Encoding allows or of the file itself (send Range along); follow it with the same headers */
+            307: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The link was altered */
             403: {

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { signLink, type LinkSecret } from '../../core/links.ts';
+import type { LinkSecret } from '../../core/links.ts';
 import { isCompressible, STORED_CODINGS, type ContentCoding, type FileStore } from '../../ports/file-store.ts';
 import { ENCODE_BEFORE_PUT_BYTES, encodedKey, encodeFile, EncodingJobs } from './encodings.ts';
 import { assertRange, assertSafeKey } from './file-keys.ts';
+import { serviceLink } from './service-links.ts';
 
 /**
  * Result files in the local data directory (the embedded default): <dir>/files/<key>. Download
@@ -23,9 +24,33 @@ export interface LocalFileStoreOptions {
 
 const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
 
+/** What encodeFile and put's cross-filesystem copy name their temporary files: `<name>.partial-<12 hex>`. */
+const PARTIAL = /\.partial-[0-9a-f]{12}$/;
+
+/** Files under `dir` (recursively) named as partial copies and last written before `olderThan`, removed; returns how many. */
+async function removePartialsBefore(dir: string, olderThan: Date): Promise<number> {
+  let entries;
+  try {
+    entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  } catch (e) {
+    if (isMissing(e)) return 0;
+    throw e;
+  }
+  let removed = 0;
+  for (const entry of entries) {
+    if (!entry.isFile() || !PARTIAL.test(entry.name)) continue;
+    const path = join(entry.parentPath, entry.name);
+    // A copy still being written is touched every few milliseconds; one idle this long lost its writer.
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined || info.mtimeMs >= olderThan.getTime()) continue;
+    await rm(path, { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 export function createLocalFileStore(options: LocalFileStoreOptions): FileStore {
   const root = join(options.dir, 'files');
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const pathOf = (key: string, coding?: ContentCoding) => {
     assertSafeKey(key);
     return join(root, coding === undefined ? key : encodedKey(key, coding));
@@ -44,7 +69,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       if (isMissing(e)) return;
       throw e;
     }
-    await Promise.all(names.filter((n) => n.startsWith(prefix) && n.includes('.partial-')).map((n) => rm(join(dirname(target), n), { force: true })));
+    await Promise.all(names.filter((n) => n.startsWith(prefix) && PARTIAL.test(n)).map((n) => rm(join(dirname(target), n), { force: true })));
   };
 
   return {
@@ -79,11 +104,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       if (size <= ENCODE_BEFORE_PUT_BYTES) await job;
     },
 
-    async downloadUrl(key, fileName, expiresAt) {
-      // The file name is signed too: a link cannot be renamed into another dataset's.
-      const token = signLink(options.secret, key, Math.floor(expiresAt.getTime() / 1000), fileName);
-      return `${baseUrl}/downloads/${token}/${encodeURIComponent(fileName)}`;
-    },
+    downloadUrl: async (key, fileName, expiresAt) => serviceLink(options, key, fileName, expiresAt),
 
     async size(key, coding) {
       try {
@@ -117,5 +138,9 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       await jobs.settled(key);
       await Promise.all([rm(path, { force: true }), removeEncoded(key), removePartials(key)]);
     },
+
+    // A kill during the background compression of a kept file leaves its partial copy until the
+    // file expires (days): the start-up and the periodic sweep remove it (src/app/maintenance.ts).
+    removeStalePartials: (olderThan) => removePartialsBefore(root, olderThan),
   };
 }

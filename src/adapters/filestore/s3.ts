@@ -8,6 +8,7 @@ import type { S3Config } from '../../config.ts';
 import { isCompressible, STORED_CODINGS, type ContentCoding, type FileStore } from '../../ports/file-store.ts';
 import { ENCODE_BEFORE_PUT_BYTES, encodedKey, encodeFile, EncodingJobs } from './encodings.ts';
 import { assertRange, assertSafeKey, attachmentDisposition } from './file-keys.ts';
+import { serviceLink, type ServiceLinks } from './service-links.ts';
 
 /**
  * Result files in an S3-compatible bucket (scale-out): any instance can hand out any file.
@@ -18,12 +19,20 @@ import { assertRange, assertSafeKey, attachmentDisposition } from './file-keys.t
  * die when the session token does (see docs/storage-and-limits.md).
  * A csv or JSON file's compressed representations are objects of their own, <key>.zst and
  * <key>.gz, stored with their Content-Encoding (the local store's layout).
+ *
+ * With `serviceLinks` (what `spq serve` composes), download_url is the service's own signed link
+ * instead: its route checks it (403/410 as JSON, HEAD, the per-address limit), picks the
+ * representation the client accepts and redirects to a presigned URL of that object for the
+ * request's method (directUrl), so the bytes still come from the bucket, compressed, with
+ * their Content-Length, and a range from the file itself.
  */
 export interface S3FileStoreOptions {
   /** Multipart part size in bytes (S3's minimum is 5 MiB). Files up to one part go in one PUT. */
   readonly partSize?: number;
   /** Clock for presigning (ms since epoch); tests move it. */
   readonly now?: () => number;
+  /** Download links through the service's route (which redirects to directUrl); without, download_url is a presigned GET of the file itself. */
+  readonly serviceLinks?: ServiceLinks;
 }
 
 export interface S3FileStore extends FileStore {
@@ -69,6 +78,13 @@ export function createS3FileStore(config: S3Config, options: S3FileStoreOptions 
     await new Upload({ client, params, partSize, queueSize: 2, leavePartsOnError: false }).done();
   }
 
+  /** A presigned URL for the time left until expiresAt (at least 1 s, at most SigV4's 7 days), signed by the injected clock. */
+  function presign(command: GetObjectCommand | HeadObjectCommand, expiresAt: Date): Promise<string> {
+    const signedAt = now();
+    const seconds = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor((expiresAt.getTime() - signedAt) / 1000)));
+    return getSignedUrl(client, command, { expiresIn: seconds, signingDate: new Date(signedAt) });
+  }
+
   /** Compresses the local file beside itself and uploads the result as the key's representation in `coding`. */
   async function putEncoded(key: string, localPath: string, contentType: string, coding: ContentCoding): Promise<void> {
     const path = encodedKey(localPath, coding);
@@ -104,10 +120,15 @@ export function createS3FileStore(config: S3Config, options: S3FileStoreOptions 
 
     async downloadUrl(key, fileName, expiresAt) {
       assertSafeKey(key);
-      const signedAt = now();
-      const seconds = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor((expiresAt.getTime() - signedAt) / 1000)));
-      const command = new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: attachmentDisposition(fileName) });
-      return getSignedUrl(client, command, { expiresIn: seconds, signingDate: new Date(signedAt) });
+      if (options.serviceLinks !== undefined) return serviceLink(options.serviceLinks, key, fileName, expiresAt);
+      return presign(new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: attachmentDisposition(fileName) }), expiresAt);
+    },
+
+    async directUrl(key, fileName, expiresAt, { coding, method }) {
+      assertSafeKey(key);
+      const object = { Bucket, Key: objectKey(key, coding), ResponseContentDisposition: attachmentDisposition(fileName) };
+      // SigV4 signs the method: a HEAD needs a URL of its own.
+      return presign(method === 'HEAD' ? new HeadObjectCommand(object) : new GetObjectCommand(object), expiresAt);
     },
 
     async size(key, coding) {

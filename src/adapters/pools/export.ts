@@ -15,7 +15,7 @@ import { ID_DIGITS, ID_PREFIX, type Catalog, type CatalogSuburb, type CatalogVar
 import type { ColumnFile } from './columns.ts';
 import { ID_COLUMNS } from './records-sql.ts';
 import { writeCsv, type CsvColumn } from './csv.ts';
-import { writeParquet, type ParquetColumn } from './parquet.ts';
+import { writeParquet, type ParquetColumn, type ParquetEncoding } from './parquet.ts';
 import { writeXlsx, type XlsxColumn } from './xlsx.ts';
 import { coarseColumnName, NULL_CODE, variableFileColumns, type VariableFileColumn } from './variable-columns.ts';
 
@@ -192,6 +192,7 @@ export async function exportRows(
   parts: readonly ExportPart[],
   request: ExportRequest,
   linked: LinkedColumns = {},
+  parquetEncoding?: ParquetEncoding,
 ): Promise<ExportResult> {
   const { format, destPath } = request;
   const hierarchical = request.includeGeography === 'hierarchical';
@@ -208,7 +209,7 @@ export async function exportRows(
     // csv has no place for it: the dictionary (and the query metadata) is a separate file.
     await writeFile(dictionaryPathOf(destPath), JSON.stringify({ ...dictionary, metadata: request.metadata }, null, 2) + '\n');
   } else {
-    await exportParquet(catalog, shape, request, { ...request.metadata, dictionary: JSON.stringify(dictionary) });
+    await exportParquet(catalog, shape, request, { ...request.metadata, dictionary: JSON.stringify(dictionary) }, parquetEncoding);
   }
   return { rows, bytes: (await stat(destPath)).size, ...(format === 'csv' ? { dictionaryPath: dictionaryPathOf(destPath) } : {}) };
 }
@@ -348,10 +349,10 @@ async function exportCsv(shape: FileShape, request: ExportRequest): Promise<void
 }
 
 /** The parquet file, written from the coded columns (parquet.ts); an ordinal variable's columns are ordered dictionaries. */
-async function exportParquet(catalog: Catalog, shape: FileShape, request: ExportRequest, keyValue: Record<string, string>): Promise<void> {
+async function exportParquet(catalog: Catalog, shape: FileShape, request: ExportRequest, keyValue: Record<string, string>, encoding?: ParquetEncoding): Promise<void> {
   const ordinal = new Set(shape.fileColumns.filter((c) => measurementOf(catalog.variables[c.source.dataset][c.source.variable]!) === 'ordinal').map((c) => c.name));
   const columns: ParquetColumn[] = streamedColumns(shape).map((c) => (c.kind === 'coded' ? { ...c, ordered: ordinal.has(c.name) } : c));
-  await writeParquet({ destPath: request.destPath, columns, batches: batchesOf(shape), keyValue });
+  await writeParquet({ destPath: request.destPath, columns, batches: batchesOf(shape), keyValue, ...(encoding === undefined ? {} : { encoding }) });
 }
 
 async function exportXlsx(catalog: Catalog, shape: FileShape, request: ExportRequest): Promise<void> {

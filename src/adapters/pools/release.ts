@@ -16,6 +16,7 @@ import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
 import { LINK_FILES, OpenColumnFile, columnFile, type ColumnFile, type ColumnKind, type ColumnReader } from './columns.ts';
 import { dictionaryPathOf, exportRows, measurementOf, type DatasetColumns } from './export.ts';
 import { verifyManifest, type VerifyMode } from './manifest.ts';
+import type { ParquetEncoding } from './parquet.ts';
 import { ZipWriter } from './zip.ts';
 import type { ExportResult } from '../../ports/pool-release.ts';
 
@@ -30,6 +31,8 @@ export interface OpenPoolReleaseOptions {
   readonly memoryLimit?: string;
   /** How start-up checks the files against the manifest (default "sampled"; SPQ_POOL_VERIFY). */
   readonly verify?: VerifyMode;
+  /** Where parquet row groups are encoded (parquet.ts; by default on the encoding thread for a file of several): benches compare the two. */
+  readonly parquetEncoding?: ParquetEncoding;
 }
 
 export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptions = {}): Promise<PoolRelease> {
@@ -154,7 +157,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
       if (closed) throw new Error('pool release is closed');
       try {
         const parts = request.parts.map((p) => ({ rows: p.rows, suburbOrdinals: p.selection.suburbs.map((s) => ordinalOf.get(s.salCode)!), label: p.selection.input }));
-        return await exportRows(catalog, request.dataset, columns[request.dataset], parts, request, columns);
+        return await exportRows(catalog, request.dataset, columns[request.dataset], parts, request, columns, options.parquetEncoding);
       } catch (error) {
         // Never leave a half-written file behind for the caller to serve by mistake.
         await rm(request.destPath, { force: true });

@@ -119,7 +119,9 @@ const opsLogOf = (app: App): OpsLog => ({
  * leases once past PENDING_TIMEOUT_MS.
  */
 async function recoverInterruptedWork(config: Config, services: Services, opsLog: OpsLog): Promise<void> {
-  const { PENDING_TIMEOUT_MS, collectFailedFiles, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps } = await import('../../app/maintenance.ts');
+  const { PARTIAL_IDLE_MS, PENDING_TIMEOUT_MS, collectFailedFiles, recoverLapsedInstances, recoverPendingQueries, removeOrphanTemps, removeStalePartials } = await import(
+    '../../app/maintenance.ts'
+  );
   const embedded = config.databaseUrl === undefined;
   const refunded =
     (await recoverPendingQueries(services, opsLog, embedded ? 0 : PENDING_TIMEOUT_MS)) + (embedded ? 0 : await recoverLapsedInstances(services, opsLog));
@@ -129,6 +131,10 @@ async function recoverInterruptedWork(config: Config, services: Services, opsLog
   if (embedded) await collectFailedFiles(services, opsLog, 0);
   const removed = await removeOrphanTemps(join(config.dataDir, 'tmp'), new Set(embedded ? [] : await services.accounts.liveInstances(services.clock.now())));
   if (removed > 0) say(`removed ${removed} temporary file${removed === 1 ? '' : 's'} left by an earlier stop`);
+  // Embedded, nothing is compressing yet: every partial copy in the store is a crash's. Instances
+  // sharing a store may be writing theirs: only those idle past PARTIAL_IDLE_MS go.
+  const now = services.clock.now().getTime();
+  await removeStalePartials(services, opsLog, new Date(embedded ? now + 1 : now - PARTIAL_IDLE_MS));
 }
 
 /** On an empty database: the demo account, paid for a year, its key printed once and a link to set its password. */

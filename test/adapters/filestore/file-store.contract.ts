@@ -9,6 +9,7 @@ import { verifyLink } from '../../../src/core/links.ts';
 import { gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { ENCODE_BEFORE_PUT_BYTES } from '../../../src/adapters/filestore/encodings.ts';
 import type { ContentCoding, FileStore } from '../../../src/ports/file-store.ts';
+import { requestBytes } from '../../support/raw-request.ts';
 
 /**
  * The behaviour every FileStore must show (local and S3 run this same suite). How a download
@@ -37,7 +38,8 @@ export async function readAll(stream: Readable): Promise<Buffer> {
 
 /**
  * For stores whose links point at the service (`${base}/downloads/<token>/<fileName>`): what the
- * download route does with such a link, verify the token, then read the key from the store.
+ * download route does with such a link, verify the token, then hand out the key: redirect to the
+ * store's own URL for it (directUrl, S3) and fetch that, or read it from the store.
  */
 export function serviceLinkDownload(base: string, secret: string, store: () => FileStore | undefined): (url: string) => Promise<Download> {
   return async (url) => {
@@ -46,9 +48,47 @@ export function serviceLinkDownload(base: string, secret: string, store: () => F
     if (match === null || current === undefined) return { outcome: 'refused' };
     const claims = verifyLink(secret, match[1] as string, Math.floor(Date.now() / 1000));
     if (!claims.ok) return { outcome: claims.error === 'expired' ? 'expired' : 'refused' };
+    const fileName = decodeURIComponent(match[2] as string);
+    if (current.directUrl !== undefined) {
+      const response = await fetch(await current.directUrl(claims.value.key, fileName, new Date(Date.now() + 60_000), { method: 'GET' }));
+      if (!response.ok) return { outcome: 'refused' };
+      return { outcome: 'ok', bytes: Buffer.from(await response.arrayBuffer()), contentDisposition: response.headers.get('content-disposition') ?? '' };
+    }
     const stream = await current.read(claims.value.key);
     if (stream === undefined) return { outcome: 'refused' };
-    return { outcome: 'ok', bytes: await readAll(stream), contentDisposition: decodeURIComponent(match[2] as string) };
+    return { outcome: 'ok', bytes: await readAll(stream), contentDisposition: fileName };
+  };
+}
+
+/** What a client gets for one representation of a key through the store's download path. */
+interface Served {
+  readonly status: number;
+  readonly contentLength: string | null;
+  readonly contentEncoding: string | null;
+  readonly contentRange: string | null;
+  readonly body: Buffer;
+}
+
+/**
+ * A representation as the download route hands it out: from the store's own URL over HTTP where
+ * it has one (S3: the response's real headers), else from size() and read() as the route sends them.
+ */
+async function served(store: FileStore, key: string, options: { coding?: ContentCoding; method: 'GET' | 'HEAD'; range?: { start: number; end: number } }): Promise<Served> {
+  const { coding, method, range } = options;
+  if (store.directUrl !== undefined) {
+    const url = await store.directUrl(key, 'f.csv', new Date(Date.now() + 60_000), { method, ...(coding === undefined ? {} : { coding }) });
+    const answer = await requestBytes(url, range === undefined ? {} : { range: `bytes=${range.start}-${range.end}` }, method);
+    const h = (name: string) => (answer.headers[name] as string | undefined) ?? null;
+    return { status: answer.status, contentLength: h('content-length'), contentEncoding: h('content-encoding'), contentRange: h('content-range'), body: answer.body };
+  }
+  const size = (await store.size(key, coding))!;
+  const body = method === 'HEAD' ? Buffer.alloc(0) : await readAll((await store.read(key, range, coding))!);
+  return {
+    status: range === undefined ? 200 : 206,
+    contentLength: String(range === undefined ? size : range.end - range.start + 1),
+    contentEncoding: coding ?? null,
+    contentRange: range === undefined ? null : `bytes ${range.start}-${range.end}/${size}`,
+    body,
   };
 }
 
@@ -145,6 +185,27 @@ export function fileStoreContract(name: string, harness: FileStoreHarness): void
       const d = key('json');
       await store.put(d, await localFile(json), 'application/json');
       expect(gunzipSync(await readAll((await store.read(d, undefined, 'gzip')) as Readable))).toEqual(json);
+    });
+
+    it('hands each representation out with its Content-Length and Content-Encoding, for GET and HEAD, and the file by range', async () => {
+      const bytes = csvText(3_000);
+      const k = key();
+      await store.put(k, await localFile(bytes), 'text/csv');
+      await store.settled(k);
+      for (const coding of ['zstd', 'gzip', undefined] as const) {
+        const size = (await store.size(k, coding))!;
+        const get = await served(store, k, { method: 'GET', ...(coding === undefined ? {} : { coding }) });
+        expect(get.status).toBe(200);
+        expect(get.contentLength).toBe(String(size));
+        expect(get.contentEncoding).toBe(coding ?? null);
+        expect(get.body.length).toBe(size);
+        expect(coding === undefined ? get.body : decode(coding, get.body)).toEqual(bytes);
+        const head = await served(store, k, { method: 'HEAD', ...(coding === undefined ? {} : { coding }) });
+        expect([head.status, head.contentLength, head.contentEncoding, head.body.length]).toEqual([200, String(size), coding ?? null, 0]);
+      }
+      const part = await served(store, k, { method: 'GET', range: { start: 10, end: 29 } });
+      expect([part.status, part.contentLength, part.contentRange]).toEqual([206, '20', `bytes 10-29/${bytes.length}`]);
+      expect(part.body).toEqual(bytes.subarray(10, 30));
     });
 
     it('holds no compressed copy of a parquet file, and none survives a delete or a replacement', async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -52,6 +52,35 @@ describe('local file store', () => {
     for (const name of ['qry_killed.csv.zst.partial-0a1b2c3d4e5f', 'qry_killed.csv.partial-0a1b2c3d4e5f', 'qry_other.csv.gz.partial-0a1b2c3d4e5f']) await writeFile(join(files, name), 'x');
     await store.delete('qry_killed.csv');
     expect((await readdir(files)).sort()).toEqual(['qry_other.csv.gz.partial-0a1b2c3d4e5f']);
+  });
+
+  it('sweeps the partial copies a kill left idle before the cut-off, under any key, and nothing else', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spq-local-store-'));
+    dirs.push(dir);
+    const store = createLocalFileStore({ dir, baseUrl: BASE, secret: SECRET });
+    const source = join(dir, 'upload.csv');
+    await writeFile(source, 'a,b\n1,2\n');
+    await store.put('qry_kept.csv', source, 'text/csv');
+    const files = join(dir, 'files');
+    await mkdir(join(files, 'nested'), { recursive: true });
+    // A kill -9 during the background compression of a kept file (its key is not deleted for days),
+    // during a cross-filesystem copy, and one under a nested key; then a copy still being written.
+    const stale = ['qry_kept.csv.zst.partial-0a1b2c3d4e5f', 'qry_gone.csv.partial-aaaaaaaaaaaa', 'nested/qry_n.csv.gz.partial-0123456789ab'];
+    const longAgo = new Date(Date.now() - 3_600_000);
+    for (const name of stale) {
+      await writeFile(join(files, name), 'half a frame');
+      await utimes(join(files, name), longAgo, longAgo);
+    }
+    await writeFile(join(files, 'qry_kept.csv.gz.partial-ffffffffffff'), 'being written');
+    // Complete files older than the cut-off are no partials, whatever their age.
+    await utimes(join(files, 'qry_kept.csv.zst'), longAgo, longAgo);
+    const cutOff = new Date(Date.now() - 600_000);
+    expect(await store.removeStalePartials?.(cutOff)).toBe(3);
+    expect((await readdir(files, { recursive: true })).sort()).toEqual(['nested', 'qry_kept.csv', 'qry_kept.csv.gz', 'qry_kept.csv.gz.partial-ffffffffffff', 'qry_kept.csv.zst']);
+    expect(await store.size('qry_kept.csv', 'zstd')).toBeGreaterThan(0);
+    expect(await store.removeStalePartials?.(cutOff)).toBe(0);
+    // Before any file was stored there is nothing to sweep, and no error.
+    expect(await createLocalFileStore({ dir: join(dir, 'empty'), baseUrl: BASE, secret: SECRET }).removeStalePartials?.(new Date())).toBe(0);
   });
 
   it('keeps files under <dir>/files and refuses keys that would leave it', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3FileStore, MAX_PRESIGN_SECONDS, type S3FileStore } from '../../../src/adapters/filestore/s3.ts';
 import { startS3Server, type TestS3Server } from '../../support/s3-server.ts';
-import { fileStoreContract, type Download } from './file-store.contract.ts';
+import { fileStoreContract, serviceLinkDownload, type Download } from './file-store.contract.ts';
 
 const PART = 5 * 1024 * 1024; // S3's minimum part size: the large-file test uploads 3 parts.
 let server: TestS3Server | undefined;
@@ -20,6 +20,11 @@ async function download(url: string): Promise<Download> {
   return { outcome: 'refused' };
 }
 
+const LINK_SECRET = 's3-store-test-link-secret';
+const SERVICE = 'http://127.0.0.1:8080';
+let linked: S3FileStore | undefined;
+
+// The store alone: download_url is a presigned GET of the file itself.
 fileStoreContract('s3 (s3rver)', {
   make: async () => {
     server = await startS3Server();
@@ -32,6 +37,22 @@ fileStoreContract('s3 (s3rver)', {
   teardown: async () => {
     for (const store of stores) store.destroy();
     await server?.stop();
+  },
+});
+
+// As `spq serve` composes it: links through the service, whose route redirects to the store's presigned URL.
+let linkedServer: TestS3Server | undefined;
+fileStoreContract('s3 (s3rver) with service links', {
+  make: async () => {
+    linkedServer = await startS3Server();
+    linked = createS3FileStore(linkedServer.config, { partSize: PART, serviceLinks: { baseUrl: `${SERVICE}/`, secret: LINK_SECRET } });
+    return linked;
+  },
+  download: serviceLinkDownload(SERVICE, LINK_SECRET, () => linked),
+  multipartPartSize: PART,
+  teardown: async () => {
+    linked?.destroy();
+    await linkedServer?.stop();
   },
 });
 

@@ -189,5 +189,27 @@ describe('parquet writer', () => {
     const wrong = [{ rowCount: 1, columns: [[1], [1], [0], [9], [0]] }];
     await expect(writeParquet({ destPath: bad, columns, batches: wrong, keyValue: {} })).rejects.toThrow(/no label in column AGE5P/);
     await expect(readFile(bad)).rejects.toThrow(/ENOENT/);
+    // The same failure raised on the encoding thread fails the file the same way, and the thread serves the next file.
+    await expect(writeParquet({ destPath: bad, columns, batches: wrong, keyValue: {}, encoding: 'thread' })).rejects.toThrow(/no label in column AGE5P/);
+    await expect(readFile(bad)).rejects.toThrow(/ENOENT/);
+    expect(await writeParquet({ destPath: join(tmp, 'after.parquet'), columns, batches: batches(), keyValue: {}, encoding: 'thread' })).toBe(n);
+  });
+
+  it('writes the same bytes encoded on the encoding thread as on this one, for files written at once', async () => {
+    const write = (name: string, encoding: 'thread' | 'here', rowGroupRows: number) =>
+      writeParquet({ destPath: join(tmp, name), columns, batches: batches(), keyValue: { seed: '42' }, rowGroupRows, encoding }).then(() => readFile(join(tmp, name)));
+    const [here, thread, otherHere, otherThread] = await Promise.all([
+      write('here.parquet', 'here', 2500),
+      write('thread.parquet', 'thread', 2500),
+      write('here-1000.parquet', 'here', 1000),
+      write('thread-1000.parquet', 'thread', 1000),
+    ]);
+    expect(thread.equals(here)).toBe(true);
+    expect(otherThread.equals(otherHere)).toBe(true);
+    // And the file the suite reads above (several row groups: encoded on the thread by default) is those bytes too.
+    const byDefault = await readFile(path);
+    const hereWithMetadata = await writeParquet({ destPath: join(tmp, 'here-meta.parquet'), columns, batches: batches(), keyValue: { seed: '42', dictionary: '{"version":"x"}' }, rowGroupRows: 2500, encoding: 'here' });
+    expect(hereWithMetadata).toBe(n);
+    expect(byDefault.equals(await readFile(join(tmp, 'here-meta.parquet')))).toBe(true);
   });
 });

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { downloadPolicy, rateLimitedError } from '../../../app/auth.ts';
-import { openDownload, parseRange, readDownload, storedRepresentation } from '../../../app/download.ts';
+import { openDownload, parseRange, readDownload, storedRepresentation, type DownloadFile } from '../../../app/download.ts';
 import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, HOUSEHOLD_CONTENT_TYPE } from '../../../app/format.ts';
 import { appError } from '../../../core/errors.ts';
 import { ErrorBody, RateLimitedBody } from '../../../wire/common.ts';
-import { isCompressible } from '../../../ports/file-store.ts';
+import { isCompressible, type ContentCoding } from '../../../ports/file-store.ts';
 import { acceptedCodings } from '../../content-coding.ts';
 import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
@@ -18,7 +18,7 @@ export const schema = {
   security: [],
   summary: 'Download a result file (signed link)',
   description:
-    'The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416); every response has Content-Length. A whole csv or JSON file is sent compressed (Content-Encoding zstd or gzip, compressed once when the file was written, Content-Length the compressed size) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.',
+    'The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416); every response has Content-Length. With files in S3 (scale-out) the link is checked here and answered with 307 to a short-lived presigned URL of the bucket, which sends the same. A whole csv or JSON file is sent compressed (Content-Encoding zstd or gzip, compressed once when the file was written, Content-Length the compressed size) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.',
   tags: ['downloads'],
   params: Type.Object({
     token: Type.String({ maxLength: 2000, description: 'The signed token of download_url (or dictionary_url): it names the file and when the link expires' }),
@@ -31,6 +31,11 @@ export const schema = {
   response: {
     200: { description: 'The file: parquet, csv or xlsx; a zip for a household sample; JSON for a csv\'s dictionary', content: served },
     206: { description: 'The requested byte range of the file', content: served },
+    307: {
+      description:
+        'Scale-out (files in S3): the same answer from the bucket. Location is a presigned URL of a few minutes for this method, of the compressed copy Accept-Encoding allows or of the file itself (send Range along); follow it with the same headers',
+      type: 'null',
+    },
     403: { ...ErrorBody, description: 'The link was altered' },
     410: { ...ErrorBody, description: 'The link has expired; run the query again' },
     416: { description: 'The range lies outside the file; Content-Range gives its size', type: 'null' },
@@ -68,6 +73,7 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
       ? await storedRepresentation(deps, file.key, (offered) => acceptedCodings(request.headers['accept-encoding'], offered))
       : undefined;
   if (isCompressible(file.contentType)) reply.header('vary', 'accept-encoding');
+  if (deps.files.directUrl !== undefined) return redirectToStore(deps, reply, file, request.method === 'HEAD' ? 'HEAD' : 'GET', encoded?.coding);
   if (encoded !== undefined) reply.header('content-encoding', encoded.coding);
   reply.header('content-length', String(encoded?.size ?? Math.max(0, end - start + 1)));
   if (status === 206) reply.header('content-range', `bytes ${start}-${end}/${file.size}`);
@@ -77,6 +83,22 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
   if (stream === undefined) return sendError(reply, appError('gone', 'The file of this link no longer exists. Run the query again for a new file.'));
   return reply.code(status as 200).send(stream);
 };
+
+/** How long a redirect's presigned URL lives: the client follows it at once (a resumed download comes back here for another). */
+const REDIRECT_SECONDS = 300;
+
+/**
+ * A store that hands its bytes out itself (S3): 307 to a short-lived URL of the chosen
+ * representation for this method, which answers with its own Content-Length (and Content-Range
+ * for the Range header the client sends along), so the bytes never pass through an instance.
+ */
+async function redirectToStore(deps: AppDeps, reply: ReplyOf<typeof schema>, file: DownloadFile, method: 'GET' | 'HEAD', coding: ContentCoding | undefined) {
+  const expiresAt = new Date(Math.min(file.expiresAt.getTime(), deps.clock.now().getTime() + REDIRECT_SECONDS * 1000));
+  const location = await deps.files.directUrl!(file.key, file.fileName, expiresAt, { method, ...(coding === undefined ? {} : { coding }) });
+  reply.removeHeader('content-type');
+  reply.removeHeader('accept-ranges');
+  return reply.code(307 as 200).header('location', location).send();
+}
 
 export function registerDownload(app: Api, deps: AppDeps): void {
   // One handler, two operations (an operationId names one method).
