@@ -7,7 +7,9 @@
  * where `taskset` exists, on another core than this process (the server), so the two do not
  * take turns on one core and each route's socket cost is the server's own (--no-pin: as before).
  * Usage: node bin/run-ts.js bench/preview.ts [--connections 10] [--seconds 10] [--routes] [--log sync|async|none]
- *   [--sequential 200] [--release DIR | --suburbs 200 --persons 2000] [--level suburb --select "Suburb 10007" --select …]
+ *   [--sequential 200] [--inject 20000] [--release DIR | --suburbs 200 --persons 2000] [--level suburb --select "Suburb 10007" --select …]
+ * --inject: previews and bare requests answered in this process through Fastify's inject (first
+ * round a warm-up), for the CPU each costs the server without sockets.
  * --routes also loads GET /healthz and GET /account/credits, to show where the gap is.
  * --log: where the JSON log goes. async (default): a file in the bench's directory, written as
  * `spq serve` writes stdout (queued, asynchronous writes); sync: the same file with one blocking
@@ -53,6 +55,7 @@ const { values } = parseArgs({
     persons: { type: 'string', default: '2000' },
     level: { type: 'string', default: 'suburb' },
     select: { type: 'string', multiple: true, default: ['Suburb 10007', 'Suburb 10042'] },
+    inject: { type: 'string', default: '20000' },
   },
 });
 if (!['sync', 'async', 'none'].includes(values.log!)) throw new Error('--log must be sync, async or none');
@@ -146,6 +149,18 @@ try {
   const healthz = values.routes ? await measured(() => load(`${appUrl}/healthz`, {})) : undefined;
   const credits = values.routes ? await measured(() => load(`${appUrl}/account/credits`, { authorization: auth.authorization })) : undefined;
 
+  // The server's own work without sockets or a load generator (Fastify's inject, alternated in
+  // rounds): the least load-sensitive figure when the machine is shared.
+  const injected = { bare: 0, preview: 0 };
+  for (let round = 0; round < 4; round++) {
+    for (const [side, server, url, headers] of [['bare', bare, '/preview', json], ['preview', app, '/query/preview', auth]] as const) {
+      const calls = Number(values.inject) / 4;
+      const before = process.cpuUsage();
+      for (let i = 0; i < calls; i++) await server.inject({ method: 'POST', url, headers, payload: body });
+      const used = process.cpuUsage(before);
+      if (round > 0) injected[side] += (used.user + used.system) / calls / 3;
+    }
+  }
   const bareSequential = await sequential(`${bareUrl}/preview`, json, body);
   const previewSequential = await sequential(`${appUrl}/query/preview`, auth, body);
   if (previewSequential.statuses['200'] !== Number(values.sequential)) throw new Error(`sequential previews answered ${JSON.stringify(previewSequential.statuses)}`);
@@ -162,6 +177,7 @@ try {
       `ratio: ${ratio.toFixed(2)} (goal ≥ 0.5) with ${values.connections} connections × ${values.seconds} s, log ${values.log}`,
       // Throughput swings with whatever else the machine runs; CPU per request of this process does much less.
       `CPU ratio (bare µs ÷ preview µs per request): ${(baseline.cpuMicros / full.cpuMicros).toFixed(2)}`,
+      `in-process (inject, no sockets): bare ${injected.bare.toFixed(1)} µs, preview ${injected.preview.toFixed(1)} µs CPU per request, ratio ${(injected.bare / injected.preview).toFixed(2)}`,
       latency('bare Fastify JSON route', bareSequential),
       latency('POST /query/preview', previewSequential),
       `p99 goal ≤ 3 ms; release ${pools.version} (${values.release ?? `synthetic, ${values.suburbs} suburbs × ${values.persons} persons`}), body ${body}`,

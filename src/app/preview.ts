@@ -13,7 +13,7 @@ export type PreviewOutcome = PreviewResult;
 /**
  * Checks and prices a query; spends nothing, generates nothing (decisions.md, "Preview"). With a
  * memo, a query asked before of the same release is not checked again; a live key whose balance
- * pays for it then gets the very object it got before (previewSerialized keeps its JSON).
+ * pays for it then gets the very object it got before (frozen; the preview route keeps its JSON).
  */
 export async function previewQuery(
   deps: Pick<UseCaseDeps, 'pools' | 'implicates' | 'accounts' | 'config' | 'clock'>,
