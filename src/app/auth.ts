@@ -1,9 +1,8 @@
-import { durationInWords } from '../core/duration.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { checkKeyFormat, hashApiKey } from '../core/keys.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { CreditSummary, Tier } from '../ports/account-store.ts';
-import type { RateDecision, WindowPolicy } from '../ports/rate-limiter.ts';
+import type { ApiKeyRecord } from '../ports/credential-store.ts';
 import type { UseCaseDeps } from './deps.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { SummaryCache } from './summary-cache.ts';
@@ -25,20 +24,41 @@ const INVALID = 'Missing or invalid API key. Send it as "Authorization: Bearer <
  * Who is calling: the bearer key's shape and checksum are checked first (no database look-up
  * for a typo or a random string), then its keyed hash is looked up: in `keys` when given (held
  * in memory, a revoked key refused within its recheck interval and at once when the revocation
- * is announced), else in the store.
+ * is announced), else in the store. When the key and the account's balance are both in memory
+ * the answer comes at once, not as a promise (the hot path of every authenticated request);
+ * either way `await` takes it.
  */
-export async function authenticate(
+export function authenticate(
   deps: Pick<UseCaseDeps, 'accounts' | 'clock' | 'serverSecret'>,
   authorization: string | undefined,
   summaries?: SummaryCache,
   keys?: KeyCache,
-): Promise<Result<Principal, AppError>> {
+): Result<Principal, AppError> | Promise<Result<Principal, AppError>> {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
   if (!match) return err(appError('unauthorized', INVALID));
   const key = match[1]!;
   const format = checkKeyFormat(key);
   if (!format.ok) return err(appError('unauthorized', INVALID));
+  const sandbox = format.value.kind === 'test';
   const keyHash = hashApiKey(key, deps.serverSecret);
+  const record = keys?.remembered(keyHash);
+  if (record !== undefined) {
+    if (record.revokedAt !== null) return err(appError('unauthorized', INVALID));
+    const nowMs = deps.clock.now().getTime();
+    const credits = summaries?.get(record.accountId, nowMs);
+    if (credits !== undefined) return ok(principalOf(record, credits, sandbox));
+  }
+  return authenticateFromStore(deps, keyHash, sandbox, summaries, keys);
+}
+
+/** authenticate() when the key or the balance has to be read (from the store, or a read under way). */
+async function authenticateFromStore(
+  deps: Pick<UseCaseDeps, 'accounts' | 'clock'>,
+  keyHash: string,
+  sandbox: boolean,
+  summaries?: SummaryCache,
+  keys?: KeyCache,
+): Promise<Result<Principal, AppError>> {
   const record = await (keys ? keys.find(keyHash) : deps.accounts.findKeyByHash(keyHash));
   if (record === undefined || record.revokedAt !== null) return err(appError('unauthorized', INVALID));
   const now = deps.clock.now();
@@ -47,8 +67,10 @@ export async function authenticate(
     credits = await deps.accounts.credits(record.accountId, now);
     summaries?.set(record.accountId, credits, now.getTime());
   }
-  return ok({ accountId: record.accountId, keyId: record.keyId, tier: credits.tier, sandbox: format.value.kind === 'test', credits });
+  return ok(principalOf(record, credits, sandbox));
 }
+
+const principalOf = (record: ApiKeyRecord, credits: CreditSummary, sandbox: boolean): Principal => ({ accountId: record.accountId, keyId: record.keyId, tier: credits.tier, sandbox, credits });
 
 /**
  * Notes each key's last use for the account area ("last used"), writing at most once a minute per
@@ -65,44 +87,4 @@ export class KeyUseRecorder {
     if (this.written.size > 100_000) this.written.clear();
     this.store.recordKeyUse(keyId, now).catch(this.onError);
   }
-}
-
-/**
- * Both statements of decisions.md, "Rate limits": a sliding minute and a sliding hour by tier,
- * counted per account (hit under accountRateKey), so that every key of an account, and its
- * account-area pages, share one allowance: more keys never mean more requests.
- */
-export function accountPolicies(limits: UseCaseDeps['config']['rateLimits'], tier: Tier): WindowPolicy[] {
-  return [
-    { name: 'minute', limit: limits.perMinute, windowSeconds: limits.minuteWindowSeconds },
-    { name: tier === 'paid' ? 'hour-paid' : 'hour-free', limit: tier === 'paid' ? limits.paidPerHour : limits.freePerHour, windowSeconds: limits.hourWindowSeconds },
-  ];
-}
-
-export const accountRateKey = (accountId: string): string => `account:${accountId}`;
-
-/**
- * An API request's windows: the account's, and the same limits once more for the key alone (its
- * own logs under the account's, checked in the same atomic hit), so a key's count is its own too.
- */
-export function keyPolicies(limits: UseCaseDeps['config']['rateLimits'], tier: Tier, keyId: string): WindowPolicy[] {
-  const account = accountPolicies(limits, tier);
-  return [...account, ...account.map((p) => ({ ...p, name: `key-${p.name}`, subKey: `key:${keyId}` }))];
-}
-
-export const failedAuthPolicy = (limits: UseCaseDeps['config']['rateLimits']): WindowPolicy[] => [
-  { name: 'failed-auth', limit: limits.failedAuthPerMinute, windowSeconds: 60 },
-];
-
-export const downloadPolicy = (limits: UseCaseDeps['config']['rateLimits']): WindowPolicy[] => [
-  { name: 'downloads', limit: limits.downloadsPerMinute, windowSeconds: 60 },
-];
-
-export function rateLimitedError(decision: RateDecision, what: string): AppError {
-  const seconds = Math.max(1, decision.resetSeconds);
-  return appError(
-    'rate_limited',
-    `${what}: at most ${decision.policy.limit} requests per ${decision.policy.windowSeconds} seconds (${decision.policy.name}). Retry after ${durationInWords(seconds)}.`,
-    { retry_after_seconds: seconds },
-  );
 }

@@ -15,6 +15,8 @@ interface Entry {
   readonly record: Promise<ApiKeyRecord | undefined>;
   /** When that read started: the record is at most now − atMs old. */
   readonly atMs: number;
+  /** The record once the read has brought it, so a request can have it without waiting. */
+  found?: ApiKeyRecord;
 }
 
 /** Key ids heard revoked are remembered up to this many; beyond it everything is forgotten at once. */
@@ -45,12 +47,23 @@ export class KeyCache implements RevocationListener {
     this.#now = options.now ?? (() => performance.now());
   }
 
+  /**
+   * find() without waiting: the record of a key whose read has come back within `recheckMs` (or
+   * later if a revocation was heard); undefined when the answer needs the store (find() then).
+   */
+  remembered(keyHash: string): ApiKeyRecord | undefined {
+    const entry = this.#entries.get(keyHash);
+    if (entry?.found === undefined || !(this.#now() - entry.atMs < this.#recheckMs)) return undefined;
+    return this.#withHeard(entry.found);
+  }
+
   /** The key's record as the store held it at most `recheckMs` ago, or later if a revocation was heard. */
   async find(keyHash: string): Promise<ApiKeyRecord | undefined> {
     const now = this.#now();
     let entry = this.#entries.get(keyHash);
     if (entry === undefined || !(now - entry.atMs < this.#recheckMs)) {
-      entry = { record: this.load(keyHash), atMs: now };
+      const read: Entry = { record: this.load(keyHash).then((found) => (found === undefined ? found : (read.found = found))), atMs: now };
+      entry = read;
       this.#remember(keyHash, entry);
     }
     let record: ApiKeyRecord | undefined;
@@ -65,8 +78,12 @@ export class KeyCache implements RevocationListener {
       if (this.#entries.get(keyHash) === entry) this.#entries.delete(keyHash);
       return undefined;
     }
-    if (record.revokedAt === null && this.#heard.has(record.keyId)) return { ...record, revokedAt: new Date() };
-    return record;
+    return this.#withHeard(record);
+  }
+
+  /** A record as read, marked revoked when its revocation was heard since. */
+  #withHeard(record: ApiKeyRecord): ApiKeyRecord {
+    return record.revokedAt === null && this.#heard.has(record.keyId) ? { ...record, revokedAt: new Date() } : record;
   }
 
   revoked(keyId: string): void {

@@ -8,7 +8,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ExecuteCompletion, ExecuteObserver } from '../app/execute.ts';
-import type { RateLimiter } from '../ports/rate-limiter.ts';
+import type { RateDecision, RateLimiter, WindowPolicy } from '../ports/rate-limiter.ts';
 
 /** Route label of a request no route matched (404s for arbitrary paths must not create series). */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -112,12 +112,14 @@ export function createHttpMetrics(registry: Registry, options: HttpMetricsOption
  * asked.
  */
 export function countingLimiter(limiter: RateLimiter, metrics: Pick<HttpMetrics, 'rateLimited'>): RateLimiter {
+  const counted = (decision: RateDecision): RateDecision => {
+    if (!decision.allowed) metrics.rateLimited(decision.policy.name);
+    return decision;
+  };
+  const hitNow = limiter.hitNow;
   return {
-    async hit(key, policies, nowMs) {
-      const decision = await limiter.hit(key, policies, nowMs);
-      if (!decision.allowed) metrics.rateLimited(decision.policy.name);
-      return decision;
-    },
+    hit: async (key, policies, nowMs) => counted(await limiter.hit(key, policies, nowMs)),
+    ...(hitNow !== undefined ? { hitNow: (key: string, policies: readonly WindowPolicy[], nowMs: number) => counted(hitNow(key, policies, nowMs)) } : {}),
     healthy: () => limiter.healthy(),
     close: () => limiter.close(),
   };

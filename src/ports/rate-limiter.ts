@@ -26,6 +26,12 @@ export interface RateDecision {
  */
 export interface RateLimiter {
   hit(key: string, policies: readonly WindowPolicy[], nowMs: number): Promise<RateDecision>;
+  /**
+   * The same hit answered at once, by a limiter that counts in this process (no I/O to wait
+   * for); absent where counting takes a round trip. An authenticated request then passes its
+   * gate without waiting for a promise.
+   */
+  readonly hitNow?: (key: string, policies: readonly WindowPolicy[], nowMs: number) => RateDecision;
   /** Whether the limiter's backing store is reachable (for /readyz). */
   healthy(): Promise<boolean>;
   close(): Promise<void>;

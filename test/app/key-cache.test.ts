@@ -61,6 +61,27 @@ describe('KeyCache', () => {
     expect(reads).toHaveLength(2);
   });
 
+  it('remembered() answers without waiting only what find() would from memory: a read that came back, fresh, revocations heard', async () => {
+    const revocations = new InProcessRevocations();
+    const { cache, clock, reads } = cacheWithClock(1000);
+    revocations.listen(cache);
+    const key = await newKey();
+    expect(cache.remembered(key.hash)).toBeUndefined(); // never read
+    const reading = cache.find(key.hash);
+    expect(cache.remembered(key.hash)).toBeUndefined(); // the read is under way
+    await reading;
+    expect(cache.remembered(key.hash)).toEqual(await cache.find(key.hash));
+    expect(cache.remembered(key.hash)?.keyId).toBe(key.keyId);
+    clock.ms = 1000; // as old as the recheck interval: the store is asked again, through find()
+    expect(cache.remembered(key.hash)).toBeUndefined();
+    expect(reads).toHaveLength(1);
+    await cache.find(key.hash);
+    expect(cache.remembered(key.hash)?.revokedAt).toBeNull();
+    await revocations.announce(key.keyId);
+    expect(cache.remembered(key.hash)?.revokedAt).toBeInstanceOf(Date);
+    expect(cache.remembered(hashApiKey('spq_live_unknown', SECRET))).toBeUndefined();
+  });
+
   it('a revocation not announced is refused once the entry is rechecked (the bound); an announced one at once', async () => {
     const revocations = new InProcessRevocations();
     const { cache, clock } = cacheWithClock(1000);

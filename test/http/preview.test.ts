@@ -107,4 +107,42 @@ describe('POST /query/preview', () => {
     expect(s.logs.length).toBeGreaterThan(0);
     expect(s.logs.join('\n')).not.toContain(key.slice(9));
   });
+
+  it('answers a query asked again with the same bytes, and still words each caller its own warnings', async () => {
+    const asked = query({ geography_level: 'state', geography_selections: ['VIC', 'NSW'], include_geography: 'hierarchical', n_observations: 250 });
+    const first = await preview(asked);
+    const firstText = await first.text();
+    const paid = JSON.parse(firstText);
+    expect(first.status, firstText).toBe(200);
+    expect(paid.credit_cost).toBeGreaterThan(1);
+    expect(paid.warnings.some((w: string) => w.includes('402'))).toBe(false);
+    const again = await preview(asked);
+    expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    expect(again.headers.get('ratelimit')).toMatch(/^"[a-z-]+";r=\d+;t=\d+$/);
+    expect(await again.text()).toBe(firstText);
+
+    // The same query for an account whose balance cannot pay (its free credits spent on it): the
+    // balance warning, for this request only.
+    const poor = await s.account();
+    let left = 5;
+    while (left >= paid.credit_cost) {
+      const spent = await s.call('/query/execute', { key: poor.key, body: { ...asked, output_format: 'csv' } });
+      expect(spent.status).toBe(200);
+      left = (await spent.json()).credits_remaining;
+    }
+    const poorBody = await (await preview(asked, poor.key)).json();
+    expect(poorBody.credit_cost).toBe(paid.credit_cost);
+    expect(poorBody.warnings).toEqual([...paid.warnings, expect.stringMatching(new RegExp(`needs ${paid.credit_cost} credits and the account has ${left} available; execute will be refused \\(402\\)`))]);
+
+    // A sandbox key: nothing to pay, its own warning first, for a query a live key asked just before.
+    const small = query({ n_observations: 10 });
+    const live = await (await preview(small)).json();
+    const sandbox = await s.account({ kind: 'test' });
+    const sandboxBody = await (await preview(small, sandbox.key)).json();
+    expect(sandboxBody).toEqual({ ...live, credit_cost: 0, warnings: [expect.stringContaining('Sandbox (spq_test_) key'), ...live.warnings] });
+
+    // And the paying caller's answer is as it was.
+    expect(await (await preview(asked)).text()).toBe(firstText);
+  });
 });

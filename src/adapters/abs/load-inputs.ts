@@ -208,7 +208,7 @@ const postalArea = (a: RealArea): SuburbGeography => ({
   areaSqkm: a.areaSqkm,
 });
 
-/** LGAs: a name used in more than one state carries " (STATE)", as decisions.md has it for LGA selections. */
+/** LGAs: a name used in more than one state carries " (STATE)", as docs/spec/decisions.md has it for LGA selections. */
 function lgaAreas(areas: readonly RealArea[]): SuburbGeography[] {
   const states = new Map<string, Set<string>>();
   for (const a of areas) states.set(a.name, (states.get(a.name) ?? new Set()).add(a.state));

@@ -98,6 +98,7 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
 
   return {
     hit: async (key, policies, nowMs) => hitNow(key, policies, nowMs),
+    hitNow,
     healthy: async () => true,
     close: async () => logs.clear(),
     size: () => logs.size,

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { accountPolicies, accountRateKey, rateLimitedError } from '../../app/auth.ts';
+import { accountPolicies, accountRateKey, rateLimitedError } from '../../app/rate-limits.ts';
 import { executeQuery } from '../../app/execute.ts';
 import { queryDetail, queryHistory } from '../../app/history.ts';
 import { previewQuery } from '../../app/preview.ts';

@@ -18,7 +18,7 @@ export interface SuburbGeography {
   absName: string;
   /** The name without the ABS qualifier, e.g. "Richmond". */
   name: string;
-  /** The public identifier (decisions.md), e.g. "Richmond (VIC)". */
+  /** The public identifier (docs/spec/decisions.md), e.g. "Richmond (VIC)". */
   suburbId: string;
   state: StateAbbr;
   /** Postcodes (POA) the SAL overlaps, with the share of the SAL in each (RATIO_FROM_TO), largest first. */

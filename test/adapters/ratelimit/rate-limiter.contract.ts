@@ -47,6 +47,18 @@ export function rateLimiterContract(name: string, harness: RateLimiterHarness): 
       expect(refused).toEqual({ allowed: false, policy: perMinute[0], remaining: 0, resetSeconds: 55 });
     });
 
+    it('hitNow, where a limiter has it, counts and decides as hit does, in the same logs', async () => {
+      const limiter = await make();
+      if (limiter.hitNow === undefined) return; // a limiter that counts elsewhere answers only through hit
+      const k = key();
+      const p = [policy('minute', 3, 60), { ...policy('key-minute', 2, 60), subKey: 'key:a' }];
+      expect(limiter.hitNow(k, p, sec(0))).toEqual(await limiter.hit(`${k}-twin`, p, sec(0)));
+      expect((await limiter.hit(k, p, sec(1))).allowed).toBe(true);
+      const refused = limiter.hitNow(k, p, sec(2));
+      expect(refused).toEqual({ allowed: false, policy: p[1], remaining: 0, resetSeconds: 58 });
+      expect((await limiter.hit(k, p, sec(2))).allowed).toBe(false);
+    });
+
     it('slides: requests late in one minute still count early in the next, and leave exactly one window later', async () => {
       const limiter = await make();
       const k = key();

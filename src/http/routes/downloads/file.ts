@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { downloadPolicy, rateLimitedError } from '../../../app/auth.ts';
+import { downloadPolicy, rateLimitedError } from '../../../app/rate-limits.ts';
 import { openDownload, parseRange, readDownload, storedRepresentation, type DownloadFile } from '../../../app/download.ts';
 import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, HOUSEHOLD_CONTENT_TYPE } from '../../../app/format.ts';
 import { appError } from '../../../core/errors.ts';

@@ -1,5 +1,6 @@
 import { QUERY_BODY_LIMIT } from '../../body-limits.ts';
 import { previewQuery } from '../../../app/preview.ts';
+import { PreviewMemo } from '../../../app/preview-memo.ts';
 import { authenticatedErrors, bearerSecurity } from '../../../wire/common.ts';
 import { PreviewInvalid, PreviewResult, QueryRequest } from '../../../wire/query.ts';
 import { principalOf } from '../../plugins/authenticate.ts';
@@ -17,15 +18,34 @@ export const schema = {
   response: { 200: PreviewResult, 422: PreviewInvalid, ...authenticatedErrors() },
 } as const;
 
-export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
-  const principal = principalOf(request);
-  // The balance read during authentication (same request) serves the insufficient-balance warning.
-  const outcome = await previewQuery(deps, { accountId: principal.accountId, creditsRemaining: principal.credits.creditsRemaining, sandbox: principal.sandbox }, request.body);
-  if (outcome.ok) return reply.code(200).send(outcome.value);
-  // The preview's own 422 shape (docs/spec/interface-v1.md, "Invalid-query preview result").
-  if (outcome.error.code === 'validation_error') return reply.code(422).send({ valid: false, detail: outcome.error.detail, geography_matches: [] });
-  return sendError(reply, outcome.error);
+/**
+ * The preview route's handler. Previews of one query come back as one shared object while the
+ * release and the caller's standing allow (PreviewMemo): its JSON is kept beside it, so a query
+ * asked again is answered without checking, pricing or serializing it again (only that shared,
+ * frozen answer is kept; one with the caller's own warnings is made and serialized afresh).
+ */
+export const handler = (deps: AppDeps) => {
+  const memo = new PreviewMemo(deps.config);
+  const serialized = new WeakMap<object, string>();
+  return async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
+    const principal = principalOf(request);
+    // The balance read during authentication (same request) serves the insufficient-balance warning.
+    const outcome = await previewQuery(deps, { accountId: principal.accountId, creditsRemaining: principal.credits.creditsRemaining, sandbox: principal.sandbox }, request.body, memo);
+    if (outcome.ok && Object.isFrozen(outcome.value)) {
+      // The shared answer: serialized by the route's own schema once, then sent as those bytes.
+      let json = serialized.get(outcome.value);
+      if (json === undefined) serialized.set(outcome.value, (json = reply.code(200).serialize(outcome.value) as string));
+      return (reply as FastifyReply).code(200).type(JSON_TYPE).send(json);
+    }
+    if (outcome.ok) return reply.code(200).send(outcome.value);
+    // The preview's own 422 shape (docs/spec/interface-v1.md, "Invalid-query preview result").
+    if (outcome.error.code === 'validation_error') return reply.code(422).send({ valid: false, detail: outcome.error.detail, geography_matches: [] });
+    return sendError(reply, outcome.error);
+  };
 };
+
+/** What Fastify sets for a JSON body it serializes itself. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** An invalid query refused before the handler (a control character in its text) gets the preview's 422 shape too. */
 function previewErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
