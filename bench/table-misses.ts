@@ -1,0 +1,177 @@
+/**
+ * Where chosen tables miss, cell by cell, on real areas: one state's areas of a level are
+ * synthesized in this process (as `spq build` does each area, runSuburbJob) and, per table, the
+ * median SRMSE over the areas of a size band is printed with the cells whose squared error
+ * weighs most (summed over those areas: synthetic − published, and the share of the table's
+ * squared error). A tool for diagnosis (docs/synthesis.md, "Summary tables fitted jointly"),
+ * not a goal figure: the goal figures come from bench/real-census.ts.
+ *
+ * Usage: node bin/run-ts.js bench/table-misses.ts [--state TAS] [--level sa2] [--min 5000]
+ *        [--tables G32,G33,G40,G54,G27] [--areas N] [--cells 12] [--json FILE]
+ */
+import { mkdirSync, readFileSync, readdirSync, symlinkSync, existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { realLgas, realPostcodes, realSa2s } from '../src/adapters/abs/asgs-reference.ts';
+import { parseDataPackFileName } from '../src/adapters/abs/file-names.ts';
+import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
+import { areaJob, prepareLevel, publishedPersons } from '../src/release-builder/build-release.ts';
+import { runSuburbJob } from '../src/release-builder/suburb-job.ts';
+import { INPUT_TABLES } from '../src/synthesis/census/tables.ts';
+import { cellInside } from '../src/synthesis/census/gcp/table.ts';
+import { tabulate, tabulateCells } from '../src/synthesis/census/tabulate.ts';
+import { variableByCode } from '../src/synthesis/census/variables.ts';
+import { synthesizeSuburb } from '../src/synthesis/synthesizer/synthesize.ts';
+
+const { values } = parseArgs({
+  options: {
+    state: { type: 'string', default: 'TAS' },
+    level: { type: 'string', default: 'sa2' },
+    min: { type: 'string', default: '5000' },
+    max: { type: 'string', default: '1e9' },
+    tables: { type: 'string', default: 'G32,G33,G40,G54,G27' },
+    areas: { type: 'string', default: '1000' },
+    cells: { type: 'string', default: '12' },
+    seed: { type: 'string', default: '1' },
+    json: { type: 'string' },
+    why: { type: 'boolean' },
+    pack: { type: 'string', default: fileURLToPath(new URL('../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url)) },
+  },
+});
+const REFERENCE = { poa: realPostcodes, sa2: realSa2s, lga: realLgas } as const;
+const level = values.level as keyof typeof REFERENCE;
+const state = values.state!.toUpperCase();
+const LEVEL = level.toUpperCase();
+
+/** One state's rows of the level beside the STE and AUS files (as bench/real-census.ts), cached in tmp. */
+function inputsDir(): string {
+  const dir = join(tmpdir(), `spq-table-misses-${state}-${LEVEL}`);
+  if (existsSync(join(dir, 'done'))) return dir;
+  mkdirSync(join(dir, LEVEL), { recursive: true });
+  const pack = resolve(values.pack!);
+  const stateOf = new Map(REFERENCE[level]().map((a) => [a.code, a.state]));
+  const levelDir = join(pack, LEVEL, 'AUS');
+  for (const name of readdirSync(levelDir)) {
+    const parsed = parseDataPackFileName(name);
+    if (!parsed) continue;
+    const [header, ...rows] = readFileSync(join(levelDir, name), 'utf8').trimEnd().split(/\r?\n/);
+    const kept = rows.filter((row) => stateOf.get(row.slice(0, row.indexOf(','))) === state);
+    writeFileSync(join(dir, LEVEL, `2021Census_${parsed.part}_${state}_${LEVEL}.csv`), [header, ...kept].join('\n') + '\n');
+  }
+  for (const parent of ['STE', 'AUS']) if (!existsSync(join(dir, parent))) symlinkSync(join(pack, parent), join(dir, parent));
+  writeFileSync(join(dir, 'done'), '');
+  return dir;
+}
+
+const loaded = await loadCensusInputs(inputsDir(), () => {}, { level, allowUnknownHeaders: false });
+if (!loaded.ok) throw new Error(JSON.stringify(loaded.error).slice(0, 500));
+const prepared = prepareLevel(loaded.value);
+const min = Number(values.min);
+const max = Number(values.max);
+const chosen = values.tables!.split(',');
+const areas = loaded.value.suburbs
+  .filter((s) => {
+    const n = publishedPersons(loaded.value, s.salCode);
+    return n >= min && n < max;
+  })
+  .slice(0, Number(values.areas));
+const why: Record<string, number> = {};
+function partialWhy(pop: import('../src/synthesis/census/population.ts').Population): void {
+  const rlhp = pop.persons.variables.RLHP!;
+  const incp = pop.persons.variables.INCP!;
+  const hind = pop.dwellings.variables.HIND!;
+  const rl = variableByCode('RLHP').categories;
+  const inc = variableByCode('INCP').categories;
+  const hl = variableByCode('HIND').categories;
+  const D = pop.dwellings.count;
+  const absent = new Int32Array(D);
+  const ns = new Int32Array(D);
+  const adults = new Int32Array(D);
+  const fam = new Uint8Array(D);
+  for (let i = 0; i < pop.persons.count; i++) {
+    const d = pop.persons.dwelling[i]!;
+    if (pop.persons.age[i]! < 15) continue;
+    const r = rl[rlhp[i]!]!;
+    if (r.startsWith('Visitor') || r === 'Not applicable') { absent[d]!++; continue; }
+    adults[d]!++;
+    if (inc[incp[i]!] === 'Not stated') ns[d]!++;
+    if (pop.persons.family[i]! >= 0) fam[d] = 1;
+  }
+  for (let d = 0; d < D; d++) {
+    const h = hl[hind[d]!]!;
+    if (!/partial|not stated/i.test(h)) continue;
+    const key = `${fam[d] ? 'fam' : 'nonfam'} ${h.slice(0, 12)} absent${Math.min(absent[d]!, 2)} ns${Math.min(ns[d]!, 3)}/${Math.min(adults[d]!, 4)}`;
+    why[key] = (why[key] ?? 0) + 1;
+  }
+}
+const aggMiss = new Map<string, { abs: number; n: number; published: number }>();
+function aggregateMisses(pop: import('../src/synthesis/census/population.ts').Population, table: (typeof INPUT_TABLES)[number], target: Float64Array): void {
+  const syn = tabulateCells(pop, table.universe, table.otherCells, table.population.members);
+  table.otherCells.forEach((box, k) => {
+    let sum = 0;
+    table.cells.forEach((cell, i) => { if (cellInside(cell, box) && Number.isFinite(target[i]!)) sum += target[i]!; });
+    const key = `${table.id} ${table.otherHeaders[k]}`;
+    const m = aggMiss.get(key) ?? { abs: 0, n: 0, published: 0 };
+    m.abs += Math.abs(syn[k]! - sum);
+    m.n++;
+    m.published += sum;
+    aggMiss.set(key, m);
+  });
+}
+const srmseOf = new Map<string, number[]>();
+const cellStats = new Map<string, { diff: Float64Array; sq: Float64Array; pub: Float64Array }>();
+const started = performance.now();
+let violations = 0;
+for (const [index, suburb] of areas.entries()) {
+  const { job } = areaJob(prepared, suburb, index, { seed: Number(values.seed), smallSuburbThreshold: 100 });
+  const outcome = runSuburbJob(job);
+  violations += Object.values(outcome.violationsByRule).reduce((a, b) => a + b, 0);
+  if (values.why) partialWhy(outcome.population);
+  for (const fit of outcome.inputs) (srmseOf.get(fit.tableId) ?? srmseOf.set(fit.tableId, []).get(fit.tableId)!).push(fit.srmse);
+  // The cells: re-synthesize is costly; the outcome's population is coarsened only when small.
+  const published = new Map(job.published);
+  const tables = new Map(job.tables);
+  for (const id of chosen) {
+    const table = INPUT_TABLES.find((t) => t.id === id)!;
+    const target = published.get(id) ?? tables.get(id);
+    if (!target) continue;
+    const syn = tabulate(outcome.population, table);
+    let stats = cellStats.get(id);
+    if (!stats) cellStats.set(id, (stats = { diff: new Float64Array(syn.length), sq: new Float64Array(syn.length), pub: new Float64Array(syn.length) }));
+    if (values.why) aggregateMisses(outcome.population, table, target);
+    for (let c = 0; c < syn.length; c++) {
+      if (Number.isNaN(target[c]!)) continue;
+      const d = syn[c]! - target[c]!;
+      stats.diff[c]! += d;
+      stats.sq[c]! += d * d;
+      stats.pub[c]! += target[c]!;
+    }
+  }
+}
+void synthesizeSuburb;
+if (values.why)
+  for (const [key, m] of [...aggMiss].sort((a, b) => b[1].abs - a[1].abs).slice(0, 30))
+    process.stdout.write(`aggregate ${key}: mean |synthetic − Σ published cells| ${(m.abs / m.n).toFixed(1)} of ${(m.published / m.n).toFixed(0)}\n`);
+if (values.why) process.stdout.write(`partial/all-not-stated households by reason: ${JSON.stringify(why)}\n`);
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const medians = Object.fromEntries([...srmseOf].map(([id, xs]) => [id, median(xs)]));
+const all = [...srmseOf.values()].flat();
+process.stdout.write(`${state} ${level}: ${areas.length} areas with ${min}–${max} persons, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+process.stdout.write(`all tables median ${median(all).toFixed(4)}, structural violations ${violations}\n`);
+process.stdout.write(`per table: ${Object.entries(medians).map(([id, m]) => `${id} ${m.toFixed(4)}`).join(', ')}\n`);
+for (const id of chosen) {
+  const stats = cellStats.get(id);
+  if (!stats) continue;
+  const table = INPUT_TABLES.find((t) => t.id === id)!;
+  const total = stats.sq.reduce((a, b) => a + b, 0);
+  const order = [...stats.sq.keys()].sort((a, b) => stats.sq[b]! - stats.sq[a]!).slice(0, Number(values.cells));
+  process.stdout.write(`\n${id} (${table.description}): median ${medians[id]?.toFixed(4)}\n`);
+  for (const c of order)
+    process.stdout.write(`  ${table.cells[c]!.header.padEnd(40)} published ${stats.pub[c]!.toFixed(0).padStart(7)}  synthetic−published ${stats.diff[c]!.toFixed(0).padStart(6)}  share of sq. error ${((100 * stats.sq[c]!) / total).toFixed(1)}%\n`);
+}
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ state, level, areas: areas.length, min, medians, overall: median(all) }, null, 2)}\n`);
