@@ -129,8 +129,8 @@ for (const [index, suburb] of areas.entries()) {
   const outcome = runSuburbJob(job);
   violations += Object.values(outcome.violationsByRule).reduce((a, b) => a + b, 0);
   if (values.why) partialWhy(outcome.population);
-  for (const fit of outcome.inputs) (srmseOf.get(fit.tableId) ?? srmseOf.set(fit.tableId, []).get(fit.tableId)!).push(fit.srmse);
-  // The cells: re-synthesize is costly; the outcome's population is coarsened only when small.
+  for (const fit of outcome.inputs) if (fit.srmse !== undefined) (srmseOf.get(fit.tableId) ?? srmseOf.set(fit.tableId, []).get(fit.tableId)!).push(fit.srmse);
+  // The cells, scored as the build scores them (the population is coarsened only when small: --min keeps those out).
   const published = new Map(job.published);
   const tables = new Map(job.tables);
   for (const id of chosen) {

@@ -36,7 +36,7 @@ export function assignDwellings(ctx: AttributeContext, dwellings: Level, personA
     ctx.drawUniform(dwellings, 'TEND', privateDwelling);
     ctx.drawUniform(dwellings, 'LLDD', privateDwelling);
   }
-  const tend = dwellings.columns.TEND!;
+  const tend = (dwellings.columns.TEND = dwellings.columns.TEND!.slice());
   const lldd = (dwellings.columns.LLDD = dwellings.columns.LLDD!.slice());
   const rented = categoryIndex('TEND', 'Rented');
   const lldNa = fallbackOf('LLDD');
@@ -46,9 +46,9 @@ export function assignDwellings(ctx: AttributeContext, dwellings: Level, personA
     if (tend[d] !== rented) lldd[d] = lldNa;
     else if (lldd[d] === lldNa) lldd[d] = lldNs;
   }
+  // G37 dealt tenure and landlords; G40 counts the same renters by landlord, perturbed apart: meet both.
+  shareLandlords(ctx.targets, dwellings, privateDwelling, ctx.options.smallSuburb, ctx.rng);
   const renter = Uint8Array.from(tend, (t) => (t === rented ? 1 : 0));
-  // G37 dealt the landlords; G40 counts the same renters by landlord, perturbed apart: meet both.
-  shareLandlords(ctx.targets, dwellings, both(renter), ctx.options.smallSuburb, ctx.rng);
   const mortgagor = Uint8Array.from(tend, (t) => (t === categoryIndex('TEND', 'Owned with a mortgage') ? 1 : 0));
   const byIncome = (): Float64Array => scoreOf((d) => Math.log1p(Math.max(0, householdDollars[d]!)), 0.5);
   ctx.fitOrUniform(dwellings, 'G40', 'RNTRD', { eligible: both(renter), ranked: true, score: byIncome() });
