@@ -7,15 +7,15 @@
  * not a goal figure: the goal figures come from bench/real-census.ts.
  *
  * Usage: node bin/run-ts.js bench/table-misses.ts [--state TAS] [--level sa2] [--min 5000]
- *        [--tables G32,G33,G40,G54,G27] [--areas N] [--cells 12] [--json FILE]
+ *        [--tables G32,G33,G40,G54,G27] [--areas N] [--cells 12] [--why] [--json FILE]
+ * --why adds why households' incomes are partial (members away, members not stated) and how far
+ * the tables' totals and subtotals are from the sums of their published cells.
  */
-import { mkdirSync, readFileSync, readdirSync, symlinkSync, existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { realLgas, realPostcodes, realSa2s } from '../src/adapters/abs/asgs-reference.ts';
-import { parseDataPackFileName } from '../src/adapters/abs/file-names.ts';
 import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
 import { areaJob, prepareLevel, publishedPersons } from '../src/release-builder/build-release.ts';
 import { runSuburbJob } from '../src/release-builder/suburb-job.ts';
@@ -23,7 +23,8 @@ import { INPUT_TABLES } from '../src/synthesis/census/tables.ts';
 import { cellInside } from '../src/synthesis/census/gcp/table.ts';
 import { tabulate, tabulateCells } from '../src/synthesis/census/tabulate.ts';
 import { variableByCode } from '../src/synthesis/census/variables.ts';
-import { synthesizeSuburb } from '../src/synthesis/synthesizer/synthesize.ts';
+import { median } from './lib.ts';
+import { LEVEL_REFERENCE, writeStatePack, type BenchLevel } from './state-pack.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,28 +41,18 @@ const { values } = parseArgs({
     pack: { type: 'string', default: fileURLToPath(new URL('../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url)) },
   },
 });
-const REFERENCE = { poa: realPostcodes, sa2: realSa2s, lga: realLgas } as const;
-const level = values.level as keyof typeof REFERENCE;
+const level = values.level as BenchLevel;
+if (!(level in LEVEL_REFERENCE)) throw new Error(`--level must be poa, sa2 or lga, got ${values.level}`);
 const state = values.state!.toUpperCase();
-const LEVEL = level.toUpperCase();
 
-/** One state's rows of the level beside the STE and AUS files (as bench/real-census.ts), cached in tmp. */
+/** One state's rows of the level beside the STE and AUS files, cached in tmp. */
 function inputsDir(): string {
-  const dir = join(tmpdir(), `spq-table-misses-${state}-${LEVEL}`);
-  if (existsSync(join(dir, 'done'))) return dir;
-  mkdirSync(join(dir, LEVEL), { recursive: true });
-  const pack = resolve(values.pack!);
-  const stateOf = new Map(REFERENCE[level]().map((a) => [a.code, a.state]));
-  const levelDir = join(pack, LEVEL, 'AUS');
-  for (const name of readdirSync(levelDir)) {
-    const parsed = parseDataPackFileName(name);
-    if (!parsed) continue;
-    const [header, ...rows] = readFileSync(join(levelDir, name), 'utf8').trimEnd().split(/\r?\n/);
-    const kept = rows.filter((row) => stateOf.get(row.slice(0, row.indexOf(','))) === state);
-    writeFileSync(join(dir, LEVEL, `2021Census_${parsed.part}_${state}_${LEVEL}.csv`), [header, ...kept].join('\n') + '\n');
+  const dir = join(tmpdir(), `spq-table-misses-${state}-${level}`);
+  if (!existsSync(join(dir, 'done'))) {
+    rmSync(dir, { recursive: true, force: true });
+    writeStatePack(resolve(values.pack!), level, state, dir);
+    writeFileSync(join(dir, 'done'), '');
   }
-  for (const parent of ['STE', 'AUS']) if (!existsSync(join(dir, parent))) symlinkSync(join(pack, parent), join(dir, parent));
-  writeFileSync(join(dir, 'done'), '');
   return dir;
 }
 
@@ -150,16 +141,11 @@ for (const [index, suburb] of areas.entries()) {
     }
   }
 }
-void synthesizeSuburb;
 if (values.why)
   for (const [key, m] of [...aggMiss].sort((a, b) => b[1].abs - a[1].abs).slice(0, 30))
     process.stdout.write(`aggregate ${key}: mean |synthetic − Σ published cells| ${(m.abs / m.n).toFixed(1)} of ${(m.published / m.n).toFixed(0)}\n`);
 if (values.why) process.stdout.write(`partial/all-not-stated households by reason: ${JSON.stringify(why)}\n`);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const medians = Object.fromEntries([...srmseOf].map(([id, xs]) => [id, median(xs)]));
+const medians = Object.fromEntries([...srmseOf].map(([id, xs]) => [id, xs.length > 0 ? median(xs) : NaN]));
 const all = [...srmseOf.values()].flat();
 process.stdout.write(`${state} ${level}: ${areas.length} areas with ${min}–${max} persons, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 process.stdout.write(`all tables median ${median(all).toFixed(4)}, structural violations ${violations}\n`);
