@@ -11,13 +11,12 @@
  * All Australia (2,641 postal areas, 25.4 M persons) takes about 7 minutes on this 2-core machine.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { realLgas, realPostcodes, realSa2s } from '../src/adapters/abs/asgs-reference.ts';
-import { parseDataPackFileName } from '../src/adapters/abs/file-names.ts';
+import { LEVEL_REFERENCE, writeStatePack, type BenchLevel } from './state-pack.ts';
 
 const { values } = parseArgs({
   options: {
@@ -28,12 +27,10 @@ const { values } = parseArgs({
     keep: { type: 'boolean' },
   },
 });
-const REFERENCE = { poa: realPostcodes, sa2: realSa2s, lga: realLgas } as const;
-const level = values.level as keyof typeof REFERENCE;
-if (!(level in REFERENCE)) throw new Error(`--level must be poa, sa2 or lga, got ${values.level}`);
+const level = values.level as BenchLevel;
+if (!(level in LEVEL_REFERENCE)) throw new Error(`--level must be poa, sa2 or lga, got ${values.level}`);
 const state = values.state!.toUpperCase();
 const pack = resolve(values.pack!);
-const LEVEL = level.toUpperCase();
 const work = mkdtempSync(join(tmpdir(), 'spq-real-census-'));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -41,18 +38,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 function inputsDir(): string {
   if (state === 'ALL') return pack;
   const dir = join(work, 'inputs');
-  mkdirSync(join(dir, LEVEL), { recursive: true });
-  const stateOf = new Map(REFERENCE[level]().map((a) => [a.code, a.state]));
-  const levelDir = join(pack, LEVEL, 'AUS');
-  for (const name of readdirSync(levelDir)) {
-    const parsed = parseDataPackFileName(name);
-    if (!parsed) continue;
-    const [header, ...rows] = readFileSync(join(levelDir, name), 'utf8').trimEnd().split(/\r?\n/);
-    const kept = rows.filter((row) => stateOf.get(row.slice(0, row.indexOf(','))) === state);
-    if (kept.length === 0) throw new Error(`no ${LEVEL} rows of ${state} in ${name}`);
-    writeFileSync(join(dir, LEVEL, `2021Census_${parsed.part}_${state}_${LEVEL}.csv`), [header, ...kept].join('\n') + '\n');
-  }
-  for (const parent of ['STE', 'AUS']) symlinkSync(join(pack, parent), join(dir, parent));
+  writeStatePack(pack, level, state, dir);
   return dir;
 }
 

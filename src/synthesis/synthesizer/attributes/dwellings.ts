@@ -1,7 +1,7 @@
 /**
  * The dwelling phase: STRD (G36, by household size), BEDRD (G41 by structure, ranked by size),
  * TEND and LLDD (G37 by structure, by the oldest member's age, flat or not, and household
- * income), RNTRD (G40 by landlord) and MRERD (G38 by structure) ranked by household income,
+ * income), landlords brought toward G40's count of them (landlords.ts), RNTRD (G40 by landlord) and MRERD (G38 by structure) ranked by household income,
  * VEHRD (G34, ranked by adults), and DLOD (the suburb's remoteness area). Every one of those
  * tables counts occupied private dwellings only (their cells say DWTD), so the non-private
  * dwelling is in none of their strata and keeps "Not applicable"; where a table is missing, the
@@ -11,6 +11,7 @@ import { categoryIndex, variablesOf } from '../../census/variables.ts';
 import type { AttributeContext, Level } from './context.ts';
 import { fallbackOf } from './context.ts';
 import type { IncomeTally } from './income.ts';
+import { shareLandlords } from './landlords.ts';
 import * as priors from './priors.ts';
 
 export function assignDwellings(ctx: AttributeContext, dwellings: Level, personAge: Uint8Array, personDwelling: ArrayLike<number>, tally: IncomeTally): void {
@@ -35,7 +36,7 @@ export function assignDwellings(ctx: AttributeContext, dwellings: Level, personA
     ctx.drawUniform(dwellings, 'TEND', privateDwelling);
     ctx.drawUniform(dwellings, 'LLDD', privateDwelling);
   }
-  const tend = dwellings.columns.TEND!;
+  const tend = (dwellings.columns.TEND = dwellings.columns.TEND!.slice());
   const lldd = (dwellings.columns.LLDD = dwellings.columns.LLDD!.slice());
   const rented = categoryIndex('TEND', 'Rented');
   const lldNa = fallbackOf('LLDD');
@@ -45,6 +46,8 @@ export function assignDwellings(ctx: AttributeContext, dwellings: Level, personA
     if (tend[d] !== rented) lldd[d] = lldNa;
     else if (lldd[d] === lldNa) lldd[d] = lldNs;
   }
+  // G37 dealt tenure and landlords; G40 counts the same renters by landlord, perturbed apart: meet both.
+  shareLandlords(ctx.targets, dwellings, privateDwelling, ctx.options.smallSuburb, ctx.rng);
   const renter = Uint8Array.from(tend, (t) => (t === rented ? 1 : 0));
   const mortgagor = Uint8Array.from(tend, (t) => (t === categoryIndex('TEND', 'Owned with a mortgage') ? 1 : 0));
   const byIncome = (): Float64Array => scoreOf((d) => Math.log1p(Math.max(0, householdDollars[d]!)), 0.5);

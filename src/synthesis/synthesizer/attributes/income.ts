@@ -12,7 +12,7 @@
  */
 import { categoryIndex } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
-import { band, bandingOf, findLabel, notApplicableIndex, representativeDollars, type Banding } from './labels.ts';
+import { band, bandingOf, findLabel, notApplicableIndex, parseDollarBand, representativeDollars, type Banding } from './labels.ts';
 
 /** How a set of income labels classifies an amount and the stated/not stated cases. */
 export interface IncomeScale {
@@ -178,9 +178,36 @@ export function familyIncomeMembers(personFamily: Int32Array, rlhp: Uint8Array):
   return { groupOf, absentGroupOf };
 }
 
-/** Representative dollars of INCP categories: NaN for "Not stated" and "Not applicable". */
+/** Shape of the income density above the median: a Pareto tail of index α (labels.ts uses the same α for the open top band). */
+export const INCOME_TAIL_ALPHA = 3.5;
+/** Bands from here up lie above the median weekly personal income (2021: $805), where the density falls. */
+const FALLING_DENSITY_FROM = 1000;
+
+/**
+ * Median of a Pareto(α) density within [lo, hi): the amount that splits the band's persons in
+ * two when fewer people earn each dollar further up.
+ */
+export function paretoBandMedian(lo: number, hi: number, alpha = INCOME_TAIL_ALPHA): number {
+  return (0.5 * (lo ** -alpha + hi ** -alpha)) ** (-1 / alpha);
+}
+
+/**
+ * Dollars of INCP categories as the ABS sums them into HIND and FINF: one amount per range, the
+ * persons' median within it (ABS Census dictionary, HIND: "median values are assigned to each
+ * range using data from the Survey of Income and Housing"). Below $1,000 the middle of the band;
+ * from $1,000 up the median of a falling (Pareto) density, so a person in $2,000-$2,999 stands
+ * for $2,292, not its middle $2,499.5, which rounded into $2,500-$2,999 and put every lone
+ * earner of that range in the wrong household band (G33's $2,000-$2,499 non-family households
+ * came out 16% short). Whole dollars, so that sums moved by the swaps stay exact in floating
+ * point. NaN for "Not stated" and "Not applicable".
+ */
 export function personDollars(incpLabels: readonly string[]): Float64Array {
-  return representativeDollars(incpLabels);
+  const out = representativeDollars(incpLabels);
+  incpLabels.forEach((label, c) => {
+    const range = parseDollarBand(label);
+    if (range && Number.isFinite(range.hi) && range.lo >= FALLING_DENSITY_FROM) out[c] = Math.round(paretoBandMedian(range.lo, range.hi + 1));
+  });
+  return out;
 }
 
 /**
@@ -309,9 +336,36 @@ export interface SwapReport {
   readonly errorAfter: number;
 }
 
+/** Draws tried before a targeted proposal settles for the last one. */
+const OVERFULL_TRIES = 8;
+
 /**
- * Label swaps by simulated annealing: `proposalsPerPerson` × (persons in strata) random
- * pairs from the same stratum; a swap stays when it does not raise the summed error of the
+ * A person (of members[from ‥ from+size)) whose group sits in a cell holding more groups than
+ * its target, for some objective (the last one drawn when OVERFULL_TRIES draws find none). Half
+ * the proposals pair two such persons: a uniform draw mostly picks persons whose households are
+ * already where the table wants them, so the few moves that help (a "Not stated" joining another
+ * in one household, which leaves two partial households one all-not-stated and one stated)
+ * would wait for a lucky pair.
+ */
+function fromOverfull(targets: readonly SwapTarget[], members: Int32Array, rng: Rng, from = 0, size = members.length): number {
+  let a = members[from + rng.int(size)]!;
+  for (let tries = 1; tries < OVERFULL_TRIES && !overfull(targets, a); tries++) a = members[from + rng.int(size)]!;
+  return a;
+}
+
+function overfull(targets: readonly SwapTarget[], person: number): boolean {
+  for (const t of targets) {
+    const g = t.groupOf[person]!;
+    if (g < 0) continue;
+    const c = t.objective.current[g]!;
+    if (c >= 0 && t.objective.count[c]! > t.objective.target[c]! + 0.5) return true;
+  }
+  return false;
+}
+
+/**
+ * Label swaps by simulated annealing: `proposalsPerPerson` × (persons in strata) pairs from the same stratum (half of them
+ * two persons in over-full cells, fromOverfull); a swap stays when it does not raise the summed error of the
  * objectives, or early on with probability exp(−Δ/T) as the temperature T falls to zero. `stratumOf[i]` is the person's swap stratum (-1: never swapped). INCP is
  * updated in place, the tallies and objectives with it.
  */
@@ -345,10 +399,11 @@ export function swapIncomes(
     // Annealing: early on a swap that costs a little may stay, so the search leaves local
     // minima; the temperature falls to zero, where only swaps that do not hurt stay.
     const temperature = ANNEALING_START * (1 - r / rounds) ** 2;
-    const a = members[rng.int(total)]!;
+    const targeted = r % 2 === 1;
+    const a = targeted ? fromOverfull(targets, members, rng) : members[rng.int(total)]!;
     const s = stratumOf[a]!;
     const size = start[s + 1]! - start[s]!;
-    const b = members[start[s]! + rng.int(size)]!;
+    const b = targeted ? fromOverfull(targets, members, rng, start[s]!, size) : members[start[s]! + rng.int(size)]!;
     const la = incp[a]!;
     const lb = incp[b]!;
     if (la === lb) continue;
