@@ -30,6 +30,11 @@ export interface LinkTrait {
   readonly childAlsoMatches?: number;
   /** Children: count only children with a parent in this group, alike when the child is in it too. */
   readonly amongParentGroup?: number;
+  /**
+   * Children: count only children whose `column` (another of the bundle's columns, so it moves
+   * with the trait's) holds a category marked 1 in `categories` (born in Australia).
+   */
+  readonly childCountedWhen?: { readonly column: Uint8Array; readonly categories: Uint8Array };
   /** Share of counted links that should be alike. */
   readonly targetShare: number;
 }
@@ -73,6 +78,9 @@ interface Compiled {
   readonly group: Uint8Array;
   readonly alsoMatches: number;
   readonly among: number;
+  /** The child's condition column and the categories it must hold; null when every child counts. */
+  readonly childColumn: Uint8Array | null;
+  readonly childCategories: Uint8Array | null;
   /** A child-like link (a child or another relative with the family's partners or lone parent). */
   readonly children: boolean;
   /** Of those, the relatives' links rather than the children's. */
@@ -86,10 +94,15 @@ const compile = (t: LinkTrait): Compiled => ({
   group: Uint8Array.from({ length: 256 }, (_, k) => (t.groupOf ? (t.groupOf[k] ?? 255) : k)),
   alsoMatches: t.childAlsoMatches ?? -1,
   among: t.amongParentGroup ?? -1,
+  childColumn: t.childCountedWhen?.column ?? null,
+  childCategories: t.childCountedWhen?.categories ?? null,
   children: t.link !== 'partners',
   relatives: t.link === 'relatives',
   target: t.targetShare,
 });
+
+/** Whether a swap of c's and d's bundles can change the trait's links: c and d differ in its column or in its children's condition. */
+const differs = (t: Compiled, c: number, d: number): boolean => t.column[c] !== t.column[d] || (t.childColumn !== null && t.childColumn[c] !== t.childColumn[d]);
 
 /** 0 = link not counted, 1 = counted and unlike, 2 = counted and alike. */
 function partnersState(t: Compiled, a: number, b: number): number {
@@ -102,6 +115,7 @@ function partnersState(t: Compiled, a: number, b: number): number {
 function childState(t: Compiled, child: number, parentA: number, parentB: number): number {
   const vc = t.column[child]!;
   if (!t.stated[vc]) return 0;
+  if (t.childColumn && !t.childCategories![t.childColumn[child]!]) return 0;
   const gc = t.group[vc]!;
   let counted = false;
   let alike = false;
@@ -415,7 +429,7 @@ function climb(input: InheritInput, family: LinkIndex, tallies: LinkTallies, mov
     const d = short ? holders[k]!.draw(s, t.group[t.column[other]!]!, rng) : pool[rng.int(pool.length)]!;
     if (d < 0 || d === c) continue;
     let changing = 0;
-    for (let m = 0; m < traits.length; m++) changing += changes[m] = traits[m]!.column[c] !== traits[m]!.column[d] ? 1 : 0;
+    for (let m = 0; m < traits.length; m++) changing += changes[m] = differs(traits[m]!, c, d) ? 1 : 0;
     if (changing === 0) continue;
     touched.length = 0;
     collect(c, round);

@@ -50,6 +50,7 @@ describe('family resemblance phases', () => {
           childLanguage: fc.double({ min: 0, max: 1, noNaN: true }),
           childReligion: fc.double({ min: 0, max: 1, noNaN: true }),
           childOfIndigenousParent: fc.double({ min: 0, max: 1, noNaN: true }),
+          childCitizenOfCitizenParent: fc.double({ min: 0, max: 1, noNaN: true }),
         }),
         (seed, strengths) => {
           const pop = copyOf(truth);
@@ -73,6 +74,7 @@ describe('family resemblance phases', () => {
       childLanguage: 0.2,
       childReligion: 0.2,
       childOfIndigenousParent: 0.2,
+      childCitizenOfCitizenParent: 0.2,
     };
     runPhases(pop, unalike, 4);
     const { education, culture } = runPhases(pop, NATIONAL_FAMILY_STRENGTHS_2021, 5);
