@@ -92,6 +92,36 @@ describe('inheritWithinFamilies', () => {
     expect([...citizenship]).toEqual([0, 0, 1, 1]);
   });
 
+  it("lets a child cross another trait's condition for free: overseas-born children given Australian-born bundles become counted citizens without cost", () => {
+    // Columns: birthplace (0 Australia, 7 overseas), citizenship (0 citizen, 1 not). Ten
+    // families: a parent born here, a citizen; a child born in 7, not a citizen (unlike for
+    // birthplace; for citizenship counted but for being born overseas); and a stranger of the
+    // children's stratum, born here, a citizen.
+    const families = 10;
+    const birthplace = Uint8Array.from({ length: 3 * families }, (_, p) => [0, 7, 0][p % 3]!);
+    const citizenship = Uint8Array.from({ length: 3 * families }, (_, p) => [0, 1, 0][p % 3]!);
+    const bornHere = Uint8Array.from({ length: 256 }, (_, k) => (k === 0 ? 1 : 0));
+    const input: InheritInput = {
+      bundle: [birthplace, citizenship],
+      traits: [
+        { ...trait(birthplace, 'children', 1, { childAlsoMatches: 0 }), name: 'birthplace' },
+        { ...trait(citizenship, 'children', 0.99, { amongParentGroup: 0, childCountedWhen: { column: birthplace, categories: bornHere } }), name: 'citizen' },
+      ],
+      stratum: Int32Array.from({ length: 3 * families }, (_, p) => (p % 3 === 0 ? -1 : 0)),
+      strata: 1,
+      links: { partners: new Int32Array(0), children: Int32Array.from({ length: 3 * families }, (_, k) => [3 * Math.floor(k / 3) + 1, 3 * Math.floor(k / 3), -1][k % 3]!) },
+      proposals: 20,
+    };
+    const report = inheritWithinFamilies(input, createRng(6));
+    // Children take strangers' Australian-born citizen bundles, alike for both, though each such
+    // swap adds a counted citizenship link: every link was eligible from the start (the climb may
+    // stall a link or two short, having stopped after a run of proposals without gain).
+    const [birth, citizen] = report.traits;
+    expect([birth!.countedBefore, birth!.alikeBefore, citizen!.countedBefore]).toEqual([families, 0, 0]);
+    expect(birth!.alikeAfter).toBeGreaterThanOrEqual(families - 2);
+    expect([citizen!.counted, citizen!.alikeAfter]).toEqual([birth!.alikeAfter, birth!.alikeAfter]);
+  });
+
   it('compares groups of categories when a trait has them (partners at one level of education)', () => {
     // Levels 0 and 1 are one group (a degree), 2 another. Partner 1 holds 2; a stranger of its stratum holds 1.
     const heap = Uint8Array.of(0, 2, 1);
