@@ -15,6 +15,7 @@ import { DATASET_TYPES, type FittedTo } from '../core/dataset.ts';
 import { loadCensusInputs, loadPerturbationFloor, loadRealismReference, loadTruth } from '../adapters/abs/load-inputs.ts';
 import { sizeBand, type SizeBand } from '../synthesis/quality/metrics.ts';
 import { createRealismAccumulator, withReference } from '../synthesis/quality/realism.ts';
+import type { ResemblanceFigures } from '../synthesis/quality/resemblance.ts';
 import { createPoolReleaseWriter } from '../adapters/pools/writer.ts';
 import { RELEASE_FILES } from '../adapters/pools/catalog.ts';
 import { implicateDir, implicatesRoot } from '../adapters/pools/release-dirs.ts';
@@ -98,6 +99,8 @@ export interface BuildSummary extends FitFigures {
   readonly levels: readonly AreaLevel[];
   /** Areas (suburbs, SA2s, postal areas, LGAs) in the release, per level. */
   readonly areas: Readonly<Partial<Record<AreaLevel, number>>>;
+  /** How the members of a family or home resemble each other: every link against independence, its target and its reference (quality/resemblance.ts). */
+  readonly family_links: ResemblanceFigures;
   /** The fit figures of each level's areas alone (the overall ones pool every level's). */
   readonly by_level: Readonly<Partial<Record<AreaLevel, FitFigures & { readonly areas: number }>>>;
   readonly suburbs: number;
@@ -574,6 +577,7 @@ function buildSummaryOf(
     variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].length])),
     ...fitFiguresOf(report, pooledTally(tally)),
     ...(floor ? { floor_srmse_median: floor.median, floor_srmse_p95: floor.p95 } : {}),
+    family_links: report.realism.all.synthetic.resemblance,
     input_notes: report.inputNotes,
     areas_left_out: report.areasLeftOut,
     by_level: levelFigures(release.version, tally, derivedTablesOf(prepared)),

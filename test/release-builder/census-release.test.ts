@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsvLine } from '../../src/adapters/abs/csv.ts';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
 import { buildRelease, type BuildSummary } from '../../src/release-builder/build-release.ts';
+import { RESEMBLANCE_LINKS } from '../../src/synthesis/quality/resemblance.ts';
 import type { PoolRelease } from '../../src/ports/pool-release.ts';
 
 const SHIPPED = fileURLToPath(new URL('../../census/2021-gcp/', import.meta.url));
@@ -57,6 +58,17 @@ describe('a release fitted to the real postcode tables the repository ships', ()
     expect(summary.floor_srmse_by_band['5000+'].pairs).toBeGreaterThan(0);
     expect(summary.floor_srmse_by_table['G04']!.median).toBeGreaterThan(0);
     expect(summary.floor_srmse_by_band['<500'].median ?? Infinity).toBeGreaterThan(summary.floor_srmse_by_band['5000+'].median!);
+    // Every family link against independence and its target, in the summary (--json) as in the report.
+    expect(Object.keys(summary.family_links.links)).toEqual(RESEMBLANCE_LINKS.map((l) => l.name));
+    for (const link of RESEMBLANCE_LINKS) {
+      const figures = summary.family_links.links[link.name]!;
+      expect(figures.pairs, link.name).toBeGreaterThan(0);
+      expect(figures.independence, link.name).toBeDefined();
+      expect(figures.source, link.name).toBe(link.source);
+    }
+    const citizens = summary.family_links.links['child-citizen-of-citizen-parent']!;
+    expect(citizens.alike!).toBeGreaterThanOrEqual(citizens.independence!);
+    expect(summary.report.realism.all.synthetic.resemblance).toEqual(summary.family_links);
   });
 
   it('serves postcode selections from the postal-area pools, states and Australia from them', () => {

@@ -109,7 +109,7 @@ export function renderFamilies(all: GroupFigures): string[] {
   line(["the same children: Cramér's V between the parents' language", languageV(all.synthetic), '0.00', '—', '—', maybe(all.truth, languageV), maybe(all.oracle, languageV), g12]);
   const home = all.synthetic.resemblance.homeLanguage;
   const homeRatio = (s: SourceFigures) => num(s.resemblance?.homeLanguage?.householdsOverPersons);
-  line([`households using another language at home, over persons using one (${home?.households ?? 0} households)`, homeRatio(all.synthetic), '—', '—', num(home?.published), maybe(all.truth, homeRatio), maybe(all.oracle, homeRatio), '2011 Census: 20.4% of households (QuickStats, via Crikey) over 17.5% of persons (ABS CO/60; not stated as G13 2021)']);
+  line([`households using another language at home, over persons using one (${home?.households ?? 0} households)`, homeRatio(all.synthetic), '—', '—', num(home?.published), maybe(all.truth, homeRatio), maybe(all.oracle, homeRatio), '2011 Census: 20.4% of households (QuickStats, via Crikey) over 18.1% of persons (ABS CO/60: 76.8% English only; 2011 quality statement: 5.1% not stated)']);
   const degree = all.synthetic.resemblance.degreeOverChance;
   const overChance = (s: SourceFigures) => num(s.resemblance?.degreeOverChance.records);
   line([`both partners with a degree, × chance (${degree.couples})`, num(degree.records), '1.00', num(degree.target), num(degree.published), maybe(all.truth, overChance), maybe(all.oracle, overChance), 'e61 Institute, 2021 Census (unverified)']);

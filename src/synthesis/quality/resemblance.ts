@@ -42,6 +42,8 @@ export interface ResemblanceLink {
   readonly childAlsoMatches?: number;
   /** Children: only children with a parent in this group count, alike when in it too. */
   readonly amongParentGroup?: number;
+  /** Children: only children holding this category of another variable count (born in Australia). */
+  readonly childCountedWhen?: { readonly code: string; readonly category: number };
   /** The synthesizer's target given its strengths; none where the link is not pursued. */
   readonly target?: (strengths: FamilyStrengths) => LinkTarget;
   /** Where the link's strength comes from. */
@@ -81,7 +83,7 @@ export const RESEMBLANCE_LINKS: readonly ResemblanceLink[] = [
     code: 'LANP',
     groupOf: LANGUAGE_HOME_GROUPS,
     target: (s) => ({ ofMargins: (rows, cols) => nestedAlikeShares(rows, cols, LANGUAGE_HOME_GROUPS, s.partnersEnglishOnly, s.partnersLanguage).coarse }),
-    source: 'households using another language over persons using one, 2011 (QuickStats 20.4%, ABS CO/60 76.8% English only; not stated as G13 2021)',
+    source: 'households using another language over persons using one, 2011 (QuickStats 20.4%, secondary; ABS CO/60 76.8% English only; ABS 2011 quality statement, LANP not stated 5.1%)',
   },
   {
     name: 'partners-language',
@@ -150,7 +152,17 @@ export const RESEMBLANCE_LINKS: readonly ResemblanceLink[] = [
     groupOf: INGP_COARSE.fromFine,
     amongParentGroup: INDIGENOUS_GROUP,
     target: (s) => ({ share: s.childOfIndigenousParent }),
-    source: 'assumed (no figure found)',
+    source: 'assumed; ABS 2077.0 (2016) gives the direction only (two Indigenous parents, or the mother, more often)',
+  },
+  {
+    name: 'child-citizen-of-citizen-parent',
+    description: 'children born in Australia with an Australian-citizen parent who are citizens too (CITP)',
+    pairs: 'children',
+    code: 'CITP',
+    amongParentGroup: categoryIndex('CITP', 'Australian citizen'),
+    childCountedWhen: { code: 'BPLP', category: categoryIndex('BPLP', 'Australia') },
+    target: (s) => ({ share: s.childCitizenOfCitizenParent }),
+    source: 'Australian Citizenship Act 2007 s 12(1)(a): born here with a citizen or permanent-resident parent; 99% assumed for answers',
   },
 ];
 
@@ -306,18 +318,20 @@ function countCouples(link: ResemblanceLink, pairs: Pairs, column: Uint8Array, s
   }
 }
 
-function countChildren(link: ResemblanceLink, pairs: Pairs, column: Uint8Array, stated: Uint8Array, strengths: FamilyStrengths, into: LinkTally): void {
+function countChildren(link: ResemblanceLink, pairs: Pairs, column: Uint8Array, stated: Uint8Array, strengths: FamilyStrengths, into: LinkTally, condition?: Uint8Array): void {
   const categories = variableByCode(link.code).categories.length;
   const group = groupsOf(link.groupOf, categories);
   const among = link.amongParentGroup ?? -1;
   const also = link.childAlsoMatches ?? -1;
   const { children } = pairs;
+  /** Whether a child is of those the link counts (all, or those holding the condition's category). */
+  const eligible = (child: number) => !condition || condition[child] === link.childCountedWhen!.category;
   // The children's own margin: what a child dealt to a family at random would hold.
   const margin = new Float64Array(categories);
   let stateds = 0;
   for (let k = 0; k < children.length; k += 3) {
     const v = column[children[k]!]!;
-    if (stated[v]) {
+    if (stated[v] && eligible(children[k]!)) {
       margin[v]!++;
       stateds++;
     }
@@ -336,7 +350,7 @@ function countChildren(link: ResemblanceLink, pairs: Pairs, column: Uint8Array, 
       if (pa >= 0 && group[pa] !== among) pa = -1;
       if (pb >= 0 && group[pb] !== among) pb = -1;
     }
-    if (!stated[v] || (pa < 0 && pb < 0)) continue;
+    if (!stated[v] || (pa < 0 && pb < 0) || !eligible(children[k]!)) continue;
     counted++;
     if (isAlike(v, pa, pb)) into.alike++;
     for (let w = 0; w < categories; w++) if (margin[w]! > 0 && isAlike(w, pa, pb)) into.independent += margin[w]! / stateds;
@@ -448,7 +462,11 @@ export function countResemblance(pop: Population, into: ResemblanceTally, streng
     const tally = (into.links[link.name] ??= emptyLink());
     const stated = statedCategories(link.code);
     if (link.pairs === 'couples') countCouples(link, pairs, column, stated, strengths, tally);
-    else countChildren(link, link.pairs === 'relatives' ? { partners: pairs.partners, children: pairs.relatives ?? new Int32Array(0) } : pairs, column, stated, strengths, tally);
+    else {
+      const condition = link.childCountedWhen ? v[link.childCountedWhen.code] : undefined;
+      if (link.childCountedWhen && !condition) throw new Error(`population has no persons column ${link.childCountedWhen.code}`);
+      countChildren(link, link.pairs === 'relatives' ? { partners: pairs.partners, children: pairs.relatives ?? new Int32Array(0) } : pairs, column, stated, strengths, tally, condition);
+    }
   }
   if (v.HEAP) countDegrees(pairs, v.HEAP, strengths, into.degree);
   if (v.SEXP && v.BPLP) countParentsBirthplace(pairs, v.RLHP, v.SEXP, v.BPLP, into.parentsOfDependentChildren);

@@ -3,7 +3,7 @@
  *
  * - origins (inheritCulture): partners alike in birthplace, language and religion, children born in
  *   Australia or where a parent was, sharing a parent's language and religion, Indigenous like
- *   an Indigenous parent, other relatives of the family sharing its language; whole origin bundles move within sex × G01 age group;
+ *   an Indigenous parent, born in Australia and a citizen like a citizen parent, other relatives of the family sharing its language; whole origin bundles move within sex × G01 age group;
  * - education (matchPartnersOnEducation): partners alike in their level of qualification; whole
  *   work bundles (schooling, qualification, labour force, hours, occupation, industry, travel,
  *   income) move within sex × G46 age group × attendance.
@@ -116,6 +116,10 @@ function sexAgeStrata(age: Uint8Array, sexp: Uint8Array, starts: readonly number
 
 // ------------------------------------------------------------------ origins
 
+const AUSTRALIAN_CITIZEN = categoryIndex('CITP', 'Australian citizen');
+/** BPLP's category "Australia" (1), the others 0: children counted by the citizenship link. */
+const BORN_IN_AUSTRALIA = Uint8Array.from({ length: 256 }, (_, k) => (k === categoryIndex('BPLP', 'Australia') ? 1 : 0));
+
 /** What moves together: a person's origin and what follows from it. */
 export const CULTURE_BUNDLE = ['INGP', 'BPLP', 'CITP', 'LANP', 'ENGLP', 'RELP'] as const;
 /** G01's age groups: the bundle's priors vary with age, so swaps stay within one. */
@@ -171,6 +175,16 @@ export function inheritCulture(persons: PersonsForInheritance, strengths: Family
           groupOf: ingp.fromFine,
           amongParentGroup: ingp.categories.indexOf('Aboriginal and/or Torres Strait Islander'),
           targetShare: strengths.childOfIndigenousParent,
+        },
+        {
+          // The law, not a table: a child born here with a citizen parent is a citizen.
+          name: 'child-citizen-of-citizen-parent',
+          link: 'children',
+          column: column('CITP'),
+          stated: statedCategories('CITP'),
+          amongParentGroup: AUSTRALIAN_CITIZEN,
+          childCountedWhen: { column: column('BPLP'), categories: BORN_IN_AUSTRALIA },
+          targetShare: strengths.childCitizenOfCitizenParent,
         },
       ],
       stratum: sexAgeStrata(age, columns.SEXP!, AGE_GROUP_STARTS),

@@ -8,8 +8,9 @@
  *
  * Each trait has a target: the share of its links (couples, or children with their parents) that
  * should be alike. The climb proposes one swap at a time and keeps it when the distance to the
- * targets, Σ_t (|alike_t − target_t · counted_t| + 2 · |counted_t − counted as dealt|) / counted
- * as dealt (in shares of each trait's links), does not grow; so it stops at a realistic level
+ * targets, Σ_t (|alike_t − target_t · counted_t| + 2 · |eligible_t − eligible as dealt|) / counted
+ * as dealt (in shares of each trait's links; eligible = counted, or counted but for the child's
+ * condition where a trait has one), does not grow; so it stops at a realistic level
  * instead of making every family uniform, and undoes likeness the dealing made by chance beyond
  * a target. The targets come from family-strengths.ts (docs/synthesis.md, "Families").
  */
@@ -30,6 +31,11 @@ export interface LinkTrait {
   readonly childAlsoMatches?: number;
   /** Children: count only children with a parent in this group, alike when the child is in it too. */
   readonly amongParentGroup?: number;
+  /**
+   * Children: count only children whose `column` (another of the bundle's columns, so it moves
+   * with the trait's) holds a category marked 1 in `categories` (born in Australia).
+   */
+  readonly childCountedWhen?: { readonly column: Uint8Array; readonly categories: Uint8Array };
   /** Share of counted links that should be alike. */
   readonly targetShare: number;
 }
@@ -60,7 +66,7 @@ export interface TraitOutcome {
 export interface InheritReport {
   readonly links: number;
   readonly swaps: number;
-  /** Σ_t (|alike_t − target_t · counted_t| + 2 · |counted_t − counted as dealt|) / counted as dealt, before and after the climb. */
+  /** Σ_t (|alike_t − target_t · counted_t| + 2 · |eligible_t − eligible as dealt|) / counted as dealt, before and after the climb. */
   readonly distanceBefore: number;
   readonly distanceAfter: number;
   readonly traits: readonly TraitOutcome[];
@@ -73,6 +79,9 @@ interface Compiled {
   readonly group: Uint8Array;
   readonly alsoMatches: number;
   readonly among: number;
+  /** The child's condition column and the categories it must hold; null when every child counts. */
+  readonly childColumn: Uint8Array | null;
+  readonly childCategories: Uint8Array | null;
   /** A child-like link (a child or another relative with the family's partners or lone parent). */
   readonly children: boolean;
   /** Of those, the relatives' links rather than the children's. */
@@ -86,12 +95,26 @@ const compile = (t: LinkTrait): Compiled => ({
   group: Uint8Array.from({ length: 256 }, (_, k) => (t.groupOf ? (t.groupOf[k] ?? 255) : k)),
   alsoMatches: t.childAlsoMatches ?? -1,
   among: t.amongParentGroup ?? -1,
+  childColumn: t.childCountedWhen?.column ?? null,
+  childCategories: t.childCountedWhen?.categories ?? null,
   children: t.link !== 'partners',
   relatives: t.link === 'relatives',
   target: t.targetShare,
 });
 
-/** 0 = link not counted, 1 = counted and unlike, 2 = counted and alike. */
+/** Whether a swap of c's and d's bundles can change the trait's links: c and d differ in its column or in its children's condition. */
+const differs = (t: Compiled, c: number, d: number): boolean => t.column[c] !== t.column[d] || (t.childColumn !== null && t.childColumn[c] !== t.childColumn[d]);
+
+/**
+ * A link that would be counted but for its child's condition (a child born overseas for the
+ * citizenship link): not in the trait's share, but in what the climb keeps as dealt, so that a
+ * swap may move a child across the condition (its birthplace) without paying for it, while
+ * hiding a link behind a "Not stated" answer still costs.
+ */
+const ELIGIBLE_ONLY = 3;
+const isCounted = (s: number) => s === 1 || s === 2;
+
+/** 0 = link not counted, 1 = counted and unlike, 2 = counted and alike, ELIGIBLE_ONLY. */
 function partnersState(t: Compiled, a: number, b: number): number {
   const va = t.column[a]!;
   const vb = t.column[b]!;
@@ -121,6 +144,7 @@ function childState(t: Compiled, child: number, parentA: number, parentB: number
     }
   }
   if (!counted) return 0;
+  if (t.childColumn && !t.childCategories![t.childColumn[child]!]) return ELIGIBLE_ONLY;
   if (t.among < 0 && vc === t.alsoMatches) alike = true;
   return alike ? 2 : 1;
 }
@@ -252,6 +276,9 @@ interface LinkTallies {
   readonly alike: Float64Array;
   readonly countedBefore: Float64Array;
   readonly alikeBefore: Float64Array;
+  /** Links counted or counted but for their child's condition (ELIGIBLE_ONLY), now and as dealt. */
+  readonly eligible: Float64Array;
+  readonly eligibleBefore: Float64Array;
   readonly weight: Float64Array;
   readonly distance: () => number;
   readonly distanceBefore: number;
@@ -261,15 +288,18 @@ function linkTallies(family: LinkIndex): LinkTallies {
   const { traits, linkCount, stateOf } = family;
   const counted = new Float64Array(traits.length);
   const alike = new Float64Array(traits.length);
+  const eligible = new Float64Array(traits.length);
   for (let l = 0; l < linkCount; l++) {
     traits.forEach((t, k) => {
       const s = stateOf(t, l);
-      if (s > 0) counted[k]!++;
+      if (isCounted(s)) counted[k]!++;
+      if (s > 0) eligible[k]!++;
       if (s === 2) alike[k]!++;
     });
   }
   const alikeBefore = Float64Array.from(alike);
   const countedBefore = Float64Array.from(counted);
+  const eligibleBefore = Float64Array.from(eligible);
   // Each trait's distance is in shares of its links, so a rare link (children of Indigenous
   // parents) weighs as much as a common one (children's religion) instead of being outvoted.
   // Moving an unstated answer into a link would take an unlike link out of the count, nearer
@@ -278,11 +308,11 @@ function linkTallies(family: LinkIndex): LinkTallies {
   const weight = Float64Array.from(countedBefore, (c) => 1 / Math.max(1, c));
   const distance = () => {
     let sum = 0;
-    for (let k = 0; k < traits.length; k++) sum += weight[k]! * (Math.abs(alike[k]! - traits[k]!.target * counted[k]!) + 2 * Math.abs(counted[k]! - countedBefore[k]!));
+    for (let k = 0; k < traits.length; k++) sum += weight[k]! * (Math.abs(alike[k]! - traits[k]!.target * counted[k]!) + 2 * Math.abs(eligible[k]! - eligibleBefore[k]!));
     return sum;
   };
   const distanceBefore = distance();
-  return { counted, alike, countedBefore, alikeBefore, weight, distance, distanceBefore };
+  return { counted, alike, countedBefore, alikeBefore, eligible, eligibleBefore, weight, distance, distanceBefore };
 }
 
 /** What a proposed swap is scored with: the links it touches, each trait's change in tallies, the distance after it, and the swap itself. */
@@ -290,6 +320,7 @@ interface SwapMoves {
   readonly touched: number[];
   readonly collect: (p: number, round: number) => void;
   readonly deltaCounted: Float64Array;
+  readonly deltaEligible: Float64Array;
   readonly deltaAlike: Float64Array;
   readonly changes: Uint8Array;
   readonly tally: (sign: number) => void;
@@ -299,7 +330,7 @@ interface SwapMoves {
 
 function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: LinkTallies): SwapMoves {
   const { traits, couples, childCount, linkCount, partners, children, start, linksOf } = family;
-  const { counted, alike, countedBefore, weight } = tallies;
+  const { counted, alike, eligible, eligibleBefore, weight } = tallies;
   const stamp = new Int32Array(linkCount).fill(-1);
   const touched: number[] = [];
   const collect = (p: number, round: number) => {
@@ -315,6 +346,7 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
   const childTraits = traits.flatMap((t, k) => (t.children ? [k] : []));
   // The change a swap makes to each trait's tallies: the touched links' states after minus before.
   const deltaCounted = new Float64Array(traits.length);
+  const deltaEligible = new Float64Array(traits.length);
   const deltaAlike = new Float64Array(traits.length);
   /** Traits whose column the swap changes (c and d hold different categories): the others' links stay as they are. */
   const changes = new Uint8Array(traits.length);
@@ -329,7 +361,10 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
           const k = partnerTraits[m]!;
           if (!changes[k]) continue;
           const s = partnersState(traits[k]!, a, b);
-          if (s > 0) deltaCounted[k]! += sign;
+          if (s > 0) {
+            deltaCounted[k]! += sign;
+            deltaEligible[k]! += sign;
+          }
           if (s === 2) deltaAlike[k]! += sign;
         }
       } else {
@@ -342,7 +377,8 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
           const k = childTraits[m]!;
           if (!changes[k] || traits[k]!.relatives !== relative) continue;
           const s = childState(traits[k]!, child, parentA, parentB);
-          if (s > 0) deltaCounted[k]! += sign;
+          if (isCounted(s)) deltaCounted[k]! += sign;
+          if (s > 0) deltaEligible[k]! += sign;
           if (s === 2) deltaAlike[k]! += sign;
         }
       }
@@ -353,7 +389,7 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
     let sum = 0;
     for (let k = 0; k < traits.length; k++) {
       const c = counted[k]! + deltaCounted[k]!;
-      sum += weight[k]! * (Math.abs(alike[k]! + deltaAlike[k]! - traits[k]!.target * c) + 2 * Math.abs(c - countedBefore[k]!));
+      sum += weight[k]! * (Math.abs(alike[k]! + deltaAlike[k]! - traits[k]!.target * c) + 2 * Math.abs(eligible[k]! + deltaEligible[k]! - eligibleBefore[k]!));
     }
     return sum;
   };
@@ -364,14 +400,14 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
       col[d] = x;
     }
   };
-  return { touched, collect, deltaCounted, deltaAlike, changes, tally, distanceAfter, swap };
+  return { touched, collect, deltaCounted, deltaEligible, deltaAlike, changes, tally, distanceAfter, swap };
 }
 
 /** The climb: proposals of swaps between two persons of a stratum, kept when they bring the traits no further from their targets; returns the swaps kept. */
 function climb(input: InheritInput, family: LinkIndex, tallies: LinkTallies, moves: SwapMoves, rng: Rng): number {
   const { stratum, traits, couples, childCount, linkCount, partners, children, stateOf, members, holders } = family;
-  const { counted, alike, distanceBefore } = tallies;
-  const { touched, collect, deltaCounted, deltaAlike, changes, tally, distanceAfter, swap } = moves;
+  const { counted, alike, eligible, distanceBefore } = tallies;
+  const { touched, collect, deltaCounted, deltaEligible, deltaAlike, changes, tally, distanceAfter, swap } = moves;
   let swaps = 0;
   let current = distanceBefore;
   // Each kind of link as [first, count]: partners, children, other relatives.
@@ -415,12 +451,13 @@ function climb(input: InheritInput, family: LinkIndex, tallies: LinkTallies, mov
     const d = short ? holders[k]!.draw(s, t.group[t.column[other]!]!, rng) : pool[rng.int(pool.length)]!;
     if (d < 0 || d === c) continue;
     let changing = 0;
-    for (let m = 0; m < traits.length; m++) changing += changes[m] = traits[m]!.column[c] !== traits[m]!.column[d] ? 1 : 0;
+    for (let m = 0; m < traits.length; m++) changing += changes[m] = differs(traits[m]!, c, d) ? 1 : 0;
     if (changing === 0) continue;
     touched.length = 0;
     collect(c, round);
     collect(d, round);
     deltaCounted.fill(0);
+    deltaEligible.fill(0);
     deltaAlike.fill(0);
     tally(-1);
     swap(c, d);
@@ -430,6 +467,7 @@ function climb(input: InheritInput, family: LinkIndex, tallies: LinkTallies, mov
     else {
       for (let k = 0; k < traits.length; k++) {
         counted[k]! += deltaCounted[k]!;
+        eligible[k]! += deltaEligible[k]!;
         alike[k]! += deltaAlike[k]!;
       }
       if (after < current - 1e-12) lastGain = round;

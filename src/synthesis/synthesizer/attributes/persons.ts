@@ -115,6 +115,9 @@ export function matchPartners(ctx: AttributeContext, persons: PersonLevel, famil
   return report;
 }
 
+/** The culture climb's random stream (ctx.rng.fork), apart from the attribute step's own. */
+const CULTURE_STREAM = 29;
+
 /**
  * MSTP (G05 by age × sex, registered partners married, minors never), then origin: INGP (by age), BPLP,
  * CITP, LANP (G01, by birthplace, Indigenous status and remoteness), ENGLP, RELP (G14, by
@@ -130,7 +133,9 @@ export function assignOrigin(ctx: AttributeContext, persons: PersonLevel, basics
   ctx.fitOrDraw(persons, 'G01', 'LANP', priors.lanpPrior(bplp, persons.columns.INGP!, (ctx.options.dwellingLocation ?? 0) >= 3));
   ctx.draw(persons, 'ENGLP', priors.englpPrior(persons.columns.LANP!));
   ctx.fitOrDraw(persons, 'G14', 'RELP', priors.relpPrior(bplp));
-  return inheritCulture({ age, family, columns: persons.columns }, familyStrengths(ctx), ctx.rng);
+  // A stream of its own: how many draws the climb takes depends on the links pursued, and the
+  // phases after it (incomes, dwellings) fit tables whose outcome should not move with that.
+  return inheritCulture({ age, family, columns: persons.columns }, familyStrengths(ctx), ctx.rng.fork(CULTURE_STREAM));
 }
 
 /** ASSNP (G18 by age × sex), LTHP and UAI5P by age (no table), VOLWP (G23 by age × sex); any variable still missing, uniformly. */

@@ -73,6 +73,55 @@ describe('inheritWithinFamilies', () => {
     expect(inheritWithinFamilies(input, createRng(3)).traits[0]).toMatchObject({ counted: 1, alikeBefore: 0 });
   });
 
+  it("counts only children holding the condition's category in another bundle column (citizens born in Australia), and moves both together", () => {
+    // Columns: citizenship (0 citizen, 1 not), birthplace (0 Australia, 5 overseas). Parent 0 a citizen;
+    // child 1 born here, not a citizen; child 2 born overseas, not a citizen (not counted);
+    // person 3 a stranger of child 1's stratum, born here and a citizen.
+    const citizenship = Uint8Array.of(0, 1, 1, 0);
+    const birthplace = Uint8Array.of(0, 0, 5, 0);
+    const input: InheritInput = {
+      bundle: [citizenship, birthplace],
+      traits: [trait(citizenship, 'children', 1, { amongParentGroup: 0, childCountedWhen: { column: birthplace, categories: Uint8Array.from({ length: 256 }, (_, k) => (k === 0 ? 1 : 0)) } })],
+      stratum: Int32Array.of(-1, 0, -1, 0),
+      strata: 1,
+      links: { partners: new Int32Array(0), children: Int32Array.of(1, 0, -1, 2, 0, -1) },
+      proposals: 20,
+    };
+    const report = inheritWithinFamilies(input, createRng(5));
+    expect(report.traits[0]).toMatchObject({ counted: 1, alikeBefore: 0, alikeAfter: 1 });
+    expect([...citizenship]).toEqual([0, 0, 1, 1]);
+  });
+
+  it("lets a child cross another trait's condition for free: overseas-born children given Australian-born bundles become counted citizens without cost", () => {
+    // Columns: birthplace (0 Australia, 7 overseas), citizenship (0 citizen, 1 not). Ten
+    // families: a parent born here, a citizen; a child born in 7, not a citizen (unlike for
+    // birthplace; for citizenship counted but for being born overseas); and a stranger of the
+    // children's stratum, born here, a citizen.
+    const families = 10;
+    const birthplace = Uint8Array.from({ length: 3 * families }, (_, p) => [0, 7, 0][p % 3]!);
+    const citizenship = Uint8Array.from({ length: 3 * families }, (_, p) => [0, 1, 0][p % 3]!);
+    const bornHere = Uint8Array.from({ length: 256 }, (_, k) => (k === 0 ? 1 : 0));
+    const input: InheritInput = {
+      bundle: [birthplace, citizenship],
+      traits: [
+        { ...trait(birthplace, 'children', 1, { childAlsoMatches: 0 }), name: 'birthplace' },
+        { ...trait(citizenship, 'children', 0.99, { amongParentGroup: 0, childCountedWhen: { column: birthplace, categories: bornHere } }), name: 'citizen' },
+      ],
+      stratum: Int32Array.from({ length: 3 * families }, (_, p) => (p % 3 === 0 ? -1 : 0)),
+      strata: 1,
+      links: { partners: new Int32Array(0), children: Int32Array.from({ length: 3 * families }, (_, k) => [3 * Math.floor(k / 3) + 1, 3 * Math.floor(k / 3), -1][k % 3]!) },
+      proposals: 20,
+    };
+    const report = inheritWithinFamilies(input, createRng(6));
+    // Children take strangers' Australian-born citizen bundles, alike for both, though each such
+    // swap adds a counted citizenship link: every link was eligible from the start (the climb may
+    // stall a link or two short, having stopped after a run of proposals without gain).
+    const [birth, citizen] = report.traits;
+    expect([birth!.countedBefore, birth!.alikeBefore, citizen!.countedBefore]).toEqual([families, 0, 0]);
+    expect(birth!.alikeAfter).toBeGreaterThanOrEqual(families - 2);
+    expect([citizen!.counted, citizen!.alikeAfter]).toEqual([birth!.alikeAfter, birth!.alikeAfter]);
+  });
+
   it('compares groups of categories when a trait has them (partners at one level of education)', () => {
     // Levels 0 and 1 are one group (a degree), 2 another. Partner 1 holds 2; a stranger of its stratum holds 1.
     const heap = Uint8Array.of(0, 2, 1);
@@ -157,6 +206,9 @@ describe('inheritWithinFamilies', () => {
               trait(a, 'partners', x.targets[0], { stated: Uint8Array.from({ length: 256 }, (_, k) => (k === 4 ? 0 : 1)) }),
               trait(a, 'children', x.targets[1], { childAlsoMatches: 0 }),
               trait(b, 'children', x.targets[2], { groupOf: [0, 1, 1, 0], amongParentGroup: 1 }),
+              // Counted only where the child's other column holds 0 or 2: a swap that changes only
+              // that column still changes which links count.
+              trait(b, 'children', x.targets[0], { amongParentGroup: 2, childCountedWhen: { column: a, categories: Uint8Array.from({ length: 256 }, (_, k) => (k === 0 || k === 2 ? 1 : 0)) } }),
             ],
             stratum: Int32Array.from(x.stratum),
             strata: 3,
@@ -167,6 +219,9 @@ describe('inheritWithinFamilies', () => {
           const report = inheritWithinFamilies(input, createRng(x.seed));
           expect(tuplesByStratum(input)).toEqual(before);
           expect(report.distanceAfter).toBeLessThanOrEqual(report.distanceBefore + 1e-9);
+          // The tallies kept as the swaps went are the links' states counted afresh.
+          const recount = inheritWithinFamilies({ ...input, proposals: 0 }, createRng(0));
+          expect(recount.traits.map((t) => [t.countedBefore, t.alikeBefore])).toEqual(report.traits.map((t) => [t.counted, t.alikeAfter]));
         },
       ),
       { numRuns: 300 },
