@@ -93,7 +93,7 @@ function personsFromTables(targets: SuburbTargets, options: FromTablesOptions): 
   // carry ~95 (and lose the small cells the ABS zeroes), so G01 splits the anchor when given.
   const sexes = largestRemainder(g01BySex && g01BySex[0] + g01BySex[1] > 0 ? g01BySex : g04BySex[0]! + g04BySex[1]! > 0 ? g04BySex : [1, 1], persons);
   const personsByAgeSex = g04 && g04Cells
-    ? personsByAge(ageFigures(targets, options.smallSuburb), [sexes[0]!, sexes[1]!], options.smallSuburb)
+    ? personsByAge(ageFigures(targets, options.smallSuburb), [sexes[0]!, sexes[1]!], options.smallSuburb, targets.borrowingStrength?.get('G04'))
     : new Float64Array(2 * AGES);
   return { persons, personsByAgeSex };
 }
