@@ -16,7 +16,9 @@
  *   to the published tables that only chases their noise would show here as no gain;
  * - the same two figures (vs published, vs truth) with every table borrowing at the default
  *   strength (BORROWING_PSEUDO_COUNT) rather than the strengths the build chose per table and
- *   size band on held-out subtotals (borrow-strength.ts): the baseline, in the same command.
+ *   size band on held-out subtotals (borrow-strength.ts): the baseline, in the same command;
+ *   and with the strengths that predict the held-out subtotals best, unguarded against chance
+ *   (significance 0: the build keeps the default unless a strength beats it by two standard errors).
  *
  * Usage: node bin/run-ts.js bench/synthesis.ts [--seed 1] [--scale demo|national] [--threads N]
  *        [--no-floor] [--json FILE] [--keep] [--inputs DIR]
@@ -123,6 +125,9 @@ let vsTruth: Scores | undefined;
 /** Baseline: the synthesis with the default borrowing strength everywhere, against the published tables and the truth. */
 let fitDefault: Scores | undefined;
 let vsTruthDefault: Scores | undefined;
+/** The strengths that predict the held-out subtotals best with no guard against chance (significance 0). */
+let fitBest: Scores | undefined;
+let vsTruthBest: Scores | undefined;
 if (withFloor) {
   log('scoring the hidden truth against the published tables (perturbation floor), and the synthesis against the truth');
   const loaded = await loadCensusInputs(inputsDir);
@@ -134,6 +139,7 @@ if (withFloor) {
   const variants: { level: LevelInputs; fit: Scores | undefined; truth: Scores }[] = [
     { level: withBorrowing(plain, config.smallSuburbThreshold), fit: undefined, truth: (vsTruth = emptyScores()) },
     { level: plain, fit: (fitDefault = emptyScores()), truth: (vsTruthDefault = emptyScores()) },
+    { level: withBorrowing(plain, config.smallSuburbThreshold, 0), fit: (fitBest = emptyScores()), truth: (vsTruthBest = emptyScores()) },
   ];
   floor = emptyScores();
   for (const suburb of demoTruthInputTables({ scale, seed })) {
@@ -165,7 +171,7 @@ const met = (ok: boolean) => (ok ? 'met' : 'not met');
 const rows: string[][] = [];
 const { overall, bySizeBand } = report.inputs;
 /** The columns beside the build's own fit: floor, vs truth, and the default-strength baseline's fit and vs truth. */
-const beside = (pick: (s: Scores) => number[], p: number) => [floor, vsTruth, fitDefault, vsTruthDefault].map((s) => f4(q(s && pick(s), p)));
+const beside = (pick: (s: Scores) => number[], p: number) => [floor, vsTruth, fitDefault, vsTruthDefault, fitBest, vsTruthBest].map((s) => f4(q(s && pick(s), p)));
 rows.push(['SRMSE vs input tables, median', f4(overall.median), ...beside((s) => s.overall, 0.5), `≤ ${GOALS.median}`, met((overall.median ?? Infinity) <= GOALS.median)]);
 rows.push(['SRMSE vs input tables, p95', f4(overall.p95), ...beside((s) => s.overall, 0.95), `≤ ${GOALS.p95}`, met((overall.p95 ?? Infinity) <= GOALS.p95)]);
 for (const band of SIZE_BANDS) {
@@ -173,7 +179,7 @@ for (const band of SIZE_BANDS) {
   rows.push([`  ${band} persons (${d.pairs} pairs), median`, f4(d.median), ...beside((s) => s.byBand[band], 0.5), '', '']);
   rows.push([`  ${band} persons, p95`, f4(d.p95), ...beside((s) => s.byBand[band], 0.95), '', '']);
 }
-const blank = ['', '', '', ''];
+const blank = ['', '', '', '', '', ''];
 rows.push(['SRMSE vs hidden truth cross-tabs, median', f4(report.truth?.overall.median), ...blank, '(not a goal)', '']);
 rows.push(['structural violations', String(summary.structural_violations), ...blank, '0', met(summary.structural_violations === 0)]);
 rows.push(['suburbs whose persons or dwellings miss the census total', String(summary.totals_mismatched), ...blank, '0', met(summary.totals_mismatched === 0)]);
@@ -185,8 +191,8 @@ const out: string[] = [];
 out.push(`synthesis bench: ${scale} inputs, seed ${seed}: ${summary.suburbs} suburbs, ${summary.persons} persons, ${summary.families} families, ${summary.dwellings} dwellings`);
 out.push(inputSeconds === undefined ? `inputs from ${inputsDir}` : `inputs generated in ${inputSeconds.toFixed(1)} s (child process, not counted below)`);
 out.push('');
-out.push('| figure | synthetic vs published | floor: truth vs published | synthetic vs truth | default k: vs published | default k: vs truth | goal | |');
-out.push('|---|---|---|---|---|---|---|---|');
+out.push('| figure | synthetic vs published | floor: truth vs published | synthetic vs truth | default k: vs published | default k: vs truth | unguarded k: vs published | unguarded k: vs truth | goal | |');
+out.push('|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) out.push(`| ${row.join(' | ')} |`);
 out.push('');
 out.push('| table | median | p95 | floor median | floor p95 | vs truth median | vs truth p95 | default k: vs truth median | default k: vs truth p95 |');
@@ -232,6 +238,8 @@ if (values.json) {
         vsTruth: vsTruth && summarise(vsTruth),
         fitDefaultStrength: fitDefault && summarise(fitDefault),
         vsTruthDefaultStrength: vsTruthDefault && summarise(vsTruthDefault),
+        fitUnguardedStrength: fitBest && summarise(fitBest),
+        vsTruthUnguardedStrength: vsTruthBest && summarise(vsTruthBest),
         perSuburb: report.perSuburb.map((fit) => ({
           salCode: fit.salCode,
           persons: fit.persons,

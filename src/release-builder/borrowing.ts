@@ -24,7 +24,7 @@ export interface ParentTables {
  * under the build's threshold, with the parent the synthesis borrows from (its LGA's table, else
  * its state's: attributes/context.ts).
  */
-export function levelStrengths(inputs: CensusInputs, parents: ParentTables, personsOf: (code: string) => number, smallThreshold: number): LevelStrengths {
+export function levelStrengths(inputs: CensusInputs, parents: ParentTables, personsOf: (code: string) => number, smallThreshold: number, significance?: number): LevelStrengths {
   const areas = inputs.suburbs.map((suburb) => {
     const persons = personsOf(suburb.salCode);
     const small = persons < smallThreshold;
@@ -40,7 +40,7 @@ export function levelStrengths(inputs: CensusInputs, parents: ParentTables, pers
       },
     };
   });
-  return chooseStrengths(INPUT_TABLES, areas);
+  return chooseStrengths(INPUT_TABLES, areas, significance);
 }
 
 /** The strengths one area borrows with: each table's for the area's band. */
@@ -59,7 +59,7 @@ export const BAND_KEYS: Readonly<Record<SizeBand, '<500' | '500-4999' | '5000+'>
 /** One (table, band)'s strength in the build's JSON. */
 export interface StrengthFigure {
   readonly k: number;
-  /** false: the held-out subtotals did not tell the strengths apart (nothing borrowed there), so the default stayed. */
+  /** false: no strength beat the default on the held-out subtotals by more than chance (or nothing is borrowed there), so the default stayed. */
   readonly decided: boolean;
   readonly areas: number;
   readonly held_out: number;
@@ -104,7 +104,7 @@ export function renderStrengths(figures: StrengthFigures): string[] {
   for (const [level, tables] of Object.entries(figures)) {
     for (const [tableId, byBand] of Object.entries(tables ?? {})) {
       const cells = Object.entries(byBand).map(([band, f]) =>
-        f!.decided ? `${band} k=${f!.k} (${fmt(f!.rmse)} / ${fmt(f!.rmse_without)} / ${fmt(f!.rmse_default)}, ${f!.held_out} held out)` : `${band} k=${f!.k} (default: undecided)`,
+        f!.decided ? `${band} k=${f!.k} (${fmt(f!.rmse)} / ${fmt(f!.rmse_without)} / ${fmt(f!.rmse_default)}, ${f!.held_out} held out)` : `${band} k=${f!.k} (default: no k beat it by more than chance)`,
       );
       lines.push(`  ${level} ${tableId.padEnd(4)} ${cells.join('; ')}`);
     }

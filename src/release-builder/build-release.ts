@@ -375,8 +375,8 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
 }
 
 /** The level with its borrowing strengths chosen on its own published subtotals (borrowing.ts). */
-export function withBorrowing(level: LevelInputs, smallThreshold: number): LevelInputs {
-  const borrowing = levelStrengths(level.inputs, level, (code) => publishedPersons(level.inputs, code), smallThreshold);
+export function withBorrowing(level: LevelInputs, smallThreshold: number, significance?: number): LevelInputs {
+  const borrowing = levelStrengths(level.inputs, level, (code) => publishedPersons(level.inputs, code), smallThreshold, significance);
   return { ...level, borrowing };
 }
 

@@ -18,9 +18,11 @@
  *    against its published value, a figure the estimate did not use and whose perturbation is
  *    independent of the cells': its noise adds the same expected amount to every k's error.
  *
- * Over a band's areas, the k with the least squared error on the held-out subtotals is chosen.
- * Where no k changes the error (the band's areas are reliable and large: nothing is borrowed), or
- * no subtotal can be held out, the default BORROWING_PSEUDO_COUNT stays.
+ * Over a band's areas, the k with the least squared error on the held-out subtotals is chosen,
+ * where its gain over the default is more than chance (SIGNIFICANCE standard errors over the
+ * band's areas). Where no k changes the error (the band's areas are reliable and large: nothing
+ * is borrowed), the gain is within chance, or no subtotal can be held out, the default
+ * BORROWING_PSEUDO_COUNT stays.
  */
 import type { TableSpec } from '../census/table-spec.ts';
 import { cellsWithinSubtotals } from '../quality/floor.ts';
@@ -162,7 +164,7 @@ const finiteOrZero = (v: number): number => (Number.isFinite(v) ? Math.max(0, v)
 export interface StrengthChoice {
   /** The pseudo-units k the build uses. */
   readonly k: number;
-  /** Whether the held-out subtotals decided k (false: no k changed the error, or none could be held out; the default stays). */
+  /** Whether the held-out subtotals decided k (false: no k beat the default by more than chance, or none could be held out; the default stays). */
   readonly decided: boolean;
   /** Areas and held-out subtotals scored. */
   readonly areas: number;
@@ -173,39 +175,64 @@ export interface StrengthChoice {
   readonly rmseDefault: number | null;
 }
 
-/** The k of `candidates` that best predicts the held-out subtotals over `areas` (ties: the smaller k). */
+/**
+ * The k of `candidates` that best predicts the held-out subtotals over `areas` (ties: the smaller
+ * k), where it beats the default by more than chance: the band's areas are a sample, so the
+ * per-area gain over the default must exceed SIGNIFICANCE standard errors of its mean; else the
+ * default stays (decided: false).
+ */
 export function chooseStrength(
   design: HeldOutDesign,
   within: readonly (readonly number[])[],
   areas: readonly StrengthArea[],
   candidates: readonly number[] = STRENGTH_CANDIDATES,
   fallback: number = BORROWING_PSEUDO_COUNT,
+  significance: number = SIGNIFICANCE,
 ): StrengthChoice {
   const tried = [...new Set([...candidates, 0, fallback])].sort((a, b) => a - b);
-  const squared = new Float64Array(tried.length);
+  const { perArea, checks, scored } = squaredErrors(design, within, areas, tried);
+  const squared = tried.map((_, c) => perArea.reduce((sum, row) => sum + row[c]!, 0));
+  const rmseOf = (k: number) => (checks > 0 ? Math.sqrt(squared[tried.indexOf(k)]! / checks) : null);
+  let best = -1;
+  for (let c = 0; c < tried.length; c++) if (candidates.includes(tried[c]!) && (best < 0 || squared[c]! < squared[best]! * (1 - 1e-12))) best = c;
+  const decided = best >= 0 && beatsByMoreThanChance(perArea.map((row) => row[best]! - row[tried.indexOf(fallback)]!), significance);
+  const k = decided ? tried[best]! : fallback;
+  return { k, decided, areas: scored, checks, rmse: rmseOf(k), rmseWithout: rmseOf(0), rmseDefault: rmseOf(fallback) };
+}
+
+/** Standard errors by which a strength's mean gain over the default must exceed zero to replace it. */
+export const SIGNIFICANCE = 2;
+
+/** Whether per-area differences of squared error (candidate − default) are below zero by more than SIGNIFICANCE standard errors. */
+function beatsByMoreThanChance(differences: readonly number[], significance: number): boolean {
+  const n = differences.length;
+  if (n === 0) return false;
+  const mean = differences.reduce((a, b) => a + b, 0) / n;
+  if (!(mean < 0)) return false;
+  const variance = n > 1 ? differences.reduce((sum, d) => sum + (d - mean) ** 2, 0) / (n - 1) : 0;
+  return -mean > significance * Math.sqrt(variance / n) + 1e-9 * Math.abs(mean);
+}
+
+/** Each scored area's squared held-out error at each k of `tried`, with the checks and areas scored. */
+function squaredErrors(design: HeldOutDesign, within: readonly (readonly number[])[], areas: readonly StrengthArea[], tried: readonly number[]): { perArea: Float64Array[]; checks: number; scored: number } {
+  const perArea: Float64Array[] = [];
   let checks = 0;
-  let scored = 0;
   for (const area of areas) {
     const scorer = heldOutScorer(design, within, area);
     // An area none of whose strata borrows scores the same at every k: scored once.
     const fixed = scorer.borrows ? undefined : scorer.error(0);
+    const row = new Float64Array(tried.length);
     let counted = 0;
     tried.forEach((k, c) => {
       const error = fixed ?? scorer.error(k);
-      squared[c] = squared[c]! + error.squared;
+      row[c] = error.squared;
       counted = error.checks;
     });
+    if (counted === 0) continue;
     checks += counted;
-    if (counted > 0) scored++;
+    perArea.push(row);
   }
-  const rmseOf = (k: number) => (checks > 0 ? Math.sqrt(squared[tried.indexOf(k)]! / checks) : null);
-  let best = -1;
-  for (let c = 0; c < tried.length; c++) if (candidates.includes(tried[c]!) && (best < 0 || squared[c]! < squared[best]! * (1 - 1e-12))) best = c;
-  // "No k changes the error": the spread over candidates is rounding noise of the sums.
-  const spread = Math.max(...squared) - Math.min(...squared);
-  const decided = checks > 0 && spread > 1e-9 * Math.max(1, Math.max(...squared));
-  const k = decided && best >= 0 ? tried[best]! : fallback;
-  return { k, decided, areas: scored, checks, rmse: rmseOf(k), rmseWithout: rmseOf(0), rmseDefault: rmseOf(fallback) };
+  return { perArea, checks, scored: perArea.length };
 }
 
 /** One area as the choice over a level sees it: its size band and each table's figures. */
@@ -223,7 +250,7 @@ export type BandStrengths = Readonly<Partial<Record<SizeBand, StrengthChoice>>>;
  * areas. Tables whose subtotals give no held-out design, or that no area has, are absent: they
  * borrow with the default.
  */
-export function chooseStrengths(specs: readonly TableSpec[], areas: readonly StrengthAreaTables[], candidates: readonly number[] = STRENGTH_CANDIDATES): Map<string, BandStrengths> {
+export function chooseStrengths(specs: readonly TableSpec[], areas: readonly StrengthAreaTables[], significance: number = SIGNIFICANCE): Map<string, BandStrengths> {
   const chosen = new Map<string, BandStrengths>();
   for (const spec of specs) {
     const within = cellsWithinSubtotals(spec);
@@ -235,7 +262,7 @@ export function chooseStrengths(specs: readonly TableSpec[], areas: readonly Str
         const figures = a.figures(spec.id);
         return figures ? [figures] : [];
       });
-      if (inBand.length > 0) byBand[band] = chooseStrength(design, within, inBand, candidates);
+      if (inBand.length > 0) byBand[band] = chooseStrength(design, within, inBand, STRENGTH_CANDIDATES, BORROWING_PSEUDO_COUNT, significance);
     }
     if (Object.keys(byBand).length > 0) chosen.set(spec.id, byBand);
   }
