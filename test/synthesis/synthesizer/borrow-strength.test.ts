@@ -142,6 +142,24 @@ describe('chooseStrength', () => {
   });
 });
 
+describe('the guard against chance', () => {
+  it('keeps the default unless the gain is beyond chance; what it lets through is the best k (any areas)', () => {
+    const design = heldOutDesign(WITHIN, CELLS, SEX_ONLY);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 2, max: 12 }), fc.integer({ min: 10, max: 400 }), (seed, count, persons) => {
+        const shares = (a: number) => (a % 3 === 0 ? [0.25, 0.25, 0.25, 0.25] : [0.4, 0.3, 0.2, 0.1]);
+        const areas = areasOf(seed, count, persons, shares, 2, [40, 30, 20, 10, 40, 30, 20, 10]);
+        const guarded = chooseStrength(design, WITHIN, areas);
+        const unguarded = chooseStrength(design, WITHIN, areas, STRENGTH_CANDIDATES, BORROWING_PSEUDO_COUNT, 0);
+        if (guarded.decided) expect(guarded.k).toBe(unguarded.k);
+        else expect(guarded.k).toBe(BORROWING_PSEUDO_COUNT);
+        expect(chooseStrength(design, WITHIN, areas, STRENGTH_CANDIDATES, BORROWING_PSEUDO_COUNT, Number.POSITIVE_INFINITY).k).toBe(BORROWING_PSEUDO_COUNT);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('chooseStrengths', () => {
   it('chooses per table and band, for the tables with held-out subtotals, from the areas of each band', () => {
     const g14 = INPUT_TABLES.find((t) => t.id === 'G14')!;
