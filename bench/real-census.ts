@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LEVEL_REFERENCE, writeStatePack, type BenchLevel } from './state-pack.ts';
+import { renderStrengths, type StrengthFigures } from '../src/release-builder/borrowing.ts';
 
 const { values } = parseArgs({
   options: {
@@ -68,6 +69,7 @@ const summary = JSON.parse(built.stdout) as {
   totals_mismatched: number;
   areas_failed: { area: string; reason: string }[];
   cells_not_published: { estimated: number; structural: number };
+  borrowing_strength: StrengthFigures;
 };
 
 const f = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(4));
@@ -90,6 +92,7 @@ process.stdout.write(`census noise floor by band (median / p95; fit / floor, goa
   .map(([b, d]) => `${b} ${f(d.median)}/${f(d.p95)} (${ratio(summary.srmse_by_band[b]?.median, d.median)}, ${ratio(summary.srmse_by_band[b]?.p95, d.p95)})`)
   .join(', ')}\n`);
 process.stdout.write(`census noise floor per table (median / p95): ${Object.entries(summary.floor_srmse_by_table).map(([t, d]) => `${t} ${f(d.median)}/${f(d.p95)}`).join(', ')}\n`);
+process.stdout.write(`${renderStrengths(summary.borrowing_strength).join('\n')}\n`);
 for (const failed of summary.areas_failed) process.stdout.write(`not fitted: ${failed.area}: ${failed.reason}\n`);
 if (values.json) writeFileSync(values.json, `${JSON.stringify({ state, level, ...summary }, null, 2)}\n`);
 if (!values.keep) rmSync(work, { recursive: true, force: true });

@@ -13,7 +13,12 @@
  *   shows what part of the gap to the goal is noise rather than misfit;
  * - synthetic vs truth: the synthetic records (the build's synthesis, rerun inline in fine
  *   categories) scored against the truth's own input tables before perturbation, so that a fit
- *   to the published tables that only chases their noise would show here as no gain.
+ *   to the published tables that only chases their noise would show here as no gain;
+ * - the same two figures (vs published, vs truth) with every table borrowing at the default
+ *   strength (BORROWING_PSEUDO_COUNT) rather than the strengths the build chose per table and
+ *   size band on held-out subtotals (borrow-strength.ts): the baseline, in the same command;
+ *   and with the strengths that predict the held-out subtotals best, unguarded against chance
+ *   (significance 0: the build keeps the default unless a strength beats it by two standard errors).
  *
  * Usage: node bin/run-ts.js bench/synthesis.ts [--seed 1] [--scale demo|national] [--threads N]
  *        [--no-floor] [--json FILE] [--keep] [--inputs DIR]
@@ -29,12 +34,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
-import { buildRelease, publishedPersons, suburbSeed, tablesOf, totalsOf, type BuildSummary } from '../src/release-builder/build-release.ts';
-import { sumTablesByParent } from '../src/release-builder/parent-targets.ts';
+import { areaJob, buildRelease, prepareLevel, withBorrowing, type BuildSummary, type LevelInputs } from '../src/release-builder/build-release.ts';
+import { synthesizeJob } from '../src/release-builder/suburb-job.ts';
+import { renderStrengths } from '../src/release-builder/borrowing.ts';
 import { formatInputError } from '../src/synthesis/census/inputs.ts';
 import { INPUT_TABLES } from '../src/synthesis/census/tables.ts';
 import { tabulate } from '../src/synthesis/census/tabulate.ts';
-import { synthesizeSuburb } from '../src/synthesis/synthesizer/synthesize.ts';
 import { compareTable } from '../src/release-builder/report.ts';
 import { loadConfig } from '../src/config.ts';
 import { quantile, sizeBand, SIZE_BANDS, type SizeBand } from '../src/synthesis/quality/metrics.ts';
@@ -117,38 +122,42 @@ function addScore(into: Scores, band: SizeBand, tableId: string, score: number |
 let floor: Scores | undefined;
 /** The synthetic records scored against the hidden truth's own (unperturbed) input tables. */
 let vsTruth: Scores | undefined;
+/** Baseline: the synthesis with the default borrowing strength everywhere, against the published tables and the truth. */
+let fitDefault: Scores | undefined;
+let vsTruthDefault: Scores | undefined;
+/** The strengths that predict the held-out subtotals best with no guard against chance (significance 0). */
+let fitBest: Scores | undefined;
+let vsTruthBest: Scores | undefined;
 if (withFloor) {
   log('scoring the hidden truth against the published tables (perturbation floor), and the synthesis against the truth');
   const loaded = await loadCensusInputs(inputsDir);
   if (!loaded.ok) throw new Error(loaded.error.map(formatInputError).join('\n'));
   const inputs = loaded.value;
-  const parents = sumTablesByParent(inputs.suburbs, inputs.tables);
   const geography = new Map(inputs.suburbs.map((s) => [s.salCode, s]));
   const personsBySal = new Map(report.perSuburb.map((fit) => [fit.salCode, fit.persons]));
+  const plain = prepareLevel(inputs);
+  const variants: { level: LevelInputs; fit: Scores | undefined; truth: Scores }[] = [
+    { level: withBorrowing(plain, config.smallSuburbThreshold), fit: undefined, truth: (vsTruth = emptyScores()) },
+    { level: plain, fit: (fitDefault = emptyScores()), truth: (vsTruthDefault = emptyScores()) },
+    { level: withBorrowing(plain, config.smallSuburbThreshold, 0), fit: (fitBest = emptyScores()), truth: (vsTruthBest = emptyScores()) },
+  ];
   floor = emptyScores();
-  vsTruth = emptyScores();
   for (const suburb of demoTruthInputTables({ scale, seed })) {
     // Banded like the report: by the suburb's synthetic persons (= the published total).
     const band = sizeBand(personsBySal.get(suburb.salCode) ?? suburb.persons);
     for (const [tableId, truth] of suburb.truth) addScore(floor, band, tableId, compareTable(tableId, truth, suburb.published.get(tableId)!).srmse);
     // The same synthesis as the build's (src/release-builder/suburb-job.ts), kept in fine categories.
     const where = geography.get(suburb.salCode)!;
-    const { population } = synthesizeSuburb(
-      {
-        salCode: suburb.salCode,
-        tables: tablesOf(inputs, suburb.salCode),
-        parent: { lga: parents.byLga.get(where.lgaCode) ?? new Map(), state: parents.byState.get(where.state) ?? new Map() },
-      },
-      {
-        seed: suburbSeed(seed, suburb.salCode),
-        smallSuburb: publishedPersons(inputs, suburb.salCode) < config.smallSuburbThreshold,
-        totals: totalsOf(inputs, suburb.salCode),
-        dwellingLocation: where.remoteness,
-      },
-    );
-    for (const table of INPUT_TABLES) {
-      const truth = suburb.truth.get(table.id);
-      if (truth && inputs.tables.get(table.id)?.has(suburb.salCode)) addScore(vsTruth, band, table.id, compareTable(table.id, tabulate(population, table), truth).srmse);
+    for (const variant of variants) {
+      const { population } = synthesizeJob(areaJob(variant.level, where, 0, { seed, smallSuburbThreshold: config.smallSuburbThreshold }).job);
+      for (const table of INPUT_TABLES) {
+        const published = inputs.tables.get(table.id)?.get(suburb.salCode);
+        if (!published) continue;
+        const cells = tabulate(population, table);
+        const truth = suburb.truth.get(table.id);
+        if (truth) addScore(variant.truth, band, table.id, compareTable(table.id, cells, truth).srmse);
+        if (variant.fit) addScore(variant.fit, band, table.id, compareTable(table.id, cells, published).srmse);
+      }
     }
   }
 }
@@ -161,36 +170,42 @@ const met = (ok: boolean) => (ok ? 'met' : 'not met');
 
 const rows: string[][] = [];
 const { overall, bySizeBand } = report.inputs;
-rows.push(['SRMSE vs input tables, median', f4(overall.median), f4(q(floor?.overall, 0.5)), f4(q(vsTruth?.overall, 0.5)), `≤ ${GOALS.median}`, met((overall.median ?? Infinity) <= GOALS.median)]);
-rows.push(['SRMSE vs input tables, p95', f4(overall.p95), f4(q(floor?.overall, 0.95)), f4(q(vsTruth?.overall, 0.95)), `≤ ${GOALS.p95}`, met((overall.p95 ?? Infinity) <= GOALS.p95)]);
+/** The columns beside the build's own fit: floor, vs truth, and the default-strength baseline's fit and vs truth. */
+const beside = (pick: (s: Scores) => number[], p: number) => [floor, vsTruth, fitDefault, vsTruthDefault, fitBest, vsTruthBest].map((s) => f4(q(s && pick(s), p)));
+rows.push(['SRMSE vs input tables, median', f4(overall.median), ...beside((s) => s.overall, 0.5), `≤ ${GOALS.median}`, met((overall.median ?? Infinity) <= GOALS.median)]);
+rows.push(['SRMSE vs input tables, p95', f4(overall.p95), ...beside((s) => s.overall, 0.95), `≤ ${GOALS.p95}`, met((overall.p95 ?? Infinity) <= GOALS.p95)]);
 for (const band of SIZE_BANDS) {
   const d = bySizeBand[band];
-  rows.push([`  ${band} persons (${d.pairs} pairs), median`, f4(d.median), f4(q(floor?.byBand[band], 0.5)), f4(q(vsTruth?.byBand[band], 0.5)), '', '']);
-  rows.push([`  ${band} persons, p95`, f4(d.p95), f4(q(floor?.byBand[band], 0.95)), f4(q(vsTruth?.byBand[band], 0.95)), '', '']);
+  rows.push([`  ${band} persons (${d.pairs} pairs), median`, f4(d.median), ...beside((s) => s.byBand[band], 0.5), '', '']);
+  rows.push([`  ${band} persons, p95`, f4(d.p95), ...beside((s) => s.byBand[band], 0.95), '', '']);
 }
-rows.push(['SRMSE vs hidden truth cross-tabs, median', f4(report.truth?.overall.median), '', '', '(not a goal)', '']);
-rows.push(['structural violations', String(summary.structural_violations), '', '', '0', met(summary.structural_violations === 0)]);
-rows.push(['suburbs whose persons or dwellings miss the census total', String(summary.totals_mismatched), '', '', '0', met(summary.totals_mismatched === 0)]);
-rows.push(['build seconds', summary.seconds.toFixed(1), '', '', `≤ ${GOALS.seconds}`, met(summary.seconds <= GOALS.seconds)]);
-rows.push(['build CPU seconds (all threads)', cpuSeconds.toFixed(1), '', '', '', '']);
-rows.push(['build peak RSS (MB)', String(summary.peak_rss_mb), '', '', `≤ ${GOALS.peakRssMb}`, met(summary.peak_rss_mb <= GOALS.peakRssMb)]);
+const blank = ['', '', '', '', '', ''];
+rows.push(['SRMSE vs hidden truth cross-tabs, median', f4(report.truth?.overall.median), ...blank, '(not a goal)', '']);
+rows.push(['structural violations', String(summary.structural_violations), ...blank, '0', met(summary.structural_violations === 0)]);
+rows.push(['suburbs whose persons or dwellings miss the census total', String(summary.totals_mismatched), ...blank, '0', met(summary.totals_mismatched === 0)]);
+rows.push(['build seconds', summary.seconds.toFixed(1), ...blank, `≤ ${GOALS.seconds}`, met(summary.seconds <= GOALS.seconds)]);
+rows.push(['build CPU seconds (all threads)', cpuSeconds.toFixed(1), ...blank, '', '']);
+rows.push(['build peak RSS (MB)', String(summary.peak_rss_mb), ...blank, `≤ ${GOALS.peakRssMb}`, met(summary.peak_rss_mb <= GOALS.peakRssMb)]);
 
 const out: string[] = [];
 out.push(`synthesis bench: ${scale} inputs, seed ${seed}: ${summary.suburbs} suburbs, ${summary.persons} persons, ${summary.families} families, ${summary.dwellings} dwellings`);
 out.push(inputSeconds === undefined ? `inputs from ${inputsDir}` : `inputs generated in ${inputSeconds.toFixed(1)} s (child process, not counted below)`);
 out.push('');
-out.push('| figure | synthetic vs published | floor: truth vs published | synthetic vs truth | goal | |');
-out.push('|---|---|---|---|---|---|');
+out.push('| figure | synthetic vs published | floor: truth vs published | synthetic vs truth | default k: vs published | default k: vs truth | unguarded k: vs published | unguarded k: vs truth | goal | |');
+out.push('|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) out.push(`| ${row.join(' | ')} |`);
 out.push('');
-out.push('| table | median | p95 | floor median | floor p95 | vs truth median | vs truth p95 |');
-out.push('|---|---|---|---|---|---|---|');
+out.push('| table | median | p95 | floor median | floor p95 | vs truth median | vs truth p95 | default k: vs truth median | default k: vs truth p95 |');
+out.push('|---|---|---|---|---|---|---|---|---|');
 const inputTables = report.tables.filter((t) => t.kind === 'input');
 for (const t of inputTables) {
   const fl = floor?.byTable.get(t.tableId);
   const vt = vsTruth?.byTable.get(t.tableId);
-  out.push(`| ${t.tableId} | ${f4(t.srmse.median)} | ${f4(t.srmse.p95)} | ${f4(q(fl, 0.5))} | ${f4(q(fl, 0.95))} | ${f4(q(vt, 0.5))} | ${f4(q(vt, 0.95))} |`);
+  const vd = vsTruthDefault?.byTable.get(t.tableId);
+  out.push(`| ${t.tableId} | ${f4(t.srmse.median)} | ${f4(t.srmse.p95)} | ${f4(q(fl, 0.5))} | ${f4(q(fl, 0.95))} | ${f4(q(vt, 0.5))} | ${f4(q(vt, 0.95))} | ${f4(q(vd, 0.5))} | ${f4(q(vd, 0.95))} |`);
 }
+out.push('');
+out.push(...renderStrengths(summary.borrowing_strength));
 out.push('');
 out.push('| truth cross-tab | median | p95 |');
 out.push('|---|---|---|');
@@ -221,6 +236,10 @@ if (values.json) {
         truthTables: report.tables.filter((x) => x.kind === 'truth').map((t) => ({ tableId: t.tableId, median: t.srmse.median, p95: t.srmse.p95 })),
         floor: floor && summarise(floor),
         vsTruth: vsTruth && summarise(vsTruth),
+        fitDefaultStrength: fitDefault && summarise(fitDefault),
+        vsTruthDefaultStrength: vsTruthDefault && summarise(vsTruthDefault),
+        fitUnguardedStrength: fitBest && summarise(fitBest),
+        vsTruthUnguardedStrength: vsTruthBest && summarise(vsTruthBest),
         perSuburb: report.perSuburb.map((fit) => ({
           salCode: fit.salCode,
           persons: fit.persons,

@@ -20,6 +20,7 @@ import { createPoolReleaseWriter } from '../adapters/pools/writer.ts';
 import { RELEASE_FILES } from '../adapters/pools/catalog.ts';
 import { implicateDir, implicatesRoot } from '../adapters/pools/release-dirs.ts';
 import { sumTablesByParent } from './parent-targets.ts';
+import { areaStrengths, levelStrengths, strengthFigures, type LevelStrengths, type StrengthFigures } from './borrowing.ts';
 import { renderReport, summariseReport, type BuildReport, type SuburbFit } from './report.ts';
 import type { SuburbJob } from './suburb-job.ts';
 import { runJobsInOrder } from './worker-pool.ts';
@@ -88,6 +89,12 @@ export interface FitFigures {
 
 export interface BuildSummary extends FitFigures {
   readonly version: string;
+  /**
+   * Per level, table and size band: how strongly small or unreliable areas borrow from their
+   * parent (k), chosen on held-out published subtotals, with the held-out RMSE at k, without
+   * borrowing and at the default (borrowing.ts).
+   */
+  readonly borrowing_strength: StrengthFigures;
   /** What the inputs held and how they were linked (match rates, levels or areas the pack lacks), one line each. */
   readonly input_notes: readonly string[];
   /** Areas of a level's geography not built because of the inputs, each with its reason. */
@@ -201,6 +208,8 @@ export interface LevelInputs {
   readonly stateTables: ReadonlyMap<string, Tables>;
   /** Figures of different tables that count the same people in this level's data. */
   readonly samePeople: SamePeople;
+  /** How strongly the level's areas borrow from their parents, per table and size band (borrowing.ts); absent: the default everywhere. */
+  readonly borrowing?: LevelStrengths;
 }
 
 /**
@@ -267,6 +276,7 @@ export function areaJob(
     samePeople: level.samePeople,
     lgaTables: [...(lga ?? [])],
     stateTables: [...(state ?? [])],
+    ...(level.borrowing ? { borrowing: areaStrengths(level.borrowing, publishedPersons(inputs, suburb.salCode)) } : {}),
     truth: VALIDATION_TABLES.flatMap((table) => {
       const cells = truth.get(table.id)?.get(suburb.salCode);
       return cells ? [[table.id, cells] as const] : [];
@@ -337,7 +347,7 @@ export interface PreparedBuild {
 
 type Loaded<F extends (...args: never[]) => Promise<unknown>> = Extract<Awaited<ReturnType<F>>, { ok: true }> extends { value: infer T } ? T : never;
 
-async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' | 'allowUnknownHeaders' | 'onProgress'>): Promise<PreparedBuild> {
+async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' | 'allowUnknownHeaders' | 'onProgress' | 'smallSuburbThreshold'>): Promise<PreparedBuild> {
   const progress = options.onProgress ?? (() => {});
   const levels = orderLevels(options.levels ?? ['sal']);
   const problems: InputError[] = [];
@@ -353,7 +363,7 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
       level,
       allowUnknownHeaders: options.allowUnknownHeaders ?? false,
     });
-    if (loaded.ok) loadedLevels.push(prepareLevel(loaded.value));
+    if (loaded.ok) loadedLevels.push(withBorrowing(prepareLevel(loaded.value), options.smallSuburbThreshold));
     else problems.push(...loaded.error);
   }
   if (problems.length > 0) throw new BuildInputError(problems);
@@ -366,6 +376,16 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
   if (!floorLoaded.ok) throw new BuildInputError([floorLoaded.error]);
   return { levels: loadedLevels.map((l) => l.inputs.level), loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value, notes };
 }
+
+/** The level with its borrowing strengths chosen on its own published subtotals (borrowing.ts). */
+export function withBorrowing(level: LevelInputs, smallThreshold: number, significance?: number): LevelInputs {
+  const borrowing = levelStrengths(level.inputs, level, (code) => publishedPersons(level.inputs, code), smallThreshold, significance);
+  return { ...level, borrowing };
+}
+
+/** Each level's borrowing strengths, as the build's JSON and report give them. */
+const borrowingOf = (prepared: PreparedBuild): StrengthFigures =>
+  strengthFigures(new Map(prepared.loadedLevels.flatMap((l) => (l.borrowing ? [[l.inputs.level, l.borrowing] as const] : []))));
 
 /** One synthesis of every area (implicate k, with its own seed) written as a complete release into `dir`. */
 async function synthesizeInto(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, prepared: PreparedBuild, dir: string, k: number): Promise<Omit<BuildSummary, 'implicates'>> {
@@ -509,6 +529,7 @@ function releaseReport(version: string, prepared: PreparedBuild, tally: AreaTall
     inputNotes: [...prepared.notes, ...prepared.loadedLevels.flatMap((l) => (l.inputs.notes ?? []).map((n) => `${l.inputs.level}: ${n}`))],
     areasLeftOut: prepared.loadedLevels.flatMap((l) => l.inputs.leftOut ?? []),
     derivedTables: derivedTablesOf(prepared),
+    borrowingStrength: borrowingOf(prepared),
     ...(floor ? { floor } : {}),
   });
 }
@@ -576,6 +597,7 @@ function buildSummaryOf(
     suburbs: report.suburbs,
     variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].length])),
     ...fitFiguresOf(report, pooledTally(tally)),
+    borrowing_strength: report.borrowingStrength ?? {},
     ...(floor ? { floor_srmse_median: floor.median, floor_srmse_p95: floor.p95 } : {}),
     family_links: report.realism.all.synthetic.resemblance,
     input_notes: report.inputNotes,

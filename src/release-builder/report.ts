@@ -3,6 +3,7 @@ import { INPUT_TABLES } from '../synthesis/census/tables.ts';
 import { GCP_PART_HEADERS } from '../synthesis/census/gcp/layout.generated.ts';
 import type { RealismSummary } from '../synthesis/quality/realism.ts';
 import { renderRealism } from '../synthesis/quality/realism-render.ts';
+import { renderStrengths, type StrengthFigures } from './borrowing.ts';
 
 /** Which real DataPack columns a build reads, per input table. */
 export interface TableColumnsRead {
@@ -138,6 +139,8 @@ export interface BuildReport {
   readonly ownTables: Distribution | null;
   /** Demo inputs: the hidden truth scored against the tables it was published as (what no synthesizer can beat). */
   readonly floor: { readonly median: number | null; readonly p95: number | null } | null;
+  /** How strongly areas borrowed from their parents, per level, table and size band (borrowing.ts); null where not chosen. */
+  readonly borrowingStrength: StrengthFigures | null;
   /** Which real DataPack columns were read, per input table. */
   readonly columnsRead: readonly TableColumnsRead[];
   /**
@@ -185,6 +188,7 @@ export interface BuildExtras {
   /** Per area code, the tables taken from its parents (not its own). */
   readonly derivedTables?: (salCode: string) => ReadonlySet<string> | undefined;
   readonly floor?: { readonly median: number | null; readonly p95: number | null };
+  readonly borrowingStrength?: StrengthFigures;
 }
 
 export function summariseReport(
@@ -220,6 +224,7 @@ export function summariseReport(
     areasLeftOut: extras.areasLeftOut ?? [],
     ownTables: ownTablesFit(fits, extras.derivedTables),
     floor: extras.floor ?? null,
+    borrowingStrength: extras.borrowingStrength ?? null,
     columnsRead: columnsRead(),
     realism,
     perSuburb: fits,
@@ -254,6 +259,7 @@ export function renderReport(report: BuildReport, seconds: number): string {
       lines.push(`  ${band.padEnd(9)} persons: floor median ${fmt(d.median)}, p95 ${fmt(d.p95)}; fit / floor ${ratio(fit.median, d.median)}, ${ratio(fit.p95, d.p95)}`);
     }
   }
+  if (report.borrowingStrength) lines.push(...renderStrengths(report.borrowingStrength));
   if (report.floor) lines.push(`perturbation floor (the hidden truth vs the tables it was published as): median ${fmt(report.floor.median)}, p95 ${fmt(report.floor.p95)}`);
   if (report.truth) {
     lines.push(`SRMSE vs hidden truth (cross-tabs not used as inputs): median ${fmt(report.truth.overall.median)}, p95 ${fmt(report.truth.overall.p95)}`);

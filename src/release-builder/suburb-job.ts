@@ -30,6 +30,8 @@ export interface SuburbJob {
   readonly samePeople?: SamePeople;
   readonly lgaTables: readonly (readonly [string, Float64Array])[];
   readonly stateTables: readonly (readonly [string, Float64Array])[];
+  /** Per table, the borrowing strength chosen for the area's size band (borrow-strength.ts); absent tables borrow with the default. */
+  readonly borrowing?: readonly (readonly [string, number])[];
   /** Hidden-truth cross-tabs of this suburb (demo inputs only). */
   readonly truth: readonly (readonly [string, Float64Array])[];
 }
@@ -63,21 +65,28 @@ export function tryRunSuburbJob(job: SuburbJob): SuburbOutcome | FailedSuburb {
   }
 }
 
-/** Synthesizes one suburb, checks every rule, scores it against its tables, and coarsens it when small. */
-export function runSuburbJob(job: SuburbJob): SuburbOutcome {
+/** The synthesis of one job's area in fine categories, as the build makes it (before rules, scores and coarsening). */
+export function synthesizeJob(job: SuburbJob): { readonly targets: SuburbTargets } & ReturnType<typeof synthesizeSuburb> {
   const targets: SuburbTargets = {
     salCode: job.salCode,
     tables: new Map(job.tables),
     ...(job.aggregates ? { aggregates: new Map(job.aggregates) } : {}),
     ...(job.samePeople ? { samePeople: job.samePeople } : {}),
     parent: { lga: new Map(job.lgaTables), state: new Map(job.stateTables) },
+    ...(job.borrowing ? { borrowingStrength: new Map(job.borrowing) } : {}),
   };
-  const { population, diagnostics } = synthesizeSuburb(targets, {
+  const synthesized = synthesizeSuburb(targets, {
     seed: job.seed,
     smallSuburb: job.small,
     totals: new Map(job.totals),
     ...(job.remoteness !== undefined ? { dwellingLocation: job.remoteness } : {}),
   });
+  return { targets, ...synthesized };
+}
+
+/** Synthesizes one suburb, checks every rule, scores it against its tables, and coarsens it when small. */
+export function runSuburbJob(job: SuburbJob): SuburbOutcome {
+  const { targets, population, diagnostics } = synthesizeJob(job);
 
   const violationsByRule: Record<string, number> = { ...checkStructuralRules(population).byRule };
   for (const result of checkCoherence(population)) violationsByRule[result.rule] = (violationsByRule[result.rule] ?? 0) + result.violations;

@@ -10,6 +10,8 @@ import { INPUT_TABLES } from '../../src/synthesis/census/tables.ts';
 import { AGES } from '../../src/synthesis/synthesizer/structure/model.ts';
 import { areaJob, buildRelease, prepareLevel, type BuildSummary } from '../../src/release-builder/build-release.ts';
 import { runSuburbJob } from '../../src/release-builder/suburb-job.ts';
+import { BORROWING_PSEUDO_COUNT } from '../../src/synthesis/synthesizer/borrow.ts';
+import { STRENGTH_CANDIDATES } from '../../src/synthesis/synthesizer/borrow-strength.ts';
 
 /**
  * Small areas borrow strength, on real 2021 DataPack rows: three Tasmanian postal areas cut from
@@ -91,6 +93,22 @@ describe.skipIf(!present)('small areas on real postal areas (../shared/abs)', ()
     // Within a group the single years follow the state's, not one age: nobody is piled on a single year.
     expect(Math.max(...byAge)).toBeLessThanOrEqual(3);
     expect(g04.cells.length).toBe(170);
+  });
+
+  it('chooses how strongly each table borrows per size band on held-out subtotals, and reports it (--json, report.txt)', async () => {
+    const poa = summary.borrowing_strength.poa!;
+    const g17 = poa['G17']!['<500']!;
+    expect(g17.areas).toBe(2); // POA7466 and POA7119
+    expect(g17.held_out).toBeGreaterThan(0);
+    expect([...STRENGTH_CANDIDATES, BORROWING_PSEUDO_COUNT]).toContain(g17.k);
+    if (g17.decided) expect(g17.rmse!).toBeLessThanOrEqual(Math.min(g17.rmse_without!, g17.rmse_default!));
+    const text = await readFile(join(root, 'pools', 'small-1', 'report.txt'), 'utf8');
+    expect(text).toContain('borrowing strength per table and size band');
+    expect(text).toMatch(new RegExp(`poa G17 +<500 k=${g17.k} `));
+    // Each area's job carries its band's strengths.
+    const level = { ...prepareLevel(inputs), borrowing: new Map([['G17', { '<500': { k: 7, decided: true, areas: 2, checks: 9, rmse: 1, rmseWithout: 2, rmseDefault: 1.5 } }]]) };
+    const small = inputs.suburbs.find((s) => s.salCode === 'POA7466')!;
+    expect(areaJob(level, small, 0, { seed: 3, smallSuburbThreshold: 500 }).job.borrowing).toEqual([['G17', 7]]);
   });
 
   it('reports the fit of every area and table against the published cells', () => {

@@ -21,4 +21,10 @@ export interface SuburbTargets {
     readonly lga: ReadonlyMap<string, Float64Array>;
     readonly state: ReadonlyMap<string, Float64Array>;
   };
+  /**
+   * Per table, how strongly this area borrows from the parent where it borrows (pseudo-units k,
+   * synthesizer/borrow.ts), chosen for the table and the area's size band on held-out subtotals
+   * (synthesizer/borrow-strength.ts); a table without one borrows with the default.
+   */
+  readonly borrowingStrength?: ReadonlyMap<string, number>;
 }

@@ -145,6 +145,7 @@ function fitter(targets: SuburbTargets, rng: Rng, options: AttributeOptions, for
         age: level.age,
         eligible: extras.eligible,
         small: options.smallSuburb,
+        pseudoCount: targets.borrowingStrength?.get(id),
         consensus: stratumConsensus(plan, targets, options.smallSuburb),
         informative: codes.map(informativeOf),
         fallback: codes.map(fallbackOf),

@@ -43,6 +43,8 @@ export interface FitRequest {
   readonly eligible?: Uint8Array | undefined;
   /** The area is small: every stratum borrows from the parent, however complete its cells look. */
   readonly small: boolean;
+  /** How strongly unreliable strata borrow (borrow.ts k), chosen per table and size band; default BORROWING_PSEUDO_COUNT. */
+  readonly pseudoCount?: number | undefined;
   /** Per stratum: estimates of cells and groups of cells that other tables count too (consensus.ts). */
   readonly consensus?: readonly (StratumConsensus | undefined)[] | undefined;
   /** Which categories are informative (not "Not stated"/"Not applicable"), per target. */
@@ -166,6 +168,7 @@ function stratumCounts(req: FitRequest, cells: readonly PlanCell[], size: number
   return nestedIntegers(values, size, groups, {
     free,
     small: req.small,
+    ...(req.pseudoCount !== undefined ? { pseudoCount: req.pseudoCount } : {}),
     ...(hasParent ? { parent, open: Uint8Array.from(cells, (c, j) => (c.source < 0 || parent![j]! > 0 ? 1 : 0)) } : {}),
   });
 }

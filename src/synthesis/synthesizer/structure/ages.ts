@@ -73,9 +73,11 @@ function ageTree(figures: readonly AgeFigure[], total: number): AgeNode {
  * children (published ranges inside it) get the node's count by borrowedIntegers; ages no child
  * covers form a gap child that no figure counts on its own (free: it takes the difference
  * first). A range without children is spread over its single years evenly (the open top group
- * thinning).
+ * thinning). Single years borrow with `singleYearStrength` (G04's k for the area's size band,
+ * chosen where G04's single years are held out against its own age groups: borrow-strength.ts);
+ * coarser ranges with the default.
  */
-function place(node: AgeNode, whole: number, small: boolean, out: Float64Array, offset: number): void {
+function place(node: AgeNode, whole: number, small: boolean, out: Float64Array, offset: number, singleYearStrength?: number): void {
   if (node.children.length === 0) {
     const split = node.lo === node.hi ? [whole] : largestRemainder(spreadWeights(node.lo, node.hi), whole);
     for (let a = node.lo; a <= node.hi; a++) out[offset + a] = (out[offset + a] as number) + (split[a - node.lo] as number);
@@ -93,12 +95,14 @@ function place(node: AgeNode, whole: number, small: boolean, out: Float64Array, 
   const own = parts.map((p) => (Number.isNaN(p.value) ? 0 : Math.max(0, p.value)));
   const parent = parts.map((p) => Math.max(0, p.parent));
   const hasParent = parent.some((v) => v > 0);
+  const singleYears = node.children.every((c) => c.lo === c.hi);
   const counts = borrowedIntegers(own, whole, {
     free,
     ...(hasParent ? { parent, open: parent.map((v) => (v > 0 ? 1 : 0)) } : {}),
     small,
+    ...(singleYears && singleYearStrength !== undefined ? { pseudoCount: singleYearStrength } : {}),
   });
-  parts.forEach((p, i) => place(p, counts[i] as number, small, out, offset));
+  parts.forEach((p, i) => place(p, counts[i] as number, small, out, offset, singleYearStrength));
 }
 
 /**
@@ -106,11 +110,11 @@ function place(node: AgeNode, whole: number, small: boolean, out: Float64Array, 
  * exactly, from the published age figures (G01's age groups, G04's subtotals and single years:
  * coarser figures first, since where ranges cross the earlier one is kept).
  */
-export function personsByAge(figures: readonly AgeFigure[], sexTotals: readonly [number, number], small: boolean): Float64Array {
+export function personsByAge(figures: readonly AgeFigure[], sexTotals: readonly [number, number], small: boolean, singleYearStrength?: number): Float64Array {
   const out = new Float64Array(2 * AGES);
   for (let sex = 0; sex < 2; sex++) {
     const total = Math.max(0, Math.round(sexTotals[sex]!));
-    place(ageTree(figures.filter((f) => f.sex === sex), total), total, small, out, sex * AGES);
+    place(ageTree(figures.filter((f) => f.sex === sex), total), total, small, out, sex * AGES, singleYearStrength);
   }
   return out;
 }

@@ -28,12 +28,13 @@ const sumOf = (a: ArrayLike<number>): number => {
 /**
  * A table's cells as whole units adding up to `total`: the cells shifted to the total and, where
  * they are unreliable (a small area, or cells far short of the total), blended with the parent
- * area's shares (borrowedIntegers). The parent's cells also say which empty cells may take a unit.
+ * area's shares (borrowedIntegers) with the table's own strength where one was chosen (SuburbTargets
+ * borrowingStrength). The parent's cells also say which empty cells may take a unit.
  */
-function reconcile(own: ArrayLike<number>, parent: ArrayLike<number> | undefined, total: number, small: boolean): Int32Array {
+function reconcile(own: ArrayLike<number>, parent: ArrayLike<number> | undefined, total: number, small: boolean, pseudoCount: number | undefined): Int32Array {
   const shares = parent && parent.length === own.length ? Array.from(parent, (v) => Math.max(0, v)) : undefined;
   if (!shares || !shares.some((v) => v > 0)) return nearestIntegers(own, total);
-  return borrowedIntegers(own, total, { parent: shares, open: shares.map((v) => (v > 0 ? 1 : 0)), small });
+  return borrowedIntegers(own, total, { parent: shares, open: shares.map((v) => (v > 0 ? 1 : 0)), small, ...(pseudoCount !== undefined ? { pseudoCount } : {}) });
 }
 
 /**
@@ -92,7 +93,7 @@ function personsFromTables(targets: SuburbTargets, options: FromTablesOptions): 
   // carry ~95 (and lose the small cells the ABS zeroes), so G01 splits the anchor when given.
   const sexes = largestRemainder(g01BySex && g01BySex[0] + g01BySex[1] > 0 ? g01BySex : g04BySex[0]! + g04BySex[1]! > 0 ? g04BySex : [1, 1], persons);
   const personsByAgeSex = g04 && g04Cells
-    ? personsByAge(ageFigures(targets, options.smallSuburb), [sexes[0]!, sexes[1]!], options.smallSuburb)
+    ? personsByAge(ageFigures(targets, options.smallSuburb), [sexes[0]!, sexes[1]!], options.smallSuburb, targets.borrowingStrength?.get('G04'))
     : new Float64Array(2 * AGES);
   return { persons, personsByAgeSex };
 }
@@ -114,7 +115,7 @@ function householdsFromG35(
   if (g35 && g35Cells) {
     // Whole households per cell, adding up to the dwelling anchor (as planHouseholds will use it).
     const households = Math.min(Math.max(0, Math.round(dwellings)), persons);
-    const whole = reconcile(g35Cells, targets.parent?.lga.get('G35') ?? targets.parent?.state.get('G35'), households, options.smallSuburb);
+    const whole = reconcile(g35Cells, targets.parent?.lga.get('G35') ?? targets.parent?.state.get('G35'), households, options.smallSuburb, targets.borrowingStrength?.get('G35'));
     g35.cells.forEach((cell, i) => {
       const hhcd = cell.where['HHCD'];
       const nprd = cell.where['NPRD'];

@@ -21,6 +21,18 @@ describe('personsByAge', () => {
     expect(range(out, 1, 0, 4)).toEqual([0, 1, 2, 3, 0]);
   });
 
+  it("single years lean on the parent as strongly as G04's chosen strength says, and no more", () => {
+    // A small area: 20 females aged 0–4, single years published as 20, 0, 0, 0, 0 (a perturbed
+    // pattern); the parent has them evenly. No borrowing keeps the area's own shape; a strength
+    // of 5,000 pseudo-persons all but replaces it with the parent's.
+    const figures = [{ sex: 1, lo: 0, hi: 4, value: 20, parent: 500 }, ...singles(1, [20, 0, 0, 0, 0], [100, 100, 100, 100, 100])];
+    expect(range(personsByAge(figures, [0, 20], true, 0), 1, 0, 4)).toEqual([20, 0, 0, 0, 0]);
+    expect(range(personsByAge(figures, [0, 20], true, 5000), 1, 0, 4)).toEqual([4, 4, 4, 4, 4]);
+    const byDefault = range(personsByAge(figures, [0, 20], true), 1, 0, 4);
+    expect(byDefault[0]).toBeGreaterThan(4);
+    expect(byDefault[0]).toBeLessThan(20);
+  });
+
   it('leaves out a figure whose range crosses an earlier one', () => {
     const figures = [{ sex: 0, lo: 0, hi: 9, value: 10, parent: 0 }, { sex: 0, lo: 5, hi: 14, value: 1000, parent: 0 }, ...singles(0, new Array(15).fill(1))];
     const out = personsByAge(figures, [15, 0], false);
