@@ -318,7 +318,9 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
     }
   };
   const partnerTraits = traits.flatMap((t, k) => (t.children ? [] : [k]));
-  const childTraits = traits.flatMap((t, k) => (t.children ? [k] : []));
+  // Child-like traits split by the links they compare (children's or other relatives'), so a link looks only at its own.
+  const childTraits = traits.flatMap((t, k) => (t.children && !t.relatives ? [k] : []));
+  const relativeTraits = traits.flatMap((t, k) => (t.relatives ? [k] : []));
   // The change a swap makes to each trait's tallies: the touched links' states after minus before.
   const deltaCounted = new Float64Array(traits.length);
   const deltaAlike = new Float64Array(traits.length);
@@ -343,10 +345,10 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
         const child = children[j]!;
         const parentA = children[j + 1]!;
         const parentB = children[j + 2]!;
-        const relative = l - couples >= childCount;
-        for (let m = 0; m < childTraits.length; m++) {
-          const k = childTraits[m]!;
-          if (!changes[k] || traits[k]!.relatives !== relative) continue;
+        const ofLink = l - couples >= childCount ? relativeTraits : childTraits;
+        for (let m = 0; m < ofLink.length; m++) {
+          const k = ofLink[m]!;
+          if (!changes[k]) continue;
           const s = childState(traits[k]!, child, parentA, parentB);
           if (s > 0) deltaCounted[k]! += sign;
           if (s === 2) deltaAlike[k]! += sign;
