@@ -3,15 +3,23 @@ import { tryRunSuburbJob, type FailedSuburb, type SuburbJob, type SuburbOutcome 
 
 type WorkerReply = { ok: true; outcome: SuburbOutcome | FailedSuburb } | { ok: false; index: number; message: string };
 
+/** Jobs read ahead of the next one to consume, per thread (the reorder window; bounds memory). */
+const WINDOW_PER_THREAD = 16;
+
 /**
  * Runs suburb jobs on `threads` worker threads (inline when 0) and hands the outcomes to
  * `consume` strictly in job order, because the pool writer lays suburbs out in release order.
- * At most `threads × 2` jobs are outstanding beyond the next one to consume, which bounds memory.
+ * At most `threads × WINDOW_PER_THREAD` jobs are read ahead of the next one to consume, which
+ * bounds memory; within them an idle worker takes the heaviest (`weight`: the area's persons),
+ * so a large area neither holds a worker idle behind it (the next to consume is large and the
+ * others have run out of jobs) nor is left to finish alone at the end of the build. The order
+ * jobs run in changes nothing in their outcomes (each area has its own seed).
  */
 export async function runJobsInOrder(
   jobs: Iterable<SuburbJob>,
   threads: number,
   consume: (outcome: SuburbOutcome | FailedSuburb) => Promise<void>,
+  weight: (job: SuburbJob) => number = () => 0,
 ): Promise<void> {
   if (threads <= 0) {
     for (const job of jobs) await consume(tryRunSuburbJob(job));
@@ -21,7 +29,9 @@ export async function runJobsInOrder(
   const iterator = jobs[Symbol.iterator]();
   const finished = new Map<number, SuburbOutcome | FailedSuburb>();
   const idle = [...workers];
-  let dispatched = 0;
+  const waiting = heaviestFirst(weight);
+  const window = threads * WINDOW_PER_THREAD;
+  let read = 0;
   let nextToConsume = 0;
   let exhausted = false;
   let failure: Error | undefined;
@@ -45,20 +55,23 @@ export async function runJobsInOrder(
   }
 
   const dispatch = () => {
-    while (!exhausted && idle.length > 0 && dispatched - nextToConsume < threads * 2) {
+    while (!exhausted && read - nextToConsume < window) {
       const next = iterator.next();
       if (next.done) {
         exhausted = true;
         break;
       }
-      idle.pop()!.postMessage(next.value);
-      dispatched++;
+      waiting.push(next.value);
+      read++;
+    }
+    while (idle.length > 0 && waiting.size() > 0) {
+      idle.pop()!.postMessage(waiting.pop());
     }
   };
 
   try {
     dispatch();
-    while (!(exhausted && nextToConsume === dispatched)) {
+    while (!(exhausted && nextToConsume === read)) {
       if (failure) throw failure;
       const ready = finished.get(nextToConsume);
       if (ready) {
@@ -77,4 +90,40 @@ export async function runJobsInOrder(
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
+}
+
+/** The jobs read and not yet dispatched, the heaviest out first (a binary heap; ties: the earlier job). */
+function heaviestFirst(weight: (job: SuburbJob) => number) {
+  const heap: { job: SuburbJob; weight: number }[] = [];
+  const before = (a: number, b: number) => heap[a]!.weight > heap[b]!.weight || (heap[a]!.weight === heap[b]!.weight && heap[a]!.job.index < heap[b]!.job.index);
+  const exchange = (a: number, b: number) => {
+    const x = heap[a]!;
+    heap[a] = heap[b]!;
+    heap[b] = x;
+  };
+  return {
+    size: () => heap.length,
+    push(job: SuburbJob) {
+      heap.push({ job, weight: weight(job) });
+      for (let i = heap.length - 1; i > 0 && before(i, (i - 1) >> 1); i = (i - 1) >> 1) exchange(i, (i - 1) >> 1);
+    },
+    pop(): SuburbJob {
+      const top = heap[0]!.job;
+      const last = heap.pop()!;
+      if (heap.length > 0) {
+        heap[0] = last;
+        for (let i = 0; ; ) {
+          const l = 2 * i + 1;
+          const r = l + 1;
+          let best = i;
+          if (l < heap.length && before(l, best)) best = l;
+          if (r < heap.length && before(r, best)) best = r;
+          if (best === i) break;
+          exchange(i, best);
+          i = best;
+        }
+      }
+      return top;
+    },
+  };
 }

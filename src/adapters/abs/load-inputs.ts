@@ -152,7 +152,9 @@ async function loadPackAreas(level: PackAreaLevel, parts: ReadonlyMap<string, re
   return ok(level === 'poa' ? areas.map(postalArea) : level === 'sa2' ? areas.map(sa2Area) : lgaAreas(areas));
 }
 
-const suburbNames = () => new Map(realSals().map((s) => [s.code, s.name]));
+let suburbNamesByCode: ReadonlyMap<string, string> | undefined;
+/** Every real suburb's name by code, made once (it was made again for each area: 15,000 entries × every postal area or SA2). */
+const suburbNames = () => (suburbNamesByCode ??= new Map(realSals().map((s) => [s.code, s.name])));
 
 /**
  * A postal area's or SA2's real LGAs, postcodes, GCCSA and largest suburbs, from its suburbs'

@@ -37,14 +37,17 @@ export function findSamePeople(specs: readonly TableSpec[], tables: ByArea, aggr
     const cells = tables.get(spec.id);
     const others = aggregates.get(spec.id);
     const figures = spec.cells.length + spec.otherCells.length;
+    // Each area's row looked up once per table, not once per figure.
+    const cellRows = areas.map((area) => cells?.get(area));
+    const otherRows = areas.map((area) => others?.get(area));
     for (let figure = 0; figure < figures; figure++) {
       const values = new Float64Array(areas.length);
       let nonZero = 0;
-      areas.forEach((area, a) => {
-        const v = figure < spec.cells.length ? cells?.get(area)?.[figure] : others?.get(area)?.[figure - spec.cells.length];
+      for (let a = 0; a < areas.length; a++) {
+        const v = figure < spec.cells.length ? cellRows[a]?.[figure] : otherRows[a]?.[figure - spec.cells.length];
         values[a] = v === undefined ? Number.NaN : v;
         if (v !== undefined && Number.isFinite(v) && v !== 0) nonZero++;
-      });
+      }
       if (nonZero < SAME_PEOPLE_MIN_AREAS) continue;
       const key = fingerprint(values);
       let bucket = buckets.get(key);

@@ -65,6 +65,9 @@ export function rake(
   const cells = shape.reduce((a, b) => a * b, 1);
   if (seed.length !== cells) throw new RangeError(`seed has ${seed.length} cells, shape needs ${cells}`);
   const values = Float64Array.from(seed, (v) => (v > 0 ? v : 0));
+  const [rowsMargin, columnsMargin] = constraints;
+  if (shape.length === 2 && constraints.length === 2 && rowsMargin!.dims.join() === '0' && columnsMargin!.dims.join() === '1')
+    return rakeRowsColumns(values, shape[0]!, shape[1]!, rowsMargin!.target, columnsMargin!.target, maxIterations, tolerance);
   const maps = constraints.map((c) => {
     const m = marginIndex(shape, c.dims);
     if (m.size !== c.target.length) throw new RangeError(`margin over dims ${c.dims.join(',')} needs ${m.size} targets`);
@@ -95,6 +98,56 @@ export function rake(
       }
       for (let c = 0; c < cells; c++) values[c] = (values[c] as number) * (m.sums[m.index[c] as number] as number);
     }
+    maxResidual = residual();
+  }
+  return { values, iterations, maxResidual, converged: maxResidual <= tolerance };
+}
+
+/**
+ * rake() of a 2-D array to its row and column totals (every caller's case), without the index
+ * maps: the same sums in the same order, so the same values to the last bit, in about half the
+ * time. The row sums the residual check takes are the ones the next sweep starts from.
+ */
+function rakeRowsColumns(values: Float64Array, rows: number, columns: number, rowTargets: ArrayLike<number>, columnTargets: ArrayLike<number>, maxIterations: number, tolerance: number): RakeResult {
+  if (rowTargets.length !== rows) throw new RangeError(`margin over dims 0 needs ${rows} targets`);
+  if (columnTargets.length !== columns) throw new RangeError(`margin over dims 1 needs ${columns} targets`);
+  const rowSums = new Float64Array(rows);
+  const columnSums = new Float64Array(columns);
+  const sumRows = () => {
+    for (let r = 0, c = 0; r < rows; r++) {
+      let s = 0;
+      for (let j = 0; j < columns; j++, c++) s += values[c]!;
+      rowSums[r] = s;
+    }
+  };
+  const sumColumns = () => {
+    columnSums.fill(0);
+    for (let r = 0, c = 0; r < rows; r++) for (let j = 0; j < columns; j++, c++) columnSums[j]! += values[c]!;
+  };
+  const residual = (): number => {
+    sumRows();
+    sumColumns();
+    let worst = 0;
+    for (let k = 0; k < rows; k++) worst = Math.max(worst, Math.abs(rowSums[k]! - rowTargets[k]!));
+    for (let k = 0; k < columns; k++) worst = Math.max(worst, Math.abs(columnSums[k]! - columnTargets[k]!));
+    return worst;
+  };
+  let iterations = 0;
+  let maxResidual = residual();
+  while (maxResidual > tolerance && iterations < maxIterations) {
+    iterations++;
+    // rowSums hold the sums of the values as they are (the residual's).
+    for (let r = 0, c = 0; r < rows; r++) {
+      const s = rowSums[r]!;
+      const factor = s > 0 ? Math.max(0, rowTargets[r]!) / s : 1;
+      for (let j = 0; j < columns; j++, c++) values[c] = values[c]! * factor;
+    }
+    sumColumns();
+    for (let k = 0; k < columns; k++) {
+      const s = columnSums[k]!;
+      columnSums[k] = s > 0 ? Math.max(0, columnTargets[k]!) / s : 1;
+    }
+    for (let r = 0, c = 0; r < rows; r++) for (let j = 0; j < columns; j++, c++) values[c] = values[c]! * columnSums[j]!;
     maxResidual = residual();
   }
   return { values, iterations, maxResidual, converged: maxResidual <= tolerance };

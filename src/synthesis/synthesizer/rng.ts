@@ -59,11 +59,13 @@ class XoroshiroRng implements Rng {
 
   int(n: number): number {
     if (!(n >= 1) || n > TWO_POW_32) throw new RangeError(`int(n) needs 1 ≤ n ≤ 2^32, got ${n}`);
-    // Largest multiple of n below 2^32: draws at or above it are rejected.
-    const limit = TWO_POW_32 - (TWO_POW_32 % n);
+    // Draws at or above the largest multiple of n up to 2^32 are rejected: those whose multiple
+    // of n below them (draw − draw mod n) is past 2^32 − n (the same draws, without computing
+    // 2^32 mod n on every call).
     for (;;) {
       const draw = this.generator.unsafeNext() >>> 0;
-      if (draw < limit) return draw % n;
+      const value = draw % n;
+      if (draw - value <= TWO_POW_32 - n) return value;
     }
   }
 

@@ -57,6 +57,29 @@ describe('rake', () => {
       }),
     );
   });
+
+  it('fits rows and columns of a 2-D table to the last bit as the general raking does (property)', () => {
+    // The same table as R × W × 1 takes the general path (index maps over three dimensions).
+    const cell = fc.oneof(fc.constant(0), fc.double({ min: 0.001, max: 1000, noNaN: true }));
+    const total = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 500 }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 9 }), fc.array(cell, { minLength: 63, maxLength: 63 }), fc.array(total, { minLength: 16, maxLength: 16 }), (rows, columns, seed, totals) => {
+        const values = seed.slice(0, rows * columns);
+        const rowTargets = totals.slice(0, rows);
+        const columnTargets = totals.slice(7, 7 + columns);
+        const options = { maxIterations: 40, tolerance: 1e-9 };
+        const margins = [
+          { dims: [0], target: rowTargets },
+          { dims: [1], target: columnTargets },
+        ];
+        const fast = rake(values, [rows, columns], margins, options);
+        const general = rake(values, [rows, columns, 1], margins, options);
+        expect(Array.from(fast.values)).toEqual(Array.from(general.values));
+        expect([fast.iterations, fast.maxResidual, fast.converged]).toEqual([general.iterations, general.maxResidual, general.converged]);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('scaleTo', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../../src/synthesis/synthesizer/rng.ts';
+import { xoroshiro128plus } from 'pure-rand';
+import { createRng, seedTo32 } from '../../../src/synthesis/synthesizer/rng.ts';
 
 describe('createRng', () => {
   it('is deterministic per seed and differs between seeds', () => {
@@ -18,6 +19,25 @@ describe('createRng', () => {
     // Chi-square with 5 degrees of freedom: 20.5 is the 0.999 quantile.
     const chi = counts.reduce((a, c) => a + (c - 10_000) ** 2 / 10_000, 0);
     expect(chi).toBeLessThan(20.5);
+  });
+
+  it('draws the integers of rejection below the largest multiple of n up to 2^32 (the stream a release is built from)', () => {
+    // The textbook form, on the same generator: every synthesis depends on this exact stream.
+    const reference = xoroshiro128plus(seedTo32(99));
+    const referenceInt = (n: number) => {
+      const limit = 2 ** 32 - (2 ** 32 % n);
+      for (;;) {
+        const draw = reference.unsafeNext() >>> 0;
+        if (draw < limit) return draw % n;
+      }
+    };
+    const rng = createRng(99);
+    // Powers of two, small n, and n near 2^32 and 2^31 where most draws are rejected.
+    const sizes = [1, 2, 3, 6, 7, 1024, 1000003, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1, 3 * 2 ** 30 + 5, 2 ** 32 - 1, 2 ** 32];
+    for (let i = 0; i < 20_000; i++) {
+      const n = sizes[i % sizes.length]!;
+      expect(rng.int(n)).toBe(referenceInt(n));
+    }
   });
 
   it('shuffles into a permutation and picks by weight', () => {

@@ -317,7 +317,8 @@ function linkTallies(family: LinkIndex): LinkTallies {
 
 /** What a proposed swap is scored with: the links it touches, each trait's change in tallies, the distance after it, and the swap itself. */
 interface SwapMoves {
-  readonly touched: number[];
+  /** Forgets the links collected for the last proposal. */
+  readonly clearTouched: () => void;
   readonly collect: (p: number, round: number) => void;
   readonly deltaCounted: Float64Array;
   readonly deltaEligible: Float64Array;
@@ -332,18 +333,25 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
   const { traits, couples, childCount, linkCount, partners, children, start, linksOf } = family;
   const { counted, alike, eligible, eligibleBefore, weight } = tallies;
   const stamp = new Int32Array(linkCount).fill(-1);
-  const touched: number[] = [];
+  // The links a proposal touches, each once (a typed array and its length: no array to regrow per proposal).
+  const touched = new Int32Array(linkCount);
+  let touchedCount = 0;
+  const clearTouched = () => {
+    touchedCount = 0;
+  };
   const collect = (p: number, round: number) => {
     for (let k = start[p]!; k < start[p + 1]!; k++) {
       const l = linksOf[k]!;
       if (stamp[l] !== round) {
         stamp[l] = round;
-        touched.push(l);
+        touched[touchedCount++] = l;
       }
     }
   };
   const partnerTraits = traits.flatMap((t, k) => (t.children ? [] : [k]));
-  const childTraits = traits.flatMap((t, k) => (t.children ? [k] : []));
+  // Child-like traits split by the links they compare (children's or other relatives'), so a link looks only at its own.
+  const childTraits = traits.flatMap((t, k) => (t.children && !t.relatives ? [k] : []));
+  const relativeTraits = traits.flatMap((t, k) => (t.relatives ? [k] : []));
   // The change a swap makes to each trait's tallies: the touched links' states after minus before.
   const deltaCounted = new Float64Array(traits.length);
   const deltaEligible = new Float64Array(traits.length);
@@ -352,7 +360,7 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
   const changes = new Uint8Array(traits.length);
   /** Adds (sign +1) or takes away (−1) the touched links' states into the deltas. */
   const tally = (sign: number) => {
-    for (let i = 0; i < touched.length; i++) {
+    for (let i = 0; i < touchedCount; i++) {
       const l = touched[i]!;
       if (l < couples) {
         const a = partners[2 * l]!;
@@ -372,10 +380,10 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
         const child = children[j]!;
         const parentA = children[j + 1]!;
         const parentB = children[j + 2]!;
-        const relative = l - couples >= childCount;
-        for (let m = 0; m < childTraits.length; m++) {
-          const k = childTraits[m]!;
-          if (!changes[k] || traits[k]!.relatives !== relative) continue;
+        const ofLink = l - couples >= childCount ? relativeTraits : childTraits;
+        for (let m = 0; m < ofLink.length; m++) {
+          const k = ofLink[m]!;
+          if (!changes[k]) continue;
           const s = childState(traits[k]!, child, parentA, parentB);
           if (isCounted(s)) deltaCounted[k]! += sign;
           if (s > 0) deltaEligible[k]! += sign;
@@ -400,18 +408,20 @@ function swapMoves(bundle: readonly Uint8Array[], family: LinkIndex, tallies: Li
       col[d] = x;
     }
   };
-  return { touched, collect, deltaCounted, deltaEligible, deltaAlike, changes, tally, distanceAfter, swap };
+  return { clearTouched, collect, deltaCounted, deltaEligible, deltaAlike, changes, tally, distanceAfter, swap };
 }
 
 /** The climb: proposals of swaps between two persons of a stratum, kept when they bring the traits no further from their targets; returns the swaps kept. */
 function climb(input: InheritInput, family: LinkIndex, tallies: LinkTallies, moves: SwapMoves, rng: Rng): number {
   const { stratum, traits, couples, childCount, linkCount, partners, children, stateOf, members, holders } = family;
   const { counted, alike, eligible, distanceBefore } = tallies;
-  const { touched, collect, deltaCounted, deltaEligible, deltaAlike, changes, tally, distanceAfter, swap } = moves;
+  const { clearTouched, collect, deltaCounted, deltaEligible, deltaAlike, changes, tally, distanceAfter, swap } = moves;
   let swaps = 0;
   let current = distanceBefore;
-  // Each kind of link as [first, count]: partners, children, other relatives.
-  const kinds = { partners: [0, couples], children: [couples, childCount], relatives: [couples + childCount, linkCount - couples - childCount] } as const;
+  // Each trait's kind of link as its first link and count: partners, children or other relatives.
+  const kindOf = (t: Compiled) => (!t.children ? [0, couples] : t.relatives ? [couples + childCount, linkCount - couples - childCount] : [couples, childCount]);
+  const firstOfKinds = Int32Array.from(traits, (t) => kindOf(t)[0]!);
+  const ofKinds = Int32Array.from(traits, (t) => kindOf(t)[1]!);
   const rounds = linkCount * input.proposals;
   // Stop early once the climb has stalled: no step nearer the targets in this many proposals.
   const patience = STALL_PROPOSALS_PER_LINK * linkCount;
@@ -421,7 +431,8 @@ function climb(input: InheritInput, family: LinkIndex, tallies: LinkTallies, mov
     // bundle that fits the other).
     const k = rng.int(traits.length);
     const t = traits[k]!;
-    const [firstOfKind, ofKind] = kinds[!t.children ? 'partners' : t.relatives ? 'relatives' : 'children'];
+    const firstOfKind = firstOfKinds[k]!;
+    const ofKind = ofKinds[k]!;
     if (ofKind === 0) continue;
     // A link worth moving: unlike while the trait is short of its target, alike past it (a
     // few draws; most links are already as they should be).
@@ -453,7 +464,7 @@ function climb(input: InheritInput, family: LinkIndex, tallies: LinkTallies, mov
     let changing = 0;
     for (let m = 0; m < traits.length; m++) changing += changes[m] = differs(traits[m]!, c, d) ? 1 : 0;
     if (changing === 0) continue;
-    touched.length = 0;
+    clearTouched();
     collect(c, round);
     collect(d, round);
     deltaCounted.fill(0);

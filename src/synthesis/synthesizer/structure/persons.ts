@@ -52,16 +52,25 @@ export function roleAgeWeight(role: number, a: number): number {
 export function takeByWeight(pool: number[], count: number, weight: (v: number) => number, rng: Rng): number[] {
   if (count <= 0) return [];
   if (count >= pool.length) return pool.splice(0, pool.length);
-  const keys = pool.map((v) => {
-    const w = weight(v);
-    return w > 0 ? weightedKey(rng, w) : -Infinity;
-  });
-  const idx = Array.from(pool.keys()).sort((x, y) => (keys[y] as number) - (keys[x] as number) || x - y);
-  const take = new Set(idx.slice(0, count));
+  const keys = new Float64Array(pool.length);
+  for (let i = 0; i < pool.length; i++) {
+    const w = weight(pool[i]!);
+    keys[i] = w > 0 ? weightedKey(rng, w) : -Infinity;
+  }
+  // The `count` largest keys, ties to the earlier value: every key above the count-th largest,
+  // then those equal to it in pool order (only which are taken matters, not their order).
+  const threshold = Float64Array.from(keys).sort()[pool.length - count]!;
+  let above = 0;
+  for (let i = 0; i < keys.length; i++) if (keys[i]! > threshold) above++;
+  let equalTaken = count - above;
   const out: number[] = [];
-  const keep: number[] = [];
-  pool.forEach((v, i) => (take.has(i) ? out : keep).push(v));
-  pool.splice(0, pool.length, ...keep);
+  let kept = 0;
+  for (let i = 0; i < pool.length; i++) {
+    const key = keys[i]!;
+    if (key > threshold || (key === threshold && equalTaken-- > 0)) out.push(pool[i]!);
+    else pool[kept++] = pool[i]!;
+  }
+  pool.length = kept;
   return out;
 }
 
