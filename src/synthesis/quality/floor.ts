@@ -21,31 +21,10 @@
  * subtotal tabulated from the records must equal the sum of those cells tabulated from the same
  * records (so a subtotal over categories the table does not fit cell by cell is left out).
  */
-import type { CellSpec, TableSpec } from '../census/table-spec.ts';
+import type { TableSpec } from '../census/table-spec.ts';
+import { cellsWithinSubtotals } from '../census/subtotals.ts';
 
-const WITHIN = new WeakMap<TableSpec, readonly (readonly number[])[]>();
-
-function isWithin(cell: CellSpec, subtotal: CellSpec): boolean {
-  if ((cell.count ?? 'records') !== (subtotal.count ?? 'records')) return false;
-  for (const [code, allowed] of Object.entries(subtotal.where)) {
-    const own = cell.where[code];
-    if (!own || !own.every((c) => allowed.includes(c))) return false;
-  }
-  if (subtotal.age) {
-    if (!cell.age || cell.age[0] < subtotal.age[0] || cell.age[1] > subtotal.age[1]) return false;
-  }
-  return true;
-}
-
-/** For each of the table's otherCells (totals and subtotals), the cells within it (spec order). */
-export function cellsWithinSubtotals(spec: TableSpec): readonly (readonly number[])[] {
-  let within = WITHIN.get(spec);
-  if (!within) {
-    within = spec.otherCells.map((subtotal) => spec.cells.flatMap((cell, i) => (isWithin(cell, subtotal) ? [i] : [])));
-    WITHIN.set(spec, within);
-  }
-  return within;
-}
+export { cellsWithinSubtotals };
 
 export interface FloorInputs {
   /** The table's cells as published (NaN where not published). */

@@ -43,12 +43,4 @@ export function quantile(values: readonly number[], p: number): number | undefin
   return lowValue + (sorted[high]! - lowValue) * (position - low);
 }
 
-export const SIZE_BANDS = ['<500', '500-5000', '>=5000'] as const;
-export type SizeBand = (typeof SIZE_BANDS)[number];
-
-/** Suburb size band by persons, because perturbation noise dominates tiny areas. */
-export function sizeBand(persons: number): SizeBand {
-  if (persons < 500) return '<500';
-  if (persons < 5000) return '500-5000';
-  return '>=5000';
-}
+export { SIZE_BANDS, sizeBand, type SizeBand } from '../census/size-bands.ts';

@@ -25,8 +25,8 @@
  * BORROWING_PSEUDO_COUNT stays.
  */
 import type { TableSpec } from '../census/table-spec.ts';
-import { cellsWithinSubtotals } from '../quality/floor.ts';
-import { SIZE_BANDS, type SizeBand } from '../quality/metrics.ts';
+import { cellsWithinSubtotals } from '../census/subtotals.ts';
+import { SIZE_BANDS, type SizeBand } from '../census/size-bands.ts';
 import { BORROWING_PSEUDO_COUNT, borrowStrength, isReliable } from './borrow.ts';
 
 /** The strengths tried, in pseudo-units of the parent's shares (0: no borrowing at all). */
