@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../adapters/worker-thread.ts';
 import { tryRunSuburbJob, type FailedSuburb, type SuburbJob, type SuburbOutcome } from './suburb-job.ts';
 
@@ -20,12 +21,13 @@ export async function runJobsInOrder(
   threads: number,
   consume: (outcome: SuburbOutcome | FailedSuburb) => Promise<void>,
   weight: (job: SuburbJob) => number = () => 0,
+  spawn: () => Worker = () => startWorker(import.meta.url, 'synth-worker'),
 ): Promise<void> {
   if (threads <= 0) {
     for (const job of jobs) await consume(tryRunSuburbJob(job));
     return;
   }
-  const workers = Array.from({ length: threads }, () => startWorker(import.meta.url, 'synth-worker'));
+  const workers = Array.from({ length: threads }, spawn);
   const iterator = jobs[Symbol.iterator]();
   const finished = new Map<number, SuburbOutcome | FailedSuburb>();
   const idle = [...workers];
@@ -35,6 +37,7 @@ export async function runJobsInOrder(
   let nextToConsume = 0;
   let exhausted = false;
   let failure: Error | undefined;
+  let stopping = false;
   let wake: (() => void) | undefined;
   const signal = () => {
     wake?.();
@@ -50,6 +53,10 @@ export async function runJobsInOrder(
     });
     worker.on('error', (error) => {
       failure ??= error;
+      signal();
+    });
+    worker.on('exit', (code) => {
+      if (!stopping) failure ??= new Error(`a synthesis worker thread stopped (exit code ${code})`);
       signal();
     });
   }
@@ -70,24 +77,27 @@ export async function runJobsInOrder(
   };
 
   try {
-    dispatch();
     while (!(exhausted && nextToConsume === read)) {
       if (failure) throw failure;
+      // Every turn hands idle workers the waiting jobs before it looks or waits: replies that came
+      // in while an outcome was consumed found no one waiting, and with the heaviest first the next
+      // job to consume may still be waiting (idle workers and no wake-up: the build would hang).
+      dispatch();
       const ready = finished.get(nextToConsume);
       if (ready) {
         finished.delete(nextToConsume);
         nextToConsume++;
-        dispatch();
         await consume(ready);
         continue;
       }
+      // Nothing can arrive between the look above and this wait (one event loop), so no reply is missed.
       await new Promise<void>((resolve) => {
         wake = resolve;
       });
-      dispatch();
     }
     if (failure) throw failure;
   } finally {
+    stopping = true;
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
 }
