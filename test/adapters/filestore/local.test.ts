@@ -23,15 +23,20 @@ fileStoreContract('local', {
   download: serviceLinkDownload(BASE, SECRET, () => current),
 });
 
+/** A store in a directory of its own (removed after the file's tests). */
+async function freshStore(): Promise<{ dir: string; store: FileStore }> {
+  const dir = await mkdtemp(join(tmpdir(), 'spq-local-store-'));
+  dirs.push(dir);
+  return { dir, store: createLocalFileStore({ dir, baseUrl: BASE, secret: SECRET }) };
+}
+
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
 describe('local file store', () => {
   it('stores result files readable by the service\'s user only (0600 in a 0700 directory)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'spq-local-store-'));
-    dirs.push(dir);
-    const store = createLocalFileStore({ dir, baseUrl: BASE, secret: SECRET });
+    const { dir, store } = await freshStore();
     const source = join(dir, 'upload.csv');
     await writeFile(source, 'a,b\n', { mode: 0o644 });
     await store.put('qry_mode.csv', source, 'text/csv');
@@ -41,9 +46,7 @@ describe('local file store', () => {
   });
 
   it('removes with a file the partial copies a killed process left beside it, and no other file\'s', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'spq-local-store-'));
-    dirs.push(dir);
-    const store = createLocalFileStore({ dir, baseUrl: BASE, secret: SECRET });
+    const { dir, store } = await freshStore();
     const source = join(dir, 'upload.csv');
     await writeFile(source, 'a,b\n');
     await store.put('qry_killed.csv', source, 'text/csv');
@@ -55,9 +58,7 @@ describe('local file store', () => {
   });
 
   it('sweeps the partial copies a kill left idle before the cut-off, under any key, and nothing else', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'spq-local-store-'));
-    dirs.push(dir);
-    const store = createLocalFileStore({ dir, baseUrl: BASE, secret: SECRET });
+    const { dir, store } = await freshStore();
     const source = join(dir, 'upload.csv');
     await writeFile(source, 'a,b\n1,2\n');
     await store.put('qry_kept.csv', source, 'text/csv');
@@ -84,9 +85,7 @@ describe('local file store', () => {
   });
 
   it('keeps files under <dir>/files and refuses keys that would leave it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'spq-local-store-'));
-    dirs.push(dir);
-    const store = createLocalFileStore({ dir, baseUrl: BASE, secret: SECRET });
+    const { dir, store } = await freshStore();
     for (const bad of ['../escape.csv', '/etc/passwd', 'a/../../b', 'a\\b', '', 'a//b']) {
       await expect(store.size(bad)).rejects.toThrow(/unsafe file key/);
       await expect(store.delete(bad)).rejects.toThrow(/unsafe file key/);
