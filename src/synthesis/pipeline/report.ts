@@ -1,13 +1,12 @@
+/**
+ * The build report: every area's scores pooled into distributions (overall, by size band, by
+ * table) beside the census's own noise floor, with what the build knows beyond the fits.
+ */
 import { quantile, sizeBand, SIZE_BANDS, type SizeBand } from '../quality/metrics.ts';
 import type { RealismSummary } from '../quality/realism.ts';
 import type { StrengthFigures } from './borrowing.ts';
 import { columnsRead, type TableColumnsRead } from './columns-read.ts';
 import type { TableFit } from './compare.ts';
-
-/**
- * The build report: every area's scores pooled into distributions (overall, by size band, by
- * table) beside the census's own noise floor, with what the build knows beyond the fits.
- */
 
 /** One area's figures for the report: its records' counts, rules broken and every table's score. */
 export interface SuburbFit {
