@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LEVEL_REFERENCE, writeStatePack, type BenchLevel } from './state-pack.ts';
-import { renderStrengths, type StrengthFigures } from '../src/release-builder/borrowing.ts';
+import { renderStrengths, type StrengthFigures } from '../src/synthesis/pipeline/borrowing.ts';
 
 const { values } = parseArgs({
   options: {

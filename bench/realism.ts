@@ -8,7 +8,7 @@
  *
  * Generates the demo inputs in a child process (`spq demo-inputs`, as bench/synthesis.ts does),
  * loads them, and reruns the build's synthesis of every suburb inline exactly as
- * src/release-builder/suburb-job.ts does (published tables, parent-area tables, totals, small-suburb
+ * src/synthesis/pipeline/run-job.ts does (published tables, parent-area tables, totals, small-suburb
  * flag, remoteness), in fine categories, before the coarsening of small suburbs for serving.
  * The truth is redrawn with the generator's own stream (checked against the inputs' truth
  * files); the oracle with another stream.
@@ -23,8 +23,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCensusInputs, loadTruth } from '../src/adapters/abs/load-inputs.ts';
-import { publishedPersons, suburbSeed, tablesOf, totalsOf } from '../src/release-builder/build-release.ts';
-import { sumTablesByParent } from '../src/release-builder/parent-targets.ts';
+import { publishedPersons, tablesOf, totalsOf } from '../src/synthesis/pipeline/area-inputs.ts';
+import { suburbSeed } from '../src/synthesis/pipeline/seeds.ts';
+import { sumTablesByParent } from '../src/synthesis/pipeline/parent-targets.ts';
 import { loadConfig } from '../src/config.ts';
 import { formatInputError } from '../src/synthesis/census/inputs.ts';
 import { VALIDATION_TABLES } from '../src/synthesis/census/tables.ts';
@@ -94,7 +95,7 @@ try {
       if (!file || file.some((x, i) => x !== mine[i])) throw new Error(`${suburb.salCode}: redrawn truth differs from the inputs' ${spec.id}`);
     }
     const oracle = drawOracle(base, suburb, model);
-    // The build's synthesis (src/release-builder/suburb-job.ts), kept in fine categories.
+    // The build's synthesis (src/synthesis/pipeline/run-job.ts), kept in fine categories.
     const { population: synthetic } = synthesizeSuburb(
       {
         salCode: suburb.salCode,

@@ -14,7 +14,7 @@ import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
 import type { AreaLevel } from '../src/synthesis/census/inputs.ts';
 import { nearestIntegers } from '../src/synthesis/synthesizer/integerise.ts';
 import { quantile, sizeBand, SIZE_BANDS, srmse, type SizeBand } from '../src/synthesis/quality/metrics.ts';
-import type { BuildReport } from '../src/release-builder/report.ts';
+import type { BuildReport } from '../src/synthesis/pipeline/report.ts';
 
 const { values } = parseArgs({
   options: {

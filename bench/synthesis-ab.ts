@@ -13,12 +13,15 @@
  *   --inputs    a DataPack directory (default: the real one beside the checkout, ../shared/abs)
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { SuburbJob, SuburbOutcome } from '../src/release-builder/suburb-job.ts';
-import type * as BuildRelease from '../src/release-builder/build-release.ts';
+import type { SuburbJob } from '../src/synthesis/pipeline/area-job.ts';
+import type * as AreaJob from '../src/synthesis/pipeline/area-job.ts';
+import type * as Level from '../src/synthesis/pipeline/level.ts';
+import type { SuburbOutcome } from '../src/synthesis/pipeline/run-job.ts';
 import type * as LoadInputs from '../src/adapters/abs/load-inputs.ts';
 import type { AreaLevel } from '../src/synthesis/census/inputs.ts';
 
@@ -36,11 +39,15 @@ const sides = { baseline: resolve(values.baseline), this: resolve(import.meta.di
 type Side = keyof typeof sides;
 const level = values.level as AreaLevel;
 const compiled = <T>(side: Side, path: string): Promise<T> => import(pathToFileURL(resolve(sides[side], 'dist', 'src', path)).href) as Promise<T>;
+/** A module of the synthesis pipeline: in synthesis/pipeline, or in release-builder for a baseline from before it moved there. */
+const pipeline = <T>(side: Side, file: string, before: string): Promise<T> =>
+  existsSync(resolve(sides[side], 'dist', 'src', 'synthesis', 'pipeline', file)) ? compiled<T>(side, `synthesis/pipeline/${file}`) : compiled<T>(side, `release-builder/${before}`);
 
 /** A checkout's load phase: seconds to read the inputs and prepare the level, and the prepared level. */
 async function loadPhase(side: Side) {
   const { loadCensusInputs } = await compiled<typeof LoadInputs>(side, 'adapters/abs/load-inputs.js');
-  const { prepareLevel, areaJob } = await compiled<typeof BuildRelease>(side, 'release-builder/build-release.js');
+  const { prepareLevel } = await pipeline<typeof Level>(side, 'level.js', 'build-release.js');
+  const { areaJob } = await pipeline<typeof AreaJob>(side, 'area-job.js', 'build-release.js');
   const started = performance.now();
   const loaded = await loadCensusInputs(values.inputs!, () => {}, { level, allowUnknownHeaders: false });
   if (!loaded.ok) throw new Error(`${side}: the inputs did not load`);
@@ -63,8 +70,8 @@ const current = await loadPhase('this');
 process.stdout.write(`load phase (${level}, ${current.prepared.inputs.suburbs.length} areas): baseline ${baseline.seconds.toFixed(1)} s, this ${current.seconds.toFixed(1)} s, ratio ${(current.seconds / baseline.seconds).toFixed(3)}\n`);
 
 const run: Record<Side, (job: SuburbJob) => SuburbOutcome> = {
-  baseline: (await compiled<{ runSuburbJob: (job: SuburbJob) => SuburbOutcome }>('baseline', 'release-builder/suburb-job.js')).runSuburbJob,
-  this: (await compiled<{ runSuburbJob: (job: SuburbJob) => SuburbOutcome }>('this', 'release-builder/suburb-job.js')).runSuburbJob,
+  baseline: (await pipeline<{ runSuburbJob: (job: SuburbJob) => SuburbOutcome }>('baseline', 'run-job.js', 'suburb-job.js')).runSuburbJob,
+  this: (await pipeline<{ runSuburbJob: (job: SuburbJob) => SuburbOutcome }>('this', 'run-job.js', 'suburb-job.js')).runSuburbJob,
 };
 const jobs = current.prepared.inputs.suburbs.flatMap((suburb, i) => (i % Number(values.every) === 0 ? [current.areaJob(current.prepared, suburb, i, { seed: 1, smallSuburbThreshold: 500 }).job] : []));
 const cpu: Record<Side, number> = { baseline: 0, this: 0 };

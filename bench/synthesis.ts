@@ -34,13 +34,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
-import { areaJob, buildRelease, prepareLevel, withBorrowing, type BuildSummary, type LevelInputs } from '../src/release-builder/build-release.ts';
-import { synthesizeJob } from '../src/release-builder/suburb-job.ts';
-import { renderStrengths } from '../src/release-builder/borrowing.ts';
+import { buildRelease, type BuildSummary } from '../src/release-builder/build-release.ts';
+import { areaJob } from '../src/synthesis/pipeline/area-job.ts';
+import { prepareLevel, withBorrowing, type LevelInputs } from '../src/synthesis/pipeline/level.ts';
+import { synthesizeJob } from '../src/synthesis/pipeline/run-job.ts';
+import { renderStrengths } from '../src/synthesis/pipeline/borrowing.ts';
 import { formatInputError } from '../src/synthesis/census/inputs.ts';
 import { INPUT_TABLES } from '../src/synthesis/census/tables.ts';
 import { tabulate } from '../src/synthesis/census/tabulate.ts';
-import { compareTable } from '../src/release-builder/report.ts';
+import { compareTable } from '../src/synthesis/pipeline/compare.ts';
 import { loadConfig } from '../src/config.ts';
 import { quantile, sizeBand, SIZE_BANDS, type SizeBand } from '../src/synthesis/quality/metrics.ts';
 import { demoTruthInputTables } from '../src/demo/generate.ts';
@@ -146,7 +148,7 @@ if (withFloor) {
     // Banded like the report: by the suburb's synthetic persons (= the published total).
     const band = sizeBand(personsBySal.get(suburb.salCode) ?? suburb.persons);
     for (const [tableId, truth] of suburb.truth) addScore(floor, band, tableId, compareTable(tableId, truth, suburb.published.get(tableId)!).srmse);
-    // The same synthesis as the build's (src/release-builder/suburb-job.ts), kept in fine categories.
+    // The same synthesis as the build's (src/synthesis/pipeline/run-job.ts), kept in fine categories.
     const where = geography.get(suburb.salCode)!;
     for (const variant of variants) {
       const { population } = synthesizeJob(areaJob(variant.level, where, 0, { seed, smallSuburbThreshold: config.smallSuburbThreshold }).job);

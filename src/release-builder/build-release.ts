@@ -2,31 +2,28 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { AreaLevel, CensusInputs, InputError, SuburbGeography } from '../synthesis/census/inputs.ts';
+import type { AreaLevel, InputError, SuburbGeography } from '../synthesis/census/inputs.ts';
 import { AREA_LEVELS, PACK_LEVEL, formatInputError } from '../synthesis/census/inputs.ts';
 import { indexInputs } from '../adapters/abs/file-index.ts';
 import { realSa2s } from '../adapters/abs/asgs-reference.ts';
-import { fillNotPublished, hasUnpublished } from '../synthesis/census/published.ts';
-import { findSamePeople, type SamePeople } from '../synthesis/census/same-people.ts';
-import { INPUT_TABLES, VALIDATION_TABLES } from '../synthesis/census/tables.ts';
-import { categoryIndex, variablesOf } from '../synthesis/census/variables.ts';
-import type { Population } from '../synthesis/census/population.ts';
+import { variablesOf } from '../synthesis/census/variables.ts';
 import { DATASET_TYPES, type FittedTo } from '../core/dataset.ts';
 import { loadCensusInputs, loadPerturbationFloor, loadRealismReference, loadTruth } from '../adapters/abs/load-inputs.ts';
-import { sizeBand, type SizeBand } from '../synthesis/quality/metrics.ts';
-import { createRealismAccumulator, withReference } from '../synthesis/quality/realism.ts';
 import type { ResemblanceFigures } from '../synthesis/quality/resemblance.ts';
 import { createPoolReleaseWriter } from '../adapters/pools/writer.ts';
 import { RELEASE_FILES } from '../adapters/pools/catalog.ts';
 import { implicateDir, implicatesRoot } from '../adapters/pools/release-dirs.ts';
-import { sumTablesByParent } from './parent-targets.ts';
-import { areaStrengths, levelStrengths, strengthFigures, type LevelStrengths, type StrengthFigures } from './borrowing.ts';
-import { renderReport, summariseReport, type BuildReport, type SuburbFit } from './report.ts';
-import type { SuburbJob } from './suburb-job.ts';
+import { areaJob, type SuburbJob } from '../synthesis/pipeline/area-job.ts';
+import type { StrengthFigures } from '../synthesis/pipeline/borrowing.ts';
+import { prepareLevel, withBorrowing, type LevelInputs } from '../synthesis/pipeline/level.ts';
+import { derivedTablesOf, fitFiguresOf, levelFigures, releaseReport, type FitFigures, type LevelFitFigures } from '../synthesis/pipeline/release-report.ts';
+import { renderReport } from '../synthesis/pipeline/render-report.ts';
+import type { BuildReport } from '../synthesis/pipeline/report.ts';
+import { implicateSeed } from '../synthesis/pipeline/seeds.ts';
+import { createAreaTally, pooledTally, tallyArea, type AreaTally } from '../synthesis/pipeline/tally.ts';
 import { runJobsInOrder } from './worker-pool.ts';
 import type { PoolReleaseWriter } from '../adapters/pools/writer.ts';
 import type { SuburbEntry } from '../adapters/pools/catalog.ts';
-import type { SuburbOutcome } from './suburb-job.ts';
 
 export interface BuildOptions {
   readonly inputsDir: string;
@@ -61,38 +58,12 @@ export interface BuildOptions {
   readonly onProgress?: (phase: 'load' | 'synthesize' | 'write', done: number, total: number) => void;
 }
 
-/** The fit figures of a build, for the whole release and for each level's areas alone. */
-export interface FitFigures {
-  readonly persons: number;
-  readonly families: number;
-  readonly dwellings: number;
-  readonly srmse_median: number | null;
-  readonly srmse_p95: number | null;
-  readonly srmse_by_table: Readonly<Record<string, { readonly median: number | null; readonly p95: number | null }>>;
-  readonly srmse_by_band: Readonly<Record<'<500' | '500-4999' | '5000+', { readonly median: number | null; readonly p95: number | null; readonly pairs: number }>>;
-  /** The census's own noise floor (quality/floor.ts) over the same pairs, by size band and by table. */
-  readonly floor_srmse_by_band: Readonly<Record<'<500' | '500-4999' | '5000+', { readonly median: number | null; readonly p95: number | null; readonly pairs: number }>>;
-  readonly floor_srmse_by_table: Readonly<Record<string, { readonly median: number | null; readonly p95: number | null }>>;
-  readonly truth_srmse_median: number | null;
-  /** Demo builds: the hidden truth itself scored against the tables it was published as (the perturbation floor). */
-  readonly floor_srmse_median?: number | null;
-  readonly floor_srmse_p95?: number | null;
-  /** Where some tables were taken from parents (suburbs): the fit to the areas' own tables. */
-  readonly own_tables: { readonly srmse_median: number | null; readonly srmse_p95: number | null; readonly pairs: number } | null;
-  /** Areas that could not be fitted, by name with the reason; they are not in the release. */
-  readonly areas_failed: readonly { readonly area: string; readonly reason: string }[];
-  /** Unpublished (`..`) cells: estimated from a parent area that publishes them, and structural zeros (published at no level). */
-  readonly cells_not_published: { readonly estimated: number; readonly structural: number };
-  readonly structural_violations: number;
-  readonly totals_mismatched: number;
-}
-
 export interface BuildSummary extends FitFigures {
   readonly version: string;
   /**
    * Per level, table and size band: how strongly small or unreliable areas borrow from their
    * parent (k), chosen on held-out published subtotals, with the held-out RMSE at k, without
-   * borrowing and at the default (borrowing.ts).
+   * borrowing and at the default (synthesis/pipeline/borrowing.ts).
    */
   readonly borrowing_strength: StrengthFigures;
   /** What the inputs held and how they were linked (match rates, levels or areas the pack lacks), one line each. */
@@ -109,7 +80,7 @@ export interface BuildSummary extends FitFigures {
   /** How the members of a family or home resemble each other: every link against independence, its target and its reference (quality/resemblance.ts). */
   readonly family_links: ResemblanceFigures;
   /** The fit figures of each level's areas alone (the overall ones pool every level's). */
-  readonly by_level: Readonly<Partial<Record<AreaLevel, FitFigures & { readonly areas: number }>>>;
+  readonly by_level: LevelFitFigures;
   readonly suburbs: number;
   readonly variables: Readonly<Record<string, number>>;
   readonly seconds: number;
@@ -137,17 +108,6 @@ export class BuildAborted extends Error {
   }
 }
 
-/**
- * Implicate k's synthesis seed: the build seed for k = 1 (a one-implicate release is what it was),
- * else the build seed mixed with k (FNV-1a), so each implicate is an independent synthesis.
- */
-export function implicateSeed(buildSeed: number, k: number): number {
-  if (k === 1) return buildSeed;
-  let hash = 0x811c9dc5 ^ (buildSeed >>> 0);
-  for (const c of `implicate ${k}`) hash = Math.imul(hash ^ c.charCodeAt(0), 0x01000193);
-  return hash >>> 0;
-}
-
 const defaultThreads = (): number => Math.max(1, availableParallelism());
 
 /** A build that cannot start because of its inputs; one line per problem, each naming file, row and column. */
@@ -155,134 +115,6 @@ export class BuildInputError extends Error {
   constructor(readonly problems: readonly InputError[]) {
     super(problems.length === 1 ? formatInputError(problems[0]!) : `${problems.length} problems:\n${problems.map((p) => `  ${formatInputError(p)}`).join('\n')}`);
   }
-}
-
-/** Per-suburb seed: the build seed mixed with the SAL code (FNV-1a), so one suburb's records don't depend on another's. */
-export function suburbSeed(buildSeed: number, salCode: string): number {
-  let hash = 0x811c9dc5 ^ (buildSeed >>> 0);
-  for (let i = 0; i < salCode.length; i++) hash = Math.imul(hash ^ salCode.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
-
-/** Persons the census publishes for the suburb (G01 total), the figure the small-suburb rule is about. */
-export function publishedPersons(inputs: CensusInputs, salCode: string): number {
-  return inputs.totals.get('G01')?.get(salCode) ?? inputs.totals.get('G04')?.get(salCode) ?? 0;
-}
-
-export function totalsOf(inputs: CensusInputs, salCode: string): Map<string, number> {
-  const totals = new Map<string, number>();
-  for (const [tableId, bySuburb] of inputs.totals) {
-    const total = bySuburb.get(salCode);
-    if (total !== undefined) totals.set(tableId, total);
-  }
-  return totals;
-}
-
-/** The area's published totals and subtotals per table (spec otherCells order). */
-export function aggregatesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
-  const aggregates = new Map<string, Float64Array>();
-  for (const [tableId, byArea] of inputs.aggregates) {
-    const values = byArea.get(salCode);
-    if (values) aggregates.set(tableId, values);
-  }
-  return aggregates;
-}
-
-export function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
-  const tables = new Map<string, Float64Array>();
-  for (const [tableId, bySuburb] of inputs.tables) {
-    const cells = bySuburb.get(salCode);
-    if (cells) tables.set(tableId, cells);
-  }
-  return tables;
-}
-
-type Tables = ReadonlyMap<string, Float64Array>;
-
-/** One level's inputs and the parents its areas borrow from, as published (NaN where not) and filled. */
-export interface LevelInputs {
-  readonly inputs: CensusInputs;
-  readonly published: { readonly lga: ReadonlyMap<string, Tables>; readonly state: ReadonlyMap<string, Tables>; readonly australia: Tables | undefined };
-  /** The parents with their own unpublished cells resolved: what small areas are smoothed toward. */
-  readonly lgaTables: ReadonlyMap<string, Tables>;
-  readonly stateTables: ReadonlyMap<string, Tables>;
-  /** Figures of different tables that count the same people in this level's data. */
-  readonly samePeople: SamePeople;
-  /** How strongly the level's areas borrow from their parents, per table and size band (borrowing.ts); absent: the default everywhere. */
-  readonly borrowing?: LevelStrengths;
-}
-
-/**
- * The parents an area borrows from: its LGA (suburbs only: the suburbs' tables summed), its
- * state and Australia (as published when the inputs have the STE and AUS files, else summed),
- * each with its own unpublished cells estimated from the next parent up.
- */
-export function prepareLevel(inputs: CensusInputs): LevelInputs {
-  // A sum over areas is NaN in a cell any of them leaves unpublished: unpublished for the parent too.
-  const summed = sumTablesByParent(inputs.suburbs, inputs.tables);
-  const australia = inputs.parents.australia;
-  const state = new Map<string, Tables>([...summed.byState].map(([s, tables]) => [s, inputs.parents.states.get(s) ?? tables]));
-  const lga = inputs.level === 'sal' ? summed.byLga : new Map<string, Tables>();
-  const fillAll = (tables: Tables, above: (tableId: string) => (Float64Array | undefined)[]) =>
-    new Map([...tables].map(([id, cells]) => [id, fillNotPublished(cells, above(id)).cells]));
-  const stateTables = new Map([...state].map(([s, tables]) => [s, fillAll(tables, (id) => [australia?.get(id)])]));
-  const stateOfLga = new Map(inputs.suburbs.map((s) => [s.lgaCode, s.state]));
-  const lgaTables = new Map([...lga].map(([code, tables]) => [code, fillAll(tables, (id) => [state.get(stateOfLga.get(code)!)?.get(id), australia?.get(id)])]));
-  const samePeople = findSamePeople(INPUT_TABLES, inputs.tables, inputs.aggregates, inputs.suburbs.map((s) => s.salCode));
-  return { inputs, published: { lga, state, australia }, lgaTables, stateTables, samePeople };
-}
-
-/**
- * One area's synthesis job: its tables with unpublished cells resolved from its parents as
- * published (and how many were estimated, and how many are structural zeros), its published
- * totals and subtotals, the level's same-people figures and the parents' tables it borrows from.
- */
-export function areaJob(
-  level: LevelInputs,
-  suburb: SuburbGeography,
-  index: number,
-  options: Pick<BuildOptions, 'seed' | 'smallSuburbThreshold'>,
-  truth: ReadonlyMap<string, ReadonlyMap<string, Float64Array>> = new Map(),
-): { readonly job: SuburbJob; readonly estimated: number; readonly structural: number } {
-  const { inputs } = level;
-  const lga = level.lgaTables.get(suburb.lgaCode);
-  const state = level.stateTables.get(suburb.state);
-  const parents = [level.published.lga.get(suburb.lgaCode), level.published.state.get(suburb.state), level.published.australia];
-  const tables: [string, Float64Array][] = [];
-  const published: [string, Float64Array][] = [];
-  let estimated = 0;
-  let structural = 0;
-  for (const [tableId, cells] of tablesOf(inputs, suburb.salCode)) {
-    if (!hasUnpublished(cells)) {
-      tables.push([tableId, cells]);
-      continue;
-    }
-    const filled = fillNotPublished(cells, parents.map((p) => p?.get(tableId)));
-    estimated += filled.estimated;
-    structural += filled.structural;
-    tables.push([tableId, filled.cells]);
-    published.push([tableId, cells]);
-  }
-  const job: SuburbJob = {
-    index,
-    salCode: suburb.salCode,
-    seed: suburbSeed(options.seed, suburb.salCode),
-    small: publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold,
-    remoteness: suburb.remoteness,
-    tables,
-    published,
-    totals: [...totalsOf(inputs, suburb.salCode)],
-    aggregates: [...aggregatesOf(inputs, suburb.salCode)],
-    samePeople: level.samePeople,
-    lgaTables: [...(lga ?? [])],
-    stateTables: [...(state ?? [])],
-    ...(level.borrowing ? { borrowing: areaStrengths(level.borrowing, publishedPersons(inputs, suburb.salCode)) } : {}),
-    truth: VALIDATION_TABLES.flatMap((table) => {
-      const cells = truth.get(table.id)?.get(suburb.salCode);
-      return cells ? [[table.id, cells] as const] : [];
-    }),
-  };
-  return { job, estimated, structural };
 }
 
 /**
@@ -377,16 +209,6 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
   return { levels: loadedLevels.map((l) => l.inputs.level), loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value, notes };
 }
 
-/** The level with its borrowing strengths chosen on its own published subtotals (borrowing.ts). */
-export function withBorrowing(level: LevelInputs, smallThreshold: number, significance?: number): LevelInputs {
-  const borrowing = levelStrengths(level.inputs, level, (code) => publishedPersons(level.inputs, code), smallThreshold, significance);
-  return { ...level, borrowing };
-}
-
-/** Each level's borrowing strengths, as the build's JSON and report give them. */
-const borrowingOf = (prepared: PreparedBuild): StrengthFigures =>
-  strengthFigures(new Map(prepared.loadedLevels.flatMap((l) => (l.borrowing ? [[l.inputs.level, l.borrowing] as const] : []))));
-
 /** One synthesis of every area (implicate k, with its own seed) written as a complete release into `dir`. */
 async function synthesizeInto(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, prepared: PreparedBuild, dir: string, k: number): Promise<Omit<BuildSummary, 'implicates'>> {
   const started = performance.now();
@@ -412,33 +234,6 @@ async function synthesizeInto(options: Omit<BuildOptions, 'poolsDir' | 'implicat
 
 type ReleaseVariables = Record<(typeof DATASET_TYPES)[number], ReturnType<typeof variablesOf>>;
 
-/** What the synthesis of one level's areas gathered for the report and the summary. */
-interface LevelTally {
-  readonly fits: SuburbFit[];
-  readonly totalsMismatched: string[];
-  readonly failed: { area: string; reason: string }[];
-  readonly notPublished: { estimated: number; structural: number };
-}
-
-/** What the synthesis of every area gathered: each level's tally, and the realism of all. */
-interface AreaTally {
-  readonly byLevel: ReadonlyMap<AreaLevel, LevelTally>;
-  readonly realism: ReturnType<typeof createRealismAccumulator>;
-}
-
-const emptyLevelTally = (): LevelTally => ({ fits: [], totalsMismatched: [], failed: [], notPublished: { estimated: 0, structural: 0 } });
-
-/** Every level's tally in one (release order: the levels' order). */
-function pooledTally(tally: AreaTally): LevelTally {
-  const levels = [...tally.byLevel.values()];
-  return {
-    fits: levels.flatMap((l) => l.fits),
-    totalsMismatched: levels.flatMap((l) => l.totalsMismatched),
-    failed: levels.flatMap((l) => l.failed),
-    notPublished: { estimated: levels.reduce((n, l) => n + l.notPublished.estimated, 0), structural: levels.reduce((n, l) => n + l.notPublished.structural, 0) },
-  };
-}
-
 /**
  * Every area of every level synthesized (on worker threads) and appended to the release in
  * release order; an area that cannot be fitted is listed, and a build where none could fails.
@@ -446,9 +241,8 @@ function pooledTally(tally: AreaTally): LevelTally {
 async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, prepared: PreparedBuild, seed: number, writer: PoolReleaseWriter): Promise<AreaTally> {
   const progress = options.onProgress ?? (() => {});
   const { loadedLevels, truth } = prepared;
-  const byLevel = new Map(loadedLevels.map((level) => [level.inputs.level, emptyLevelTally()]));
-  const tally: AreaTally = { byLevel, realism: createRealismAccumulator() };
-  const areas = loadedLevels.flatMap((level) => orderForRelease(level.inputs.suburbs).map((suburb) => ({ suburb, level, into: byLevel.get(level.inputs.level)! })));
+  const tally = createAreaTally(loadedLevels.map((level) => level.inputs.level));
+  const areas = loadedLevels.flatMap((level) => orderForRelease(level.inputs.suburbs).map((suburb) => ({ suburb, level, into: tally.byLevel.get(level.inputs.level)! })));
   const jobs = function* (): Generator<SuburbJob> {
     for (const [index, { suburb, level, into }] of areas.entries()) {
       if (options.signal?.aborted) throw new BuildAborted();
@@ -478,26 +272,6 @@ async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implica
 /** A job's published persons (G01, else G04): what its synthesis time grows with, to run the largest first. */
 const jobPersons = (job: SuburbJob): number => job.totals.find(([id]) => id === 'G01')?.[1] ?? job.totals.find(([id]) => id === 'G04')?.[1] ?? 0;
 
-/** One fitted area's figures for the report: totals missed, realism tallies, its fit. */
-function tallyArea(tally: LevelTally, realism: AreaTally['realism'], level: LevelInputs, suburb: SuburbGeography, outcome: SuburbOutcome): void {
-  const { population, small } = outcome;
-  if (totalMissed(level.inputs, suburb.salCode, population.persons.count, occupiedPrivateDwellings(population))) tally.totalsMismatched.push(suburb.suburbId);
-  realism.addTally(outcome.realism, sizeBand(outcome.realism.persons));
-  tally.fits.push({
-    salCode: suburb.salCode,
-    suburbId: suburb.suburbId,
-    persons: population.persons.count,
-    families: population.families.count,
-    dwellings: population.dwellings.count,
-    small,
-    inputs: outcome.inputs,
-    truth: outcome.truth,
-    structuralViolations: Object.values(outcome.violationsByRule).reduce((sum, n) => sum + n, 0),
-    violationsByRule: outcome.violationsByRule,
-    diagnostics: outcome.diagnostics,
-  });
-}
-
 /** The area as the release's catalog lists it. */
 function suburbEntryOf(suburb: SuburbGeography, small: boolean): SuburbEntry {
   return {
@@ -521,65 +295,6 @@ function suburbEntryOf(suburb: SuburbGeography, small: boolean): SuburbEntry {
 let sa2Names: Map<string, string> | undefined;
 /** An SA2's name as the ABS writes it (2021 descriptors); its code where 2021 has no SA2 of that code. */
 const sa2NameOf = (code: string): string => (sa2Names ??= new Map(realSa2s().map((a) => [a.code, a.absName]))).get(code) ?? code;
-
-function releaseReport(version: string, prepared: PreparedBuild, tally: AreaTally): BuildReport {
-  const { reference, floor } = prepared;
-  const realismSummary = reference ? withReference(tally.realism.summary(), reference) : tally.realism.summary();
-  const all = pooledTally(tally);
-  return summariseReport(version, all.fits, all.totalsMismatched, realismSummary, {
-    areasFailed: all.failed,
-    cellsNotPublished: all.notPublished,
-    inputNotes: [...prepared.notes, ...prepared.loadedLevels.flatMap((l) => (l.inputs.notes ?? []).map((n) => `${l.inputs.level}: ${n}`))],
-    areasLeftOut: prepared.loadedLevels.flatMap((l) => l.inputs.leftOut ?? []),
-    derivedTables: derivedTablesOf(prepared),
-    borrowingStrength: borrowingOf(prepared),
-    ...(floor ? { floor } : {}),
-  });
-}
-
-/** The fit figures of a report over some areas (the release's, or one level's) and their tally. */
-function fitFiguresOf(report: BuildReport, tally: LevelTally): FitFigures {
-  const byTable = Object.fromEntries(report.tables.filter((t) => t.kind === 'input').map((t) => [t.tableId, { median: t.srmse.median, p95: t.srmse.p95 }]));
-  const band = (b: SizeBand, of: BuildReport['inputs'] = report.inputs) => {
-    const d = of.bySizeBand[b];
-    return { median: d.median, p95: d.p95, pairs: d.pairs };
-  };
-  const floorByTable = Object.fromEntries(report.tables.flatMap((t) => (t.kind === 'input' && t.floor ? [[t.tableId, { median: t.floor.median, p95: t.floor.p95 }]] : [])));
-  return {
-    persons: report.persons,
-    families: report.families,
-    dwellings: report.dwellings,
-    srmse_median: report.inputs.overall.median,
-    srmse_p95: report.inputs.overall.p95,
-    srmse_by_table: byTable,
-    srmse_by_band: { '<500': band('<500'), '500-4999': band('500-5000'), '5000+': band('>=5000') },
-    floor_srmse_by_band: { '<500': band('<500', report.noiseFloor), '500-4999': band('500-5000', report.noiseFloor), '5000+': band('>=5000', report.noiseFloor) },
-    floor_srmse_by_table: floorByTable,
-    truth_srmse_median: report.truth?.overall.median ?? null,
-    structural_violations: report.structuralViolations,
-    totals_mismatched: tally.totalsMismatched.length,
-    areas_failed: tally.failed,
-    cells_not_published: tally.notPublished,
-    own_tables: report.ownTables ? { srmse_median: report.ownTables.median, srmse_p95: report.ownTables.p95, pairs: report.ownTables.pairs } : null,
-  };
-}
-
-/** Per area code, the tables its level took from parents rather than its own (suburbs built from SAL part files). */
-function derivedTablesOf(prepared: PreparedBuild): (code: string) => ReadonlySet<string> | undefined {
-  const derived = new Map(prepared.loadedLevels.flatMap((l) => (l.inputs.derivedTables ? l.inputs.suburbs.map((s) => [s.salCode, l.inputs.derivedTables!] as const) : [])));
-  return (code) => derived.get(code);
-}
-
-/** Each level's figures alone, from a report over its areas only (the realism figures stay the release's). */
-function levelFigures(version: string, tally: AreaTally, derivedTables: (code: string) => ReadonlySet<string> | undefined): BuildSummary['by_level'] {
-  const noRealism = createRealismAccumulator().summary();
-  return Object.fromEntries(
-    [...tally.byLevel].map(([level, t]) => {
-      const report = summariseReport(version, t.fits, t.totalsMismatched, noRealism, { areasFailed: t.failed, cellsNotPublished: t.notPublished, derivedTables });
-      return [level, { areas: t.fits.length, ...fitFiguresOf(report, t) }];
-    }),
-  );
-}
 
 /** The build summary's figures from the report (what `spq build` prints and the CLI's JSON holds). */
 function buildSummaryOf(
@@ -605,7 +320,7 @@ function buildSummaryOf(
     family_links: report.realism.all.synthetic.resemblance,
     input_notes: report.inputNotes,
     areas_left_out: report.areasLeftOut,
-    by_level: levelFigures(release.version, tally, derivedTablesOf(prepared)),
+    by_level: levelFigures(release.version, tally, derivedTablesOf(prepared.loadedLevels)),
     seconds: (performance.now() - release.started) / 1000,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     report,
@@ -621,21 +336,4 @@ function orderLevels(levels: readonly AreaLevel[]): AreaLevel[] {
 /** Suburbs in catalog order: by state, then identifier, so a release's row ranges are stable. */
 function orderForRelease(suburbs: readonly SuburbGeography[]): SuburbGeography[] {
   return [...suburbs].sort((a, b) => (a.state === b.state ? a.suburbId.localeCompare(b.suburbId, 'en') : a.state.localeCompare(b.state, 'en')));
-}
-
-/** Dwelling records that are occupied private dwellings (the area's non-private dwelling is not one). */
-function occupiedPrivateDwellings(population: Population): number {
-  const dwtd = population.dwellings.variables['DWTD'];
-  if (!dwtd) return population.dwellings.count;
-  const occupied = categoryIndex('DWTD', 'Occupied private dwelling');
-  let n = 0;
-  for (const k of dwtd) if (k === occupied) n++;
-  return n;
-}
-
-/** Person total against G01's Tot_P_P; occupied private dwellings against G35's total. */
-function totalMissed(inputs: CensusInputs, salCode: string, persons: number, dwellings: number): boolean {
-  const publishedPersonsTotal = inputs.totals.get('G01')?.get(salCode);
-  const publishedDwellings = inputs.totals.get('G35')?.get(salCode);
-  return (publishedPersonsTotal !== undefined && publishedPersonsTotal !== persons) || (publishedDwellings !== undefined && publishedDwellings !== dwellings);
 }

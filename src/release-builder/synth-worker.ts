@@ -1,5 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { populationBuffers, tryRunSuburbJob, type SuburbJob } from './suburb-job.ts';
+import type { Population } from '../synthesis/census/population.ts';
+import type { SuburbJob } from '../synthesis/pipeline/area-job.ts';
+import { tryRunSuburbJob } from '../synthesis/pipeline/run-job.ts';
 
 /** Worker thread: runs suburb jobs as they arrive and sends each outcome back, buffers transferred. */
 if (!parentPort) throw new Error('synth-worker.ts runs as a worker thread');
@@ -12,3 +14,17 @@ port.on('message', (job: SuburbJob) => {
     port.postMessage({ ok: false, index: job.index, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }
 });
+
+/** The distinct buffers of a population, to transfer (not copy) it between threads. */
+function populationBuffers(population: Population): ArrayBuffer[] {
+  const arrays = [
+    population.persons.age,
+    population.persons.dwelling,
+    population.persons.family,
+    population.families.dwelling,
+    ...Object.values(population.persons.variables),
+    ...Object.values(population.families.variables),
+    ...Object.values(population.dwellings.variables),
+  ];
+  return [...new Set(arrays.map((array) => array.buffer as ArrayBuffer))];
+}

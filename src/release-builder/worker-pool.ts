@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../adapters/worker-thread.ts';
-import { tryRunSuburbJob, type FailedSuburb, type SuburbJob, type SuburbOutcome } from './suburb-job.ts';
+import type { SuburbJob } from '../synthesis/pipeline/area-job.ts';
+import { tryRunSuburbJob, type FailedSuburb, type SuburbOutcome } from '../synthesis/pipeline/run-job.ts';
 
 type WorkerReply = { ok: true; outcome: SuburbOutcome | FailedSuburb } | { ok: false; index: number; message: string };
 

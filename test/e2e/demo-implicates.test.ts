@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_SEED } from '../../src/release-builder/releases.ts';
-import { implicateSeed } from '../../src/release-builder/build-release.ts';
+import { implicateSeed } from '../../src/synthesis/pipeline/seeds.ts';
 import { childEnv, startSpq, waitFor, type SpqProcess } from '../scaleout/stack.ts';
 import { freePort } from '../support/free-port.ts';
 

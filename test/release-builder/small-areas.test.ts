@@ -8,8 +8,10 @@ import { loadCensusInputs } from '../../src/adapters/abs/load-inputs.ts';
 import type { CensusInputs } from '../../src/synthesis/census/inputs.ts';
 import { INPUT_TABLES } from '../../src/synthesis/census/tables.ts';
 import { AGES } from '../../src/synthesis/synthesizer/structure/model.ts';
-import { areaJob, buildRelease, prepareLevel, type BuildSummary } from '../../src/release-builder/build-release.ts';
-import { runSuburbJob } from '../../src/release-builder/suburb-job.ts';
+import { buildRelease, type BuildSummary } from '../../src/release-builder/build-release.ts';
+import { areaJob } from '../../src/synthesis/pipeline/area-job.ts';
+import { prepareLevel } from '../../src/synthesis/pipeline/level.ts';
+import { runSuburbJob } from '../../src/synthesis/pipeline/run-job.ts';
 import { BORROWING_PSEUDO_COUNT } from '../../src/synthesis/synthesizer/borrow.ts';
 import { STRENGTH_CANDIDATES } from '../../src/synthesis/synthesizer/borrow-strength.ts';
 

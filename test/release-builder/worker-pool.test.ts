@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import type { SuburbJob } from '../../src/release-builder/suburb-job.ts';
+import type { SuburbJob } from '../../src/synthesis/pipeline/area-job.ts';
 import { runJobsInOrder } from '../../src/release-builder/worker-pool.ts';
 
 const echoWorker = () => new Worker(new URL('./fixtures/echo-worker.mjs', import.meta.url));

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { columnsRead, columnsReadLine, renderReport, summariseReport } from '../../src/release-builder/report.ts';
-import { GCP_PART_HEADERS } from '../../src/synthesis/census/gcp/layout.generated.ts';
-import { INPUT_TABLES, VALIDATION_TABLES } from '../../src/synthesis/census/tables.ts';
-import { tabulate } from '../../src/synthesis/census/tabulate.ts';
-import { summarizeRealism, withReference } from '../../src/synthesis/quality/realism.ts';
-import { RESEMBLANCE_LINKS } from '../../src/synthesis/quality/resemblance.ts';
-import { createRng } from '../../src/synthesis/synthesizer/rng.ts';
-import { buildDemoGeography } from '../../src/demo/geography.ts';
-import { drawSuburbPopulation } from '../../src/demo/truth-model.ts';
+import { columnsRead, columnsReadLine } from '../../../src/synthesis/pipeline/columns-read.ts';
+import { renderReport } from '../../../src/synthesis/pipeline/render-report.ts';
+import { summariseReport } from '../../../src/synthesis/pipeline/report.ts';
+import { GCP_PART_HEADERS } from '../../../src/synthesis/census/gcp/layout.generated.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../../../src/synthesis/census/tables.ts';
+import { tabulate } from '../../../src/synthesis/census/tabulate.ts';
+import { summarizeRealism, withReference } from '../../../src/synthesis/quality/realism.ts';
+import { RESEMBLANCE_LINKS } from '../../../src/synthesis/quality/resemblance.ts';
+import { createRng } from '../../../src/synthesis/synthesizer/rng.ts';
+import { buildDemoGeography } from '../../../src/demo/geography.ts';
+import { drawSuburbPopulation } from '../../../src/demo/truth-model.ts';
 
 describe('the build report', () => {
   it('says which real DataPack columns each input table reads, out of how many its part files have', () => {

@@ -1,40 +1,20 @@
-import type { Population } from '../synthesis/census/population.ts';
-import type { SamePeople } from '../synthesis/census/same-people.ts';
-import { INPUT_TABLES, VALIDATION_TABLES } from '../synthesis/census/tables.ts';
-import { tabulate, tabulateCells } from '../synthesis/census/tabulate.ts';
-import type { SuburbTargets } from '../synthesis/census/targets.ts';
-import { coarsenPopulation } from '../synthesis/synthesizer/coarsen.ts';
-import { checkCoherence } from '../synthesis/synthesizer/coherence.ts';
-import { checkStructuralRules } from '../synthesis/synthesizer/rules.ts';
-import { synthesizeSuburb } from '../synthesis/synthesizer/synthesize.ts';
-import { noiseFloorSrmse } from '../synthesis/quality/floor.ts';
-import { suburbRealismTally, type GroupTally } from '../synthesis/quality/realism.ts';
-import { compareTable, type TableFit } from './report.ts';
-
-/** Everything one suburb's synthesis needs; plain data, so it can cross to a worker thread. */
-export interface SuburbJob {
-  readonly index: number;
-  readonly salCode: string;
-  readonly seed: number;
-  readonly small: boolean;
-  /** The area's Remoteness Area class (DLOD category); undefined where the inputs allocate none. */
-  readonly remoteness: number | undefined;
-  /** The tables to fit: as published, with unpublished cells estimated from the parents. */
-  readonly tables: readonly (readonly [string, Float64Array])[];
-  /** As published (NaN where not), for the tables that had unpublished cells: what the fit is scored against. */
-  readonly published: readonly (readonly [string, Float64Array])[];
-  readonly totals: readonly (readonly [string, number])[];
-  /** The tables' published totals and subtotals (spec otherCells order, NaN where not published). */
-  readonly aggregates?: readonly (readonly [string, Float64Array])[];
-  /** Figures of different tables that count the same people, read from the level's data. */
-  readonly samePeople?: SamePeople;
-  readonly lgaTables: readonly (readonly [string, Float64Array])[];
-  readonly stateTables: readonly (readonly [string, Float64Array])[];
-  /** Per table, the borrowing strength chosen for the area's size band (borrow-strength.ts); absent tables borrow with the default. */
-  readonly borrowing?: readonly (readonly [string, number])[];
-  /** Hidden-truth cross-tabs of this suburb (demo inputs only). */
-  readonly truth: readonly (readonly [string, Float64Array])[];
-}
+/**
+ * One area's job run: synthesized, checked against every rule, scored against its tables (and the
+ * demo's hidden truth), and coarsened when small. Pure and plain data in and out, so the release
+ * builder runs it inline or on a worker thread alike.
+ */
+import type { Population } from '../census/population.ts';
+import { INPUT_TABLES, VALIDATION_TABLES } from '../census/tables.ts';
+import { tabulate, tabulateCells } from '../census/tabulate.ts';
+import type { SuburbTargets } from '../census/targets.ts';
+import { coarsenPopulation } from '../synthesizer/coarsen.ts';
+import { checkCoherence } from '../synthesizer/coherence.ts';
+import { checkStructuralRules } from '../synthesizer/rules.ts';
+import { synthesizeSuburb } from '../synthesizer/synthesize.ts';
+import { noiseFloorSrmse } from '../quality/floor.ts';
+import { suburbRealismTally, type GroupTally } from '../quality/realism.ts';
+import type { SuburbJob } from './area-job.ts';
+import { compareTable, type TableFit } from './compare.ts';
 
 export interface SuburbOutcome {
   readonly index: number;
@@ -130,18 +110,4 @@ export function runSuburbJob(job: SuburbJob): SuburbOutcome {
 function numericDiagnostics(diagnostics: unknown): Record<string, number> {
   if (typeof diagnostics !== 'object' || diagnostics === null) return {};
   return Object.fromEntries(Object.entries(diagnostics).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
-}
-
-/** The distinct buffers of a population, to transfer (not copy) it between threads. */
-export function populationBuffers(population: Population): ArrayBuffer[] {
-  const arrays = [
-    population.persons.age,
-    population.persons.dwelling,
-    population.persons.family,
-    population.families.dwelling,
-    ...Object.values(population.persons.variables),
-    ...Object.values(population.families.variables),
-    ...Object.values(population.dwellings.variables),
-  ];
-  return [...new Set(arrays.map((array) => array.buffer as ArrayBuffer))];
 }

@@ -4,11 +4,11 @@
  * reported in the build's JSON and report.txt (docs/synthesis.md, "Borrowing strength per table
  * and band").
  */
-import type { AreaLevel, CensusInputs } from '../synthesis/census/inputs.ts';
-import { INPUT_TABLES } from '../synthesis/census/tables.ts';
-import { sizeBand, SIZE_BANDS, type SizeBand } from '../synthesis/quality/metrics.ts';
-import { BORROWING_PSEUDO_COUNT } from '../synthesis/synthesizer/borrow.ts';
-import { chooseStrengths, type BandStrengths, type StrengthChoice } from '../synthesis/synthesizer/borrow-strength.ts';
+import type { AreaLevel, CensusInputs } from '../census/inputs.ts';
+import { INPUT_TABLES } from '../census/tables.ts';
+import { sizeBand, SIZE_BANDS, type SizeBand } from '../quality/metrics.ts';
+import { BORROWING_PSEUDO_COUNT } from '../synthesizer/borrow.ts';
+import { chooseStrengths, type BandStrengths, type StrengthChoice } from '../synthesizer/borrow-strength.ts';
 
 /** Per table, per size band: the strength chosen for a level's areas. */
 export type LevelStrengths = ReadonlyMap<string, BandStrengths>;

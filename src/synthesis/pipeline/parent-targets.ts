@@ -1,4 +1,4 @@
-import type { SuburbGeography } from '../synthesis/census/inputs.ts';
+import type { SuburbGeography } from '../census/inputs.ts';
 
 type TableCells = ReadonlyMap<string, ReadonlyMap<string, Float64Array>>;
 
