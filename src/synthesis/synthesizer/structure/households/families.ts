@@ -20,7 +20,7 @@ export interface FamiliesPerHousehold {
   readonly typeCounts: Int32Array;
 }
 
-/** 3. Families: number per household, then types. */
+/** Families: number per household, then types. */
 export function familiesPerHousehold(t: StructureTargets, bySize: HouseholdsBySize): FamiliesPerHousehold {
   const { fam, top } = bySize;
   const familySizes: number[] = [];

@@ -42,6 +42,7 @@ export interface HouseholdPlan {
   readonly childAges: Uint8Array;
 }
 
+/** The households laid out: each with its kind and size, its families (familyStart) and their types; the slots come after. */
 export interface PlanLayout {
   households: number;
   kind: Uint8Array;

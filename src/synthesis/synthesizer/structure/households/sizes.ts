@@ -23,7 +23,7 @@ export interface HouseholdsBySize {
   readonly maxSize: number;
 }
 
-/** 1. Households by kind × size, integerised to the dwelling anchor. */
+/** Households by kind × size, integerised to the dwelling anchor. */
 export function householdsBySize(t: StructureTargets, split: ResidentSplit): HouseholdsBySize {
   const households = split.households;
   const cells = [
@@ -62,7 +62,7 @@ export function householdsBySize(t: StructureTargets, split: ResidentSplit): Hou
 }
 
 /**
- * 2. Reconcile household places (usual residents, NPRD) with the persons who fill them: those
+ * Reconciles household places (usual residents, NPRD) with the persons who fill them: those
  * at home on Census night, and the absent residents NPRD also counts. G35's places are within
  * ±4% of G27's total (at home + visitors) in most real postal areas, so visitors take the
  * places beyond those at home first; places left after them are residents who spent the night

@@ -38,7 +38,7 @@ export interface Linking {
 
 export function startLinking(plan: HouseholdPlan, drawn: DrawnPersons, rng: Rng, diag: StructureDiagnostics): Linking {
   const n = drawn.count;
-  const age = drawn.age; // ages may be raised below (infeasible inputs), in place
+  const age = drawn.age; // ages may be raised by placeOtherRelated (infeasible inputs), in place
   const role = Uint8Array.from(drawn.role);
   const household = new Int32Array(n).fill(-1);
   const family = new Int32Array(n).fill(-1);
