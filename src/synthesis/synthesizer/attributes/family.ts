@@ -7,7 +7,7 @@ import { categoryIndex } from '../../census/variables.ts';
 const RLHP_PARTNER_REGISTERED = categoryIndex('RLHP', 'Partner in a registered marriage');
 const RLHP_PARTNER_DE_FACTO = categoryIndex('RLHP', 'Partner in a de facto marriage');
 const RLHP_LONE_PARENT = categoryIndex('RLHP', 'Lone parent');
-/** A family member away on Census night is a couple's partner away (structure/link.ts). */
+/** A family member away on Census night is a couple's partner away (structure/link/parents.ts). */
 const RLHP_AWAY = new Set([categoryIndex('RLHP', 'Visitor (from within Australia)'), categoryIndex('RLHP', 'Not applicable')]);
 
 /** LFSP categories in four classes: 0 full-time, 1 other employed, 2 not employed, 3 not stated, -1 n/a. */

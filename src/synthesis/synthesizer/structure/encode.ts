@@ -2,7 +2,7 @@ import type { Population } from '../../census/population.ts';
 import { categoryIndex } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
 import { FamilyType, HouseholdKind, TargetRole } from './model.ts';
-import type { Skeleton } from './link.ts';
+import type { Skeleton } from './link/index.ts';
 
 /** The variables this module writes; the attributes step writes every other one. */
 export const STRUCTURE_VARIABLES = {
@@ -95,7 +95,7 @@ function countFamilyMembers(sk: Skeleton): FamilyMembers {
     else if (r === TargetRole.DependentStudent) students[f] = (students[f] as number) + 1;
     else if (r === TargetRole.NonDependentChild) nonDependent[f] = (nonDependent[f] as number) + 1;
     else if (r === TargetRole.Partner || r === TargetRole.Visitor || r === TargetRole.NonPrivate) {
-      // A family member away on Census night is a couple's partner away (link.ts).
+      // A family member away on Census night is a couple's partner away (link/parents.ts).
       if (sex[p] === 0) men[f] = (men[f] as number) + 1;
       else women[f] = (women[f] as number) + 1;
     }

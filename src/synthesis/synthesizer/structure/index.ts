@@ -1,7 +1,7 @@
 import type { Population } from '../../census/population.ts';
 import type { Rng } from '../rng.ts';
-import { planHouseholds } from './households.ts';
-import { linkPersons } from './link.ts';
+import { planHouseholds } from './households/index.ts';
+import { linkPersons } from './link/index.ts';
 import { emptyDiagnostics, type StructureDiagnostics, type StructureTargets } from './model.ts';
 import { drawPersons } from './persons.ts';
 import { encodeStructure } from './encode.ts';
