@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { SuburbJob, SuburbOutcome } from '../src/release-builder/suburb-job.ts';
 import type * as BuildRelease from '../src/release-builder/build-release.ts';
-import type * as LoadInputs from '../src/adapters/abs/load-inputs.ts';
+import type * as LoadInputs from '../src/census-input/load-inputs.ts';
 import type { AreaLevel } from '../src/synthesis/census/inputs.ts';
 
 const { values } = parseArgs({
@@ -39,7 +39,7 @@ const compiled = <T>(side: Side, path: string): Promise<T> => import(pathToFileU
 
 /** A checkout's load phase: seconds to read the inputs and prepare the level, and the prepared level. */
 async function loadPhase(side: Side) {
-  const { loadCensusInputs } = await compiled<typeof LoadInputs>(side, 'adapters/abs/load-inputs.js');
+  const { loadCensusInputs } = await compiled<typeof LoadInputs>(side, 'census-input/load-inputs.js');
   const { prepareLevel, areaJob } = await compiled<typeof BuildRelease>(side, 'release-builder/build-release.js');
   const started = performance.now();
   const loaded = await loadCensusInputs(values.inputs!, () => {}, { level, allowUnknownHeaders: false });

@@ -33,7 +33,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
+import { loadCensusInputs } from '../src/census-input/load-inputs.ts';
 import { areaJob, buildRelease, prepareLevel, withBorrowing, type BuildSummary, type LevelInputs } from '../src/release-builder/build-release.ts';
 import { synthesizeJob } from '../src/release-builder/suburb-job.ts';
 import { renderStrengths } from '../src/release-builder/borrowing.ts';

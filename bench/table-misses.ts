@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
+import { loadCensusInputs } from '../src/census-input/load-inputs.ts';
 import { areaJob, prepareLevel, publishedPersons } from '../src/release-builder/build-release.ts';
 import { runSuburbJob } from '../src/release-builder/suburb-job.ts';
 import { INPUT_TABLES } from '../src/synthesis/census/tables.ts';

@@ -53,8 +53,8 @@ for (const dir of ['src', 'clients']) {
   const dirs = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name));
   for (const d of dirs.sort((a, b) => b.length - a.length)) if (readdirSync(d).length === 0) rmSync(d, { recursive: true });
 }
-// Reference geography (real ABS SAL, LGA and POA codes and names) that the loaders and the demo read next to the code.
-cpSync(join(root, 'src', 'adapters', 'abs', 'reference'), join(root, 'dist', 'src', 'adapters', 'abs', 'reference'), { recursive: true });
+// Reference geography (real ABS SAL, LGA and POA codes and names) that the census reader and the demo read next to the code.
+cpSync(join(root, 'src', 'census-input', 'reference'), join(root, 'dist', 'src', 'census-input', 'reference'), { recursive: true });
 // The packed demo inputs a first start unpacks (src/demo/shipped-inputs.ts).
 cpSync(join(root, 'src', 'demo', 'inputs.pack.gz'), join(root, 'dist', 'src', 'demo', 'inputs.pack.gz'));
 // The common-password list, a JSON module of src/core/common-passwords.ts. tsc emits imported JSON
