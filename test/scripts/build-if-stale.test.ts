@@ -57,3 +57,14 @@ describe('scripts/build.mjs --if-stale', () => {
     expect(run([])).toMatch(/compiled to dist\//);
   }, 120_000);
 });
+
+describe('scripts/build.mjs after a move', () => {
+  it('drops what a moved or removed source left in dist/: its compiled JavaScript and its copied data', async () => {
+    await mkdir(join(root, 'dist', 'src', 'old', 'reference'), { recursive: true });
+    for (const stale of ['old/gone.js', 'old/gone.js.map', 'old/reference/x.csv']) await writeFile(join(root, 'dist', 'src', stale), '');
+    run([]);
+    expect(existsSync(join(root, 'dist', 'src', 'old'))).toBe(false);
+    // What still has its source stays.
+    expect(existsSync(join(root, 'dist', 'src', 'a.js')) && existsSync(join(root, 'dist', 'src', 'census-input', 'reference', 'x.csv'))).toBe(true);
+  }, 120_000);
+});
