@@ -26,7 +26,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/adapters/db/open-store.ts';
-import { parseCsvLine } from '../src/adapters/abs/csv.ts';
+import { parseCsvLine } from '../src/census-input/csv.ts';
 import { benchAccount, machineLine, median } from './lib.ts';
 import { serverEnv, startServer, stopServer } from './server.ts';
 

@@ -10,7 +10,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
+import { loadCensusInputs } from '../src/census-input/load-inputs.ts';
 import type { AreaLevel } from '../src/synthesis/census/inputs.ts';
 import { nearestIntegers } from '../src/synthesis/synthesizer/integerise.ts';
 import { quantile, sizeBand, SIZE_BANDS, srmse, type SizeBand } from '../src/synthesis/quality/metrics.ts';

@@ -2,7 +2,7 @@
  * Start-up of a release that holds every level at national size (issue 28: "a release with all
  * four starts serving in ≤ 3 s"): a pool release whose catalog has every real area of the ABS
  * 2021 geography at all four levels (15,334 suburbs, 2,454 SA2s, 2,641 postal areas, 547 LGAs:
- * their real codes, names and states, src/adapters/abs/reference), each with a small synthetic
+ * their real codes, names and states, src/census-input/reference), each with a small synthetic
  * pool, then real `spq serve` processes (dist/) timed from spawn to /readyz 200, with the default
  * verification and with SPQ_POOL_VERIFY=full. Start-up is O(files + areas), not O(bytes): it parses
  * the catalog, builds the geography index and checks ~64 KiB per column file, so the pools' size
@@ -19,10 +19,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { realLgas, realPostcodes, realSa2s, realSals } from '../src/adapters/abs/asgs-reference.ts';
+import { realLgas, realPostcodes, realSa2s, realSals } from '../src/census-input/asgs-reference.ts';
 import type { SuburbEntry } from '../src/adapters/pools/catalog.ts';
 import { createPoolReleaseWriter } from '../src/adapters/pools/writer.ts';
-import { lgaIdentifiers, suburbIdentifiers } from '../src/core/geography/identifiers.ts';
+import { lgaIdentifiers, suburbIdentifiers } from '../src/census-input/abs-names.ts';
 import { DATASET_TYPES, type DatasetType, type StateAbbr } from '../src/core/dataset.ts';
 import { variablesOf } from '../src/synthesis/census/variables.ts';
 import { fmtInt, machineLine, median } from './lib.ts';

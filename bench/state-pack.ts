@@ -5,8 +5,8 @@
  */
 import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { realLgas, realPostcodes, realSa2s } from '../src/adapters/abs/asgs-reference.ts';
-import { parseDataPackFileName } from '../src/adapters/abs/file-names.ts';
+import { realLgas, realPostcodes, realSa2s } from '../src/census-input/asgs-reference.ts';
+import { parseDataPackFileName } from '../src/census-input/file-names.ts';
 
 export const LEVEL_REFERENCE = { poa: realPostcodes, sa2: realSa2s, lga: realLgas } as const;
 export type BenchLevel = keyof typeof LEVEL_REFERENCE;

@@ -22,7 +22,7 @@ import type { SuburbJob } from '../src/synthesis/pipeline/area-job.ts';
 import type * as AreaJob from '../src/synthesis/pipeline/area-job.ts';
 import type * as Level from '../src/synthesis/pipeline/level.ts';
 import type { SuburbOutcome } from '../src/synthesis/pipeline/run-job.ts';
-import type * as LoadInputs from '../src/adapters/abs/load-inputs.ts';
+import type * as LoadInputs from '../src/census-input/load-inputs.ts';
 import type { AreaLevel } from '../src/synthesis/census/inputs.ts';
 
 const { values } = parseArgs({
@@ -43,9 +43,13 @@ const compiled = <T>(side: Side, path: string): Promise<T> => import(pathToFileU
 const pipeline = <T>(side: Side, file: string, before: string): Promise<T> =>
   existsSync(resolve(sides[side], 'dist', 'src', 'synthesis', 'pipeline', file)) ? compiled<T>(side, `synthesis/pipeline/${file}`) : compiled<T>(side, `release-builder/${before}`);
 
+/** The census reader: in census-input, or in adapters/abs for a baseline from before it moved there. */
+const censusReader = (side: Side): Promise<typeof LoadInputs> =>
+  compiled<typeof LoadInputs>(side, existsSync(resolve(sides[side], 'dist', 'src', 'census-input')) ? 'census-input/load-inputs.js' : 'adapters/abs/load-inputs.js');
+
 /** A checkout's load phase: seconds to read the inputs and prepare the level, and the prepared level. */
 async function loadPhase(side: Side) {
-  const { loadCensusInputs } = await compiled<typeof LoadInputs>(side, 'adapters/abs/load-inputs.js');
+  const { loadCensusInputs } = await censusReader(side);
   const { prepareLevel } = await pipeline<typeof Level>(side, 'level.js', 'build-release.js');
   const { areaJob } = await pipeline<typeof AreaJob>(side, 'area-job.js', 'build-release.js');
   const started = performance.now();

@@ -33,7 +33,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
+import { loadCensusInputs } from '../src/census-input/load-inputs.ts';
 import { buildRelease, type BuildSummary } from '../src/release-builder/build-release.ts';
 import { areaJob } from '../src/synthesis/pipeline/area-job.ts';
 import { prepareLevel, withBorrowing, type LevelInputs } from '../src/synthesis/pipeline/level.ts';

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadCensusInputs } from '../src/adapters/abs/load-inputs.ts';
+import { loadCensusInputs } from '../src/census-input/load-inputs.ts';
 import { areaJob } from '../src/synthesis/pipeline/area-job.ts';
 import { publishedPersons } from '../src/synthesis/pipeline/area-inputs.ts';
 import { prepareLevel } from '../src/synthesis/pipeline/level.ts';

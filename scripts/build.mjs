@@ -39,22 +39,24 @@ try {
   process.stderr.write('spq build: TypeScript compilation failed (see above)\n');
   process.exit(1);
 }
-// tsc never deletes: drop the output of sources that were moved or removed since the last build.
+// tsc never deletes: drop the output of sources that were moved or removed since the last build,
+// and the copies of data files (below) that were.
 for (const dir of ['src', 'clients']) {
   const out = join(root, 'dist', dir);
   if (!existsSync(out)) continue;
   for (const entry of readdirSync(out, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !/\.js(\.map)?$/.test(entry.name)) continue;
-    const compiled = join(entry.parentPath, entry.name);
-    const source = join(root, compiled.slice(join(root, 'dist').length + 1)).replace(/\.js(\.map)?$/, '.ts');
-    if (!existsSync(source)) rmSync(compiled);
+    if (!entry.isFile()) continue;
+    const built = join(entry.parentPath, entry.name);
+    const mirrored = join(root, built.slice(join(root, 'dist').length + 1));
+    const source = /\.js(\.map)?$/.test(entry.name) ? mirrored.replace(/\.js(\.map)?$/, '.ts') : mirrored;
+    if (!existsSync(source)) rmSync(built);
   }
   // Then the directories that emptied, deepest first.
   const dirs = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name));
   for (const d of dirs.sort((a, b) => b.length - a.length)) if (readdirSync(d).length === 0) rmSync(d, { recursive: true });
 }
-// Reference geography (real ABS SAL, LGA and POA codes and names) that the loaders and the demo read next to the code.
-cpSync(join(root, 'src', 'adapters', 'abs', 'reference'), join(root, 'dist', 'src', 'adapters', 'abs', 'reference'), { recursive: true });
+// Reference geography (real ABS SAL, LGA and POA codes and names) that the census reader and the demo read next to the code.
+cpSync(join(root, 'src', 'census-input', 'reference'), join(root, 'dist', 'src', 'census-input', 'reference'), { recursive: true });
 // The packed demo inputs a first start unpacks (src/demo/shipped-inputs.ts).
 cpSync(join(root, 'src', 'demo', 'inputs.pack.gz'), join(root, 'dist', 'src', 'demo', 'inputs.pack.gz'));
 // The common-password list, a JSON module of src/core/common-passwords.ts. tsc emits imported JSON

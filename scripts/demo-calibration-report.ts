@@ -6,7 +6,7 @@
  *   node bin/run-ts.js scripts/demo-calibration-report.ts [demo|national] [every-nth-suburb] [seed]
  * The national scale takes minutes; every 10th suburb gives the same shares to a few tenths.
  */
-import { ABS_CODE_OF_STATE } from '../src/core/geography/identifiers.ts';
+import { ABS_CODE_OF_STATE } from '../src/census-names.ts';
 import { createRng } from '../src/synthesis/synthesizer/rng.ts';
 import type { Population } from '../src/synthesis/census/population.ts';
 import { drawTruth } from '../src/demo/generate.ts';

@@ -1,6 +1,6 @@
 /**
  * Writes census/2021-gcp/correspondences/: the ABS ASGS 2016 correspondences a suburb build reads
- * (src/adapters/abs/correspondences-2016.ts), cut to the rows of the states spq ships (Tasmania,
+ * (src/census-input/correspondences-2016.ts), cut to the rows of the states spq ships (Tasmania,
  * the ACT, the Northern Territory), so that `npm run start:census` builds those states' suburbs.
  * Each workbook keeps the ABS's file name, sheets, title rows, headers and copyright footers; in
  * its tables only the rows of those states remain, a row's state being the first digit of its SA1,
@@ -13,8 +13,8 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
-import { CORRESPONDENCES_2016 } from '../src/adapters/abs/correspondences-2016.ts';
-import { STATE_BY_ABS_CODE } from '../src/core/geography/identifiers.ts';
+import { CORRESPONDENCES_2016 } from '../src/census-input/correspondences-2016.ts';
+import { STATE_BY_ABS_CODE } from '../src/census-names.ts';
 
 /** The states whose areas census/2021-gcp ships, as the ABS abbreviates them in state packs. */
 export const SHIPPED_STATES = ['TAS', 'ACT', 'NT'] as const;

@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { realPostcodes, realSa2s, realSals, type RealArea } from '../src/adapters/abs/asgs-reference.ts';
+import { realPostcodes, realSa2s, realSals, type RealArea } from '../src/census-input/asgs-reference.ts';
 import { INPUT_TABLES } from '../src/synthesis/census/tables.ts';
 import { SHIPPED_STATES, writeCorrespondenceSubsets } from './extract-correspondences.ts';
 

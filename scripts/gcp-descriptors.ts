@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { readCsvRows } from '../src/adapters/abs/csv.ts';
+import { readCsvRows } from '../src/census-input/csv.ts';
 
 /** Where the ABS metadata sits when ../shared is beside the checkout. */
 export const DEFAULT_DESCRIPTORS = fileURLToPath(new URL('../../shared/abs/2021-gcp/gcp-cell-descriptors.csv', import.meta.url));

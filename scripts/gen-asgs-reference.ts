@@ -1,5 +1,5 @@
 /**
- * Regenerates src/adapters/abs/reference/{sal,lga,poa,sa2,ra}-2021.csv from the ABS geography descriptors
+ * Regenerates src/census-input/reference/{sal,lga,poa,sa2,ra}-2021.csv from the ABS geography descriptors
  * (../shared/abs/2021-gcp/Metadata/2021Census_geog_desc_1st_2nd_3rd_release.xlsx, sheets
  * 2021_ASGS_Non_ABS_Structures for SAL, LGA and POA, 2021_ASGS_MAIN_Structures for SA2 and
  * 2021_ASGS_RA_Structures for the Remoteness Areas; CC BY 4.0, based on ABS data): every real code and name, and the area in
@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
-import { csvLine } from '../src/adapters/abs/csv.ts';
+import { csvLine } from '../src/census-input/csv.ts';
 
 const workbook = process.argv[2] ?? fileURLToPath(new URL('../../shared/abs/2021-gcp/Metadata/2021Census_geog_desc_1st_2nd_3rd_release.xlsx', import.meta.url));
 const wb = new ExcelJS.Workbook();
@@ -33,7 +33,7 @@ for (const [name, levels] of Object.entries(SHEETS)) {
 }
 for (const [level, lines] of Object.entries(rows)) {
   if (lines.length === 0) throw new Error(`${workbook}: no ${level} rows`);
-  const path = new URL(`../src/adapters/abs/reference/${level.toLowerCase()}-2021.csv`, import.meta.url);
+  const path = new URL(`../src/census-input/reference/${level.toLowerCase()}-2021.csv`, import.meta.url);
   writeFileSync(path, csvLine(['code', 'name', 'area_sqkm']) + lines.join(''));
   console.log(`${fileURLToPath(path)}: ${lines.length} rows`);
 }

@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseCsvLine } from '../src/adapters/abs/csv.ts';
+import { parseCsvLine } from '../src/census-input/csv.ts';
 import { GCP_PART_HEADERS } from '../src/synthesis/census/gcp/layout.generated.ts';
 import { gcpPartsOf } from '../src/synthesis/census/gcp/cells.ts';
 import { CALIBRATION_AREAS, CALIBRATION_TABLES, type CalibrationArea } from '../src/demo/real-tables.ts';

@@ -1,5 +1,5 @@
 /**
- * Regenerates src/adapters/abs/reference/sa4-gccsa-2021.csv: the Greater Capital City
+ * Regenerates src/census-input/reference/sa4-gccsa-2021.csv: the Greater Capital City
  * Statistical Area of each SA4 (every SA2 lies in one SA4, its code's first three digits, and
  * every SA4 in one GCCSA). The geography descriptors list SA4s and GCCSAs with their areas but
  * not which SA4 makes up which GCCSA, so the capital's SA4s are found as the one set of the
@@ -11,7 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
-import { csvLine } from '../src/adapters/abs/csv.ts';
+import { csvLine } from '../src/census-input/csv.ts';
 
 const workbook = process.argv[2] ?? fileURLToPath(new URL('../../shared/abs/2021-gcp/Metadata/2021Census_geog_desc_1st_2nd_3rd_release.xlsx', import.meta.url));
 const wb = new ExcelJS.Workbook();
@@ -67,6 +67,6 @@ for (const digit of new Set(gccsas.map((g) => g.code[0]!))) {
     lines.push(csvLine([s.code, s.name, g.code, g.name]));
   }
 }
-const path = new URL('../src/adapters/abs/reference/sa4-gccsa-2021.csv', import.meta.url);
+const path = new URL('../src/census-input/reference/sa4-gccsa-2021.csv', import.meta.url);
 writeFileSync(path, csvLine(['sa4_code', 'sa4_name', 'gccsa_code', 'gccsa_name']) + lines.join(''));
 console.log(`${fileURLToPath(path)}: ${lines.length} SA4s`);

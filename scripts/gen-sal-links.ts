@@ -1,7 +1,7 @@
 /**
- * Regenerates src/adapters/abs/reference/sal-links-2021.csv: each 2021 suburb's real postcodes,
+ * Regenerates src/census-input/reference/sal-links-2021.csv: each 2021 suburb's real postcodes,
  * LGAs and SA2s with the share of its people in each, and its GCCSA, as a suburb build without
- * the 2021 ASGS allocation files links them (src/adapters/abs/sal-links.ts): through the ABS
+ * the 2021 ASGS allocation files links them (src/census-input/sal-links.ts): through the ABS
  * 2016 correspondences, matched to 2021's suburbs by name and state; SA2 and postcode codes
  * checked against the 2021 DataPack's SA2 and POA rows. The demo's suburbs take their links from
  * this file (Richmond (Vic.) → 3121, Yarra), and a postal area its LGAs and largest suburbs
@@ -11,13 +11,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { csvLine } from '../src/adapters/abs/csv.ts';
-import { realSals } from '../src/adapters/abs/asgs-reference.ts';
-import { loadSuburbs2016 } from '../src/adapters/abs/correspondences-2016.ts';
-import { indexFiles, indexInputs } from '../src/adapters/abs/file-index.ts';
-import { readDataPackPart } from '../src/adapters/abs/datapack.ts';
-import { linkSuburbs2016 } from '../src/adapters/abs/sal-links.ts';
-import { formatSalLinks } from '../src/adapters/abs/sal-links-reference.ts';
+import { csvLine } from '../src/census-input/csv.ts';
+import { realSals } from '../src/census-input/asgs-reference.ts';
+import { loadSuburbs2016 } from '../src/census-input/correspondences-2016.ts';
+import { indexFiles, indexInputs } from '../src/census-input/file-index.ts';
+import { readDataPackPart } from '../src/census-input/datapack.ts';
+import { linkSuburbs2016 } from '../src/census-input/sal-links.ts';
+import { formatSalLinks } from '../src/census-input/sal-links-reference.ts';
 
 const shared = (p: string) => fileURLToPath(new URL(`../../shared/abs/${p}`, import.meta.url));
 const correspondences = process.argv[2] ?? shared('asgs-2016-correspondences');
@@ -44,6 +44,6 @@ async function salPersons(): Promise<Map<string, number>> {
 const links = linkSuburbs2016(realSals(), old.value, { sa2: await codes('SA2', /^(\d{9})$/), poa: await codes('POA', /^(?:POA)?(\d{4})$/) });
 for (const note of links.notes) process.stderr.write(`${note}\n`);
 process.stderr.write(`${links.leftOut.length} suburbs not linked\n`);
-const path = new URL('../src/adapters/abs/reference/sal-links-2021.csv', import.meta.url);
+const path = new URL('../src/census-input/reference/sal-links-2021.csv', import.meta.url);
 writeFileSync(path, formatSalLinks(links.suburbs, await salPersons(), csvLine));
 console.log(`${fileURLToPath(path)}: ${links.suburbs.length} suburbs`);

@@ -3,7 +3,8 @@
  * record, the ABS areas pools are fitted at, and the states. The ground floor under both domains:
  * src/core (the service's domain, re-exported by core/dataset.ts) and src/synthesis (the census
  * science) each import these names and nothing of the other, so neither stands on the other.
- * Names only: it imports nothing.
+ * Names only: it imports nothing. The states' ASGS codes are here too: the census reader
+ * (src/census-input) keys state rows by them and the demo generator writes them.
  */
 
 export const DATASET_TYPES = ['persons', 'families', 'dwellings'] as const;
@@ -20,3 +21,20 @@ export type AreaLevel = (typeof AREA_LEVELS)[number];
 /** The eight states and territories; OT (Other Territories) can appear in real ABS inputs. */
 export const STATES = ['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT'] as const;
 export type StateAbbr = (typeof STATES)[number] | 'OT';
+
+/** ASGS 2021 state and territory codes (STATE_CODE_2021): the first digit of every main-structure code. */
+export const STATE_BY_ABS_CODE: Readonly<Record<string, StateAbbr>> = {
+  '1': 'NSW',
+  '2': 'VIC',
+  '3': 'QLD',
+  '4': 'SA',
+  '5': 'WA',
+  '6': 'TAS',
+  '7': 'NT',
+  '8': 'ACT',
+  '9': 'OT',
+};
+
+export const ABS_CODE_OF_STATE: Readonly<Record<StateAbbr, string>> = Object.fromEntries(
+  Object.entries(STATE_BY_ABS_CODE).map(([code, state]) => [state, code]),
+) as Record<StateAbbr, string>;

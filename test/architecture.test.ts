@@ -2,9 +2,10 @@
  * The import rules of docs/architecture.md, enforced on every file of src/: which layer may import
  * which (type-only imports included), that the domain core and the census science do no I/O, that
  * the service and the census science stay apart (src/synthesis/README.md) on a floor of census
- * names that both stand on (src/census-names.ts), that the serving
- * product never loads the release builder (nor the demo-input generator it uses), and that no
- * import cycle runs through src/.
+ * names that both stand on (src/census-names.ts), that the census reader (src/census-input) stands
+ * on those names and the census vocabulary, that the serving product never loads the release
+ * builder (nor the demo-input generator or the census reader it uses), and that no import cycle
+ * runs through src/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -27,9 +28,12 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   adapters: ['census-names', 'core', 'synthesis', 'ports', 'config'],
   http: ['census-names', 'core', 'synthesis', 'ports', 'wire', 'app', 'config'],
   main: ['census-names', 'core', 'synthesis', 'ports', 'app', 'adapters', 'config'],
-  demo: ['census-names', 'core', 'synthesis', 'adapters', 'config'],
-  'release-builder': ['census-names', 'core', 'synthesis', 'ports', 'adapters', 'demo', 'config'],
-  cli: ['census-names', 'core', 'synthesis', 'ports', 'wire', 'app', 'adapters', 'http', 'main', 'demo', 'release-builder', 'config', 'clients'],
+  // The reading of the ABS's published files into the science's inputs: the builder's side, I/O allowed.
+  // Of core, Result alone (CENSUS_INPUT_MAY_IMPORT_OF_CORE); of synthesis, the vocabulary alone.
+  'census-input': ['census-names', 'core', 'synthesis'],
+  demo: ['census-names', 'core', 'synthesis', 'census-input', 'config'],
+  'release-builder': ['census-names', 'core', 'synthesis', 'ports', 'adapters', 'census-input', 'demo', 'config'],
+  cli: ['census-names', 'core', 'synthesis', 'ports', 'wire', 'app', 'adapters', 'http', 'main', 'census-input', 'demo', 'release-builder', 'config', 'clients'],
   config: [],
 };
 
@@ -47,10 +51,19 @@ const PURE_EXTERNALS = new Set(['node:crypto', 'pure-rand']);
 const VOCABULARY = 'synthesis/census/';
 
 /**
- * The builder's side, which runs the science: the release builder, the demo-input generator, and
- * the ABS DataPack reader (which reads the realism measures' reference figures too).
+ * The builder's side, which runs the science: the release builder and the demo-input generator
+ * (which writes the hidden truth's realism figures and reads them back, src/demo/truth-files.ts).
+ * The census reader, src/census-input, is not on it: it hands the science its inputs in the
+ * vocabulary's shapes and runs none of it.
  */
-const BUILDER_SIDE = ['release-builder/', 'demo/', 'adapters/abs/'];
+const BUILDER_SIDE = ['release-builder/', 'demo/'];
+
+/**
+ * What the census reader takes of the service's core: Result, the shape of an expected failure
+ * (a missing file, a malformed row) that its callers already handle. The names it reads by (the
+ * states' ASGS codes) are the census's own, in src/census-names.ts.
+ */
+const CENSUS_INPUT_MAY_IMPORT_OF_CORE: readonly string[] = ['core/result.ts'];
 
 /**
  * What the science may import of the service: the pool writer's port, were the synthesizer to
@@ -201,6 +214,16 @@ describe('architecture: the import rules of docs/architecture.md', () => {
     expect(broken).toEqual([]);
   });
 
+  it("the census reader stands on the census's names, the census vocabulary and core's Result alone", () => {
+    const reads = internal.filter((e) => layerOf(e.from) === 'census-input' && layerOf(e.to) !== 'census-input');
+    // Real imports of each kind it may have, so the filters below hold real paths.
+    expect(reads.some((e) => rel(e.to).startsWith(VOCABULARY)) && reads.some((e) => CENSUS_INPUT_MAY_IMPORT_OF_CORE.includes(rel(e.to)))).toBe(true);
+    const broken = reads
+      .filter((e) => (layerOf(e.to) === 'core' && !CENSUS_INPUT_MAY_IMPORT_OF_CORE.includes(rel(e.to))) || (layerOf(e.to) === 'synthesis' && !rel(e.to).startsWith(VOCABULARY)))
+      .map((e) => `${rel(e.from)} → ${e.specifier}`);
+    expect(broken).toEqual([]);
+  });
+
   it('the census vocabulary imports neither the synthesizer nor the quality measures (so the service, reading it, loads no science)', () => {
     const broken = internal
       .filter((e) => rel(e.from).startsWith(VOCABULARY) && !rel(e.to).startsWith(VOCABULARY) && layerOf(e.to) !== 'census-names')
@@ -208,10 +231,11 @@ describe('architecture: the import rules of docs/architecture.md', () => {
     expect(broken).toEqual([]);
   });
 
-  it('the serving product (composition root, HTTP, use cases, adapters) never loads the release builder, the demo generator or the synthesizer', () => {
+  it('the serving product (composition root, HTTP, use cases, adapters) never loads the release builder, the demo generator, the census reader or the synthesizer', () => {
     const seen = loadedFrom([join(SRC, 'main', 'compose.ts'), join(SRC, 'http', 'app.ts')], edges);
     expect(seen.size).toBeGreaterThan(50);
-    const loaded = [...seen].map(rel).filter((f) => f.startsWith('release-builder/') || f.startsWith('demo/') || (f.startsWith('synthesis/') && !f.startsWith(VOCABULARY)));
+    const builderOnly = ['release-builder/', 'demo/', 'census-input/'];
+    const loaded = [...seen].map(rel).filter((f) => builderOnly.some((side) => f.startsWith(side)) || (f.startsWith('synthesis/') && !f.startsWith(VOCABULARY)));
     expect(loaded).toEqual([]);
     // What it does load of the science is vocabulary (variables to label columns by): the check above reads real paths.
     expect([...seen].map(rel).some((f) => f.startsWith(VOCABULARY))).toBe(true);

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { INPUT_TABLES, VALIDATION_TABLES } from '../synthesis/census/tables.ts';
 import { tabulateCells } from '../synthesis/census/tabulate.ts';
 import { STATE_NAMES } from '../core/dataset.ts';
-import { ABS_CODE_OF_STATE } from '../core/geography/identifiers.ts';
+import { ABS_CODE_OF_STATE } from '../census-names.ts';
 import { createRng, type Rng } from '../synthesis/synthesizer/rng.ts';
-import { csvLine } from '../adapters/abs/csv.ts';
+import { csvLine } from '../census-input/csv.ts';
 import {
   MB_ALLOCATION,
   MB_ALLOCATION_HEADER,
@@ -18,14 +18,11 @@ import {
   SAL_LGA_HEADER,
   SAL_POA_CORRESPONDENCE,
   SAL_POA_HEADER,
-  REALISM_REFERENCE_FILE,
-  FLOOR_FILE,
-  TRUTH_DIR,
-  truthFile,
-} from '../adapters/abs/file-names.ts';
+} from '../census-input/file-names.ts';
+import { FLOOR_FILE, REALISM_REFERENCE_FILE, TRUTH_DIR, truthFile } from './truth-files.ts';
 import { BufferedFile } from './buffered-file.ts';
 import { DemoDataPackWriter } from './datapack-writer.ts';
-import { realRemotenessAreas } from '../adapters/abs/asgs-reference.ts';
+import { realRemotenessAreas } from '../census-input/asgs-reference.ts';
 import { buildDemoGeography, type DemoSuburb } from './geography.ts';
 import { areaHash, cellDefinitionHash, perturbCount } from './perturb.ts';
 import { drawSuburbPopulation } from './truth-model.ts';
@@ -133,7 +130,7 @@ SAL name and SAL area, every LGA code and name, postcode (POA) code and Remotene
 name is a real one from the ABS 2021 geography descriptors (ASGS Edition 3). Based on ABS data;
 licensed CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/). Which postcodes and LGAs a
 SAL falls in (RATIO_FROM_TO) and its GCCSA are real too where the ABS 2016 correspondences link
-it (matched to 2021's suburbs by name and state; src/adapters/abs/reference/sal-links-2021.csv).
+it (matched to 2021's suburbs by name and state; src/census-input/reference/sal-links-2021.csv).
 What joins them otherwise is invented: the links of the few suburbs the correspondences do not
 link, the mesh blocks and their SA1-SA4 codes, which Remoteness Area a SAL lies in, and every
 population, count and table value,

@@ -1,14 +1,14 @@
 import type { StateAbbr } from '../core/dataset.ts';
 import { STATES } from '../core/dataset.ts';
-import { ABS_CODE_OF_STATE } from '../core/geography/identifiers.ts';
+import { ABS_CODE_OF_STATE } from '../census-names.ts';
 import { createRng, type Rng } from '../synthesis/synthesizer/rng.ts';
-import { realLgas, realPostcodes, realRemotenessAreas, realSals, type RealArea } from '../adapters/abs/asgs-reference.ts';
-import { realSalLinks } from '../adapters/abs/sal-links-reference.ts';
+import { realLgas, realPostcodes, realRemotenessAreas, realSals, type RealArea } from '../census-input/asgs-reference.ts';
+import { realSalLinks } from '../census-input/sal-links-reference.ts';
 import { DEMO_LGAS, type Archetype } from './places.ts';
 
 /**
  * One demo suburb: a real SAL (code, name, area) with its real postcodes, LGAs and GCCSA where the
- * ABS correspondences link it (src/adapters/abs/reference/sal-links-2021.csv), an invented
+ * ABS correspondences link it (src/census-input/reference/sal-links-2021.csv), an invented
  * population, and an invented allocation for the few they do not.
  */
 export interface DemoSuburb {

@@ -1,5 +1,5 @@
 import type { StateAbbr } from '../core/dataset.ts';
-import { ABS_CODE_OF_STATE } from '../core/geography/identifiers.ts';
+import { ABS_CODE_OF_STATE } from '../census-names.ts';
 import { AGE_LEAN, ARCHETYPES, HOUSEHOLD_LEAN, LABOUR_LEAN, MOTHERS_AGE_LEAN, attainmentWeights } from './archetype-leans.ts';
 import { balanceLeans } from './balance.ts';
 import { cumulative } from './cdf.ts';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CALIBRATION_FILE, REAL_TABLES_DIR, readRealTables, renderCalibration } from '../../scripts/gen-demo-calibration.ts';
 import type { Population } from '../../src/synthesis/census/population.ts';
-import { ABS_CODE_OF_STATE } from '../../src/core/geography/identifiers.ts';
+import { ABS_CODE_OF_STATE } from '../../src/census-names.ts';
 import { createRng } from '../../src/synthesis/synthesizer/rng.ts';
 import { balanceLeans } from '../../src/demo/balance.ts';
 import { stateCalibration } from '../../src/demo/calibration.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCsvRows } from '../../src/adapters/abs/csv.ts';
+import { readCsvRows } from '../../src/census-input/csv.ts';
 import { GCP_PART_HEADERS } from '../../src/synthesis/census/gcp/layout.generated.ts';
 import { tabulateCells } from '../../src/synthesis/census/tabulate.ts';
 import { createRng } from '../../src/synthesis/synthesizer/rng.ts';

@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCensusInputs, loadTruth } from '../../src/adapters/abs/load-inputs.ts';
+import { loadCensusInputs } from '../../src/census-input/load-inputs.ts';
+import { loadTruth } from '../../src/demo/truth-files.ts';
 import type { CensusInputs } from '../../src/synthesis/census/inputs.ts';
 import { tableById } from '../../src/synthesis/census/tables.ts';
 import { generateDemoInputs } from '../../src/demo/generate.ts';
@@ -71,7 +72,7 @@ describe('demo inputs', () => {
   });
 
   it('give each suburb a real Remoteness Area of its state, by SA1, and that RA as its remoteness', async () => {
-    const { realRemotenessAreas } = await import('../../src/adapters/abs/asgs-reference.ts');
+    const { realRemotenessAreas } = await import('../../src/census-input/asgs-reference.ts');
     const real = new Map(realRemotenessAreas().map((r) => [r.code, r.name]));
     const rows = readFileSync(join(dir, 'asgs', 'RA_2021_AUST.csv'), 'utf8').trim().split('\n');
     expect(rows[0]).toBe('SA1_CODE_2021,RA_CODE_2021,RA_NAME_2021,STATE_CODE_2021,STATE_NAME_2021,AUS_CODE_2021,AUS_NAME_2021,AREA_ALBERS_SQKM,ASGS_LOCI_URI_2021');
@@ -136,7 +137,7 @@ describe('demo geography at the default size', () => {
 describe('demo geography (shape only, no populations drawn)', () => {
   it('is the real SAL list at national scale: every spatial SAL once, with its real name and area, ~1,700 persons each', async () => {
     const { buildDemoGeography } = await import('../../src/demo/geography.ts');
-    const { realSals } = await import('../../src/adapters/abs/asgs-reference.ts');
+    const { realSals } = await import('../../src/census-input/asgs-reference.ts');
     const { suburbs } = buildDemoGeography('national', 3);
     const real = realSals();
     expect(real.length).toBe(15_334); // 15,352 SALs less the 18 "No usual address" and "Migratory" ones
@@ -156,7 +157,7 @@ describe('demo geography (shape only, no populations drawn)', () => {
 
   it('gives every suburb a Remoteness Area its state really has; at national scale about the real RA areas', async () => {
     const { buildDemoGeography } = await import('../../src/demo/geography.ts');
-    const { realRemotenessAreas } = await import('../../src/adapters/abs/asgs-reference.ts');
+    const { realRemotenessAreas } = await import('../../src/census-input/asgs-reference.ts');
     const ras = realRemotenessAreas();
     expect(ras).toHaveLength(35); // classes 0-4 of nine states and territories, as the ABS has them
     expect(ras.find((r) => r.code === '34')).toMatchObject({ name: 'Very Remote Australia', state: 'QLD', cls: 4 });
@@ -192,7 +193,7 @@ describe('demo geography (shape only, no populations drawn)', () => {
 
   it("keeps the demo's named places on their real SAL codes, LGAs and postcodes", async () => {
     const { buildDemoGeography } = await import('../../src/demo/geography.ts');
-    const { realLgas, realPostcodes } = await import('../../src/adapters/abs/asgs-reference.ts');
+    const { realLgas, realPostcodes } = await import('../../src/census-input/asgs-reference.ts');
     const { suburbs } = buildDemoGeography('demo', 7);
     expect(suburbs).toHaveLength(300);
     const richmond = suburbs.find((s) => s.absName === 'Richmond (Vic.)')!;

@@ -5,7 +5,7 @@
  * by its code, and the errors when an SA2 is unknown or the release holds none.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realSa2s } from '../../src/adapters/abs/asgs-reference.ts';
+import { realSa2s } from '../../src/census-input/asgs-reference.ts';
 import { FIXTURE_SUBURBS, type FixtureSuburb } from '../adapters/pools/fixture.ts';
 import { download, readTable } from './files.ts';
 import { query, startTestServer, type TestServer } from './harness.ts';

@@ -10,8 +10,8 @@ import { implicateSeed } from '../../src/synthesis/pipeline/seeds.ts';
 import { openImplicates } from '../../src/adapters/pools/implicates.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
-import { loadCensusInputs } from '../../src/adapters/abs/load-inputs.ts';
-import { parseCsvLine } from '../../src/adapters/abs/csv.ts';
+import { loadCensusInputs } from '../../src/census-input/load-inputs.ts';
+import { parseCsvLine } from '../../src/census-input/csv.ts';
 import { variableByCode } from '../../src/synthesis/census/variables.ts';
 
 describe('buildRelease on generated demo inputs', () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsvLine } from '../../src/adapters/abs/csv.ts';
+import { parseCsvLine } from '../../src/census-input/csv.ts';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
 import { buildRelease, type BuildSummary } from '../../src/release-builder/build-release.ts';
 import { RESEMBLANCE_LINKS } from '../../src/synthesis/quality/resemblance.ts';

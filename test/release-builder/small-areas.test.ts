@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCensusInputs } from '../../src/adapters/abs/load-inputs.ts';
+import { loadCensusInputs } from '../../src/census-input/load-inputs.ts';
 import type { CensusInputs } from '../../src/synthesis/census/inputs.ts';
 import { INPUT_TABLES } from '../../src/synthesis/census/tables.ts';
 import { AGES } from '../../src/synthesis/synthesizer/structure/model.ts';

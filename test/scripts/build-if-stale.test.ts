@@ -19,8 +19,8 @@ beforeAll(async () => {
   await mkdir(join(root, 'scripts'));
   await cp(join(repo, 'scripts', 'build.mjs'), join(root, 'scripts', 'build.mjs'));
   await symlink(join(repo, 'node_modules'), join(root, 'node_modules'));
-  await mkdir(join(root, 'src', 'adapters', 'abs', 'reference'), { recursive: true });
-  await writeFile(join(root, 'src', 'adapters', 'abs', 'reference', 'x.csv'), 'x\n');
+  await mkdir(join(root, 'src', 'census-input', 'reference'), { recursive: true });
+  await writeFile(join(root, 'src', 'census-input', 'reference', 'x.csv'), 'x\n');
   await mkdir(join(root, 'src', 'demo'), { recursive: true });
   await writeFile(join(root, 'src', 'demo', 'inputs.pack.gz'), '');
   await mkdir(join(root, 'src', 'core'), { recursive: true });
@@ -46,7 +46,7 @@ describe('scripts/build.mjs --if-stale', () => {
     expect(run(['--if-stale'])).toMatch(/compiled to dist\//);
     expect(existsSync(join(root, 'dist', 'src', 'a.js'))).toBe(true);
     // The data files the code reads at run time are copied beside it, as committed.
-    for (const data of [['adapters', 'abs', 'reference', 'x.csv'], ['demo', 'inputs.pack.gz'], ['core', 'common-passwords.json']]) {
+    for (const data of [['census-input', 'reference', 'x.csv'], ['demo', 'inputs.pack.gz'], ['core', 'common-passwords.json']]) {
       expect(readFileSync(join(root, 'dist', 'src', ...data), 'utf8'), data.join('/')).toBe(readFileSync(join(root, 'src', ...data), 'utf8'));
     }
     expect(run(['--if-stale'])).toMatch(/dist\/ is up to date/);
@@ -55,5 +55,16 @@ describe('scripts/build.mjs --if-stale', () => {
     expect(run(['--if-stale'])).toMatch(/compiled to dist\//);
     // Without the flag it always compiles (npm run build, npm ci's prepare).
     expect(run([])).toMatch(/compiled to dist\//);
+  }, 120_000);
+});
+
+describe('scripts/build.mjs after a move', () => {
+  it('drops what a moved or removed source left in dist/: its compiled JavaScript and its copied data', async () => {
+    await mkdir(join(root, 'dist', 'src', 'old', 'reference'), { recursive: true });
+    for (const stale of ['old/gone.js', 'old/gone.js.map', 'old/reference/x.csv']) await writeFile(join(root, 'dist', 'src', stale), '');
+    run([]);
+    expect(existsSync(join(root, 'dist', 'src', 'old'))).toBe(false);
+    // What still has its source stays.
+    expect(existsSync(join(root, 'dist', 'src', 'a.js')) && existsSync(join(root, 'dist', 'src', 'census-input', 'reference', 'x.csv'))).toBe(true);
   }, 120_000);
 });

@@ -5,7 +5,14 @@
  */
 import { QUERY_LEVEL_OF_AREA, STATES, STATE_NAMES, type AreaLevel, type GeographyLevel, type StateAbbr } from '../dataset.ts';
 import { err, ok, type Result } from '../result.ts';
-import { parseSa2Code } from './identifiers.ts';
+
+/**
+ * An SA2 by its code as a client writes it: the ABS's nine digits ("601021004"), optionally after
+ * "SA2" ("SA2 601021004"); undefined for anything else. The first digit is the state's code.
+ */
+export function parseSa2Code(input: string): string | undefined {
+  return /^(?:sa2\s*)?(\d{9})$/i.exec(input.trim())?.[1];
+}
 
 /** Trims and folds runs of white space into one space. */
 export const foldSpaces = (s: string): string => s.trim().replace(/\s+/g, ' ');

@@ -6,6 +6,7 @@ import {
   editDistance,
   findArea,
   identifierKey,
+  parseSa2Code,
   parseState,
   resolveGeography,
   searchGeography,
@@ -30,6 +31,15 @@ const SUBURBS: MatchableSuburb[] = [
 ];
 const index = buildGeographyIndex(SUBURBS);
 const ids = (r: ReturnType<typeof resolveGeography>): string[] => (r.ok ? r.value.suburbs.map((s) => s.suburbId) : []);
+
+describe('SA2 codes', () => {
+  it('reads the nine digits, with or without "SA2" before them, and nothing else', () => {
+    expect(parseSa2Code('601021004')).toBe('601021004');
+    expect(parseSa2Code(' sa2 601021004 ')).toBe('601021004');
+    expect(parseSa2Code('SA2601021004')).toBe('601021004');
+    for (const other of ['60102100', '6010210040', 'POA7000', 'Hobart', '601 021 004', '']) expect(parseSa2Code(other)).toBeUndefined();
+  });
+});
 
 describe('normalisation', () => {
   it('folds case and spaces for identifiers, and accents for search', () => {

@@ -1,7 +1,7 @@
-import type { StateAbbr } from '../../core/dataset.ts';
-import type { InputError, SuburbGeography } from '../../synthesis/census/inputs.ts';
-import { err, ok, type Result } from '../../core/result.ts';
-import { STATE_BY_ABS_CODE, lgaBaseName, parseAbsName, suburbIdentifiers } from '../../core/geography/identifiers.ts';
+import { STATE_BY_ABS_CODE, type StateAbbr } from '../census-names.ts';
+import type { InputError, SuburbGeography } from '../synthesis/census/inputs.ts';
+import { err, ok, type Result } from '../core/result.ts';
+import { lgaBaseName, parseAbsName, suburbIdentifiers } from './abs-names.ts';
 import { readCsvRows } from './csv.ts';
 import { MB_ALLOCATION, RA_ALLOCATION, SAL_ALLOCATION, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE } from './file-names.ts';
 import type { FileIndex } from './file-index.ts';

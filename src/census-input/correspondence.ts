@@ -1,10 +1,11 @@
 /**
  * Suburbs of one ASGS edition linked to the areas of another through the ABS's correspondences
  * (population-weighted shares), and 2021's suburbs (SAL) matched to 2016's (SSC) by name. Pure:
- * the correspondence reader (src/adapters/abs/correspondences-2016.ts) hands the rows in.
+ * the correspondence reader (correspondences-2016.ts) hands the rows in, and sal-links.ts links
+ * the suburbs with them.
  */
-import type { StateAbbr } from '../dataset.ts';
-import { normaliseName, parseAbsName } from './identifiers.ts';
+import type { StateAbbr } from '../census-names.ts';
+import { normaliseName, parseAbsName } from './abs-names.ts';
 
 /** `ratio` of an area's people live in area `code`. */
 export interface Share {

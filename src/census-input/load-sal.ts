@@ -1,14 +1,14 @@
-import type { CensusInputs, InputError, SuburbGeography } from '../../synthesis/census/inputs.ts';
-import { INPUT_TABLES } from '../../synthesis/census/tables.ts';
-import type { TableSpec } from '../../synthesis/census/table-spec.ts';
-import { figureFromParents, tableFromParents, type WeightedParent } from '../../synthesis/census/from-parents.ts';
-import { err, ok, type Result } from '../../core/result.ts';
+import type { CensusInputs, InputError, SuburbGeography } from '../synthesis/census/inputs.ts';
+import { INPUT_TABLES } from '../synthesis/census/tables.ts';
+import type { TableSpec } from '../synthesis/census/table-spec.ts';
+import { figureFromParents, tableFromParents, type WeightedParent } from '../synthesis/census/from-parents.ts';
+import { err, ok, type Result } from '../core/result.ts';
 import { isNonSpatialSal, salKey } from './asgs.ts';
 import { realSals } from './asgs-reference.ts';
 import { loadSuburbs2016 } from './correspondences-2016.ts';
 import { loadDataPackTable, loadDataPackTables, readDataPackPart, type LoadedTable, type TableLoadOptions, type TableSource } from './datapack.ts';
 import { dataPackKeyColumn } from './file-names.ts';
-import { GCP_PART_HEADERS } from '../../synthesis/census/gcp/layout.generated.ts';
+import { GCP_PART_HEADERS } from '../synthesis/census/gcp/layout.generated.ts';
 import type { FoundPart, InputIndex } from './file-index.ts';
 import { linkSuburbs2016 } from './sal-links.ts';
 

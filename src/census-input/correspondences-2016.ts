@@ -1,6 +1,6 @@
-import type { InputError } from '../../synthesis/census/inputs.ts';
-import { err, ok, type Result } from '../../core/result.ts';
-import type { Share } from '../../core/geography/correspondence.ts';
+import type { InputError } from '../synthesis/census/inputs.ts';
+import { err, ok, type Result } from '../core/result.ts';
+import type { Share } from './correspondence.ts';
 import type { FileIndex } from './file-index.ts';
 import { readWorkbookTable } from './xlsx-table.ts';
 

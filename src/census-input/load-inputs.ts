@@ -1,29 +1,22 @@
-import { join } from 'node:path';
-import { PACK_LEVEL, type AreaLevel, type CensusInputs, type InputError, type PublishedParents, type SuburbGeography } from '../../synthesis/census/inputs.ts';
-import { INPUT_TABLES, VALIDATION_TABLES } from '../../synthesis/census/tables.ts';
-import { err, ok, type Result } from '../../core/result.ts';
+import { existsSync } from 'node:fs';
+import { PACK_LEVEL, type AreaLevel, type CensusInputs, type InputError, type PublishedParents, type SuburbGeography } from '../synthesis/census/inputs.ts';
+import { INPUT_TABLES } from '../synthesis/census/tables.ts';
+import { err, ok, type Result } from '../core/result.ts';
+import { STATE_BY_ABS_CODE } from '../census-names.ts';
 import { loadGeography, isNonSpatialSal, salKey } from './asgs.ts';
 import { gccsaOfSa2 } from './gccsa-reference.ts';
 import { realParentLinks } from './sal-links-reference.ts';
 import { realLgas, realPostcodes, realSa2s, realSals, type RealArea } from './asgs-reference.ts';
-import { readCsvRows } from './csv.ts';
 import { loadDataPackTable, loadDataPackTables, readDataPackPart, type TableLoadOptions, type TableSource } from './datapack.ts';
-import {
-  FLOOR_FILE, MB_ALLOCATION, RA_ALLOCATION, REALISM_REFERENCE_FILE, SAL_ALLOCATION, SAL_KEY, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE, TRUTH_DIR,
-  dataPackFile, dataPackKeyColumn, truthFile,
-} from './file-names.ts';
+import { MB_ALLOCATION, RA_ALLOCATION, SAL_ALLOCATION, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE, dataPackFile, dataPackKeyColumn } from './file-names.ts';
 import { hasSuburbs2016 } from './correspondences-2016.ts';
 import { loadSalFromParents } from './load-sal.ts';
 import { indexInputs, type FileIndex, type FoundPart, type InputIndex } from './file-index.ts';
-import { STATE_BY_ABS_CODE } from '../../core/geography/identifiers.ts';
 
 const ASGS_FILES = [MB_ALLOCATION, SAL_ALLOCATION, RA_ALLOCATION, SAL_POA_CORRESPONDENCE, SAL_LGA_CORRESPONDENCE] as const;
 
 /** "No usual address" and "Migratory – Offshore – Shipping" postal areas (9494, 9797), LGAs and SA2s (…9499, …9799). */
 const isNonSpatialArea = (code: string): boolean => /(?:^POA9494|^POA9797|9499|9799)$/.test(code);
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import type { RealismSummary } from '../../synthesis/quality/realism.ts';
 
 export interface CensusLoadOptions extends TableLoadOptions {
   /** The level whose tables are fitted (default "sal": suburbs, with the ASGS allocation files). */
@@ -121,7 +114,7 @@ type PackAreaLevel = Exclude<AreaLevel, 'sal'>;
 
 /**
  * The SA2s, postal areas or LGAs of an SA2, POA or LGA build: every area with a row in the
- * level's G01 file(s), named from the ABS geography descriptors (src/adapters/abs/reference). A
+ * level's G01 file(s), named from the ABS geography descriptors (src/census-input/reference). A
  * row whose code the descriptors do not know is an error naming it.
  */
 async function loadPackAreas(level: PackAreaLevel, parts: ReadonlyMap<string, readonly FoundPart[]>): Promise<Result<SuburbGeography[], InputError[]>> {
@@ -268,85 +261,4 @@ async function loadPublishedParents(index: InputIndex, options: TableLoadOptions
     }
   }
   return problems.length > 0 ? err(problems) : ok({ states, australia });
-}
-
-/**
- * The demo's hidden truth: VALIDATION_TABLES tabulations under <dir>/truth/, with our own
- * header names. Real ABS inputs have no truth/ directory: the result is then empty. A truth/
- * directory missing one of its files is an error naming the file.
- */
-export async function loadTruth(dir: string): Promise<Result<ReadonlyMap<string, ReadonlyMap<string, Float64Array>>, InputError>> {
-  const out = new Map<string, Map<string, Float64Array>>();
-  if (!existsSync(join(dir, TRUTH_DIR))) return ok(out);
-  for (const spec of VALIDATION_TABLES) {
-    const name = truthFile(spec.id);
-    const path = join(dir, TRUTH_DIR, name);
-    if (!existsSync(path)) return err({ file: name, message: 'truth file is missing (truth exists for demo inputs only)' });
-    const bySal = new Map<string, Float64Array>();
-    let columns: Int32Array | undefined;
-    let keyAt = -1;
-    for await (const { row, fields } of readCsvRows(path)) {
-      if (!columns) {
-        keyAt = fields.indexOf(SAL_KEY);
-        if (keyAt < 0) return err({ file: name, row, column: SAL_KEY, message: `missing key column ${SAL_KEY}` });
-        const at = new Map(spec.cells.map((c, i) => [c.header, i]));
-        columns = new Int32Array(fields.length).fill(-1);
-        for (let i = 0; i < fields.length; i++) {
-          if (i === keyAt) continue;
-          const j = at.get(fields[i]!);
-          if (j === undefined) return err({ file: name, row, column: fields[i]!, message: `unknown header ${fields[i]}` });
-          columns[i] = j;
-          at.delete(fields[i]!);
-        }
-        const missing = [...at.keys()][0];
-        if (missing !== undefined) return err({ file: name, row, column: missing, message: `missing column ${missing}` });
-        continue;
-      }
-      const sal = salKey(fields[keyAt] ?? '');
-      if (!sal || isNonSpatialSal(sal)) return err({ file: name, row, column: SAL_KEY, message: `not a SAL code: "${fields[keyAt]}"` });
-      const cells = new Float64Array(spec.cells.length);
-      for (let i = 0; i < fields.length; i++) {
-        if (columns[i]! < 0) continue;
-        const v = Number(fields[i]);
-        if (fields[i] === '' || !Number.isFinite(v)) return err({ file: name, row, column: spec.cells[columns[i]!]!.header, message: `not a number: "${fields[i]}"` });
-        cells[columns[i]!] = v;
-      }
-      bySal.set(sal, cells);
-    }
-    out.set(spec.id, bySal);
-  }
-  return ok(out);
-}
-
-/** The perturbation floor the demo generator measured (<dir>/truth/floor.json); undefined for real inputs. */
-export async function loadPerturbationFloor(dir: string): Promise<Result<{ readonly median: number | null; readonly p95: number | null } | undefined, InputError>> {
-  const path = join(dir, TRUTH_DIR, FLOOR_FILE);
-  if (!existsSync(path)) return ok(undefined);
-  try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as { median?: unknown; p95?: unknown };
-    const figure = (v: unknown) => (typeof v === 'number' || v === null ? v : undefined);
-    const median = figure(parsed.median);
-    const p95 = figure(parsed.p95);
-    if (median === undefined || p95 === undefined) return err({ file: FLOOR_FILE, message: 'not a floor summary (no "median" or "p95")' });
-    return ok({ median, p95 });
-  } catch (error) {
-    return err({ file: FLOOR_FILE, message: `unreadable: ${(error as Error).message}` });
-  }
-}
-
-/**
- * The hidden truth's own realism figures and an oracle's (a second draw of the truth model),
- * written by the demo generator (<dir>/truth/realism.json): the build report's reference
- * columns. Undefined for real inputs.
- */
-export async function loadRealismReference(dir: string): Promise<Result<RealismSummary | undefined, InputError>> {
-  const path = join(dir, TRUTH_DIR, REALISM_REFERENCE_FILE);
-  if (!existsSync(path)) return ok(undefined);
-  try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as RealismSummary;
-    if (!parsed?.all?.synthetic || !parsed.byBand) return err({ file: REALISM_REFERENCE_FILE, message: 'not a realism summary (no "all" or "byBand")' });
-    return ok(parsed);
-  } catch (error) {
-    return err({ file: REALISM_REFERENCE_FILE, message: `unreadable: ${(error as Error).message}` });
-  }
 }

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readDataPackPart } from '../../../src/adapters/abs/datapack.ts';
-import { GCP_PART_HEADERS } from '../../../src/synthesis/census/gcp/layout.generated.ts';
+import { readDataPackPart } from '../../src/census-input/datapack.ts';
+import { GCP_PART_HEADERS } from '../../src/synthesis/census/gcp/layout.generated.ts';
 
 /** readDataPackPart at geography levels other than SAL, on small files in the real G34 layout. */
 const G34 = GCP_PART_HEADERS['G34']!;

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadCensusInputs, loadRealismReference, loadTruth } from '../../../src/adapters/abs/load-inputs.ts';
-import { tableById } from '../../../src/synthesis/census/tables.ts';
+import { loadCensusInputs } from '../../src/census-input/load-inputs.ts';
+import { tableById } from '../../src/synthesis/census/tables.ts';
 import { GCP_SUBDIR, writeFixture } from './fixtures.ts';
 
 const dirs: string[] = [];
@@ -240,32 +240,5 @@ describe('loadCensusInputs', () => {
   it('fails cleanly on a directory that does not exist', async () => {
     const result = await loadCensusInputs('/nonexistent/spq-inputs');
     expect(result.ok).toBe(false);
-  });
-});
-
-describe('loadTruth', () => {
-  it('finds no truth in real (non-demo) inputs, and that is not an error: a real build has none', async () => {
-    const result = await loadTruth(fixture());
-    expect(result.ok && result.value.size).toBe(0);
-  });
-
-  it('names the missing file when a truth/ directory lacks one of its tables', async () => {
-    const dir = fixture();
-    mkdirSync(join(dir, 'truth'));
-    const result = await loadTruth(dir);
-    expect(!result.ok && result.error.file).toBe('V_AGE_SEX_LFS_SAL.csv');
-    expect(!result.ok && result.error.message).toMatch(/truth file is missing/);
-  });
-});
-
-describe('loadRealismReference', () => {
-  it('is undefined without a demo reference, and refuses a file that is not a realism summary', async () => {
-    const dir = fixture();
-    const none = await loadRealismReference(dir);
-    expect(none.ok && none.value).toBeUndefined();
-    mkdirSync(join(dir, 'truth'));
-    writeFileSync(join(dir, 'truth', 'realism.json'), '{"all": {}}');
-    const bad = await loadRealismReference(dir);
-    expect(!bad.ok && bad.error.message).toMatch(/not a realism summary/);
   });
 });

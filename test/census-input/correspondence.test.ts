@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { matchSuburbs, normalised, sharesThrough, type NamedSuburb } from '../../../src/core/geography/correspondence.ts';
+import { matchSuburbs, normalised, sharesThrough, type NamedSuburb } from '../../src/census-input/correspondence.ts';
 
 const sal = (code: string, absName: string, state: NamedSuburb['state']): NamedSuburb => ({ code, absName, state });
 

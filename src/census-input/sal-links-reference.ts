@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { SuburbGeography } from '../../synthesis/census/inputs.ts';
+import type { SuburbGeography } from '../synthesis/census/inputs.ts';
 import { parseCsvLine } from './csv.ts';
 
 /** A suburb's real links (reference/sal-links-2021.csv, written by scripts/gen-sal-links.ts). */

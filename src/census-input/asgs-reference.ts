@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { StateAbbr } from '../../core/dataset.ts';
-import { STATE_BY_ABS_CODE, lgaBaseName, parseAbsName, stateOfSa2 } from '../../core/geography/identifiers.ts';
+import { STATE_BY_ABS_CODE, type StateAbbr } from '../census-names.ts';
+import { lgaBaseName, parseAbsName, stateOfSa2 } from './abs-names.ts';
 import { parseCsvLine } from './csv.ts';
 
 /**
- * The real ASGS 2021 codes, names and areas (the demo's places; the SA2s, postcodes and LGAs of an SA2, POA or LGA build) (src/adapters/abs/reference, extracted from
+ * The real ASGS 2021 codes, names and areas (the demo's places; the SA2s, postcodes and LGAs of an SA2, POA or LGA build) (src/census-input/reference, extracted from
  * the ABS geography descriptors by scripts/gen-asgs-reference.ts; CC BY 4.0, based on ABS data).
  */
 export interface RealArea {

@@ -1,8 +1,8 @@
-import type { InputError } from '../../synthesis/census/inputs.ts';
-import type { TableSpec } from '../../synthesis/census/table-spec.ts';
-import { GCP_PART_HEADERS } from '../../synthesis/census/gcp/layout.generated.ts';
-import { err, ok, type Result } from '../../core/result.ts';
-import { NOT_PUBLISHED } from '../../synthesis/census/published.ts';
+import type { InputError } from '../synthesis/census/inputs.ts';
+import type { TableSpec } from '../synthesis/census/table-spec.ts';
+import { GCP_PART_HEADERS } from '../synthesis/census/gcp/layout.generated.ts';
+import { err, ok, type Result } from '../core/result.ts';
+import { NOT_PUBLISHED } from '../synthesis/census/published.ts';
 import { readCsvRows } from './csv.ts';
 import { SAL_KEY, dataPackFile } from './file-names.ts';
 import type { FoundPart } from './file-index.ts';

@@ -1,7 +1,7 @@
-import type { StateAbbr } from '../../core/dataset.ts';
-import { STATE_BY_ABS_CODE, lgaBaseName, normaliseName, parseAbsName, suburbIdentifiers } from '../../core/geography/identifiers.ts';
-import { byShare, matchSuburbs, normalised, sharesThrough, type NamedSuburb, type Share } from '../../core/geography/correspondence.ts';
-import type { SuburbGeography } from '../../synthesis/census/inputs.ts';
+import { STATE_BY_ABS_CODE, type StateAbbr } from '../census-names.ts';
+import { lgaBaseName, normaliseName, parseAbsName, suburbIdentifiers } from './abs-names.ts';
+import { byShare, matchSuburbs, normalised, sharesThrough, type NamedSuburb, type Share } from './correspondence.ts';
+import type { SuburbGeography } from '../synthesis/census/inputs.ts';
 import type { Suburbs2016 } from './correspondences-2016.ts';
 import { realLgas, type RealArea } from './asgs-reference.ts';
 import { gccsaOfSa2 } from './gccsa-reference.ts';

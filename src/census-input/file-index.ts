@@ -1,6 +1,6 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GCP_ALL_PARTS } from '../../synthesis/census/gcp/parts.generated.ts';
+import { GCP_ALL_PARTS } from '../synthesis/census/gcp/parts.generated.ts';
 import { parseDataPackFileName, type DataPackFileName } from './file-names.ts';
 
 /** File name → path, for every file under a directory (ABS zips nest their CSVs several levels deep). */

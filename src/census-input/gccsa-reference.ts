@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { StateAbbr } from '../../core/dataset.ts';
+import type { StateAbbr } from '../census-names.ts';
 import { parseCsvLine } from './csv.ts';
 
 let gccsaOfSa4: Map<string, string> | undefined;

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readDataPackPart, type DataPackPart, type PartReadOptions } from '../../../src/adapters/abs/datapack.ts';
-import { GCP_PART_HEADERS } from '../../../src/synthesis/census/gcp/layout.generated.ts';
-import { tableById } from '../../../src/synthesis/census/tables.ts';
+import { readDataPackPart, type DataPackPart, type PartReadOptions } from '../../src/census-input/datapack.ts';
+import { GCP_PART_HEADERS } from '../../src/synthesis/census/gcp/layout.generated.ts';
+import { tableById } from '../../src/synthesis/census/tables.ts';
 
 /**
  * The real ABS files in ../shared/abs/2021-gcp/samples (2021 Census G17, total personal income
@@ -24,8 +24,8 @@ import { tableById } from '../../../src/synthesis/census/tables.ts';
 const CELL_SD = 2.5;
 const tolerance = (cells: number): number => 5 * CELL_SD * Math.sqrt(cells + 1);
 
-const SHARED = fileURLToPath(new URL('../../../../shared/', import.meta.url));
-const SAMPLES = fileURLToPath(new URL('../../../../shared/abs/2021-gcp/samples/', import.meta.url));
+const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
+const SAMPLES = fileURLToPath(new URL('../../../shared/abs/2021-gcp/samples/', import.meta.url));
 const present = existsSync(SHARED);
 if (!present) console.warn(`skipping the real ABS sample tests: ${SHARED} is absent (put ../shared beside the checkout to run them)`);
 

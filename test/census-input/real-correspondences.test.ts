@@ -10,15 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { realSals } from '../../../src/adapters/abs/asgs-reference.ts';
-import { CORRESPONDENCES_2016, loadSuburbs2016, readCorrespondence, type Suburbs2016 } from '../../../src/adapters/abs/correspondences-2016.ts';
-import { indexFiles } from '../../../src/adapters/abs/file-index.ts';
-import { linkSuburbs2016, type SalLinks } from '../../../src/adapters/abs/sal-links.ts';
-import { realSalLinks } from '../../../src/adapters/abs/sal-links-reference.ts';
+import { realSals } from '../../src/census-input/asgs-reference.ts';
+import { CORRESPONDENCES_2016, loadSuburbs2016, readCorrespondence, type Suburbs2016 } from '../../src/census-input/correspondences-2016.ts';
+import { indexFiles } from '../../src/census-input/file-index.ts';
+import { linkSuburbs2016, type SalLinks } from '../../src/census-input/sal-links.ts';
+import { realSalLinks } from '../../src/census-input/sal-links-reference.ts';
 
-const DIR = fileURLToPath(new URL('../../../../shared/abs/asgs-2016-correspondences/', import.meta.url));
+const DIR = fileURLToPath(new URL('../../../shared/abs/asgs-2016-correspondences/', import.meta.url));
 /** The same workbooks cut to Tasmania's, the ACT's and the NT's rows (scripts/extract-correspondences.ts), for `npm run start:census`. */
-const SHIPPED = fileURLToPath(new URL('../../../census/2021-gcp/correspondences/', import.meta.url));
+const SHIPPED = fileURLToPath(new URL('../../census/2021-gcp/correspondences/', import.meta.url));
 const present = existsSync(DIR);
 if (!present) console.warn(`skipping the real correspondence tests: ${DIR} is absent`);
 

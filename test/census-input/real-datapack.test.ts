@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCensusInputs } from '../../../src/adapters/abs/load-inputs.ts';
-import { indexInputs } from '../../../src/adapters/abs/file-index.ts';
-import { GCP_ALL_PARTS } from '../../../src/synthesis/census/gcp/parts.generated.ts';
-import { INPUT_TABLES } from '../../../src/synthesis/census/tables.ts';
+import { loadCensusInputs } from '../../src/census-input/load-inputs.ts';
+import { indexInputs } from '../../src/census-input/file-index.ts';
+import { GCP_ALL_PARTS } from '../../src/synthesis/census/gcp/parts.generated.ts';
+import { INPUT_TABLES } from '../../src/synthesis/census/tables.ts';
 
-const PACK = fileURLToPath(new URL('../../../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url));
+const PACK = fileURLToPath(new URL('../../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url));
 const present = existsSync(PACK);
 if (!present) console.warn(`skipping the real DataPack tests: ${PACK} is absent (put ../shared beside the checkout to run them)`);
 

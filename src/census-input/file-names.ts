@@ -35,14 +35,6 @@ export function parseDataPackFileName(name: string): DataPackFileName | undefine
 /** The key column of a level's DataPack files ("POA" → POA_CODE_2021). */
 export const dataPackKeyColumn = (level: string): string => `${level.toUpperCase()}_CODE_2021`;
 
-/** Where the demo generator puts the hidden truth's validation tabulations. */
-export const TRUTH_DIR = 'truth';
-export const truthFile = (tableId: string): string => `${tableId}_SAL.csv`;
-/** The truth's and an oracle's realism figures (demo inputs only), beside the truth tables. */
-export const REALISM_REFERENCE_FILE = 'realism.json';
-/** The hidden truth scored against the tables it was published as (demo inputs only). */
-export const FLOOR_FILE = 'floor.json';
-
 export const SAL_KEY = 'SAL_CODE_2021';
 
 /** Header rows of the ASGS files, as the ABS publishes them. */

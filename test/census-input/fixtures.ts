@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { INPUT_TABLES } from '../../../src/synthesis/census/tables.ts';
-import type { TableSpec } from '../../../src/synthesis/census/table-spec.ts';
-import { GCP_PART_HEADERS } from '../../../src/synthesis/census/gcp/layout.generated.ts';
+import { INPUT_TABLES } from '../../src/synthesis/census/tables.ts';
+import type { TableSpec } from '../../src/synthesis/census/table-spec.ts';
+import { GCP_PART_HEADERS } from '../../src/synthesis/census/gcp/layout.generated.ts';
 import {
   MB_ALLOCATION,
   MB_ALLOCATION_HEADER,
@@ -16,7 +16,7 @@ import {
   SAL_POA_CORRESPONDENCE,
   SAL_POA_HEADER,
   dataPackFile,
-} from '../../../src/adapters/abs/file-names.ts';
+} from '../../src/census-input/file-names.ts';
 
 const line = (cells: readonly (string | number)[]) => cells.join(',') + '\n';
 const mbRow = (mb: string, gccsaCode: string, gccsa: string, state: string, stateName: string) =>

@@ -10,11 +10,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { realPostcodes, realSa2s, realSals, type RealArea } from '../../../src/adapters/abs/asgs-reference.ts';
-import { INPUT_TABLES } from '../../../src/synthesis/census/tables.ts';
+import { realPostcodes, realSa2s, realSals, type RealArea } from '../../src/census-input/asgs-reference.ts';
+import { INPUT_TABLES } from '../../src/synthesis/census/tables.ts';
 
-const SHIPPED = fileURLToPath(new URL('../../../census/2021-gcp/', import.meta.url));
-const SHARED = fileURLToPath(new URL('../../../../shared/abs/', import.meta.url));
+const SHIPPED = fileURLToPath(new URL('../../census/2021-gcp/', import.meta.url));
+const SHARED = fileURLToPath(new URL('../../../shared/abs/', import.meta.url));
 const PACK = join(SHARED, '2021-gcp/datapack/2021 Census GCP All Geographies for AUS');
 const present = existsSync(PACK);
 if (!present) console.warn(`skipping the shipped census inputs test: ${SHARED} is absent`);

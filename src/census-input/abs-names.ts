@@ -1,7 +1,10 @@
-import type { StateAbbr } from '../dataset.ts';
+import { STATE_BY_ABS_CODE, type StateAbbr } from '../census-names.ts';
 
 /**
- * Public geography identifiers (docs/spec/decisions.md, "Geography identifiers"):
+ * Place names as the ABS writes them, read, and the public geography identifiers a release's
+ * areas are served by, written from them once, when the census is read (docs/spec/decisions.md,
+ * "Geography identifiers"); the service matches what a client writes against the identifiers
+ * in the release (src/core/geography/matching.ts):
  * - a suburb name used in more than one state carries " (STATE)": "Richmond (VIC)";
  * - a name unique to one state has no qualifier;
  * - two suburbs of one state sharing a name add the LGA: "Ascot (Ballarat, VIC)".
@@ -33,31 +36,6 @@ const ABS_QUALIFIER_OF: Readonly<Record<StateAbbr, string>> = {
   ACT: 'ACT',
   OT: 'OT',
 };
-
-/** ASGS 2021 state and territory codes (STATE_CODE_2021). */
-export const STATE_BY_ABS_CODE: Readonly<Record<string, StateAbbr>> = {
-  '1': 'NSW',
-  '2': 'VIC',
-  '3': 'QLD',
-  '4': 'SA',
-  '5': 'WA',
-  '6': 'TAS',
-  '7': 'NT',
-  '8': 'ACT',
-  '9': 'OT',
-};
-
-export const ABS_CODE_OF_STATE: Readonly<Record<StateAbbr, string>> = Object.fromEntries(
-  Object.entries(STATE_BY_ABS_CODE).map(([code, state]) => [state, code]),
-) as Record<StateAbbr, string>;
-
-/**
- * An SA2 by its code as a client writes it: the ABS's nine digits ("601021004"), optionally after
- * "SA2" ("SA2 601021004"); undefined for anything else. The first digit is the state's code.
- */
-export function parseSa2Code(input: string): string | undefined {
-  return /^(?:sa2\s*)?(\d{9})$/i.exec(input.trim())?.[1];
-}
 
 /** The state of an SA2 (or any ASGS main-structure code): its first digit. */
 export const stateOfSa2 = (code: string): StateAbbr | undefined => STATE_BY_ABS_CODE[code.slice(0, 1)];

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
-import type { InputError } from '../../synthesis/census/inputs.ts';
-import { err, ok, type Result } from '../../core/result.ts';
+import type { InputError } from '../synthesis/census/inputs.ts';
+import { err, ok, type Result } from '../core/result.ts';
 
 /** One data row of an ABS workbook's table, by column name; `row` is the sheet's own row number. */
 export interface SheetRow {

@@ -5,9 +5,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadCensusInputs } from '../../../src/adapters/abs/load-inputs.ts';
+import { loadCensusInputs } from '../../src/census-input/load-inputs.ts';
 
-const SHIPPED = fileURLToPath(new URL('../../../census/2021-gcp/', import.meta.url));
+const SHIPPED = fileURLToPath(new URL('../../census/2021-gcp/', import.meta.url));
 
 describe('links of postal areas and SA2s', () => {
   it('a postal area names its LGAs, GCCSA and largest suburbs', async () => {
