@@ -16,7 +16,7 @@
  */
 import type { Population } from '../census/population.ts';
 import { categoryIndex } from '../census/variables.ts';
-import { RLHP } from '../synthesizer/rules.ts';
+import { RLHP } from '../census/relationships.ts';
 import { columnsOf, histogramQuantile } from './counts.ts';
 
 export const isPartner = (r: number) => r === RLHP.registered || r === RLHP.deFacto;

@@ -9,10 +9,11 @@ import type { SuburbTargets } from '../../census/targets.ts';
 import { tableById } from '../../census/tables.ts';
 import { variableByCode } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
-import type { FamilyStrengths } from './family-strengths.ts';
+import type { FamilyStrengths } from '../../shared/family-strengths.ts';
 import { stratumConsensus } from './consensus.ts';
-import { fitTable, type ClassPrior } from './fit.ts';
-import { isUninformative, notApplicableIndex, ordinalRanks } from './labels.ts';
+import type { ClassPrior } from '../../census/controls/priors.ts';
+import { fitTable } from './fit.ts';
+import { isUninformative, notApplicableIndex, ordinalRanks } from '../../census/labels.ts';
 import { planTable, type CategoryInfo, type CellLike } from './plan.ts';
 
 export interface AttributeOptions {

@@ -12,7 +12,7 @@ import type { AttributeContext, Level } from './context.ts';
 import { fallbackOf } from './context.ts';
 import type { IncomeTally } from './income.ts';
 import { shareLandlords } from './landlords.ts';
-import * as priors from './priors.ts';
+import * as priors from '../../census/controls/priors.ts';
 
 export function assignDwellings(ctx: AttributeContext, dwellings: Level, personAge: Uint8Array, personDwelling: ArrayLike<number>, tally: IncomeTally): void {
   const D = dwellings.count;

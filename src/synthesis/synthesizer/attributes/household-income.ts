@@ -26,7 +26,7 @@ import {
 } from './income.ts';
 import { cellValue, planTable, strataOf } from './plan.ts';
 import { SECONDARY, type PersonBasics, type PersonLevel } from './persons.ts';
-import * as priors from './priors.ts';
+import * as priors from '../../census/controls/priors.ts';
 
 /** Swap proposals per person aged 15+ (docs/synthesis.md: error vs time). */
 export const INCOME_SWAPS_PER_PERSON = 6;

@@ -8,11 +8,11 @@
 import { categoryIndex, variablesOf } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
 import type { AttributeContext, Level } from './context.ts';
-import type { ClassPrior } from './fit.ts';
+import type { ClassPrior } from '../../census/controls/priors.ts';
 import { inheritCulture, matchPartnersOnEducation } from './family-resemblance.ts';
-import { NATIONAL_FAMILY_STRENGTHS_2021 } from './family-strengths.ts';
+import { NATIONAL_FAMILY_STRENGTHS_2021 } from '../../shared/family-strengths.ts';
 import type { InheritReport } from './inherit.ts';
-import * as priors from './priors.ts';
+import * as priors from '../../census/controls/priors.ts';
 
 /** A person level with single-year ages, and what the phases share about each person. */
 export interface PersonLevel extends Level {

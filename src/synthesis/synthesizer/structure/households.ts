@@ -1,5 +1,5 @@
 import { controlledRound2D, largestRemainder, nearestIntegers, sum } from '../integerise.ts';
-import { rake } from '../rake.ts';
+import { rake } from '../../shared/rake.ts';
 import { weightedKey, type Rng } from '../rng.ts';
 import {
   FAMILY_TYPE_COUNT, FamilyType, HouseholdKind, MAX_ABSENT_PER_DWELLING, MAX_TAIL_SIZE, Role, ROLE_COUNT, ROLE_OF_TARGET, TARGET_ROLE_COUNT, TargetRole,

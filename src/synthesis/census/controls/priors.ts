@@ -9,8 +9,16 @@
  * counts still equal the table's, because the prior is raked to its margins (fit.ts). Rows
  * are classes, columns categories in catalogue order; a 0 is a structural zero.
  */
-import { ABS_CODE_ORDER, categoryIndex, inCatalogueOrder, variableByCode } from '../../census/variables.ts';
-import type { ClassPrior } from './fit.ts';
+import { ABS_CODE_ORDER, categoryIndex, inCatalogueOrder, variableByCode } from '../variables.ts';
+
+/** A prior over a target's categories for classes of units (weight 0 = impossible). */
+export interface ClassPrior {
+  /** Class of each unit (only read for units in a stratum). */
+  readonly classOf: Uint8Array | Int32Array;
+  readonly classes: number;
+  /** Weight of category `category` for class `cls` (any non-negative scale). */
+  weight(cls: number, category: number): number;
+}
 
 /** Age bands of the priors: index by single-year age. */
 export const PRIOR_BANDS: readonly (readonly [number, number])[] = [
