@@ -8,8 +8,9 @@
  * How a row is met follows from what it names: a table and a prior, fitted to the table with
  * the prior splitting its strata (drawn from the prior alone where the area has no such table);
  * a table alone, fitted (drawn uniformly over informative categories where there is none); a
- * prior alone, drawn from it (no table carries the variable). `how` says when the table is
- * reached otherwise than by dealing its cells.
+ * prior alone, drawn from it (no table carries the variable). One exception, in the dwelling
+ * phase: without G37, tenure and landlord are both drawn uniformly, not tenure from its prior.
+ * `how` says when the table is reached otherwise than by dealing its cells.
  */
 import type { DatasetType } from '../../../census-names.ts';
 import type { ClassPrior, PriorInputs, PriorName, SharesName } from './priors.ts';
@@ -87,6 +88,17 @@ export const CONTROLS: readonly Control[] = [
   { phase: 'dwellings', universe: 'dwellings', variables: ['MRERD'], table: 'G38' },
   { phase: 'dwellings', universe: 'dwellings', variables: ['VEHRD'], table: 'G34' },
 ];
+
+/**
+ * The tables the structure step reads by the meaning of their cells (synthesizer/structure/
+ * from-tables.ts), before any attribute: persons by sex and age (G01, G04; age-figures.ts reads
+ * the age cells of every persons table too), married persons (G05: the most registered partners),
+ * relationships in household by age and sex (G27), families by type (G29), households by
+ * composition and size (G35, G42). With the controls' tables they are every table the
+ * synthesizer fits (INPUT_TABLES).
+ */
+export const STRUCTURE_TABLES = ['G01', 'G04', 'G05', 'G27', 'G29', 'G35', 'G42'] as const;
+export type StructureTable = (typeof STRUCTURE_TABLES)[number];
 
 /** The phase's row for `variable` (its first variable); throws when the table has none, so a phase cannot bind a table the table does not list. */
 export function controlOf(phase: Phase, variable: string): Control {

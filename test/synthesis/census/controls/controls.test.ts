@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { CONTROLS, PHASES, type Phase } from '../../../../src/synthesis/census/controls/controls.ts';
+import { CONTROLS, PHASES, STRUCTURE_TABLES, type Phase } from '../../../../src/synthesis/census/controls/controls.ts';
 import { CATEGORY_SHARES, PRIORS } from '../../../../src/synthesis/census/controls/priors.ts';
 import { GCP_TABLES_READ } from '../../../../src/synthesis/census/controls/tables-read.ts';
 import { GCP_PART_HEADERS } from '../../../../src/synthesis/census/gcp/layout.generated.ts';
@@ -34,6 +34,11 @@ describe('the controls table', () => {
       expect(Object.keys(GCP_PART_HEADERS).some((part) => part.startsWith(c.table!)), rowKey(c)).toBe(true);
     }
     for (const c of CONTROLS.filter((row) => row.keeping)) expect(INPUT_TABLES.map((t) => t.id), rowKey(c)).toContain(c.keeping);
+  });
+
+  it('with the structure step’s tables, covers every table the synthesizer fits', () => {
+    const named = new Set([...CONTROLS.flatMap((c) => (c.table ? [c.table] : [])), ...STRUCTURE_TABLES]);
+    expect(named).toEqual(new Set(INPUT_TABLES.map((t) => t.id)));
   });
 
   it('names only variables of the vocabulary, of the row’s universe', () => {
