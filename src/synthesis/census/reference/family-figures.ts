@@ -2,7 +2,8 @@
  * Published national figures on how alike families are, as data: the DataPack's Australia-wide
  * tables where it has one (G30, G14, G49, G01), else a published figure with its source, or the
  * law. The synthesizer turns them into strengths of resemblance (shared/family-strengths.ts),
- * and the realism measures report them beside the records' own (quality/resemblance.ts);
+ * and the realism measures report them beside the records' own (quality/resemblance.ts,
+ * couples' ages in quality/realism-render.ts);
  * test/synthesis/shared/family-strengths.test.ts reads the 2021 Australia-wide files back.
  */
 
@@ -105,3 +106,9 @@ export const WORKING_AGE_LEVELS_AUSTRALIA_2021 = {
  * the two (G01 counts citizens, by sex only): 99% is the law less those (an assumption).
  */
 export const CHILD_BORN_HERE_OF_CITIZEN_IS_CITIZEN = 0.99;
+
+/**
+ * Opposite-sex couples 10 or more years apart: "only 8 per cent" (ABS, Australian Social Trends,
+ * July 2013, "Same-sex couples", 2011 Census; from the ABS media release, not its tables).
+ */
+export const OPPOSITE_SEX_GAP_10_PLUS_2011 = 0.08;
