@@ -10,7 +10,9 @@
  * a table alone, fitted (drawn uniformly over informative categories where there is none); a
  * prior alone, drawn from it (no table carries the variable). One exception, in the dwelling
  * phase: without G37, tenure and landlord are both drawn uniformly, not tenure from its prior.
- * `how` says when the table is reached otherwise than by dealing its cells.
+ * `how` says when the table is reached otherwise than by dealing its cells. The swaps that
+ * make partners and families resemble each other (synthesizer/attributes/family-resemblance.ts)
+ * bind no table: they move whole bundles within strata every table nests in.
  */
 import type { DatasetType } from '../../../census-names.ts';
 import type { ClassPrior, PriorInputs, PriorName, SharesName } from './priors.ts';
@@ -41,6 +43,7 @@ export interface Control {
   readonly keeping?: string;
 }
 
+/** A persons row: phase, variable, table (or none), prior (or none). */
 const persons = (phase: Phase, variable: string, table: string | undefined, prior?: PriorName, more: Partial<Control> = {}): Control => ({
   phase,
   universe: 'persons',

@@ -7,7 +7,8 @@
  * The numbers are rough national shapes read off published 2021 Census summaries (rounded,
  * a few per cent at best). They only shape the joint: wherever a table exists, the dealt
  * counts still equal the table's, because the prior is raked to its margins (fit.ts). Rows
- * are classes, columns categories in catalogue order; a 0 is a structural zero.
+ * are classes, columns categories in catalogue order; a 0 is a structural zero. The controls'
+ * rows (controls.ts) name them by PRIORS, at the end of this file.
  */
 import { ABS_CODE_ORDER, categoryIndex, inCatalogueOrder, variableByCode } from '../variables.ts';
 
