@@ -1,6 +1,6 @@
 /**
  * The facts docs/architecture.md draws, read from the code's own imports: every part of src/
- * (a top-level folder or file, the census science by its three parts), its lines, which parts it
+ * (a top-level folder or file, the census science by its parts), its lines, which parts it
  * imports (type-only included) and its floor (0 for a part that imports no other; otherwise one
  * above the highest part it imports).
  *   node bin/run-ts.js scripts/architecture-facts.ts            prints them

@@ -12,12 +12,12 @@ import { pathToFileURL } from 'node:url';
 import {
   DEFAULT_DESCRIPTORS,
   DEFAULT_TABLE_LIST,
-  GCP_TABLES_READ,
   readCellDescriptors,
   readGcpTables,
   type CellDescriptor,
   type GcpTableDescriptor,
 } from './gcp-descriptors.ts';
+import { GCP_TABLES_READ } from '../src/synthesis/census/controls/tables-read.ts';
 
 export const LAYOUT_FILE = join('src', 'synthesis', 'census', 'gcp', 'layout.generated.ts');
 export const LONG_HEADERS_FILE = join('src', 'synthesis', 'census', 'gcp', 'long-headers.generated.ts');

@@ -50,6 +50,11 @@ const PURE_EXTERNALS = new Set(['node:crypto', 'pure-rand']);
  */
 const VOCABULARY = 'synthesis/census/';
 
+/** The method (the synthesizer), the measures of its output (quality) and what both use (shared: the affinity model, raking). */
+const METHOD = 'synthesis/synthesizer/';
+const MEASURES = 'synthesis/quality/';
+const SHARED = 'synthesis/shared/';
+
 /**
  * The builder's side, which runs the science: the release builder and the demo-input generator
  * (which writes the hidden truth's realism figures and reads them back, src/demo/truth-files.ts).
@@ -227,6 +232,22 @@ describe('architecture: the import rules of docs/architecture.md', () => {
   it('the census vocabulary imports neither the synthesizer nor the quality measures (so the service, reading it, loads no science)', () => {
     const broken = internal
       .filter((e) => rel(e.from).startsWith(VOCABULARY) && !rel(e.to).startsWith(VOCABULARY) && layerOf(e.to) !== 'census-names')
+      .map((e) => `${rel(e.from)} → ${e.specifier}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('the quality measures load nothing of the synthesizer: what the method and the measures share sits in census/ and shared/', () => {
+    const measures = files.filter((f) => rel(f).startsWith(MEASURES));
+    // The rule holds on real edges: the measures read the shared affinity model and the census's family links.
+    expect(internal.some((e) => rel(e.from).startsWith(MEASURES) && rel(e.to).startsWith(SHARED))).toBe(true);
+    expect(internal.some((e) => rel(e.from).startsWith(MEASURES) && rel(e.to) === 'synthesis/census/family-links.ts')).toBe(true);
+    const loaded = [...loadedFrom(measures, edges)].map(rel).filter((f) => f.startsWith(METHOD));
+    expect(loaded).toEqual([]);
+  });
+
+  it('shared/ imports neither the synthesizer nor the quality measures (so both can stand on it)', () => {
+    const broken = internal
+      .filter((e) => rel(e.from).startsWith(SHARED) && (rel(e.to).startsWith(METHOD) || rel(e.to).startsWith(MEASURES)))
       .map((e) => `${rel(e.from)} → ${e.specifier}`);
     expect(broken).toEqual([]);
   });

@@ -9,14 +9,14 @@
  * as a histogram; figures are its minimum, 5th percentile and median.
  *
  * Reference figures. Opposite-sex couples 10 or more years apart: 8% (ABS, Australian Social
- * Trends, July 2013, 2011 Census: OPPOSITE_SEX_GAP_10_PLUS_2011). Same-sex couples: the published
+ * Trends, July 2013, 2011 Census: census/reference/family-figures.ts OPPOSITE_SEX_GAP_10_PLUS_2011). Same-sex couples: the published
  * share, about 1.4%. Mean age gap: the goal is 1.5–2.5 years (the demo truth: 1.99). Parents are
  * about 28 at their eldest's birth (ABS Births 2021; the demo truth's median: 28). The figures
  * of one demo build are in docs/synthesis.md, "Joint realism" and "Families".
  */
 import type { Population } from '../census/population.ts';
 import { categoryIndex } from '../census/variables.ts';
-import { RLHP } from '../synthesizer/rules.ts';
+import { RLHP } from '../census/relationships.ts';
 import { columnsOf, histogramQuantile } from './counts.ts';
 
 export const isPartner = (r: number) => r === RLHP.registered || r === RLHP.deFacto;
@@ -118,12 +118,6 @@ export interface CoupleFigures {
   /** Opposite-sex couples of the same age in whole years. */
   sameAgeShare: number | undefined;
 }
-
-/**
- * Opposite-sex couples 10 or more years apart: "only 8 per cent" (ABS, Australian Social Trends,
- * July 2013, "Same-sex couples", 2011 Census; from the ABS media release, not its tables).
- */
-export const OPPOSITE_SEX_GAP_10_PLUS_2011 = 0.08;
 
 export function coupleFigures(t: CoupleTally): CoupleFigures {
   const opposite = t.couples - t.sameSex;

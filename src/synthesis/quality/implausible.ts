@@ -14,7 +14,7 @@
  */
 import type { Population } from '../census/population.ts';
 import { categoryIndex } from '../census/variables.ts';
-import { RLHP } from '../synthesizer/rules.ts';
+import { RLHP } from '../census/relationships.ts';
 import { columnsOf, emptyRate, indices, type Columns, type Level, type Rate } from './counts.ts';
 import { forEachMother, isPartner } from './couples.ts';
 

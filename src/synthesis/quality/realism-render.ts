@@ -5,7 +5,7 @@
  */
 import { SIZE_BANDS } from './metrics.ts';
 import { REALISM_PAIRS } from './associations.ts';
-import { OPPOSITE_SEX_GAP_10_PLUS_2011 } from './couples.ts';
+import { OPPOSITE_SEX_GAP_10_PLUS_2011 } from '../census/reference/family-figures.ts';
 import { IMPLAUSIBLE_CHECKS } from './implausible.ts';
 import { type GroupFigures, type RateFigure, type RealismSummary, type SourceFigures } from './realism.ts';
 import { type ErrorRemoved } from './recovery.ts';

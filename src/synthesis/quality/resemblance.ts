@@ -11,18 +11,16 @@
 import type { Population } from '../census/population.ts';
 import { cramersVOfCounts } from './associations.ts';
 import { categoryIndex, variableByCode } from '../census/variables.ts';
-import { familyLinks } from '../synthesizer/attributes/family-links.ts';
-import { LANGUAGE_HOME_GROUPS, statedCategories } from '../synthesizer/attributes/family-resemblance.ts';
+import { familyLinks, LANGUAGE_HOME_GROUPS } from '../census/family-links.ts';
+import { statedCategories } from '../census/labels.ts';
 import {
-  birthplaceConcordance,
   COUPLES_SAME_RELIGION_AT_LEAST,
   DEGREE_WITH_DEGREE_OVER_CHANCE,
   G30_COUPLES_AUSTRALIA_2021,
   HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011,
-  NATIONAL_FAMILY_STRENGTHS_2021,
-  type FamilyStrengths,
-} from '../synthesizer/attributes/family-strengths.ts';
-import { affinityTable, alikeBy, nestedAlikeShares } from '../synthesizer/attributes/homogamy.ts';
+} from '../census/reference/family-figures.ts';
+import { birthplaceConcordance, NATIONAL_FAMILY_STRENGTHS_2021, type FamilyStrengths } from '../shared/family-strengths.ts';
+import { affinityTable, alikeBy, nestedAlikeShares } from '../shared/homogamy.ts';
 
 /** What the synthesizer aims at for a link: partners' log affinity (over groups `over` when given), or children's share. */
 export type LinkTarget =

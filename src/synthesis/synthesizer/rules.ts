@@ -1,4 +1,5 @@
 import type { Population } from '../census/population.ts';
+import { RLHP } from '../census/relationships.ts';
 import { categoryIndex } from '../census/variables.ts';
 
 /**
@@ -18,21 +19,6 @@ export interface RuleReport {
   readonly byRule: Record<string, number>;
 }
 
-/** RLHP category indices by role (shared with the realism checks). */
-export const RLHP = {
-  registered: categoryIndex('RLHP', 'Partner in a registered marriage'),
-  deFacto: categoryIndex('RLHP', 'Partner in a de facto marriage'),
-  loneParent: categoryIndex('RLHP', 'Lone parent'),
-  under15: categoryIndex('RLHP', 'Child under 15'),
-  student: categoryIndex('RLHP', 'Dependent student (aged 15-24 years)'),
-  nonDependent: categoryIndex('RLHP', 'Non-dependent child'),
-  otherRelated: categoryIndex('RLHP', 'Other related individual'),
-  unrelated: categoryIndex('RLHP', 'Unrelated individual living in family household'),
-  group: categoryIndex('RLHP', 'Group household member'),
-  lone: categoryIndex('RLHP', 'Lone person'),
-  visitor: categoryIndex('RLHP', 'Visitor (from within Australia)'),
-  notApplicable: categoryIndex('RLHP', 'Not applicable'),
-};
 const HHCD = { family: categoryIndex('HHCD', 'Family household'), lone: categoryIndex('HHCD', 'Lone person household'), group: categoryIndex('HHCD', 'Group household') };
 const NON_PRIVATE = categoryIndex('DWTD', 'Non-private dwelling or non-classifiable household');
 /** Dwelling variables that say nothing of a non-private dwelling (all "Not applicable" there). */

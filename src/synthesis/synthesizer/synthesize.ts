@@ -1,7 +1,7 @@
 import type { Population } from '../census/population.ts';
 import type { SuburbTargets } from '../census/targets.ts';
 import { assignAttributesWithDiagnostics, type AttributeDiagnostics } from './attributes/index.ts';
-import type { FamilyStrengths } from './attributes/family-strengths.ts';
+import type { FamilyStrengths } from '../shared/family-strengths.ts';
 import { createRng } from './rng.ts';
 import { buildStructure, type StructureDiagnostics } from './structure/index.ts';
 import { structureTargetsFrom } from './structure/from-tables.ts';

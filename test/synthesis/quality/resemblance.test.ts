@@ -4,8 +4,8 @@ import { categoryIndex, variableByCode } from '../../../src/synthesis/census/var
 import { countCouples, coupleFigures, emptyCoupleTally } from '../../../src/synthesis/quality/couples.ts';
 import { summarizeRealism } from '../../../src/synthesis/quality/realism.ts';
 import { countResemblance, emptyResemblanceTally, RESEMBLANCE_LINKS, resemblanceFigures } from '../../../src/synthesis/quality/resemblance.ts';
-import { NATIONAL_FAMILY_STRENGTHS_2021 } from '../../../src/synthesis/synthesizer/attributes/family-strengths.ts';
-import { alikeBy, alikeShareUnderAffinity } from '../../../src/synthesis/synthesizer/attributes/homogamy.ts';
+import { NATIONAL_FAMILY_STRENGTHS_2021 } from '../../../src/synthesis/shared/family-strengths.ts';
+import { alikeBy, alikeShareUnderAffinity } from '../../../src/synthesis/shared/homogamy.ts';
 import { population, type PersonSpec } from './fixture.ts';
 
 const REG = 'Partner in a registered marriage';

@@ -2,17 +2,21 @@
  * What every attribute phase shares: the suburb's tables, the random stream, and the three ways a
  * variable gets its values — fitted to the table that carries it (`fit`: plan → weights →
  * integerise → deal, fit.ts), drawn from its prior where no table does (`draw`), or, with
- * neither, drawn uniformly over its informative categories (`drawUniform`, logged). Phases
- * call them in a fixed order, so the output stays a pure function of (inputs, seed).
+ * neither, drawn uniformly over its informative categories (`drawUniform`, logged). Each
+ * takes a row of the controls table (census/controls/controls.ts), which names the table, the
+ * variables and the prior. Phases call them in a fixed order, so the output stays a pure
+ * function of (inputs, seed).
  */
 import type { SuburbTargets } from '../../census/targets.ts';
 import { tableById } from '../../census/tables.ts';
 import { variableByCode } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
-import type { FamilyStrengths } from './family-strengths.ts';
+import type { FamilyStrengths } from '../../shared/family-strengths.ts';
 import { stratumConsensus } from './consensus.ts';
-import { fitTable, type ClassPrior } from './fit.ts';
-import { isUninformative, notApplicableIndex, ordinalRanks } from './labels.ts';
+import { priorOf, type Control } from '../../census/controls/controls.ts';
+import { CATEGORY_SHARES, type ClassPrior, type PriorInputs } from '../../census/controls/priors.ts';
+import { fitTable } from './fit.ts';
+import { isUninformative, notApplicableIndex, ordinalRanks } from '../../census/labels.ts';
 import { planTable, type CategoryInfo, type CellLike } from './plan.ts';
 
 export interface AttributeOptions {
@@ -55,14 +59,14 @@ export interface AttributeContext {
   readonly forced: Record<string, number>;
   /** Variables with no table for this suburb, drawn from their prior or uniformly. */
   readonly fromPriorOnly: string[];
-  /** Fits `codes` jointly to table `id`; false when the suburb has no values for it. */
-  fit(level: Level, id: string, codes: readonly string[], extras?: FitExtras): boolean;
-  /** Draws `code` from its prior alone (no table carries it). */
-  draw(level: Level, code: string, prior: ClassPrior, eligible?: Uint8Array): void;
-  /** fit, else draw from the prior (logged). */
-  fitOrDraw(level: Level, id: string, code: string, prior: ClassPrior, extras?: FitExtras): void;
-  /** fit, else informative categories at random (logged). */
-  fitOrUniform(level: Level, id: string, code: string, extras?: FitExtras): void;
+  /** Fits the control's variables jointly to its table; false when the area has no values for it. */
+  fit(level: Level, control: Control, extras?: FitExtras): boolean;
+  /** Draws the control's variable from its prior alone (no table carries it). */
+  draw(level: Level, control: Control, inputs: PriorInputs, eligible?: Uint8Array): void;
+  /** fit with the control's prior, else draw from the prior (logged). */
+  fitOrDraw(level: Level, control: Control, inputs: PriorInputs, extras?: FitExtras): void;
+  /** fit (split by the control's category shares, if it names any), else informative categories at random (logged). */
+  fitOrUniform(level: Level, control: Control, extras?: FitExtras): void;
   /** Informative categories at random for the eligible units, the fallback for the rest (logged). */
   drawUniform(level: Level, code: string, eligible?: Uint8Array): void;
   /** signal(i) + noise · N(0, 1) for i < n: a ranking score. */
@@ -109,16 +113,22 @@ export function createAttributeContext(targets: SuburbTargets, rng: Rng, options
     forced,
     fromPriorOnly,
     fit,
-    draw,
+    draw(level, control, inputs, eligible) {
+      if (control.table) throw new Error(`${control.variables[0]} has a table (${control.table}): fit it, do not draw it from its prior alone`);
+      draw(level, control.variables[0]!, priorOf(control, inputs), eligible);
+    },
     drawUniform,
-    fitOrDraw(level, id, code, prior, extras = {}) {
-      if (!fit(level, id, [code], { ...extras, prior })) {
-        fromPriorOnly.push(code);
-        draw(level, code, prior, extras.eligible);
+    fitOrDraw(level, control, inputs, extras = {}) {
+      const prior = priorOf(control, inputs);
+      if (!fit(level, control, { ...extras, prior })) {
+        fromPriorOnly.push(control.variables[0]!);
+        draw(level, control.variables[0]!, prior, extras.eligible);
       }
     },
-    fitOrUniform(level, id, code, extras = {}) {
-      if (!fit(level, id, [code], extras)) drawUniform(level, code, extras.eligible);
+    fitOrUniform(level, control, extras = {}) {
+      if (control.prior) throw new Error(`${control.variables[0]}'s control names a prior (${control.prior}): fitOrDraw, not fitOrUniform`);
+      const shares = control.shares ? { categoryWeights: CATEGORY_SHARES[control.shares] } : {};
+      if (!fit(level, control, { ...shares, ...extras })) drawUniform(level, control.variables[0]!, extras.eligible);
     },
     noisy(n, signal, noise) {
       const out = new Float64Array(n);
@@ -130,7 +140,9 @@ export function createAttributeContext(targets: SuburbTargets, rng: Rng, options
 
 /** `fit`: a variable fitted to the table that carries it (plan → weights → integerise → deal); counts the units forced out of a forbidden category. */
 function fitter(targets: SuburbTargets, rng: Rng, options: AttributeOptions, forced: Record<string, number>): AttributeContext['fit'] {
-  return (level, id, codes, extras = {}) => {
+  return (level, control, extras = {}) => {
+    const { table: id, variables: codes } = control;
+    if (!id) throw new Error(`the control for ${codes.join(', ')} in phase ${control.phase} names no table to fit`);
     const values = targets.tables.get(id);
     if (!values) return false;
     const plan = planTable(id, cellsFor(id, values), codes, level.known, info);
@@ -167,8 +179,8 @@ function fitter(targets: SuburbTargets, rng: Rng, options: AttributeOptions, for
   };
 }
 
-/** `draw`: a variable drawn from its prior, unit by unit. */
-function drawer(rng: Rng): AttributeContext['draw'] {
+/** A variable drawn from its prior, unit by unit. */
+function drawer(rng: Rng): (level: Level, code: string, prior: ClassPrior, eligible?: Uint8Array) => void {
   return (level, code, prior, eligible) => {
     const fallback = fallbackOf(code);
     const k = variableByCode(code).categories.length;

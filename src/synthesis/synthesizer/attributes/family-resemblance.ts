@@ -15,24 +15,17 @@
  */
 import { categoryIndex, variableByCode } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
-import { familyLinks, type FamilyLinks } from './family-links.ts';
-import type { FamilyStrengths } from './family-strengths.ts';
-import { affinityTable, alikeBy, nestedAlikeShares } from './homogamy.ts';
+import { familyLinks, LANGUAGE_HOME_GROUPS, type FamilyLinks } from '../../census/family-links.ts';
+import { statedCategories } from '../../census/labels.ts';
+import type { FamilyStrengths } from '../../shared/family-strengths.ts';
+import { affinityTable, alikeBy, nestedAlikeShares } from '../../shared/homogamy.ts';
 import { inheritWithinFamilies, type InheritReport } from './inherit.ts';
-import { isUninformative } from './labels.ts';
 
 export interface PersonsForInheritance {
   readonly age: Uint8Array;
   readonly family: Int32Array;
   readonly columns: Record<string, Uint8Array>;
 }
-
-/** Stated categories of a variable (1): not "Not stated", "Not applicable", "inadequately described". */
-export const statedCategories = (code: string): Uint8Array =>
-  Uint8Array.from({ length: 256 }, (_, k) => {
-    const label = variableByCode(code).categories[k];
-    return label !== undefined && !isUninformative(label) ? 1 : 0;
-  });
 
 /**
  * The share of `links`' couples that should be alike in `column` (both stated) at log affinity
@@ -89,9 +82,6 @@ export function partnersMargins(links: FamilyLinks, column: Uint8Array, stated: 
   }
   return { rows, cols };
 }
-
-/** LANP's English only / another language / not stated, fine index → group. */
-export const LANGUAGE_HOME_GROUPS = variableByCode('LANP').coarse!.fromFine;
 
 /**
  * The shares of `links`' couples that should use English only or another language alike, and

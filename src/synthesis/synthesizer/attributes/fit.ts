@@ -17,17 +17,9 @@ import { dealStrata } from './deal.ts';
 import { controlledRound2D } from '../integerise.ts';
 import { nestedIntegers } from '../nested.ts';
 import type { StratumConsensus } from './consensus.ts';
-import { rake } from '../rake.ts';
+import { rake } from '../../shared/rake.ts';
+import type { ClassPrior } from '../../census/controls/priors.ts';
 import { cellValue, strataOf, type PlanCell, type TablePlan } from './plan.ts';
-
-/** A prior over a target's categories for classes of units (weight 0 = impossible). */
-export interface ClassPrior {
-  /** Class of each unit (only read for units in a stratum). */
-  readonly classOf: Uint8Array | Int32Array;
-  readonly classes: number;
-  /** Weight of category `category` for class `cls` (any non-negative scale). */
-  weight(cls: number, category: number): number;
-}
 
 export interface FitRequest {
   readonly plan: TablePlan;

@@ -4,6 +4,7 @@
  * within strata that keep G17 exact (income.ts, docs/synthesis.md "Attributes"); then HIND,
  * HIED, FINF and the families' labour force (LFSF) are read off the result.
  */
+import { controlOf, type Control } from '../../census/controls/controls.ts';
 import type { Population } from '../../census/population.ts';
 import type { SuburbTargets } from '../../census/targets.ts';
 import { variableByCode } from '../../census/variables.ts';
@@ -26,7 +27,7 @@ import {
 } from './income.ts';
 import { cellValue, planTable, strataOf } from './plan.ts';
 import { SECONDARY, type PersonBasics, type PersonLevel } from './persons.ts';
-import * as priors from './priors.ts';
+import * as priors from '../../census/controls/priors.ts';
 
 /** Swap proposals per person aged 15+ (docs/synthesis.md: error vs time). */
 export const INCOME_SWAPS_PER_PERSON = 6;
@@ -62,9 +63,9 @@ export function fitHouseholdIncomes(
   const familyMembers = familyIncomeMembers(structure.persons.family, persons.columns.RLHP!);
   const familyTally = tallyIncome(F, familyMembers.groupOf, age, incp, dollars, familyMembers.absentGroupOf);
   const swapTargets: SwapTarget[] = [];
-  const hindObjective = incomeObjective(targets, 'G33', 'HIND', D, dwellings, hindScale, dwellingTally);
+  const hindObjective = incomeObjective(targets, controlOf('household-incomes', 'HIND'), D, dwellings, hindScale, dwellingTally);
   if (hindObjective) swapTargets.push({ objective: hindObjective, groupOf: members.groupOf });
-  const finfObjective = incomeObjective(targets, 'G32', 'FINF', F, families, finfScale, familyTally);
+  const finfObjective = incomeObjective(targets, controlOf('household-incomes', 'FINF'), F, families, finfScale, familyTally);
   if (finfObjective) swapTargets.push({ objective: finfObjective, groupOf: familyMembers.groupOf });
   let incomeSwaps: SwapReport | undefined;
   if (swapTargets.length > 0) {
@@ -72,13 +73,14 @@ export function fitHouseholdIncomes(
     // so G17 stays exact and income keeps its link with work and age while households get
     // room to move. (Adding degree / no degree made income × qualification worse: the ranked
     // deal links them more tightly than the census does, and the swaps loosen that.)
-    const g17 = targets.tables.get('G17');
+    const personal = controlOf('household-incomes', 'INCP');
+    const g17 = targets.tables.get(personal.table!);
     const classes = 4;
     const swapClass = (i: number): number => employed[i]! * 2 + (typp[i] === SECONDARY ? 1 : 0);
     const stratum = new Int32Array(P).fill(-1);
     let strata = 0;
     if (g17) {
-      const plan = planTable('G17', cellsFor('G17', g17), ['INCP'], persons.known, info);
+      const plan = planTable(personal.table!, cellsFor(personal.table!, g17), personal.variables, persons.known, info);
       const s = strataOf(plan, P, plan.conditionVars.map((v) => persons.columns[v]!), age, basics.adult);
       for (let i = 0; i < P; i++) if (s[i]! >= 0) stratum[i] = s[i]! * classes + swapClass(i);
       strata = plan.strata.length * classes;
@@ -98,16 +100,17 @@ export function fitHouseholdIncomes(
 /** The swap objective of an income table (G33 for HIND, G32 for FINF); undefined when the suburb lacks it. */
 function incomeObjective(
   targets: SuburbTargets,
-  id: string,
-  code: string,
+  control: Control,
   groups: number,
   level: Level,
   scale: ReturnType<typeof incomeScale>,
   tally: ReturnType<typeof tallyIncome>,
 ) {
-  const values = targets.tables.get(id);
+  const { table: id, variables } = control;
+  const values = targets.tables.get(id!);
   if (!values) return undefined;
-  const plan = planTable(id, cellsFor(id, values), [code], level.known, info);
+  const code = variables[0]!;
+  const plan = planTable(id!, cellsFor(id!, values), variables, level.known, info);
   const stratumOf = strataOf(plan, groups, plan.conditionVars.map((v) => level.columns[v]!), undefined);
   const categories = variableByCode(code).categories.length;
   const cells = plan.strata.reduce((n, st) => n + st.cells.length, 0);

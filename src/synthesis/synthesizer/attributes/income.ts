@@ -12,7 +12,7 @@
  */
 import { categoryIndex } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
-import { band, bandingOf, findLabel, notApplicableIndex, parseDollarBand, representativeDollars, type Banding } from './labels.ts';
+import { band, bandingOf, findLabel, notApplicableIndex, parseDollarBand, representativeDollars, type Banding } from '../../census/labels.ts';
 
 /** How a set of income labels classifies an amount and the stated/not stated cases. */
 export interface IncomeScale {

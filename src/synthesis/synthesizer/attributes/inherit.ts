@@ -15,7 +15,7 @@
  * a target. The targets come from family-strengths.ts (docs/synthesis.md, "Families").
  */
 import type { Rng } from '../rng.ts';
-import type { FamilyLinks } from './family-links.ts';
+import type { FamilyLinks } from '../../census/family-links.ts';
 
 export interface LinkTrait {
   readonly name: string;

@@ -15,6 +15,7 @@
  * (so G37's squared error does not grow). G40 then comes closer to its published cells, and G37
  * stays where it was or comes closer too.
  */
+import type { Control } from '../../census/controls/controls.ts';
 import type { SuburbTargets } from '../../census/targets.ts';
 import { tableById } from '../../census/tables.ts';
 import { categoryIndex, variableByCode } from '../../census/variables.ts';
@@ -34,16 +35,19 @@ const SPARE_TENURES = ['Owned outright', 'Other tenure type', 'Not stated'].map(
 
 /**
  * Moves dwellings between landlords and tenures (the dwellings' LLDD and TEND columns, in place)
- * toward G40's count of each landlord's renters, where G37 allows (see above); `privateDwelling[d]`
- * 1 for occupied private dwellings. No change without both tables, in a small area (its cells are
+ * toward the count of each landlord's renters in the control's table (G40), where the table it
+ * keeps (G37) allows (see above); `privateDwelling[d]` 1 for occupied private dwellings. No change without both tables, in a small area (its cells are
  * borrowed, not its own), or where G40's strata are not one landlord each.
  */
-export function shareLandlords(targets: SuburbTargets, dwellings: Level, privateDwelling: Uint8Array, small: boolean, rng: Rng): LandlordShift {
-  const g40 = targets.tables.get('G40');
-  const g37 = targets.tables.get('G37');
+export function shareLandlords(targets: SuburbTargets, control: Control, dwellings: Level, privateDwelling: Uint8Array, small: boolean, rng: Rng): LandlordShift {
+  const landlords = control.table!;
+  const tenures = control.keeping!;
+  const g40 = targets.tables.get(landlords);
+  const g37 = targets.tables.get(tenures);
   const { LLDD: lldd, STRD: strd, TEND: tend } = dwellings.columns;
   if (!g40 || !g37 || !lldd || !strd || !tend || small) return { moved: 0 };
-  const plan = planTable('G40', cellsFor('G40', g40), ['RNTRD'], dwellings.known, info);
+  // Planned on its rents, G40's strata are its landlords.
+  const plan = planTable(landlords, cellsFor(landlords, g40), ['RNTRD'], dwellings.known, info);
   const landlordOf = landlordsOfStrata(plan);
   if (!landlordOf) return { moved: 0 };
   const renter = Uint8Array.from(tend, (t, d) => (t === RENTED ? privateDwelling[d]! : 0));
@@ -55,7 +59,7 @@ export function shareLandlords(targets: SuburbTargets, dwellings: Level, private
   const need = new Float64Array(strata + SPARE_TENURES.length);
   plan.strata.forEach((st, s) => (need[s] = st.cells.reduce((n, cell) => n + cellValue(cell, g40), 0)));
   for (const s of stratumOf) if (s >= 0) need[s]!--;
-  const tenure = tenureCells(g37, landlordOf, variableByCode('STRD').categories.length);
+  const tenure = tenureCells(tenures, g37, landlordOf, variableByCode('STRD').categories.length);
   // dwellingsIn[g][k]: dwellings of group g in structure k, to move from (shuffled: any may go).
   const dwellingsIn = Array.from(need, () => Array.from({ length: tenure.structures }, () => [] as number[]));
   for (let d = 0; d < lldd.length; d++) {
@@ -109,8 +113,8 @@ interface TenureCells {
   readonly excess: Float64Array;
 }
 
-function tenureCells(g37: ArrayLike<number>, landlordOf: readonly number[], structures: number): TenureCells {
-  const spec = tableById('G37');
+function tenureCells(id: string, g37: ArrayLike<number>, landlordOf: readonly number[], structures: number): TenureCells {
+  const spec = tableById(id);
   const strata = landlordOf.length;
   const cellOf = new Int32Array((strata + SPARE_TENURES.length) * structures).fill(-1);
   const excess = new Float64Array(spec.cells.length);

@@ -3,16 +3,18 @@
  * ones wrote): work → schooling → personal income → partners matched on education → marital
  * status and origin (with families made to resemble each other) → care and volunteering.
  * Each fits its variables to the tables that carry them (AttributeContext) and shapes what no
- * table links with priors (priors.ts) and ranking scores.
+ * table links with priors and ranking scores; which table and which prior is the controls
+ * table's word (census/controls/controls.ts).
  */
+import { controlOf, priorOf, type Phase } from '../../census/controls/controls.ts';
+import type { ClassPrior, PriorInputs } from '../../census/controls/priors.ts';
+import * as priors from '../../census/controls/priors.ts';
 import { categoryIndex, variablesOf } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
 import type { AttributeContext, Level } from './context.ts';
-import type { ClassPrior } from './fit.ts';
 import { inheritCulture, matchPartnersOnEducation } from './family-resemblance.ts';
-import { NATIONAL_FAMILY_STRENGTHS_2021 } from './family-strengths.ts';
+import { NATIONAL_FAMILY_STRENGTHS_2021 } from '../../shared/family-strengths.ts';
 import type { InheritReport } from './inherit.ts';
-import * as priors from './priors.ts';
 
 /** A person level with single-year ages, and what the phases share about each person. */
 export interface PersonLevel extends Level {
@@ -51,33 +53,45 @@ export function employedOf(lfsp: Uint8Array, into: Uint8Array = new Uint8Array(l
   return into;
 }
 
+/** What the persons' priors class them by (PriorInputs): the columns as dealt so far, age, band, advantage, remoteness. */
+function priorInputs(ctx: AttributeContext, persons: PersonLevel, basics: PersonBasics): PriorInputs {
+  return { columns: persons.columns, age: persons.age, band: basics.band, latent: basics.latent, remote: (ctx.options.dwellingLocation ?? 0) >= 3 };
+}
+
+/** A phase's controls, by variable (census/controls/controls.ts). */
+const controls = (phase: Phase) => (variable: string) => controlOf(phase, variable);
+
 /** LFSP (G46 by age × sex), HRSP by LFSP, OCCP (G60) by age and advantage, INDP (G54) by occupation, MTWP (G62). */
 export function assignWork(ctx: AttributeContext, persons: PersonLevel, basics: PersonBasics): { employed: Uint8Array } {
-  ctx.fitOrDraw(persons, 'G46', 'LFSP', priors.matrixPrior(basics.band, priors.LFSP_BY_AGE));
+  const control = controls('work');
+  const inputs = priorInputs(ctx, persons, basics);
+  ctx.fitOrDraw(persons, control('LFSP'), inputs);
   const employed = employedOf(persons.columns.LFSP!);
-  ctx.draw(persons, 'HRSP', priors.hrspPrior(persons.columns.LFSP!), employed);
-  ctx.fitOrDraw(persons, 'G60', 'OCCP', priors.occpPrior(persons.age, basics.latent), { eligible: employed });
-  ctx.fitOrDraw(persons, 'G54', 'INDP', priors.indpPrior(persons.columns.OCCP!), { eligible: employed });
-  ctx.fitOrUniform(persons, 'G62', 'MTWP', { eligible: employed });
+  ctx.draw(persons, control('HRSP'), inputs, employed);
+  ctx.fitOrDraw(persons, control('OCCP'), inputs, { eligible: employed });
+  ctx.fitOrDraw(persons, control('INDP'), inputs, { eligible: employed });
+  ctx.fitOrUniform(persons, control('MTWP'), { eligible: employed });
   return { employed };
 }
 
 /** TYPP (G15), HSCP (G16 by age × sex) and HEAP (G49 by age × sex), ranked by the latent advantage. */
 export function assignSchooling(ctx: AttributeContext, persons: PersonLevel, basics: PersonBasics): void {
   const { age } = persons;
+  const control = controls('schooling');
+  const inputs = priorInputs(ctx, persons, basics);
   // Persons G15 does not count: not attending, or attending a type not stated; their age says which.
-  const typpPrior = priors.typpPrior(age, persons.columns.RLHP);
-  ctx.fitOrDraw(persons, 'G15', 'TYPP', typpPrior, { resolve: byPrior(typpPrior, ctx.rng) });
+  const typp = control('TYPP');
+  ctx.fitOrDraw(persons, typp, inputs, { resolve: byPrior(priorOf(typp, inputs), ctx.rng) });
   // G16 counts persons 15+ who no longer attend school: secondary students have no HSCP yet.
-  const typp = persons.columns.TYPP!;
-  const leftSchool = Uint8Array.from(age, (a, i) => (a >= 15 && typp[i] !== SECONDARY ? 1 : 0));
-  ctx.fitOrDraw(persons, 'G16', 'HSCP', priors.matrixPrior(basics.band, priors.HSCP_BY_AGE), {
+  const attending = persons.columns.TYPP!;
+  const leftSchool = Uint8Array.from(age, (a, i) => (a >= 15 && attending[i] !== SECONDARY ? 1 : 0));
+  ctx.fitOrDraw(persons, control('HSCP'), inputs, {
     eligible: leftSchool,
     ranked: true,
     score: ctx.noisy(persons.count, (i) => basics.latent[i]!, 0.6),
   });
   // Qualifications follow occupation as well as age (priors.heapPrior).
-  ctx.fitOrDraw(persons, 'G49', 'HEAP', priors.heapPrior(age, persons.columns.OCCP!), {
+  ctx.fitOrDraw(persons, control('HEAP'), inputs, {
     eligible: basics.adult,
     ranked: true,
     score: ctx.noisy(persons.count, (i) => basics.latent[i]!, 0.6),
@@ -100,7 +114,7 @@ export function assignPersonalIncome(ctx: AttributeContext, persons: PersonLevel
     (lfsp![i] === FULL_TIME ? 1.6 : employed[i] ? 0.9 : 0) +
     (DEGREE.has(heap![i]!) ? 0.9 : DIPLOMA_OR_CERTIFICATE.has(heap![i]!) ? 0.45 : 0) -
     (typp![i] === SECONDARY ? 1.5 : 0);
-  ctx.fitOrUniform(persons, 'G17', 'INCP', { eligible: basics.adult, ranked: true, score: ctx.noisy(persons.count, signal, 0.5) });
+  ctx.fitOrUniform(persons, controlOf('personal-income', 'INCP'), { eligible: basics.adult, ranked: true, score: ctx.noisy(persons.count, signal, 0.5) });
 }
 
 /**
@@ -125,14 +139,15 @@ const CULTURE_STREAM = 29;
  */
 export function assignOrigin(ctx: AttributeContext, persons: PersonLevel, basics: PersonBasics, family: Int32Array): InheritReport {
   const { age } = persons;
-  ctx.fitOrDraw(persons, 'G05', 'MSTP', priors.mstpPrior(age, persons.columns.MDCP), { eligible: basics.adult });
-  ctx.fitOrDraw(persons, 'G01', 'INGP', priors.matrixPrior(basics.band, priors.INGP_BY_AGE));
-  ctx.fitOrUniform(persons, 'G01', 'BPLP', { categoryWeights: priors.BPLP_OVERSEAS_SHARES });
-  const bplp = persons.columns.BPLP!;
-  ctx.fitOrDraw(persons, 'G01', 'CITP', priors.citpPrior(bplp));
-  ctx.fitOrDraw(persons, 'G01', 'LANP', priors.lanpPrior(bplp, persons.columns.INGP!, (ctx.options.dwellingLocation ?? 0) >= 3));
-  ctx.draw(persons, 'ENGLP', priors.englpPrior(persons.columns.LANP!));
-  ctx.fitOrDraw(persons, 'G14', 'RELP', priors.relpPrior(bplp));
+  const control = controls('origin');
+  const inputs = priorInputs(ctx, persons, basics);
+  ctx.fitOrDraw(persons, control('MSTP'), inputs, { eligible: basics.adult });
+  ctx.fitOrDraw(persons, control('INGP'), inputs);
+  ctx.fitOrUniform(persons, control('BPLP'));
+  ctx.fitOrDraw(persons, control('CITP'), inputs);
+  ctx.fitOrDraw(persons, control('LANP'), inputs);
+  ctx.draw(persons, control('ENGLP'), inputs);
+  ctx.fitOrDraw(persons, control('RELP'), inputs);
   // A stream of its own: how many draws the climb takes depends on the links pursued, and the
   // phases after it (incomes, dwellings) fit tables whose outcome should not move with that.
   return inheritCulture({ age, family, columns: persons.columns }, familyStrengths(ctx), ctx.rng.fork(CULTURE_STREAM));
@@ -140,11 +155,13 @@ export function assignOrigin(ctx: AttributeContext, persons: PersonLevel, basics
 
 /** ASSNP (G18 by age × sex), LTHP and UAI5P by age (no table), VOLWP (G23 by age × sex); any variable still missing, uniformly. */
 export function assignCare(ctx: AttributeContext, persons: PersonLevel, basics: PersonBasics): void {
-  const { band, adult } = basics;
-  ctx.fitOrDraw(persons, 'G18', 'ASSNP', priors.matrixPrior(band, priors.ASSNP_BY_AGE));
-  ctx.draw(persons, 'LTHP', priors.matrixPrior(band, priors.LTHP_BY_AGE));
-  ctx.draw(persons, 'UAI5P', priors.matrixPrior(band, priors.UAI5P_BY_AGE), adult);
-  ctx.fitOrDraw(persons, 'G23', 'VOLWP', priors.matrixPrior(band, priors.VOLWP_BY_AGE), { eligible: adult });
+  const { adult } = basics;
+  const control = controls('care');
+  const inputs = priorInputs(ctx, persons, basics);
+  ctx.fitOrDraw(persons, control('ASSNP'), inputs);
+  ctx.draw(persons, control('LTHP'), inputs);
+  ctx.draw(persons, control('UAI5P'), inputs, adult);
+  ctx.fitOrDraw(persons, control('VOLWP'), inputs, { eligible: adult });
   for (const v of variablesOf('persons')) if (!persons.columns[v.code]) ctx.drawUniform(persons, v.code);
 }
 

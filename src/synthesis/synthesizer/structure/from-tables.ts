@@ -1,3 +1,4 @@
+import type { StructureTable } from '../../census/controls/controls.ts';
 import type { SuburbTargets } from '../../census/targets.ts';
 import { INPUT_TABLES } from '../../census/tables.ts';
 import type { TableSpec } from '../../census/table-spec.ts';
@@ -17,7 +18,8 @@ export interface FromTablesOptions {
   readonly totals?: ReadonlyMap<string, number>;
 }
 
-const spec = (id: string): TableSpec | undefined => INPUT_TABLES.find((t) => t.id === id);
+/** A structure table's spec (its id one of the controls' STRUCTURE_TABLES). */
+const spec = (id: StructureTable): TableSpec | undefined => INPUT_TABLES.find((t) => t.id === id);
 
 const sumOf = (a: ArrayLike<number>): number => {
   let s = 0;

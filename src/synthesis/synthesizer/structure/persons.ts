@@ -1,5 +1,5 @@
 import { controlledRound2D, largestRemainder, sum } from '../integerise.ts';
-import { rake } from '../rake.ts';
+import { rake } from '../../shared/rake.ts';
 import { weightedKey, type Rng } from '../rng.ts';
 import {
   ADULT_AGE, ADULT_ROLES, AGES, DEFAULT_BANDS, ROLE_COUNT, ROLE_OF_TARGET, Role, TARGET_ROLE_COUNT,

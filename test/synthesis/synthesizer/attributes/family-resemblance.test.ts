@@ -9,9 +9,10 @@ import type { Population } from '../../../../src/synthesis/census/population.ts'
 import { INPUT_TABLES } from '../../../../src/synthesis/census/tables.ts';
 import { tabulate } from '../../../../src/synthesis/census/tabulate.ts';
 import { categoryIndex } from '../../../../src/synthesis/census/variables.ts';
-import { familyLinks } from '../../../../src/synthesis/synthesizer/attributes/family-links.ts';
-import { inheritCulture, matchPartnersOnEducation, partnersTargetShare, statedCategories } from '../../../../src/synthesis/synthesizer/attributes/family-resemblance.ts';
-import { NATIONAL_FAMILY_STRENGTHS_2021, type FamilyStrengths } from '../../../../src/synthesis/synthesizer/attributes/family-strengths.ts';
+import { familyLinks } from '../../../../src/synthesis/census/family-links.ts';
+import { statedCategories } from '../../../../src/synthesis/census/labels.ts';
+import { inheritCulture, matchPartnersOnEducation, partnersTargetShare } from '../../../../src/synthesis/synthesizer/attributes/family-resemblance.ts';
+import { NATIONAL_FAMILY_STRENGTHS_2021, type FamilyStrengths } from '../../../../src/synthesis/shared/family-strengths.ts';
 import { createRng } from '../../../../src/synthesis/synthesizer/rng.ts';
 import { toySuburb } from './fixture.ts';
 

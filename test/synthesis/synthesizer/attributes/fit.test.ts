@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fitTable, type ClassPrior } from '../../../../src/synthesis/synthesizer/attributes/fit.ts';
+import type { ClassPrior } from '../../../../src/synthesis/census/controls/priors.ts';
+import { fitTable } from '../../../../src/synthesis/synthesizer/attributes/fit.ts';
 import { planTable, type CellLike } from '../../../../src/synthesis/synthesizer/attributes/plan.ts';
 import { largestRemainder, nearestIntegers } from '../../../../src/synthesis/synthesizer/integerise.ts';
 import { createRng } from '../../../../src/synthesis/synthesizer/rng.ts';

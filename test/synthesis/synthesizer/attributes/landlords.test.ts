@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { controlOf } from '../../../../src/synthesis/census/controls/controls.ts';
 import { shareLandlords } from '../../../../src/synthesis/synthesizer/attributes/landlords.ts';
 import { newLevel } from '../../../../src/synthesis/synthesizer/attributes/context.ts';
 import { tableById } from '../../../../src/synthesis/census/tables.ts';
@@ -7,6 +8,8 @@ import { tabulate } from '../../../../src/synthesis/census/tabulate.ts';
 import type { Population } from '../../../../src/synthesis/census/population.ts';
 import { categoryIndex } from '../../../../src/synthesis/census/variables.ts';
 import { createRng } from '../../../../src/synthesis/synthesizer/rng.ts';
+
+const LANDLORDS = controlOf('dwellings', 'LLDD');
 
 const AGENT = categoryIndex('LLDD', 'Real estate agent');
 const PRIVATE_PERSON = categoryIndex('LLDD', 'Person not in same household');
@@ -71,7 +74,7 @@ describe('landlords fitted to G37 and G40 together', () => {
       ['G40', g40Of({ [AGENT]: 80, [PRIVATE_PERSON]: 20 })],
       ['G37', g37Of({ R_RE_Agt_DS_Sep_house: 70, R_Psn_not_in_s_hh_DS_Sep_hous: 30, O_OR_DS_Flat_apart: 10 })],
     ]);
-    const shift = shareLandlords({ salCode: 'x', tables }, level, renter, false, createRng(1));
+    const shift = shareLandlords({ salCode: 'x', tables }, LANDLORDS, level, renter, false, createRng(1));
     const lldd = level.columns.LLDD!;
     // Ten move: G37's cells are then met exactly; ten more would help G40 but cost G37 more.
     expect(shift.moved).toBe(10);
@@ -88,7 +91,7 @@ describe('landlords fitted to G37 and G40 together', () => {
       ['G40', g40Of({ [AGENT]: 50 })],
       ['G37', g37Of({ R_RE_Agt_DS_Sep_house: 45, O_OR_DS_Sep_house: 15 })],
     ]);
-    expect(shareLandlords({ salCode: 'x', tables }, level, renter, false, createRng(3)).moved).toBe(5);
+    expect(shareLandlords({ salCode: 'x', tables }, LANDLORDS, level, renter, false, createRng(3)).moved).toBe(5);
     expect(level.columns.TEND!.filter((t) => t === RENTED)).toHaveLength(45);
     expect(level.columns.LLDD!.filter((k) => k === AGENT)).toHaveLength(45);
     expect(level.columns.TEND!.filter((t) => t === OWNED)).toHaveLength(15);
@@ -104,7 +107,7 @@ describe('landlords fitted to G37 and G40 together', () => {
       const { level, renter } = dwellingsOf(houses(AGENT, 50), 0);
       const tables = new Map([['G37', g37Of(g37)]]);
       if (withG40) tables.set('G40', g40Of({ [PRIVATE_PERSON]: 50 }));
-      expect(shareLandlords({ salCode: 'x', tables }, level, renter, small, createRng(1)).moved).toBe(0);
+      expect(shareLandlords({ salCode: 'x', tables }, LANDLORDS, level, renter, small, createRng(1)).moved).toBe(0);
       expect(level.columns.LLDD!.every((k) => k === AGENT)).toBe(true);
     }
   });
@@ -121,7 +124,7 @@ describe('landlords fitted to G37 and G40 together', () => {
         ]);
         const before = tabulate(asPopulation({ ...level.columns, LLDD: level.columns.LLDD!.slice() }, n), G37);
         const agentsBefore = level.columns.LLDD!.filter((k) => k === AGENT).length;
-        shareLandlords({ salCode: 'x', tables }, level, renter, false, createRng(seed));
+        shareLandlords({ salCode: 'x', tables }, LANDLORDS, level, renter, false, createRng(seed));
         const after = tabulate(asPopulation(level.columns, n), G37);
         expect(squaredError(after, tables.get('G37')!)).toBeLessThanOrEqual(squaredError(before, tables.get('G37')!));
         const agents = level.columns.LLDD!.filter((k) => k === AGENT).length;

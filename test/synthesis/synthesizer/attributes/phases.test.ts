@@ -21,7 +21,7 @@ import {
   personBasics,
   type PersonLevel,
 } from '../../../../src/synthesis/synthesizer/attributes/persons.ts';
-import { matrixPrior } from '../../../../src/synthesis/synthesizer/attributes/priors.ts';
+import { matrixPrior } from '../../../../src/synthesis/census/controls/priors.ts';
 import { createRng } from '../../../../src/synthesis/synthesizer/rng.ts';
 import { toySuburb } from './fixture.ts';
 

@@ -1,5 +1,5 @@
 import { controlledRound2D, largestRemainder, nearestIntegers, sum } from '../../integerise.ts';
-import { rake } from '../../rake.ts';
+import { rake } from '../../../shared/rake.ts';
 import type { Rng } from '../../rng.ts';
 import { DEFAULT_FAMILY_TYPES, familySizePrior } from '../../../census/controls/structure-priors.ts';
 import { FAMILY_TYPE_COUNT, FamilyType, HouseholdKind, type StructureDiagnostics, type StructureTargets } from '../model.ts';

@@ -8,23 +8,25 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  birthplaceAffinity,
-  birthplaceConcordance,
   CHILD_BORN_HERE_OF_CITIZEN_IS_CITIZEN,
   COUPLES_SAME_RELIGION_AT_LEAST,
   couplesByBirthplaceFromG30,
   DEGREE_WITH_DEGREE_OVER_CHANCE,
-  englishOnlyAffinity,
   G14_RELIGION_GROUPS_AUSTRALIA_2021,
+  G30_COUPLES_AUSTRALIA_2021,
   HOUSEHOLDS_OVER_PERSONS_OTHER_LANGUAGE_2011,
   OTHER_LANGUAGE_SHARE_STATED_2011,
-  G30_COUPLES_AUSTRALIA_2021,
-  NATIONAL_FAMILY_STRENGTHS_2021,
   WORKING_AGE_LEVELS_AUSTRALIA_2021,
+} from '../../../src/synthesis/census/reference/family-figures.ts';
+import {
+  birthplaceAffinity,
+  birthplaceConcordance,
+  englishOnlyAffinity,
+  NATIONAL_FAMILY_STRENGTHS_2021,
   qualificationAffinity,
   religionAffinity,
-} from '../../../../src/synthesis/synthesizer/attributes/family-strengths.ts';
-import { affinityTable, alikeBy, alikeShareUnderAffinity, alikeShareUnderIndependence, nestedAlikeShares } from '../../../../src/synthesis/synthesizer/attributes/homogamy.ts';
+} from '../../../src/synthesis/shared/family-strengths.ts';
+import { affinityTable, alikeBy, alikeShareUnderAffinity, alikeShareUnderIndependence, nestedAlikeShares } from '../../../src/synthesis/shared/homogamy.ts';
 
 describe('homogamy model', () => {
   it('is independence at δ = 0 and has odds ratio exp(2δ) on a 2 × 2 table, with both margins kept', () => {
@@ -110,7 +112,7 @@ describe('2021 national strengths', () => {
 });
 
 const PACKS = [
-  resolve(import.meta.dirname, '../../../../census/2021-gcp/AUS'),
+  resolve(import.meta.dirname, '../../../census/2021-gcp/AUS'),
   '/work/shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/AUS',
 ];
 const pack = PACKS.find((dir) => existsSync(join(dir, '2021Census_G30_AUS_AUS.csv')));

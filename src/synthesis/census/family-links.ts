@@ -5,7 +5,8 @@
  * relationship column and family index alone, so the attributes step can use it before the
  * population exists.
  */
-import { RLHP } from '../rules.ts';
+import { RLHP } from './relationships.ts';
+import { variableByCode } from './variables.ts';
 
 export interface FamilyLinks {
   /** Couples as pairs [first, second, first, second, …] (the family's partners in person order). */
@@ -46,3 +47,6 @@ export function familyLinks(rlhp: Uint8Array, family: Int32Array): FamilyLinks {
   }
   return { partners: Int32Array.from(partners), children: Int32Array.from(children), relatives: Int32Array.from(relatives) };
 }
+
+/** LANP's English only / another language / not stated, fine index → group. */
+export const LANGUAGE_HOME_GROUPS = variableByCode('LANP').coarse!.fromFine;

@@ -9,7 +9,7 @@
  * be alike (Kalmijn 1998, "Intermarriage and homogamy", Annual Review of Sociology 24, for the
  * model).
  */
-import { rake } from '../rake.ts';
+import { rake } from './rake.ts';
 
 /** Whether categories i and j count as alike: the same group of `groupOf` when given, else the same category. */
 export const alikeBy = (groupOf?: ArrayLike<number>) => (i: number, j: number): boolean => (groupOf ? groupOf[i] === groupOf[j] : i === j);

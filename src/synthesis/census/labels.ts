@@ -5,6 +5,8 @@
  * second copy of the catalogue.
  */
 
+import { variableByCode } from './variables.ts';
+
 const NOT_APPLICABLE = /^not applicable\b/i;
 const NOT_STATED = /not stated|inadequately described|not described/i;
 
@@ -139,3 +141,10 @@ export function ordinalRanks(labels: readonly string[]): Float64Array {
   });
   return out;
 }
+
+/** Stated categories of a variable (1): not "Not stated", "Not applicable", "inadequately described". */
+export const statedCategories = (code: string): Uint8Array =>
+  Uint8Array.from({ length: 256 }, (_, k) => {
+    const label = variableByCode(code).categories[k];
+    return label !== undefined && !isUninformative(label) ? 1 : 0;
+  });

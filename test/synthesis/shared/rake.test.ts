@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rake, scaleTo } from '../../../src/synthesis/synthesizer/rake.ts';
+import { rake, scaleTo } from '../../../src/synthesis/shared/rake.ts';
 
 describe('rake', () => {
   it('fits a 2 × 2 table to its margins (known answer)', () => {

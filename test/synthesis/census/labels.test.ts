@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { band, bandingOf, notApplicableIndex, ordinalRanks, parseDollarBand, representativeDollars } from '../../../../src/synthesis/synthesizer/attributes/labels.ts';
-import { variableByCode } from '../../../../src/synthesis/census/variables.ts';
+import { band, bandingOf, notApplicableIndex, ordinalRanks, parseDollarBand, representativeDollars } from '../../../src/synthesis/census/labels.ts';
+import { variableByCode } from '../../../src/synthesis/census/variables.ts';
 
 describe('labels', () => {
   it('parses the ABS band labels', () => {

@@ -7,10 +7,19 @@
  * The numbers are rough national shapes read off published 2021 Census summaries (rounded,
  * a few per cent at best). They only shape the joint: wherever a table exists, the dealt
  * counts still equal the table's, because the prior is raked to its margins (fit.ts). Rows
- * are classes, columns categories in catalogue order; a 0 is a structural zero.
+ * are classes, columns categories in catalogue order; a 0 is a structural zero. The controls'
+ * rows (controls.ts) name them by PRIORS, at the end of this file.
  */
-import { ABS_CODE_ORDER, categoryIndex, inCatalogueOrder, variableByCode } from '../../census/variables.ts';
-import type { ClassPrior } from './fit.ts';
+import { ABS_CODE_ORDER, categoryIndex, inCatalogueOrder, variableByCode } from '../variables.ts';
+
+/** A prior over a target's categories for classes of units (weight 0 = impossible). */
+export interface ClassPrior {
+  /** Class of each unit (only read for units in a stratum). */
+  readonly classOf: Uint8Array | Int32Array;
+  readonly classes: number;
+  /** Weight of category `category` for class `cls` (any non-negative scale). */
+  weight(cls: number, category: number): number;
+}
 
 /** Age bands of the priors: index by single-year age. */
 export const PRIOR_BANDS: readonly (readonly [number, number])[] = [
@@ -453,3 +462,60 @@ export function occpPrior(age: Uint8Array, latent: Float64Array): ClassPrior {
   const rows = OCCP_BY_AGE.flatMap((row) => [0, 1, 2].map((third) => row?.map((w, k) => w * OCCP_BY_ADVANTAGE[k]![third]!)));
   return matrixPrior(cls, rows);
 }
+
+// ------------------------------------------------------------------ the priors by name
+
+/**
+ * What a prior classes its units by: the level's columns dealt so far, and for persons their
+ * single-year age, its PRIOR_BANDS band, the latent advantage and whether the area is remote;
+ * for dwellings the oldest resident's age, flat or not, and the household's weekly dollars.
+ */
+export interface PriorInputs {
+  readonly columns: Readonly<Record<string, Uint8Array>>;
+  readonly age?: Uint8Array;
+  readonly band?: Uint8Array;
+  readonly latent?: Float64Array;
+  readonly remote?: boolean;
+  readonly oldest?: Int32Array;
+  readonly flat?: Uint8Array;
+  readonly weeklyIncome?: ArrayLike<number>;
+}
+
+/** An input a prior cannot do without: a phase that names the prior but does not pass it is a bug. */
+function needs<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`this prior needs ${what}`);
+  return value;
+}
+const column = (x: PriorInputs, code: string): Uint8Array => needs(x.columns[code], `the ${code} column`);
+const byBand = (rows: readonly (readonly number[] | undefined)[]) => (x: PriorInputs): ClassPrior => matrixPrior(needs(x.band, 'age bands'), rows);
+
+/**
+ * Every prior the controls (controls.ts) name, as a function of what it classes units by. The
+ * name says the variable and its classes.
+ */
+export const PRIORS = {
+  LFSP_BY_AGE: byBand(LFSP_BY_AGE),
+  HRSP_BY_LFSP: (x: PriorInputs) => hrspPrior(column(x, 'LFSP')),
+  OCCP_BY_AGE_AND_ADVANTAGE: (x: PriorInputs) => occpPrior(needs(x.age, 'ages'), needs(x.latent, 'the latent advantage')),
+  INDP_BY_OCCP: (x: PriorInputs) => indpPrior(column(x, 'OCCP')),
+  TYPP_BY_AGE_AND_STUDENT: (x: PriorInputs) => typpPrior(needs(x.age, 'ages'), x.columns.RLHP),
+  HSCP_BY_AGE: byBand(HSCP_BY_AGE),
+  HEAP_BY_AGE_AND_OCCP: (x: PriorInputs) => heapPrior(needs(x.age, 'ages'), column(x, 'OCCP')),
+  MSTP_BY_AGE_AND_REGISTRATION: (x: PriorInputs) => mstpPrior(needs(x.age, 'ages'), x.columns.MDCP),
+  INGP_BY_AGE: byBand(INGP_BY_AGE),
+  CITP_BY_BIRTHPLACE: (x: PriorInputs) => citpPrior(column(x, 'BPLP')),
+  LANP_BY_ORIGIN_AND_REMOTENESS: (x: PriorInputs) => lanpPrior(column(x, 'BPLP'), column(x, 'INGP'), needs(x.remote, 'remoteness')),
+  ENGLP_BY_LANP: (x: PriorInputs) => englpPrior(column(x, 'LANP')),
+  RELP_BY_BIRTHPLACE: (x: PriorInputs) => relpPrior(column(x, 'BPLP')),
+  ASSNP_BY_AGE: byBand(ASSNP_BY_AGE),
+  LTHP_BY_AGE: byBand(LTHP_BY_AGE),
+  UAI5P_BY_AGE: byBand(UAI5P_BY_AGE),
+  VOLWP_BY_AGE: byBand(VOLWP_BY_AGE),
+  STRD_BY_SIZE: (x: PriorInputs) => matrixPrior(column(x, 'NPRD'), STRD_BY_SIZE),
+  TEND_BY_AGE_FLAT_AND_INCOME: (x: PriorInputs) => tendPrior(needs(x.oldest, 'the oldest residents'), needs(x.flat, 'flats'), needs(x.weeklyIncome, 'household incomes')),
+} as const satisfies Record<string, (x: PriorInputs) => ClassPrior>;
+export type PriorName = keyof typeof PRIORS;
+
+/** Shares over a variable's categories that split what a table lumps (weights of a uniform draw within a cell). */
+export const CATEGORY_SHARES = { BPLP_OVERSEAS_SHARES } as const satisfies Record<string, readonly number[]>;
+export type SharesName = keyof typeof CATEGORY_SHARES;
