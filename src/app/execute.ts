@@ -7,17 +7,8 @@ import { err, ok, type Result } from '../core/result.ts';
 import { StoreUnavailableError, type ChargeFailure, type QueryRecord } from '../ports/account-store.ts';
 import type { ExportResult, Implicate, PoolRelease, SampledPart } from '../ports/pool-release.ts';
 import type { OpsLog, UseCaseDeps } from './deps.ts';
-import {
-  CONTENT_TYPES,
-  DICTIONARY_CONTENT_TYPE,
-  dictionaryFileKey,
-  dictionaryFileName,
-  downloadNameOf,
-  HOUSEHOLD_CONTENT_TYPE,
-  householdFileKey,
-  resultFileKey,
-  resultFileName,
-} from './format.ts';
+import { COMPANION_FILES, HOUSEHOLD_FILE, OUTPUT_FORMAT_SPECS } from '../core/formats.ts';
+import { dictionaryFileKey, dictionaryFileName, downloadNameOf, hasDictionaryLink, householdFileKey, resultFileKey, resultFileName } from './format.ts';
 import { implicateFor, requestedSeed } from './implicates.ts';
 import { sandboxDeliveryRefusal, sandboxExecuteRefusal, sandboxRecordsRefusal } from './sandbox-caps.ts';
 import { validateQuery, type NormalizedQuery, type QueryInput } from './query-validation.ts';
@@ -109,12 +100,11 @@ async function outcomeOf(deps: Pick<UseCaseDeps, 'files' | 'accounts' | 'clock'>
     download_url: await deps.files.downloadUrl(q.fileKey ?? '', downloadNameOf(q.queryId, q.datasetType, q.fileKey, metadata.output_format, metadata.test_data === true), q.downloadExpires),
     download_expires: q.downloadExpires.toISOString(),
     metadata: wireMetadata(metadata),
-    ...(q.fileKey?.endsWith('.zip') ? {} : await dictionaryLink(deps, q.queryId, q.datasetType, metadata.output_format, q.downloadExpires, metadata.test_data === true)),
+    ...(hasDictionaryLink(metadata.output_format, q.fileKey === householdFileKey(q.queryId)) ? await dictionaryLink(deps, q.queryId, q.datasetType, q.downloadExpires, metadata.test_data === true) : {}),
   };
 }
 
-async function dictionaryLink(deps: Pick<UseCaseDeps, 'files'>, queryId: string, dataset: QueryRecord['datasetType'], format: string, expires: Date, testData: boolean) {
-  if (format !== 'csv') return {};
+async function dictionaryLink(deps: Pick<UseCaseDeps, 'files'>, queryId: string, dataset: QueryRecord['datasetType'], expires: Date, testData: boolean) {
   return { dictionary_url: await deps.files.downloadUrl(dictionaryFileKey(queryId), dictionaryFileName(queryId, dataset, testData), expires) };
 }
 
@@ -296,7 +286,7 @@ interface WrittenFile {
 /** Writes the sampled records to a scratch file in the requested format (a zip of three files for household). */
 async function writeResultFile(deps: UseCaseDeps, plan: ExecutePlan, parts: readonly SampledPart[], scratch: ScratchFiles): Promise<WrittenFile> {
   const { pools, query: q, queryId } = plan;
-  const tmpPath = await deps.scratch.file(plan.household ? householdFileKey(queryId) : `${queryId}.${q.output_format}`);
+  const tmpPath = await deps.scratch.file(plan.fileKey);
   scratch.tmpPath = tmpPath;
   const metadata = fileMetadata(deps, plan);
   const exported = plan.household
@@ -349,8 +339,8 @@ function fileMetadata(deps: Pick<UseCaseDeps, 'pools'>, plan: ExecutePlan): Reco
 
 /** Stores the dictionary (when the format has one) and the result file under their keys. */
 async function storeResultFiles(deps: UseCaseDeps, plan: ExecutePlan, { path, exported }: WrittenFile): Promise<void> {
-  if (exported.dictionaryPath !== undefined) await deps.files.put(dictionaryFileKey(plan.queryId), exported.dictionaryPath, DICTIONARY_CONTENT_TYPE);
-  await deps.files.put(plan.fileKey, path, plan.household ? HOUSEHOLD_CONTENT_TYPE : CONTENT_TYPES[plan.query.output_format]);
+  if (exported.dictionaryPath !== undefined) await deps.files.put(dictionaryFileKey(plan.queryId), exported.dictionaryPath, COMPANION_FILES.dictionary.contentType);
+  await deps.files.put(plan.fileKey, path, plan.household ? HOUSEHOLD_FILE.contentType : OUTPUT_FORMAT_SPECS[plan.query.output_format].contentType);
 }
 
 /** Marks the query completed; throws when crash recovery refunded it meanwhile (this instance's lease lapsed). */
@@ -373,7 +363,7 @@ async function completedOutcome(deps: UseCaseDeps, plan: ExecutePlan, creditsRem
     download_url: downloadUrl,
     download_expires: expires.toISOString(),
     metadata: wireMetadata(plan.metadata),
-    ...(plan.household ? {} : await dictionaryLink(deps, queryId, q.dataset_type, q.output_format, expires, sandbox)),
+    ...(hasDictionaryLink(q.output_format, plan.household) ? await dictionaryLink(deps, queryId, q.dataset_type, expires, sandbox) : {}),
   };
 }
 
