@@ -62,6 +62,13 @@ export const formatOfExtension = (extension: string): OutputFormat | undefined =
 /** Whether the format's dictionary is a companion file (it has no place for it inside). */
 export const hasDictionaryBeside = (format: OutputFormat): boolean => OUTPUT_FORMAT_SPECS[format].companions.includes('dictionary');
 
+/** The formats whose dictionary is a file beside the result (csv). */
+export const DICTIONARY_BESIDE_FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS.filter(hasDictionaryBeside);
+
+/** Words as a reader lists them: "parquet, csv or xlsx" (with `and`: "csv and tsv"). */
+export const listed = (words: readonly string[], conjunction: 'or' | 'and' = 'or'): string =>
+  words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`;
+
 /** A companion's file name beside a result's: "spq-….csv" → "spq-…-dictionary.json". */
 export const companionNameOf = (resultName: string, companion: Companion): string =>
   `${resultName.slice(0, resultName.lastIndexOf('.'))}-${COMPANION_FILES[companion].suffix}.${COMPANION_FILES[companion].extension}`;

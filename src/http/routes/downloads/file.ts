@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { downloadPolicy, rateLimitedError } from '../../../app/rate-limits.ts';
 import { openDownload, parseRange, readDownload, storedRepresentation, type DownloadFile } from '../../../app/download.ts';
-import { mediaTypeOf, SERVED_FILES } from '../../../core/formats.ts';
+import { DICTIONARY_BESIDE_FORMATS, listed, mediaTypeOf, OUTPUT_FORMATS, SERVED_FILES } from '../../../core/formats.ts';
 import { appError } from '../../../core/errors.ts';
 import { ErrorBody, RateLimitedBody } from '../../../wire/common.ts';
 import { isCompressible, type ContentCoding } from '../../../ports/file-store.ts';
@@ -29,7 +29,10 @@ export const schema = {
     'accept-encoding': Type.Optional(Type.String({ description: 'zstd or gzip: a whole csv or JSON file is sent compressed' })),
   }),
   response: {
-    200: { description: 'The file: parquet, csv or xlsx; a zip for a household sample; JSON for a csv\'s dictionary', content: served },
+    200: {
+      description: `The file: ${listed([...OUTPUT_FORMATS])}; a zip for a household sample; JSON for a ${listed(DICTIONARY_BESIDE_FORMATS)}'s dictionary`,
+      content: served,
+    },
     206: { description: 'The requested byte range of the file', content: served },
     307: {
       description:
