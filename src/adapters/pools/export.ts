@@ -19,8 +19,6 @@ import { ID_COLUMNS } from './records-sql.ts';
 import { NULL_CODE, variableFileColumns, type VariableFileColumn } from './variable-columns.ts';
 import { FILE_WRITERS, type CodedBatches } from './writers.ts';
 
-export type { DatasetColumns, ExportPart, LinkedColumns } from './file-shape.ts';
-
 const CHUNK = 2048;
 
 /** The geography columns of a file (suburb_code, and with hierarchical geography the rest) over the suburbs its parts draw from. */

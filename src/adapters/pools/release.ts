@@ -16,7 +16,8 @@ import type { ExportBundleRequest, ExportRequest, PoolRelease, ResolveFailure, R
 import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
 import { LINK_FILES, OpenColumnFile, columnFile, type ColumnFile, type ColumnKind, type ColumnReader } from './columns.ts';
 import { dictionaryPathOf, measurementOf } from './dictionary.ts';
-import { exportRows, type DatasetColumns } from './export.ts';
+import { exportRows } from './export.ts';
+import type { DatasetColumns } from './file-shape.ts';
 import { verifyManifest, type VerifyMode } from './manifest.ts';
 import type { ParquetEncoding } from './parquet.ts';
 import { ZipWriter } from './zip.ts';
