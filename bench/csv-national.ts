@@ -7,33 +7,24 @@
  * Usage: node bin/run-ts.js bench/csv-national.ts [--release /tmp/spq-national-aus/pools/2021.1] [--n 1000000] [--reps 2] [--format csv|parquet] [--out /tmp/csv-national.csv]
  */
 import { rm } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { openPoolRelease } from '../src/adapters/pools/release.ts';
+import { benchOptions } from './lib.ts';
 
-const { values } = parseArgs({
-  options: {
-    release: { type: 'string', default: '/tmp/spq-national-aus/pools/2021.1' },
-    scope: { type: 'string', default: 'Australia' },
-    n: { type: 'string', default: '1000000' },
-    reps: { type: 'string', default: '2' },
-    format: { type: 'string', default: 'csv' },
-    out: { type: 'string', default: '/tmp/csv-national.csv' },
-  },
-});
-const release = await openPoolRelease(values.release!);
-const scope = release.resolve('australia', values.scope!);
+const values = benchOptions({ release: '/tmp/spq-national-aus/pools/2021.1', scope: 'Australia', n: 1000000, reps: 2, format: 'csv', out: '/tmp/csv-national.csv' });
+const release = await openPoolRelease(values.release);
+const scope = release.resolve('australia', values.scope);
 if (!scope.ok) throw new Error(`no ${values.scope}`);
 const metadata = { version: release.version, seed: '1', citation: 'bench' };
 const ms = (micros: { user: number; system: number }) => ((micros.user + micros.system) / 1000).toFixed(0);
-for (let r = 0; r < Number(values.reps); r++) {
+for (let r = 0; r < values.reps; r++) {
   const cpu0 = process.cpuUsage();
   const main0 = process.threadCpuUsage();
   const t0 = performance.now();
-  const rows = release.sample(scope.value, 'persons', Number(values.n), BigInt(r + 7));
+  const rows = release.sample(scope.value, 'persons', values.n, BigInt(r + 7));
   const t1 = performance.now();
-  const result = await release.export({ dataset: 'persons', parts: [{ selection: scope.value, rows }], format: values.format as 'csv' | 'parquet', includeGeography: 'none', metadata, destPath: values.out! });
+  const result = await release.export({ dataset: 'persons', parts: [{ selection: scope.value, rows }], format: values.format as 'csv' | 'parquet', includeGeography: 'none', metadata, destPath: values.out });
   const t2 = performance.now();
-  await rm(values.out!, { force: true });
+  await rm(values.out, { force: true });
   if (result.dictionaryPath) await rm(result.dictionaryPath, { force: true });
   console.log(
     `sample ${(t1 - t0).toFixed(0)} ms, export ${(t2 - t1).toFixed(0)} ms; CPU: process ${ms(process.cpuUsage(cpu0))} ms, main thread ${ms(process.threadCpuUsage(main0))} ms; ${result.rows.toLocaleString()} rows, ${(result.bytes / 1e6).toFixed(0)} MB`,

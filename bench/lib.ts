@@ -1,14 +1,44 @@
 /**
- * Small helpers shared by the benches: medians, the machine's load (recorded with every run,
- * because figures from a loaded 2-core machine are not comparable), free ports, and a bench
- * account with enough credits for million-row executes.
+ * Small helpers shared by the benches: their command-line options, medians, the machine's load
+ * (recorded with every run, because figures from a loaded 2-core machine are not comparable),
+ * free ports, and a bench account with enough credits for million-row executes.
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
 import { createAccountWithKey } from '../src/app/accounts.ts';
 import type { AccountStore } from '../src/ports/account-store.ts';
 import { systemClock } from '../src/ports/clock.ts';
 export { freePort } from '../test/support/free-port.ts';
+
+/** An option's default: its type too (a number option reads as a number, a boolean one is a flag); null for a text option without one. */
+type OptionDefault = string | number | boolean | null;
+type OptionValues<T extends Record<string, OptionDefault>> = {
+  readonly [K in keyof T]: T[K] extends number ? number : T[K] extends boolean ? boolean : T[K] extends null ? string | undefined : string;
+};
+
+/**
+ * The bench's --options, typed by their defaults: `benchOptions({ n: 1000000, out: '/tmp/x.csv',
+ * why: false, json: null })`. An unknown option or a number option that is not a number stops
+ * the bench before it runs.
+ */
+export function benchOptions<const T extends Record<string, OptionDefault>>(defaults: T): OptionValues<T> {
+  const options = Object.fromEntries(
+    Object.entries(defaults).map(([name, value]) =>
+      [name, typeof value === 'boolean' ? { type: 'boolean' as const } : { type: 'string' as const, ...(value === null ? {} : { default: String(value) }) }],
+    ),
+  );
+  const { values } = parseArgs({ options });
+  return Object.fromEntries(
+    Object.entries(defaults).map(([name, value]) => {
+      const given = values[name];
+      if (typeof value !== 'number') return [name, typeof value === 'boolean' ? given === true : given];
+      const number = Number(given);
+      if (Number.isNaN(number)) throw new Error(`--${name} must be a number, got ${String(given)}`);
+      return [name, number];
+    }),
+  ) as OptionValues<T>;
+}
 
 export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -18,30 +18,21 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { realLgas, realPostcodes, realSa2s, realSals } from '../src/census-input/asgs-reference.ts';
 import type { SuburbEntry } from '../src/adapters/pools/catalog.ts';
 import { createPoolReleaseWriter } from '../src/adapters/pools/writer.ts';
 import { lgaIdentifiers, suburbIdentifiers } from '../src/census-input/abs-names.ts';
 import { DATASET_TYPES, type DatasetType, type StateAbbr } from '../src/core/dataset.ts';
 import { variablesOf } from '../src/synthesis/census/variables.ts';
-import { fmtInt, machineLine, median } from './lib.ts';
+import { benchOptions, fmtInt, machineLine, median } from './lib.ts';
 import { syntheticPopulation } from './pool-release-synthetic.ts';
 import { startServer, stopServer } from './server.ts';
 
-const { values } = parseArgs({
-  options: {
-    data: { type: 'string', default: '/tmp/spq-startup-levels' },
-    persons: { type: 'string', default: '50' },
-    starts: { type: 'string', default: '3' },
-    levels: { type: 'string', default: 'sal,sa2,poa,lga' },
-    release: { type: 'string' },
-  },
-});
+const values = benchOptions({ data: '/tmp/spq-startup-levels', persons: 50, starts: 3, levels: 'sal,sa2,poa,lga', release: null });
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const root = join(import.meta.dirname, '..');
-const dataDir = resolve(values.data!);
-const levels = values.levels!.split(',');
+const dataDir = resolve(values.data);
+const levels = values.levels.split(',');
 const releaseDir = values.release ? resolve(values.release) : join(dataDir, 'pools', levels.join('-'));
 
 /** Every real area of the four levels as the builder catalogues it; suburbs get their state's postal areas and LGAs in turn. */
@@ -91,10 +82,10 @@ async function buildRelease(persons: number): Promise<number> {
 async function main(): Promise<void> {
   say(`machine: ${machineLine()}`);
   if (spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' }).status !== 0) throw new Error('the build of dist/ failed');
-  const areas = await buildRelease(Number(values.persons));
+  const areas = await buildRelease(values.persons);
   const serverDir = join(dataDir, 'server');
   const ready: number[] = [];
-  for (let i = 0; i < Number(values.starts); i++) {
+  for (let i = 0; i < values.starts; i++) {
     await rm(serverDir, { recursive: true, force: true });
     await mkdir(serverDir, { recursive: true });
     const server = await startServer(releaseDir, serverDir);

@@ -15,7 +15,6 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { loadCensusInputs } from '../src/census-input/load-inputs.ts';
 import { areaJob } from '../src/synthesis/pipeline/area-job.ts';
 import { publishedPersons } from '../src/synthesis/pipeline/area-inputs.ts';
@@ -25,34 +24,32 @@ import { INPUT_TABLES } from '../src/synthesis/census/tables.ts';
 import { cellInside } from '../src/synthesis/census/gcp/table.ts';
 import { tabulate, tabulateCells } from '../src/synthesis/census/tabulate.ts';
 import { variableByCode } from '../src/synthesis/census/variables.ts';
-import { median } from './lib.ts';
+import { benchOptions, median } from './lib.ts';
 import { LEVEL_REFERENCE, writeStatePack, type BenchLevel } from './state-pack.ts';
 
-const { values } = parseArgs({
-  options: {
-    state: { type: 'string', default: 'TAS' },
-    level: { type: 'string', default: 'sa2' },
-    min: { type: 'string', default: '5000' },
-    max: { type: 'string', default: '1e9' },
-    tables: { type: 'string', default: 'G32,G33,G40,G54,G27' },
-    areas: { type: 'string', default: '1000' },
-    cells: { type: 'string', default: '12' },
-    seed: { type: 'string', default: '1' },
-    json: { type: 'string' },
-    why: { type: 'boolean' },
-    pack: { type: 'string', default: fileURLToPath(new URL('../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url)) },
-  },
+const values = benchOptions({
+  state: 'TAS',
+  level: 'sa2',
+  min: 5000,
+  max: 1e9,
+  tables: 'G32,G33,G40,G54,G27',
+  areas: 1000,
+  cells: 12,
+  seed: 1,
+  json: null,
+  why: false,
+  pack: fileURLToPath(new URL('../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url)),
 });
 const level = values.level as BenchLevel;
 if (!(level in LEVEL_REFERENCE)) throw new Error(`--level must be poa, sa2 or lga, got ${values.level}`);
-const state = values.state!.toUpperCase();
+const state = values.state.toUpperCase();
 
 /** One state's rows of the level beside the STE and AUS files, cached in tmp. */
 function inputsDir(): string {
   const dir = join(tmpdir(), `spq-table-misses-${state}-${level}`);
   if (!existsSync(join(dir, 'done'))) {
     rmSync(dir, { recursive: true, force: true });
-    writeStatePack(resolve(values.pack!), level, state, dir);
+    writeStatePack(resolve(values.pack), level, state, dir);
     writeFileSync(join(dir, 'done'), '');
   }
   return dir;
@@ -61,15 +58,15 @@ function inputsDir(): string {
 const loaded = await loadCensusInputs(inputsDir(), () => {}, { level, allowUnknownHeaders: false });
 if (!loaded.ok) throw new Error(JSON.stringify(loaded.error).slice(0, 500));
 const prepared = prepareLevel(loaded.value);
-const min = Number(values.min);
-const max = Number(values.max);
-const chosen = values.tables!.split(',');
+const min = values.min;
+const max = values.max;
+const chosen = values.tables.split(',');
 const areas = loaded.value.suburbs
   .filter((s) => {
     const n = publishedPersons(loaded.value, s.salCode);
     return n >= min && n < max;
   })
-  .slice(0, Number(values.areas));
+  .slice(0, values.areas);
 const why: Record<string, number> = {};
 function partialWhy(pop: import('../src/synthesis/census/population.ts').Population): void {
   const rlhp = pop.persons.variables.RLHP!;
@@ -118,7 +115,7 @@ const cellStats = new Map<string, { diff: Float64Array; sq: Float64Array; pub: F
 const started = performance.now();
 let violations = 0;
 for (const [index, suburb] of areas.entries()) {
-  const { job } = areaJob(prepared, suburb, index, { seed: Number(values.seed), smallSuburbThreshold: 100 });
+  const { job } = areaJob(prepared, suburb, index, { seed: values.seed, smallSuburbThreshold: 100 });
   const outcome = runSuburbJob(job);
   violations += Object.values(outcome.violationsByRule).reduce((a, b) => a + b, 0);
   if (values.why) partialWhy(outcome.population);
@@ -157,7 +154,7 @@ for (const id of chosen) {
   if (!stats) continue;
   const table = INPUT_TABLES.find((t) => t.id === id)!;
   const total = stats.sq.reduce((a, b) => a + b, 0);
-  const order = [...stats.sq.keys()].sort((a, b) => stats.sq[b]! - stats.sq[a]!).slice(0, Number(values.cells));
+  const order = [...stats.sq.keys()].sort((a, b) => stats.sq[b]! - stats.sq[a]!).slice(0, values.cells);
   process.stdout.write(`\n${id} (${table.description}): median ${medians[id]?.toFixed(4)}\n`);
   for (const c of order)
     process.stdout.write(`  ${table.cells[c]!.header.padEnd(40)} published ${stats.pub[c]!.toFixed(0).padStart(7)}  synthetic−published ${stats.diff[c]!.toFixed(0).padStart(6)}  share of sq. error ${((100 * stats.sq[c]!) / total).toFixed(1)}%\n`);

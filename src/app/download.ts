@@ -4,7 +4,9 @@ import { verifyLink } from '../core/links.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import { STORED_CODINGS, type ContentCoding } from '../ports/file-store.ts';
 import type { UseCaseDeps } from './deps.ts';
-import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, dictionaryFileKey, formatOfFileName, HOUSEHOLD_CONTENT_TYPE, householdFileKey } from './format.ts';
+import { DATASET_TYPES } from '../core/dataset.ts';
+import { COMPANION_FILES, formatOfExtension, HOUSEHOLD_FILE, OUTPUT_FORMAT_SPECS, OUTPUT_FORMATS } from '../core/formats.ts';
+import { dictionaryFileKey, householdFileKey, resultFileKey } from './format.ts';
 
 export type ByteRange = { readonly start: number; readonly end: number };
 
@@ -39,19 +41,21 @@ export interface DownloadFile {
 }
 
 /**
- * The file name in the link is ours (spq-<query id>-<dataset>.<format>, …-dictionary.json, or a
+ * The file name in the link is ours (spq-<query id>-<dataset>.<extension>, …-dictionary.json, or a
  * household sample's spq-<query id>-household.zip); anything else was edited.
  */
 // A sandbox query's names carry "-TEST-DATA" before the extension (format.ts).
-const FILE_NAME = /^spq-(qry_[0-9A-Za-z]+)-(?:(persons|families|dwellings)(?:(?:-TEST-DATA)?\.(parquet|csv|xlsx)|-(dictionary)(?:-TEST-DATA)?\.json)|(household)(?:-TEST-DATA)?\.zip)$/;
+const FILE_NAME = new RegExp(
+  `^spq-(qry_[0-9A-Za-z]+)-(?:(${DATASET_TYPES.join('|')})(?:(?:-TEST-DATA)?\\.(${OUTPUT_FORMATS.map((f) => OUTPUT_FORMAT_SPECS[f].extension).join('|')})|-(${COMPANION_FILES.dictionary.suffix})(?:-TEST-DATA)?\\.${COMPANION_FILES.dictionary.extension})|(household)(?:-TEST-DATA)?\\.${HOUSEHOLD_FILE.extension})$`,
+);
 
 /** The store key and content type a genuine file name stands for. */
 function keyOfName(name: RegExpExecArray): { key: string; contentType: string } {
-  const [, queryId, , format, dictionary, household] = name;
-  if (household !== undefined) return { key: householdFileKey(queryId!), contentType: HOUSEHOLD_CONTENT_TYPE };
-  if (dictionary !== undefined) return { key: dictionaryFileKey(queryId!), contentType: DICTIONARY_CONTENT_TYPE };
-  const f = formatOfFileName(`.${format}`)!;
-  return { key: `${queryId}.${f}`, contentType: CONTENT_TYPES[f] };
+  const [, queryId, , extension, dictionary, household] = name;
+  if (household !== undefined) return { key: householdFileKey(queryId!), contentType: HOUSEHOLD_FILE.contentType };
+  if (dictionary !== undefined) return { key: dictionaryFileKey(queryId!), contentType: COMPANION_FILES.dictionary.contentType };
+  const format = formatOfExtension(extension!)!;
+  return { key: resultFileKey(queryId!, format), contentType: OUTPUT_FORMAT_SPECS[format].contentType };
 }
 
 const daysText = (days: number) => `${days} day${days === 1 ? '' : 's'}`;

@@ -1,40 +1,35 @@
-import type { DatasetType, OutputFormat } from '../core/dataset.ts';
-
-export const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
-  parquet: 'application/vnd.apache.parquet',
-  csv: 'text/csv; charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-};
+import type { DatasetType } from '../core/dataset.ts';
+import { COMPANION_FILES, formatOfExtension, hasDictionaryBeside, HOUSEHOLD_FILE, OUTPUT_FORMAT_SPECS, type OutputFormat } from '../core/formats.ts';
 
 /** The store key of a query's result file. */
-export const resultFileKey = (queryId: string, format: OutputFormat): string => `${queryId}.${format}`;
+export const resultFileKey = (queryId: string, format: OutputFormat): string => `${queryId}.${OUTPUT_FORMAT_SPECS[format].extension}`;
 
 /** The file name a client saves: names the query and what it holds. */
 export const resultFileName = (queryId: string, dataset: DatasetType, format: OutputFormat): string =>
-  `spq-${queryId}-${dataset}.${format}`;
+  `spq-${queryId}-${dataset}.${OUTPUT_FORMAT_SPECS[format].extension}`;
 
 /** A household sample (linked_records "household"): one zip of the dwellings, families and persons files. */
-export const HOUSEHOLD_CONTENT_TYPE = 'application/zip';
-export const householdFileKey = (queryId: string): string => `${queryId}.zip`;
-export const householdFileName = (queryId: string): string => `spq-${queryId}-household.zip`;
+export const householdFileKey = (queryId: string): string => `${queryId}.${HOUSEHOLD_FILE.extension}`;
+export const householdFileName = (queryId: string): string => `spq-${queryId}-household.${HOUSEHOLD_FILE.extension}`;
 
-/** The name a stored result downloads under: a household zip's, or the single file's. */
 /** A sandbox query's files say so in their names too ("…-persons-TEST-DATA.csv"): a csv has no other place for it. */
 const marked = (name: string, testData: boolean): string => (testData ? name.replace(/(\.[a-z]+)$/, '-TEST-DATA$1') : name);
 
+/** The name a stored result downloads under: a household zip's, or the single file's. */
 export function downloadNameOf(queryId: string, dataset: DatasetType, fileKey: string | null, format: OutputFormat, testData = false): string {
-  return marked(fileKey?.endsWith('.zip') ? householdFileName(queryId) : resultFileName(queryId, dataset, format), testData);
+  return marked(fileKey?.endsWith(`.${HOUSEHOLD_FILE.extension}`) ? householdFileName(queryId) : resultFileName(queryId, dataset, format), testData);
 }
 
-/** A csv result's dictionary (codes, descriptions, labels and the query metadata) is a second file beside it. */
-export const dictionaryFileKey = (queryId: string): string => `${queryId}.dictionary.json`;
-export const dictionaryFileName = (queryId: string, dataset: DatasetType, testData = false): string => marked(`spq-${queryId}-${dataset}-dictionary.json`, testData);
-export const DICTIONARY_CONTENT_TYPE = 'application/json; charset=utf-8';
+/** A dictionary beside the result (codes, descriptions, labels and the query metadata), for a format with no place for it inside. */
+const DICTIONARY = COMPANION_FILES.dictionary;
+export const dictionaryFileKey = (queryId: string): string => `${queryId}.${DICTIONARY.suffix}.${DICTIONARY.extension}`;
+export const dictionaryFileName = (queryId: string, dataset: DatasetType, testData = false): string => marked(`spq-${queryId}-${dataset}-${DICTIONARY.suffix}.${DICTIONARY.extension}`, testData);
 
+/** The dictionary's signed link of a single-file result whose format has it beside (a household zip holds its own). */
+export const hasDictionaryLink = (format: OutputFormat, household: boolean): boolean => !household && hasDictionaryBeside(format);
 
 export function formatOfFileName(name: string): OutputFormat | undefined {
-  const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
-  return ext === 'parquet' || ext === 'csv' || ext === 'xlsx' ? ext : undefined;
+  return formatOfExtension(name.slice(name.lastIndexOf('.') + 1).toLowerCase());
 }
 
 /**

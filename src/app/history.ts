@@ -1,4 +1,5 @@
 import type { DatasetType, OutputFormat } from '../core/dataset.ts';
+import { hasDictionaryBeside } from '../core/formats.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { isId } from '../core/keys.ts';
 import { err, ok, type Result } from '../core/result.ts';
@@ -26,7 +27,7 @@ async function historyItem(deps: Deps, q: QueryRecord, now: Date): Promise<Histo
     credit_cost: q.creditCost,
     download_url: await deps.files.downloadUrl(q.fileKey ?? '', downloadNameOf(q.queryId, q.datasetType, q.fileKey, format, testData), q.downloadExpires),
     download_expired: q.fileDeletedAt !== null || now.getTime() >= q.downloadExpires.getTime(),
-    ...(format === 'csv'
+    ...(hasDictionaryBeside(format)
       ? { dictionary_url: await deps.files.downloadUrl(dictionaryFileKey(q.queryId), dictionaryFileName(q.queryId, q.datasetType, testData), q.downloadExpires) }
       : {}),
     // The sandbox mark travels with the query wherever it is listed, not only in the execute response.

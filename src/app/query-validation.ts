@@ -1,12 +1,10 @@
-import type { DatasetType, GeographyLevel, IncludeGeography, LinkedRecords, OutputFormat } from '../core/dataset.ts';
+import type { DatasetType, GeographyLevel, IncludeGeography, LinkedRecords } from '../core/dataset.ts';
+import { OUTPUT_FORMAT_SPECS, OUTPUT_FORMATS, type OutputFormat } from '../core/formats.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { creditCost, creditCostOfRecords, householdRecords } from '../core/pricing.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { PoolRelease, ResolveFailure, ResolvedSelection } from '../ports/pool-release.ts';
 import { QUERY_DEFAULTS } from '../wire/query.ts';
-
-/** Excel's sheet limit: 1,048,576 rows, one of them the header. */
-export const XLSX_MAX_DATA_ROWS = 1_048_575;
 
 /** A query as the client sent it, defaults applied (the body schema has checked the types). */
 export interface QueryInput {
@@ -195,16 +193,23 @@ function billableRecords(pools: PoolRelease, query: NormalizedQuery, selections:
     : n * selections.length;
 }
 
-/** The server's per-execute row limit, and Excel's sheet limit for xlsx. */
+/** The server's per-execute row limit, and the format's own (an xlsx sheet's). */
 function checkRowLimits(limits: QueryLimits, query: NormalizedQuery, totalRows: number): AppError | undefined {
   if (totalRows > limits.maxRowsPerExecute) {
     return appError('validation_error', `This query asks for ${totalRows} records; one execute may produce at most ${limits.maxRowsPerExecute}. Split it into several queries.`);
   }
-  if (query.output_format === 'xlsx' && totalRows > XLSX_MAX_DATA_ROWS) {
-    return appError('validation_error', `This query asks for ${totalRows} records, more than an xlsx sheet holds (${XLSX_MAX_DATA_ROWS}); use output_format "parquet" or "csv".`);
+  const cap = OUTPUT_FORMAT_SPECS[query.output_format].maxRows;
+  if (cap !== undefined && totalRows > cap.rows) {
+    return appError('validation_error', `This query asks for ${totalRows} records, more than ${cap.holder} holds (${cap.rows}); use output_format ${uncappedFormats(totalRows)}.`);
   }
   return undefined;
 }
+
+/** The formats that hold this many records, as the refusal offers them: "parquet" or "csv". */
+const uncappedFormats = (rows: number): string =>
+  OUTPUT_FORMATS.filter((f) => (OUTPUT_FORMAT_SPECS[f].maxRows?.rows ?? Infinity) >= rows)
+    .map((f) => `"${f}"`)
+    .join(' or ');
 
 const matchesOf = (selections: readonly ResolvedSelection[], poolSizes: readonly number[]): GeographyMatch[] =>
   selections.map((s, i) => ({

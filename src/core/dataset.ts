@@ -14,8 +14,8 @@ export const QUERY_LEVEL_OF_AREA: Readonly<Record<AreaLevel, GeographyLevel>> = 
 export const FITTED_TO = ['census', 'demo'] as const;
 export type FittedTo = (typeof FITTED_TO)[number];
 
-export const OUTPUT_FORMATS = ['parquet', 'csv', 'xlsx'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+/** The output formats: their registry (extension, content type, caps, companion files) is formats.ts. */
+export { OUTPUT_FORMATS, type OutputFormat } from './formats.ts';
 
 export const INCLUDE_GEOGRAPHY = ['none', 'hierarchical'] as const;
 export type IncludeGeography = (typeof INCLUDE_GEOGRAPHY)[number];

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { mediaTypeOf, SERVED_FILES } from '../core/formats.ts';
 
 /** A compressed representation of a stored file (HTTP Content-Encoding). */
 export type ContentCoding = 'zstd' | 'gzip';
@@ -6,10 +7,10 @@ export type ContentCoding = 'zstd' | 'gzip';
 /** The codings held for a compressible file, in the order a client accepting both is served. */
 export const STORED_CODINGS: readonly ContentCoding[] = ['zstd', 'gzip'];
 
-/** Media types (without parameters) held compressed too: csv and JSON; parquet, xlsx and zip are compressed already. */
-const COMPRESSIBLE = new Set(['text/csv', 'application/json']);
+/** Media types (without parameters) held compressed too, as the format registry says: csv and JSON; parquet, xlsx and zip are compressed already. */
+const COMPRESSIBLE = new Set(SERVED_FILES.filter((file) => file.compressible).map((file) => mediaTypeOf(file.contentType)));
 
-export const isCompressible = (contentType: string): boolean => COMPRESSIBLE.has(contentType.split(';')[0]!.trim().toLowerCase());
+export const isCompressible = (contentType: string): boolean => COMPRESSIBLE.has(mediaTypeOf(contentType));
 
 /**
  * Where result files live: the local data directory (embedded default) or an S3-compatible bucket.

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DATASET_TYPES, FITTED_TO } from '../core/dataset.ts';
 import { StringEnum, Timestamp } from './common.ts';
+import { DictionaryUrl } from './query.ts';
 
 export const HistoryItem = Type.Object({
   query_id: Type.String(),
@@ -11,9 +12,7 @@ export const HistoryItem = Type.Object({
   credit_cost: Type.Integer(),
   download_url: Type.String(),
   download_expired: Type.Boolean(),
-  dictionary_url: Type.Optional(
-    Type.String({ description: 'Extension, csv results only: signed link to the dictionary of codes and labels (JSON), valid as long as download_url' }),
-  ),
+  dictionary_url: Type.Optional(DictionaryUrl),
   test_data: Type.Optional(
     Type.Literal(true, { description: 'Extension: present when a sandbox (spq_test_) key ran the query: nothing charged, test data, not for analysis' }),
   ),

@@ -1,6 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DATASET_TYPES, FITTED_TO, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, LINKED_RECORDS, OUTPUT_FORMATS } from '../core/dataset.ts';
+import { DICTIONARY_BESIDE_FORMATS, listed } from '../core/formats.ts';
 import { StringEnum, Timestamp } from './common.ts';
+
+/** The signed link of a result's dictionary, for the formats that have it beside the file (the format registry says which). */
+export const DictionaryUrl = Type.String({
+  description: `Extension, ${listed(DICTIONARY_BESIDE_FORMATS, 'and')} results only: signed link to the dictionary of codes and labels (JSON), valid as long as download_url`,
+});
 
 /** Body of POST /query/preview and POST /query/execute (one schema for both, as v1 says). */
 export const QueryRequest = Type.Object(
@@ -125,9 +131,7 @@ export const ExecuteResult = Type.Object(
     download_url: Type.String({ description: 'Signed URL of the result file; needs no API key' }),
     download_expires: Timestamp('Expiry of download_url (SPQ_DOWNLOAD_TTL_DAYS after execution: 7 days unless the deployment says otherwise)'),
     metadata: QueryMetadata,
-    dictionary_url: Type.Optional(
-      Type.String({ description: 'Extension, csv results only: signed link to the dictionary of codes and labels (JSON), valid as long as download_url' }),
-    ),
+    dictionary_url: Type.Optional(DictionaryUrl),
   },
   { description: 'Execution result' },
 );

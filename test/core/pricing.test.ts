@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { creditCost } from '../../src/core/pricing.ts';
 
 describe('creditCost', () => {
-  it('matches every example in decisions.md', () => {
+  it('matches every example in docs/spec/decisions.md', () => {
     expect(creditCost(1000, 1, 'none')).toBe(2);
     expect(creditCost(1000, 1, 'hierarchical')).toBe(3);
     expect(creditCost(700, 1, 'none')).toBe(2);

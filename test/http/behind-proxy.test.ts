@@ -6,11 +6,11 @@
  * Clients are told apart by the loopback address they connect from (127.0.0.x); the balancer
  * reaches the service from 127.0.0.200, the only address the service trusts.
  */
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpMailer } from '../../src/adapters/mail/smtp.ts';
 import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
 import { freePort } from '../support/free-port.ts';
+import { sendForm } from '../support/raw-request.ts';
 import { startReverseProxy, type ReverseProxy } from '../support/reverse-proxy.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 import { startTestServer, type TestServer } from './harness.ts';
@@ -19,38 +19,9 @@ const PASSWORD = 'violet kettle harbour 42';
 const BALANCER = '127.0.0.200';
 const PER_ADDRESS = 4;
 
-interface Reply {
-  readonly status: number;
-  readonly text: string;
-}
-
 /** A request from a chosen local address, to the balancer or straight to the service. */
-function send(base: string, method: 'GET' | 'POST', path: string, options: { from: string; fields?: Record<string, string>; headers?: Record<string, string> }): Promise<Reply> {
-  const body = options.fields ? new URLSearchParams(options.fields).toString() : undefined;
-  const url = new URL(`${base}${path}`);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: `${url.pathname}${url.search}`,
-        method,
-        localAddress: options.from,
-        headers: {
-          ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } : {}),
-          ...options.headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const send = (base: string, method: 'GET' | 'POST', path: string, options: { from: string; fields?: Record<string, string>; headers?: Record<string, string> }) =>
+  sendForm(`${base}${path}`, method, options);
 
 const randomEmail = () => `nobody-${Math.random().toString(36).slice(2, 10)}@example.org`;
 const randomAddress = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;

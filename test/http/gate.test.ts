@@ -64,7 +64,7 @@ describe('authentication before the body', () => {
     expect(res.status).toBe(401);
   });
 
-  it('still answers 400 when a key was sent in a small unauthenticated body (decisions.md), and never logs it', async () => {
+  it('still answers 400 when a key was sent in a small unauthenticated body (docs/spec/decisions.md), and never logs it', async () => {
     const res = await fetch(`${s.baseUrl}/query/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...query(), note: key }) });
     expect(res.status).toBe(400);
     expect((await res.json()).detail).toMatch(/Authorization/);

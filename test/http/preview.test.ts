@@ -13,7 +13,7 @@ afterAll(async () => s.close());
 const preview = (body: unknown, k: string | null = key) => s.call('/query/preview', { key: k ?? undefined, body });
 
 describe('POST /query/preview', () => {
-  it('prices the decisions.md examples', async () => {
+  it('prices the docs/spec/decisions.md examples', async () => {
     // Pools of the fixture are a few hundred records, so the examples run over postcode/lga/state pools too.
     const cases: [Record<string, unknown>, number][] = [
       [{ n_observations: 100 }, 1],

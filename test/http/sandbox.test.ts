@@ -1,5 +1,5 @@
 /**
- * Sandbox keys (spq_test_, decisions.md "Keys"): they spend nothing, are capped small, and their
+ * Sandbox keys (spq_test_, docs/spec/decisions.md "Keys"): they spend nothing, are capped small, and their
  * results say they are test data, in the response and inside the file; over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,10 +5,10 @@
  * other browsers signed out), signed-in browsers listed and ended one by one, the key limits per
  * holder, and sign-in throttling per (email, address) that never locks the holder out.
  */
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpMailer } from '../../src/adapters/mail/smtp.ts';
 import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
+import { sendForm, type RawAnswer } from '../support/raw-request.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
@@ -28,40 +28,12 @@ afterAll(async () => {
   await smtp.close();
 });
 
-interface Reply {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly text: string;
-}
+type Reply = RawAnswer;
 
 /** A form POST (or GET) from a chosen local address (127.0.0.x), as a browser elsewhere would send it. */
 function send(server: TestServer, method: 'GET' | 'POST', path: string, options: { fields?: Record<string, string>; cookie?: string; from?: string; userAgent?: string } = {}): Promise<Reply> {
-  const body = options.fields ? new URLSearchParams(options.fields).toString() : undefined;
-  const url = new URL(`${server.baseUrl}${path}`);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: `${url.pathname}${url.search}`,
-        method,
-        localAddress: options.from ?? '127.0.0.1',
-        headers: {
-          origin: server.baseUrl,
-          ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } : {}),
-          ...(options.cookie ? { cookie: options.cookie } : {}),
-          ...(options.userAgent ? { 'user-agent': options.userAgent } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  const headers = { origin: server.baseUrl, ...(options.cookie ? { cookie: options.cookie } : {}), ...(options.userAgent ? { 'user-agent': options.userAgent } : {}) };
+  return sendForm(`${server.baseUrl}${path}`, method, { ...(options.from ? { from: options.from } : {}), ...(options.fields ? { fields: options.fields } : {}), headers });
 }
 
 const csrfOf = (page: string): string => /name="_csrf" value="([0-9a-f]{64})"/.exec(page)![1]!;

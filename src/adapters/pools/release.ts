@@ -3,18 +3,21 @@
  * (sizes and sampled hashes, or every byte: VerifyMode), reads catalog.json, builds the
  * geography index and opens the column files, which stay on disk: exports read the sampled rows
  * with positioned reads (columns.ts), so memory does not grow with the release and every
- * process on the host shares the page cache. Our own writers write parquet, csv and xlsx
- * (export.ts); serving opens no DuckDB.
+ * process on the host shares the page cache. Our own writers write each output format
+ * (export.ts, writers.ts); serving opens no DuckDB.
  */
 import { open, rm, stat } from 'node:fs/promises';
 import { DATASET_TYPES, type DatasetType, type GeographyLevel } from '../../core/dataset.ts';
 import { buildGeographyIndex, findArea, resolveGeography, searchGeography, type GeographyIndex } from '../../core/geography/matching.ts';
+import { companionNameOf, OUTPUT_FORMAT_SPECS } from '../../core/formats.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sample.ts';
 import type { ExportBundleRequest, ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
 import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
 import { LINK_FILES, OpenColumnFile, columnFile, type ColumnFile, type ColumnKind, type ColumnReader } from './columns.ts';
-import { dictionaryPathOf, exportRows, measurementOf, type DatasetColumns } from './export.ts';
+import { dictionaryPathOf, measurementOf } from './dictionary.ts';
+import { exportRows } from './export.ts';
+import type { DatasetColumns } from './file-shape.ts';
 import { verifyManifest, type VerifyMode } from './manifest.ts';
 import type { ParquetEncoding } from './parquet.ts';
 import { ZipWriter } from './zip.ts';
@@ -177,17 +180,17 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
   return release;
 }
 
-/** A household bundle: each file exported beside the zip first, then streamed into it (csv files with their dictionaries). */
+/** A household bundle: each file exported beside the zip first, then streamed into it (with its companion dictionary, for a format that has one). */
 async function exportBundle(release: PoolRelease, request: ExportBundleRequest): Promise<ExportResult> {
   const written: { name: string; path: string }[] = [];
   let rows = 0;
   try {
     for (const [k, file] of request.files.entries()) {
-      const path = `${request.destPath}.${k}.${request.format}`;
+      const path = `${request.destPath}.${k}.${OUTPUT_FORMAT_SPECS[request.format].extension}`;
       written.push({ name: file.name, path });
       const result = await release.export({ dataset: file.dataset, parts: file.parts, format: request.format, includeGeography: request.includeGeography, metadata: request.metadata, destPath: path });
       rows += result.rows;
-      if (request.format === 'csv') written.push({ name: file.name.replace(/\.csv$/, '-dictionary.json'), path: dictionaryPathOf(path) });
+      if (result.dictionaryPath !== undefined) written.push({ name: companionNameOf(file.name, 'dictionary'), path: result.dictionaryPath });
     }
     await zipFiles(request.destPath, written);
     return { rows, bytes: (await stat(request.destPath)).size };

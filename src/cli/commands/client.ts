@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { SpqClient, SpqError, type QueryRequest } from '../../../clients/typescript/src/index.ts';
+import { hasDictionaryBeside } from '../../core/formats.ts';
 
 interface ClientOptions {
   url?: string;
@@ -76,7 +77,7 @@ export function registerClientCommand(program: Command): void {
       run(async () => {
         const spq = clientOf(opts());
         const query = await queryOf(source);
-        if (o.dictionary !== undefined && (query.output_format ?? 'parquet') !== 'csv') {
+        if (o.dictionary !== undefined && !hasDictionaryBeside(query.output_format ?? 'parquet')) {
           throw new Error(`--dictionary saves a csv result's dictionary; this query asks for ${query.output_format ?? 'parquet'} (its file carries its dictionary inside). Nothing was charged.`);
         }
         const result = await spq.execute(query, o.idempotencyKey !== undefined ? { idempotencyKey: o.idempotencyKey } : {});

@@ -5,7 +5,8 @@
  * (pools.duckdb's views, written by the release writer independently of the export path).
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import readXlsxFile from 'read-excel-file/node';
@@ -14,6 +15,7 @@ import type { SuburbEntry } from '../../../src/adapters/pools/catalog.ts';
 import { openPoolRelease } from '../../../src/adapters/pools/release.ts';
 import { createPoolReleaseWriter } from '../../../src/adapters/pools/writer.ts';
 import { STATES } from '../../../src/core/dataset.ts';
+import { hasDictionaryBeside, OUTPUT_FORMAT_SPECS, OUTPUT_FORMATS } from '../../../src/core/formats.ts';
 import type { PoolRelease, ResolvedSelection } from '../../../src/ports/pool-release.ts';
 import { CATALOGUE_VARIABLES, fixturePopulation } from './fixture.ts';
 
@@ -165,5 +167,15 @@ describe('export of many rows over many suburbs', () => {
       const ids = (await duck.runAndReadAll(`SELECT ${key} FROM read_parquet('${destPath}')`)).getColumnsJS()[0];
       expect(ids).toEqual([...rows].map((r) => `${dataset === 'families' ? 'F' : 'D'}${String(r).padStart(9, '0')}`));
     }
+  });
+
+  it.each(OUTPUT_FORMATS)('%s, as the format registry has it: a file, and the dictionary beside it only where the registry names it a companion', async (format) => {
+    const destPath = join(tmp, `registry.${OUTPUT_FORMAT_SPECS[format].extension}`);
+    const result = await release.export({ dataset: 'persons', parts: twoParts(), format, includeGeography: 'none', metadata, destPath });
+    expect(result.rows).toBe(5700);
+    expect(result.bytes).toBe((await stat(destPath)).size);
+    const beside = hasDictionaryBeside(format);
+    expect(result.dictionaryPath).toBe(beside ? `${destPath}.dictionary.json` : undefined);
+    expect(existsSync(`${destPath}.dictionary.json`)).toBe(beside);
   });
 });

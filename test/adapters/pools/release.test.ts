@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import readXlsxFile from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPoolRelease } from '../../../src/adapters/pools/release.ts';
-import { dictionaryPathOf, measurementOf } from '../../../src/adapters/pools/export.ts';
+import { dictionaryPathOf, measurementOf } from '../../../src/adapters/pools/dictionary.ts';
 import type { PoolRelease, ResolvedSelection } from '../../../src/ports/pool-release.ts';
 import { FIXTURE_SUBURBS, TINY_VARIABLES as FIXTURE_VARIABLES, FIXTURE_VERSION, buildFixtureRelease } from './fixture.ts';
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { downloadPolicy, rateLimitedError } from '../../../app/rate-limits.ts';
 import { openDownload, parseRange, readDownload, storedRepresentation, type DownloadFile } from '../../../app/download.ts';
-import { CONTENT_TYPES, DICTIONARY_CONTENT_TYPE, HOUSEHOLD_CONTENT_TYPE } from '../../../app/format.ts';
+import { DICTIONARY_BESIDE_FORMATS, listed, mediaTypeOf, OUTPUT_FORMATS, SERVED_FILES } from '../../../core/formats.ts';
 import { appError } from '../../../core/errors.ts';
 import { ErrorBody, RateLimitedBody } from '../../../wire/common.ts';
 import { isCompressible, type ContentCoding } from '../../../ports/file-store.ts';
@@ -9,9 +9,9 @@ import { acceptedCodings } from '../../content-coding.ts';
 import { sendError } from '../../errors.ts';
 import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
-/** Every media type a link serves (each result format, the household zip, a csv's dictionary), without parameters. */
-const served = Object.fromEntries(
-  [...Object.values(CONTENT_TYPES), HOUSEHOLD_CONTENT_TYPE, DICTIONARY_CONTENT_TYPE].map((type) => [type.split(';')[0]!, { schema: { type: 'string', format: 'binary' } }]),
+/** Every media type a link serves (each result format, the companion files, the household zip), without parameters. */
+export const served = Object.fromEntries(
+  SERVED_FILES.map((file) => [mediaTypeOf(file.contentType), { schema: { type: 'string', format: 'binary' } }]),
 ) as Record<string, { schema: { type: 'string'; format: 'binary' } }>;
 
 export const schema = {
@@ -29,7 +29,10 @@ export const schema = {
     'accept-encoding': Type.Optional(Type.String({ description: 'zstd or gzip: a whole csv or JSON file is sent compressed' })),
   }),
   response: {
-    200: { description: 'The file: parquet, csv or xlsx; a zip for a household sample; JSON for a csv\'s dictionary', content: served },
+    200: {
+      description: `The file: ${listed([...OUTPUT_FORMATS])}; a zip for a household sample; JSON for a ${listed(DICTIONARY_BESIDE_FORMATS)}'s dictionary`,
+      content: served,
+    },
     206: { description: 'The requested byte range of the file', content: served },
     307: {
       description:

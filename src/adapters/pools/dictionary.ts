@@ -1,0 +1,132 @@
+/**
+ * What a file says of its columns: the dictionary shipped with every file (inside a parquet's
+ * metadata and an xlsx's sheets; beside a csv, as its companion file), the meaning of each column
+ * in file order, and the dictionary as the rows of an xlsx sheet.
+ */
+import { HIERARCHICAL_COLUMNS, type DatasetType } from '../../core/dataset.ts';
+import { COMPANION_FILES } from '../../core/formats.ts';
+import { fittedToText } from '../../core/provenance.ts';
+import { missingCodesOf } from '../../synthesis/census/missing-codes.ts';
+import { variableByCode, type Measurement } from '../../synthesis/census/variables.ts';
+import type { Catalog, CatalogVariable } from './catalog.ts';
+import { hasSelectionColumn, selectionLabels, type ExportPart } from './file-shape.ts';
+import { ID_COLUMNS } from './records-sql.ts';
+import { coarseColumnName, type VariableFileColumn } from './variable-columns.ts';
+
+/** Where an export writes a dictionary beside its file (a format with no place for it inside): `<destPath>.dictionary.json`. */
+export const dictionaryPathOf = (destPath: string): string => `${destPath}.${COMPANION_FILES.dictionary.suffix}.${COMPANION_FILES.dictionary.extension}`;
+
+/**
+ * The dictionary shipped with every file: variable code → description and labels, ABS order.
+ * Given the file's columns, it also says which are coarse: a variable with a CODE_coarse
+ * companion names it and the suburbs whose records are empty in CODE (variable-columns.ts).
+ */
+export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns?: readonly VariableFileColumn[], parts?: readonly ExportPart[], hierarchical = false) {
+  return {
+    version: catalog.version,
+    fitted_to: fittedToText(catalog.fittedTo ?? 'demo'),
+    dataset_type: dataset,
+    ...(fileColumns ? { columns: describeColumns(catalog, dataset, fileColumns, parts ?? [], hierarchical) } : {}),
+    ...(fileColumns?.some((c) => c.source.link) ? { linked_variables: linkedVariables(catalog, fileColumns) } : {}),
+    ...(parts && hasSelectionColumn(parts)
+      ? { selection_column: { description: 'The geography selection (as written in the request) that each record answers; a record is drawn once even where selections overlap.', values: selectionLabels(parts) } }
+      : {}),
+    variables: catalog.variables[dataset].map((v) => {
+      const companion = fileColumns?.find((c) => c.name === coarseColumnName(v.code));
+      const fine = fileColumns?.find((c) => c.name === v.code);
+      const emptyIn = fine?.nullFor ? catalog.suburbs.flatMap((s, o) => (fine.nullFor![o] ? [s.suburbId] : [])) : [];
+      return {
+        code: v.code,
+        description: v.description,
+        measurement: measurementOf(v),
+        categories: v.categories,
+        // Missing-value codes, so readers order only the substantive levels (fine and coarse labels).
+        missing: missingCodesOf([...new Set([...v.categories, ...(v.coarseCategories ?? [])])]),
+        ...(v.coarseCategories ? { coarse_categories: v.coarseCategories } : {}),
+        ...(companion
+          ? {
+              coarse_column: companion.name,
+              coarse_note: `${v.code} is empty for records of small suburbs, whose records carry only coarse categories; ${companion.name} holds the coarse category of every record.`,
+              empty_in_suburbs: emptyIn,
+            }
+          : {}),
+      };
+    }),
+  };
+}
+
+/** A variable's measurement level: the catalog's, or (releases before measurement levels) the code's catalogue's. */
+export const measurementOf = (v: CatalogVariable): Measurement => v.measurement ?? variableByCode(v.code).measurement;
+
+const ID_MEANING: Readonly<Record<string, string>> = {
+  person_id: 'The person record (P + 9 digits); text, keep the leading zeros',
+  family_id: "The record's family (F + 9 digits), empty for persons in no family; joins the families file",
+  dwelling_id: "The record's dwelling (D + 9 digits); joins the dwellings file",
+};
+const GEOGRAPHY_MEANING: Readonly<Record<string, string>> = {
+  suburb_code:
+    "The area whose pools the record comes from: ABS 2021 SAL code (SAL + 5 digits) for a suburb; the SA2's 9 digits, POA + 4 digits or LGA + 5 digits where the release fits SA2s, postal areas or LGAs to their own tables",
+  suburb: 'The suburb as spq identifies it (docs/spec/decisions.md, "Geography identifiers"); empty for records of SA2, postal-area and LGA pools',
+  postcode: "The suburb's main postcode, or the postal area (4 digits, text: keep the leading zero, e.g. 0800); empty for LGA pools",
+  lga: "The suburb's main Local Government Area (the one holding most of its people), or the LGA; for postal-area and SA2 pools the LGA holding most of their people, from the ABS correspondences (empty where none places them)",
+  gccsa: "The suburb's Greater Capital City Statistical Area; for postal-area and SA2 pools the one holding most of their people; empty for LGA pools",
+  state: 'State or territory abbreviation',
+};
+
+const LINKED_OF: Readonly<Record<string, string>> = { family_row: "the record's family", dwelling_row: "the record's dwelling" };
+
+/** Every column of the file, in file order, with what it holds (ids, selection, geography, variables, linked records' variables, coarse companions). */
+export function describeColumns(catalog: Catalog, dataset: DatasetType, fileColumns: readonly VariableFileColumn[], parts: readonly ExportPart[], hierarchical: boolean) {
+  return [
+    ...ID_COLUMNS[dataset].map((name) => ({ name, kind: 'id', description: ID_MEANING[name]! })),
+    ...(hasSelectionColumn(parts) ? [{ name: 'selection', kind: 'selection', description: 'The geography selection (as written in the request) this record answers' }] : []),
+    { name: 'suburb_code', kind: 'geography', description: GEOGRAPHY_MEANING['suburb_code']! },
+    ...fileColumns.map((c) => {
+      const v = catalog.variables[c.source.dataset][c.source.variable]!;
+      const of = c.source.link ? `${v.description}, of ${LINKED_OF[c.source.link] ?? c.source.link} (empty where there is none)` : v.description;
+      const kind = c.source.link ? 'linked' : 'variable';
+      return c.name.endsWith('_coarse')
+        ? { name: c.name, kind: 'coarse', description: `${of}: coarse categories for every record` }
+        : { name: c.name, kind, description: c.nullFor ? `${of} (fine categories; empty for records of small suburbs: see ${coarseColumnName(c.name)})` : of };
+    }),
+    ...(hierarchical ? HIERARCHICAL_COLUMNS.map((name) => ({ name, kind: 'geography', description: GEOGRAPHY_MEANING[name]! })) : []),
+  ];
+}
+
+/** The joined columns of linked records (family_*, dwelling_*) with their categories, as `variables` lists the record's own. */
+function linkedVariables(catalog: Catalog, fileColumns: readonly VariableFileColumn[]) {
+  return fileColumns
+    .filter((c) => c.source.link && !c.name.endsWith('_coarse'))
+    .map((c) => {
+      const v = catalog.variables[c.source.dataset][c.source.variable]!;
+      return { column: c.name, dataset_type: c.source.dataset, code: v.code, description: v.description, measurement: measurementOf(v), categories: v.categories };
+    });
+}
+
+/** The dictionary as sheet rows: a row per label of each column (linked records' first, then the dataset's variables and their coarse companions). */
+export function dictionarySheetRows(catalog: Catalog, dataset: DatasetType, fileColumns: readonly VariableFileColumn[]): (string | number)[][] {
+  // `missing` names a label's missing-value kind (not_applicable, non_response, partial_response), else empty;
+  // `measurement` the column's level (nominal, ordinal), as the json dictionary's.
+  const dictionaryRows: (string | number)[][] = [['code', 'description', 'category_index', 'label', 'missing', 'measurement']];
+  const missingKind = (categories: readonly string[]) => {
+    const m = missingCodesOf(categories);
+    return (label: string) => (['not_applicable', 'non_response', 'partial_response'] as const).find((k) => m[k].includes(label.trim())) ?? '';
+  };
+  for (const v of linkedVariables(catalog, fileColumns)) {
+    const kind = missingKind(v.categories);
+    v.categories.forEach((label, i) => dictionaryRows.push([v.column, `${v.description} (${v.dataset_type})`, i + 1, label, kind(label), v.measurement]));
+  }
+  for (const v of catalog.variables[dataset]) {
+    const kind = missingKind(v.categories);
+    const measurement = measurementOf(v);
+    v.categories.forEach((label, i) => dictionaryRows.push([v.code, v.description, i + 1, label, kind(label), measurement]));
+    const companion = fileColumns.find((c) => c.name === coarseColumnName(v.code));
+    if (companion) {
+      const coarseKind = missingKind(companion.labels);
+      companion.labels.forEach((label, i) =>
+        dictionaryRows.push([companion.name, `${v.description} (coarse categories, every record; ${v.code} is empty for small suburbs)`, i + 1, label, coarseKind(label), measurement]),
+      );
+    }
+  }
+  return dictionaryRows;
+}
