@@ -54,6 +54,8 @@ const VOCABULARY = 'synthesis/census/';
 const METHOD = 'synthesis/synthesizer/';
 const MEASURES = 'synthesis/quality/';
 const SHARED = 'synthesis/shared/';
+/** What a build does with a level's inputs, as pure functions: the one way the release builder reaches the method and the measures. */
+const PIPELINE = 'synthesis/pipeline/';
 
 /**
  * The builder's side, which runs the science: the release builder and the demo-input generator
@@ -226,6 +228,14 @@ describe('architecture: the import rules of docs/architecture.md', () => {
     const broken = reads
       .filter((e) => (layerOf(e.to) === 'core' && !CENSUS_INPUT_MAY_IMPORT_OF_CORE.includes(rel(e.to))) || (layerOf(e.to) === 'synthesis' && !rel(e.to).startsWith(VOCABULARY)))
       .map((e) => `${rel(e.from)} → ${e.specifier}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('the release builder runs the science through the pipeline alone: of src/synthesis it imports pipeline/ and the vocabulary', () => {
+    const builder = internal.filter((e) => rel(e.from).startsWith('release-builder/') && layerOf(e.to) === 'synthesis');
+    // Real edges: the builder calls the pipeline.
+    expect(builder.some((e) => rel(e.to).startsWith(PIPELINE))).toBe(true);
+    const broken = builder.filter((e) => !rel(e.to).startsWith(PIPELINE) && !rel(e.to).startsWith(VOCABULARY)).map((e) => `${rel(e.from)} → ${e.specifier}`);
     expect(broken).toEqual([]);
   });
 

@@ -10,7 +10,6 @@ import { variablesOf } from '../synthesis/census/variables.ts';
 import { DATASET_TYPES, type FittedTo } from '../core/dataset.ts';
 import { loadCensusInputs } from '../census-input/load-inputs.ts';
 import { loadPerturbationFloor, loadRealismReference, loadTruth } from '../demo/truth-files.ts';
-import type { ResemblanceFigures } from '../synthesis/quality/resemblance.ts';
 import { createPoolReleaseWriter } from '../adapters/pools/writer.ts';
 import { RELEASE_FILES } from '../adapters/pools/catalog.ts';
 import { implicateDir, implicatesRoot } from '../adapters/pools/release-dirs.ts';
@@ -79,7 +78,7 @@ export interface BuildSummary extends FitFigures {
   /** Areas (suburbs, SA2s, postal areas, LGAs) in the release, per level. */
   readonly areas: Readonly<Partial<Record<AreaLevel, number>>>;
   /** How the members of a family or home resemble each other: every link against independence, its target and its reference (quality/resemblance.ts). */
-  readonly family_links: ResemblanceFigures;
+  readonly family_links: BuildReport['realism']['all']['synthetic']['resemblance'];
   /** The fit figures of each level's areas alone (the overall ones pool every level's). */
   readonly by_level: LevelFitFigures;
   readonly suburbs: number;
