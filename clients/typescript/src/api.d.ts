@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Download a result file (signed link)
-         * @description The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416); every response has Content-Length. With files in S3 (scale-out) the link is checked here and answered with 307 to a short-lived presigned URL of the bucket, which sends the same. A whole csv or JSON file is sent compressed (Content-Encoding zstd or gzip, compressed once when the file was written, Content-Length the compressed size) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.
+         * @description The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416); every response has Content-Length. With files in S3 (scale-out) the link is checked here and answered with 307 to a short-lived presigned URL of the bucket, which sends the same. A whole csv or json file is sent compressed (Content-Encoding zstd or gzip, compressed once when the file was written, Content-Length the compressed size) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -575,7 +575,7 @@ export interface operations {
             header?: {
                 /** @description bytes=start-end */
                 range?: string;
-                /** @description zstd or gzip: a whole csv or JSON file is sent compressed */
+                /** @description zstd or gzip: a whole csv or json file is sent compressed */
                 "accept-encoding"?: string;
             };
             path: {

@@ -14,11 +14,14 @@ export const served = Object.fromEntries(
   SERVED_FILES.map((file) => [mediaTypeOf(file.contentType), { schema: { type: 'string', format: 'binary' } }]),
 ) as Record<string, { schema: { type: 'string'; format: 'binary' } }>;
 
+/** The kinds of file the store also holds compressed, as a reader lists them ("csv or json"). */
+const compressedKinds = listed([...new Set(SERVED_FILES.filter((file) => file.compressible).map((file) => file.extension))]);
+
 export const schema = {
   security: [],
   summary: 'Download a result file (signed link)',
   description:
-    'The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416); every response has Content-Length. With files in S3 (scale-out) the link is checked here and answered with 307 to a short-lived presigned URL of the bucket, which sends the same. A whole csv or JSON file is sent compressed (Content-Encoding zstd or gzip, compressed once when the file was written, Content-Length the compressed size) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.',
+    `The download_url of an execution. Needs no API key and does not count against the key’s rate limit (a per-address limit applies). Supports HEAD and single byte ranges (206, 416); every response has Content-Length. With files in S3 (scale-out) the link is checked here and answered with 307 to a short-lived presigned URL of the bucket, which sends the same. A whole ${compressedKinds} file is sent compressed (Content-Encoding zstd or gzip, compressed once when the file was written, Content-Length the compressed size) when Accept-Encoding allows it; byte ranges are of the file itself and are never compressed.`,
   tags: ['downloads'],
   params: Type.Object({
     token: Type.String({ maxLength: 2000, description: 'The signed token of download_url (or dictionary_url): it names the file and when the link expires' }),
@@ -26,7 +29,7 @@ export const schema = {
   }),
   headers: Type.Object({
     range: Type.Optional(Type.String({ description: 'bytes=start-end' })),
-    'accept-encoding': Type.Optional(Type.String({ description: 'zstd or gzip: a whole csv or JSON file is sent compressed' })),
+    'accept-encoding': Type.Optional(Type.String({ description: `zstd or gzip: a whole ${compressedKinds} file is sent compressed` })),
   }),
   response: {
     200: {
