@@ -5,6 +5,5 @@
  * `spq serve` hands `ensureDemoRelease` to the composition root for a fresh data directory.
  */
 export { BuildAborted, BuildInputError, buildImplicate, buildRelease, type BuildSummary } from './build-release.ts';
-export { implicateSeed } from '../synthesis/pipeline/seeds.ts';
 export { completeDemoImplicates, ensureDemoRelease } from './ensure-demo.ts';
 export { DEMO_SEED, DEMO_VERSION } from './releases.ts';
