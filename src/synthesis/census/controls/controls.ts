@@ -1,14 +1,19 @@
 /**
- * The controls of the attributes step as data: which census table drives which variables, of
- * which universe, in which phase, and with what prior for what the table leaves out. The phases
+ * The controls of the synthesizer as data: which census table drives which variables, of which
+ * universe, in which phase, and with what prior for what the table leaves out. The structure step
+ * (synthesizer/structure/from-tables.ts, age-figures.ts) and the attribute phases
  * (synthesizer/attributes/) look their controls up here, so this table is the whole list of
- * bindings; test/synthesis/census/controls/controls.test.ts checks it against the tables read,
- * the vocabulary, and what each phase does use.
+ * bindings and of the tables fitted; test/synthesis/census/controls/controls.test.ts checks it
+ * against the tables read, the vocabulary, and what each phase does use.
  *
- * How a row is met follows from what it names: a table and a prior, fitted to the table with
- * the prior splitting its strata (drawn from the prior alone where the area has no such table);
- * a table alone, fitted (drawn uniformly over informative categories where there is none); a
- * prior alone, drawn from it (no table carries the variable). One exception, in the dwelling
+ * The structure step's rows name the structural variables a table's cells shape (persons by sex
+ * and age, roles, families, households by composition and size) and, in `anchors`, the count its
+ * total fixes; it reads them by the meaning of their cells, with no prior.
+ *
+ * In the attribute phases, how a row is met follows from what it names: a table and a prior,
+ * fitted to the table with the prior splitting its strata (drawn from the prior alone where the
+ * area has no such table); a table alone, fitted (drawn uniformly over informative categories
+ * where there is none); a prior alone, drawn from it (no table carries the variable). One exception, in the dwelling
  * phase: without G37, tenure and landlord are both drawn uniformly, not tenure from its prior.
  * `how` says when the table is reached otherwise than by dealing its cells. The swaps that
  * make partners and families resemble each other (synthesizer/attributes/family-resemblance.ts)
@@ -18,8 +23,8 @@ import type { DatasetType } from '../../../census-names.ts';
 import type { ClassPrior, PriorInputs, PriorName, SharesName } from './priors.ts';
 import { PRIORS } from './priors.ts';
 
-/** The attributes step's phases, in the order they run (synthesizer/attributes/index.ts). */
-export const PHASES = ['work', 'schooling', 'personal-income', 'origin', 'care', 'household-incomes', 'dwellings'] as const;
+/** The synthesizer's phases, in the order they run: the structure step, then the attributes step's (synthesizer/attributes/index.ts). */
+export const PHASES = ['structure', 'work', 'schooling', 'personal-income', 'origin', 'care', 'household-incomes', 'dwellings'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface Control {
@@ -36,11 +41,20 @@ export interface Control {
   /**
    * How the table is met when not by dealing its cells: `swaps toward` (units' values swapped
    * until the table's cells are approached, other tables kept), `swaps within` (the table's
-   * strata bound another row's swaps, so it stays as dealt).
+   * strata bound another row's swaps, so it stays as dealt), `bound` (its cells are a most, not
+   * a count: G05's married persons cap the registered partners), `total` (only its total is
+   * read: the anchor where the earlier row anchoring the same count has none).
    */
-  readonly how?: 'swaps toward' | 'swaps within';
+  readonly how?: 'swaps toward' | 'swaps within' | 'bound' | 'total';
   /** A second table the row's moves must keep (landlords move within G37's tenure cells). */
   readonly keeping?: string;
+  /**
+   * The count the table's total fixes in the structure step (its published total, else its own
+   * cells'): the area's persons, its occupied private dwellings, or the persons in those. Where
+   * two rows anchor the same count, their published totals come first, in row order, then their
+   * cells.
+   */
+  readonly anchors?: 'persons' | 'dwellings' | 'private persons';
 }
 
 /** A persons row: phase, variable, table (or none), prior (or none). */
@@ -54,6 +68,18 @@ const persons = (phase: Phase, variable: string, table: string | undefined, prio
 });
 
 export const CONTROLS: readonly Control[] = [
+  // Persons by sex (G01's two cells split the anchor) and age: G01's sex × age groups, then G04's single years (age-figures.ts).
+  { phase: 'structure', universe: 'persons', variables: ['SEXP', 'AGE5P'], table: 'G01', anchors: 'persons' },
+  { phase: 'structure', universe: 'persons', variables: ['AGE5P', 'SEXP'], table: 'G04', anchors: 'persons' },
+  // Households by composition × size; G42's total counts the same occupied private dwellings.
+  { phase: 'structure', universe: 'dwellings', variables: ['HHCD', 'NPRD'], table: 'G35', anchors: 'dwellings' },
+  { phase: 'structure', universe: 'dwellings', variables: ['DWTD'], table: 'G42', how: 'total', anchors: 'dwellings' },
+  // Families by type and the share with a child under 15; beyond G35's family households, the households of two families.
+  { phase: 'structure', universe: 'families', variables: ['FMCF'], table: 'G29' },
+  // Roles by sex × age band and the de facto share of partners; its total splits the persons between households and the rest.
+  { phase: 'structure', universe: 'persons', variables: ['RLHP', 'MDCP'], table: 'G27', anchors: 'private persons' },
+  { phase: 'structure', universe: 'persons', variables: ['MDCP'], table: 'G05', how: 'bound' },
+
   persons('work', 'LFSP', 'G46', 'LFSP_BY_AGE'),
   persons('work', 'HRSP', undefined, 'HRSP_BY_LFSP'),
   persons('work', 'OCCP', 'G60', 'OCCP_BY_AGE_AND_ADVANTAGE'),
@@ -92,17 +118,6 @@ export const CONTROLS: readonly Control[] = [
   { phase: 'dwellings', universe: 'dwellings', variables: ['VEHRD'], table: 'G34' },
 ];
 
-/**
- * The tables the structure step reads by the meaning of their cells (synthesizer/structure/
- * from-tables.ts), before any attribute: persons by sex and age (G01, G04; age-figures.ts reads
- * the age cells of every persons table too), married persons (G05: the most registered partners),
- * relationships in household by age and sex (G27), families by type (G29), households by
- * composition and size (G35, G42). With the controls' tables they are every table the
- * synthesizer fits (INPUT_TABLES).
- */
-export const STRUCTURE_TABLES = ['G01', 'G04', 'G05', 'G27', 'G29', 'G35', 'G42'] as const;
-export type StructureTable = (typeof STRUCTURE_TABLES)[number];
-
 /** The phase's row for `variable` (its first variable); throws when the table has none, so a phase cannot bind a table the table does not list. */
 export function controlOf(phase: Phase, variable: string): Control {
   const found = CONTROLS.find((c) => c.phase === phase && c.variables[0] === variable);
@@ -114,4 +129,10 @@ export function controlOf(phase: Phase, variable: string): Control {
 export function priorOf(control: Control, inputs: PriorInputs): ClassPrior {
   if (!control.prior) throw new Error(`the control for ${control.variables.join(', ')} in phase ${control.phase} names no prior`);
   return PRIORS[control.prior](inputs);
+}
+
+/** The table a row binds; throws for a row without one (a variable drawn from its prior alone). */
+export function tableOf(control: Control): string {
+  if (!control.table) throw new Error(`the control for ${control.variables.join(', ')} in phase ${control.phase} names no table`);
+  return control.table;
 }

@@ -14,6 +14,7 @@
  * subtotal): where perturbation emptied them, their sum says nothing about the group but that
  * its cells were small, and the subtotal stands alone.
  */
+import { controlOf, tableOf } from '../../census/controls/controls.ts';
 import type { SuburbTargets } from '../../census/targets.ts';
 import { INPUT_TABLES } from '../../census/tables.ts';
 import type { CellSpec, TableSpec } from '../../census/table-spec.ts';
@@ -40,22 +41,29 @@ const isSexAgeBox = (cell: CellSpec): boolean =>
 
 const sameBox = (a: CellSpec, b: CellSpec): boolean => cellInside(a, b) && cellInside(b, a);
 
+/** The tables of the structure step's rows for persons by sex (G01: its age groups) and by age (G04: single years). */
+const ageTables = (): { groups: string; singles: string } => ({
+  groups: tableOf(controlOf('structure', 'SEXP')),
+  singles: tableOf(controlOf('structure', 'AGE5P')),
+});
+
 let groupsCache: readonly AgeGroup[] | undefined;
 
 /** G01's sex × age groups and which tables measure each one (from the specs alone, computed once). */
 export function ageGroups(): readonly AgeGroup[] {
   if (groupsCache) return groupsCache;
-  const g01 = INPUT_TABLES.find((t) => t.id === 'G01');
+  const { groups, singles } = ageTables();
+  const g01 = INPUT_TABLES.find((t) => t.id === groups);
   if (!g01) return (groupsCache = []);
   // Tables with a stratum of the same box (one of their aggregates is it), and G04 itself.
-  const persons = INPUT_TABLES.filter((t) => t.universe === 'persons' && t.id !== 'G01');
+  const persons = INPUT_TABLES.filter((t) => t.universe === 'persons' && t.id !== groups);
   groupsCache = g01.otherCells.flatMap((box, subtotal) => {
     if (!isSexAgeBox(box)) return [];
     const measurements = persons.flatMap((table: TableSpec) => {
       const own = table.otherCells.findIndex((other) => sameBox(other, box));
-      if (own < 0 && table.id !== 'G04') return [];
+      if (own < 0 && table.id !== singles) return [];
       const cells = table.cells.flatMap((cell, i) => (cellInside(cell, box) ? [i] : []));
-      return cells.length > 0 ? [{ tableId: table.id, cells, subtotal: table.id === 'G04' ? -1 : own }] : [];
+      return cells.length > 0 ? [{ tableId: table.id, cells, subtotal: table.id === singles ? -1 : own }] : [];
     });
     return [{ sex: box.where['SEXP']![0]!, lo: box.age![0], hi: box.age![1], subtotal, measurements }];
   });
@@ -75,10 +83,11 @@ const count = (v: number | undefined): number => (v !== undefined && Number.isFi
  * 0.107 with them, 0.086 without).
  */
 export function ageFigures(targets: SuburbTargets, small = false): AgeFigure[] {
-  const g04 = INPUT_TABLES.find((t) => t.id === 'G04');
-  const g04Cells = targets.tables.get('G04');
+  const { groups: g01Id, singles: g04Id } = ageTables();
+  const g04 = INPUT_TABLES.find((t) => t.id === g04Id);
+  const g04Cells = targets.tables.get(g04Id);
   if (!g04 || !g04Cells) return [];
-  const parentCells = targets.parent?.lga.get('G04') ?? targets.parent?.state.get('G04');
+  const parentCells = targets.parent?.lga.get(g04Id) ?? targets.parent?.state.get(g04Id);
   const parentOf = (sex: number, lo: number, hi: number): number => {
     if (!parentCells || parentCells.length !== g04Cells.length) return 0;
     let sum = 0;
@@ -87,7 +96,7 @@ export function ageFigures(targets: SuburbTargets, small = false): AgeFigure[] {
     });
     return sum;
   };
-  const subtotals = targets.aggregates?.get('G01');
+  const subtotals = targets.aggregates?.get(g01Id);
   const groups: AgeFigure[] = subtotals
     ? ageGroups().flatMap((group) => {
         const values: number[] = [];

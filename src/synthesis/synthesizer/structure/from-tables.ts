@@ -1,4 +1,4 @@
-import type { StructureTable } from '../../census/controls/controls.ts';
+import { controlOf, tableOf } from '../../census/controls/controls.ts';
 import type { SuburbTargets } from '../../census/targets.ts';
 import { INPUT_TABLES } from '../../census/tables.ts';
 import type { TableSpec } from '../../census/table-spec.ts';
@@ -18,8 +18,10 @@ export interface FromTablesOptions {
   readonly totals?: ReadonlyMap<string, number>;
 }
 
-/** A structure table's spec (its id one of the controls' STRUCTURE_TABLES). */
-const spec = (id: StructureTable): TableSpec | undefined => INPUT_TABLES.find((t) => t.id === id);
+/** The table the structure step's row for `variable` binds (census/controls/controls.ts). */
+const structureTable = (variable: string): string => tableOf(controlOf('structure', variable));
+
+const spec = (id: string): TableSpec | undefined => INPUT_TABLES.find((t) => t.id === id);
 
 const sumOf = (a: ArrayLike<number>): number => {
   let s = 0;
@@ -57,7 +59,7 @@ export function structureTargetsFrom(targets: SuburbTargets, options: FromTables
   // With G27's registered partners the cap is only the bound every registered partner obeys (a
   // married person); without, it also keeps room for the married living apart from a spouse.
   const registeredPartnerCap = registeredCapFromG05(targets, fromG27 ? 1 : MARRIED_WITH_SPOUSE);
-  const inPrivate = privatePersonsFromG27(targets, options.totals?.get('G27'));
+  const inPrivate = privatePersonsFromG27(targets, options.totals);
   if (fromG27) addNonPrivateRow(fromG27.roles.byRoleSexBand, personsByAgeSex);
 
   return {
@@ -73,8 +75,9 @@ export function structureTargetsFrom(targets: SuburbTargets, options: FromTables
 
 /** The person anchor (G01's total) split by sex, and persons by sex × single-year age from every age figure. */
 function personsFromTables(targets: SuburbTargets, options: FromTablesOptions): { persons: number; personsByAgeSex: Float64Array } {
-  const g01Cells = targets.tables.get('G01');
-  const g01 = spec('G01');
+  const [g01Id, g04Id] = [structureTable('SEXP'), structureTable('AGE5P')];
+  const g01Cells = targets.tables.get(g01Id);
+  const g01 = spec(g01Id);
   let g01BySex: [number, number] | undefined;
   if (g01 && g01Cells) {
     const bySex: number[] = [];
@@ -84,18 +87,18 @@ function personsFromTables(targets: SuburbTargets, options: FromTablesOptions): 
     });
     if (bySex[0] !== undefined && bySex[1] !== undefined) g01BySex = [bySex[0], bySex[1]];
   }
-  const g04 = spec('G04');
-  const g04Cells = targets.tables.get('G04');
+  const g04 = spec(g04Id);
+  const g04Cells = targets.tables.get(g04Id);
   const g04BySex = [0, 0];
   if (g04 && g04Cells) g04.cells.forEach((cell, i) => { const sex = cell.where['SEXP']?.[0]; if (sex !== undefined) g04BySex[sex]! += Math.max(0, g04Cells[i] as number); });
   const persons = Math.max(0, Math.round(
-    options.totals?.get('G01') ?? options.totals?.get('G04') ?? (g01BySex ? g01BySex[0] + g01BySex[1] : g04BySex[0]! + g04BySex[1]!),
+    options.totals?.get(g01Id) ?? options.totals?.get(g04Id) ?? (g01BySex ? g01BySex[0] + g01BySex[1] : g04BySex[0]! + g04BySex[1]!),
   ));
   // Persons by sex: G01's two single cells carry one perturbation each, G04's sums by sex
   // carry ~95 (and lose the small cells the ABS zeroes), so G01 splits the anchor when given.
   const sexes = largestRemainder(g01BySex && g01BySex[0] + g01BySex[1] > 0 ? g01BySex : g04BySex[0]! + g04BySex[1]! > 0 ? g04BySex : [1, 1], persons);
   const personsByAgeSex = g04 && g04Cells
-    ? personsByAge(ageFigures(targets, options.smallSuburb), [sexes[0]!, sexes[1]!], options.smallSuburb, targets.borrowingStrength?.get('G04'))
+    ? personsByAge(ageFigures(targets, options.smallSuburb), [sexes[0]!, sexes[1]!], options.smallSuburb, targets.borrowingStrength?.get(g04Id))
     : new Float64Array(2 * AGES);
   return { persons, personsByAgeSex };
 }
@@ -109,15 +112,16 @@ function householdsFromG35(
   const familyHouseholdsBySize = new Float64Array(7);
   const groupHouseholdsBySize = new Float64Array(7);
   let loneHouseholds = 0;
-  const g35 = spec('G35');
-  const g35Cells = targets.tables.get('G35');
-  const g42Cells = targets.tables.get('G42');
-  const dwellings = options.totals?.get('G35') ?? options.totals?.get('G42')
+  const [g35Id, g42Id] = [structureTable('HHCD'), structureTable('DWTD')];
+  const g35 = spec(g35Id);
+  const g35Cells = targets.tables.get(g35Id);
+  const g42Cells = targets.tables.get(g42Id);
+  const dwellings = options.totals?.get(g35Id) ?? options.totals?.get(g42Id)
     ?? (g35Cells ? sumOf(g35Cells) : g42Cells ? sumOf(g42Cells) : 0);
   if (g35 && g35Cells) {
     // Whole households per cell, adding up to the dwelling anchor (as planHouseholds will use it).
     const households = Math.min(Math.max(0, Math.round(dwellings)), persons);
-    const whole = reconcile(g35Cells, targets.parent?.lga.get('G35') ?? targets.parent?.state.get('G35'), households, options.smallSuburb, targets.borrowingStrength?.get('G35'));
+    const whole = reconcile(g35Cells, targets.parent?.lga.get(g35Id) ?? targets.parent?.state.get(g35Id), households, options.smallSuburb, targets.borrowingStrength?.get(g35Id));
     g35.cells.forEach((cell, i) => {
       const hhcd = cell.where['HHCD'];
       const nprd = cell.where['NPRD'];
@@ -140,8 +144,9 @@ function familiesFromG29(
   let familiesByType: Float64Array | undefined;
   let under15Share: Float64Array | undefined;
   let familyHouseholdsByFamilies: Float64Array | undefined;
-  const g29 = spec('G29');
-  const g29Cells = targets.tables.get('G29');
+  const id = structureTable('FMCF');
+  const g29 = spec(id);
+  const g29Cells = targets.tables.get(id);
   if (g29 && g29Cells) {
     familiesByType = new Float64Array(FAMILY_TYPE_COUNT);
     const under15 = new Float64Array(FAMILY_TYPE_COUNT);
@@ -196,9 +201,11 @@ const nb = DEFAULT_BANDS.length;
  * them, the visitors (its visitor cells): the split of G01's persons between households and
  * non-private dwellings (structure/residents.ts).
  */
-function privatePersonsFromG27(targets: SuburbTargets, total: number | undefined): Pick<StructureTargets, 'privatePersons' | 'visitors'> | undefined {
-  const g27 = spec('G27');
-  const own = targets.tables.get('G27');
+function privatePersonsFromG27(targets: SuburbTargets, totals: FromTablesOptions['totals']): Pick<StructureTargets, 'privatePersons' | 'visitors'> | undefined {
+  const id = structureTable('RLHP');
+  const g27 = spec(id);
+  const own = targets.tables.get(id);
+  const total = totals?.get(id);
   if (!g27 || !own) return undefined;
   const visitor = categoryIndex('RLHP', 'Visitor (from within Australia)');
   let cells = 0;
@@ -237,8 +244,9 @@ function addNonPrivateRow(byRoleSexBand: Float64Array, personsByAgeSex: Float64A
 function rolesFromG27(
   targets: SuburbTargets,
 ): (Pick<StructureTargets, 'deFactoShareByBand' | 'registeredPartnersBySexBand' | 'deFactoPartnersBySexBand'> & { roles: { bands: typeof DEFAULT_BANDS; byRoleSexBand: Float64Array } }) | undefined {
-  const g27 = spec('G27');
-  const own = targets.tables.get('G27');
+  const id = structureTable('RLHP');
+  const g27 = spec(id);
+  const own = targets.tables.get(id);
   if (!g27 || !own) return undefined;
   const cols = 2 * nb;
   const byRoleSexBand = new Float64Array(TARGET_ROLE_COUNT * cols);
@@ -284,8 +292,9 @@ function rolesFromG27(
  * partners themselves).
  */
 function registeredCapFromG05(targets: SuburbTargets, share: number): RegisteredPartnerCap | undefined {
-  const g05 = spec('G05');
-  const values = targets.tables.get('G05');
+  const id = structureTable('MDCP');
+  const g05 = spec(id);
+  const values = targets.tables.get(id);
   if (!g05 || !values) return undefined;
   const married = categoryIndex('MSTP', 'Married');
   const cells = g05.cells.flatMap((cell, i) => {

@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { CONTROLS, PHASES, STRUCTURE_TABLES, type Phase } from '../../../../src/synthesis/census/controls/controls.ts';
+import { CONTROLS, PHASES, type Phase } from '../../../../src/synthesis/census/controls/controls.ts';
 import { CATEGORY_SHARES, PRIORS } from '../../../../src/synthesis/census/controls/priors.ts';
 import { GCP_TABLES_READ } from '../../../../src/synthesis/census/controls/tables-read.ts';
 import { GCP_PART_HEADERS } from '../../../../src/synthesis/census/gcp/layout.generated.ts';
 import { INPUT_TABLES } from '../../../../src/synthesis/census/tables.ts';
 import { variablesOf } from '../../../../src/synthesis/census/variables.ts';
-import { assignAttributes } from '../../../../src/synthesis/synthesizer/attributes/index.ts';
-import { createRng } from '../../../../src/synthesis/synthesizer/rng.ts';
+import { structureTargetsFrom } from '../../../../src/synthesis/synthesizer/structure/from-tables.ts';
+import { synthesizeSuburb } from '../../../../src/synthesis/synthesizer/synthesize.ts';
 import { toySuburb } from '../../synthesizer/attributes/fixture.ts';
 
-/** Every control a phase looked up, as "phase variable", in the order looked up. */
+/** Every control a phase (the structure step's included) looked up, as "phase variable", in the order looked up. */
 const looked: string[] = [];
 vi.mock('../../../../src/synthesis/census/controls/controls.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../../../src/synthesis/census/controls/controls.ts')>();
@@ -36,9 +36,20 @@ describe('the controls table', () => {
     for (const c of CONTROLS.filter((row) => row.keeping)) expect(INPUT_TABLES.map((t) => t.id), rowKey(c)).toContain(c.keeping);
   });
 
-  it('with the structure step’s tables, covers every table the synthesizer fits', () => {
-    const named = new Set([...CONTROLS.flatMap((c) => (c.table ? [c.table] : [])), ...STRUCTURE_TABLES]);
+  it('covers every table the synthesizer fits', () => {
+    const named = new Set(CONTROLS.flatMap((c) => (c.table ? [c.table] : [])));
     expect(named).toEqual(new Set(INPUT_TABLES.map((t) => t.id)));
+  });
+
+  it('binds the structure step to tables alone, and only its rows anchor a count, bound or give a total', () => {
+    for (const c of CONTROLS.filter((row) => row.phase === 'structure')) {
+      expect(c.table, rowKey(c)).toBeDefined();
+      expect([c.prior, c.shares, c.keeping], rowKey(c)).toEqual([undefined, undefined, undefined]);
+    }
+    for (const c of CONTROLS.filter((row) => row.phase !== 'structure')) {
+      expect(c.anchors, rowKey(c)).toBeUndefined();
+      expect(['bound', 'total'], rowKey(c)).not.toContain(c.how);
+    }
   });
 
   it('names only variables of the vocabulary, of the row’s universe', () => {
@@ -66,13 +77,29 @@ describe('the controls table', () => {
     beforeAll(() => {
       const suburb = toySuburb(600, 31);
       looked.length = 0;
-      assignAttributes(suburb.structure, suburb.targets, createRng(3), { smallSuburb: false });
+      synthesizeSuburb(suburb.targets, { seed: 3, smallSuburb: false });
     });
 
-    it('each phase looks up exactly its rows, in the order the phases run', () => {
+    it('each phase, the structure step’s included, looks up exactly its rows, in the order the phases run', () => {
       expect(new Set(looked)).toEqual(new Set(CONTROLS.map(rowKey)));
       const order = [...new Set(looked.map((key) => key.split(' ')[0]))];
       expect(order).toEqual([...PHASES]);
     });
+  });
+
+  it('each anchor is the count the structure step builds to: the published total of the first row naming it that has one', () => {
+    const { targets } = toySuburb(300, 7);
+    const anchoring = CONTROLS.filter((c) => c.anchors);
+    const field = { persons: 'persons', dwellings: 'dwellings', 'private persons': 'privatePersons' } as const;
+    expect(new Set(anchoring.map((c) => c.anchors))).toEqual(new Set(Object.keys(field)));
+    const totals = new Map(anchoring.map((c, i) => [c.table!, 200 + 10 * i]));
+    for (const [anchor, key] of Object.entries(field)) {
+      const tables = anchoring.filter((c) => c.anchors === anchor).map((c) => c.table!);
+      tables.forEach((table, k) => {
+        const published = new Map([...totals].filter(([id]) => !tables.slice(0, k).includes(id)));
+        const built = structureTargetsFrom(targets, { smallSuburb: false, totals: published });
+        expect(built[key], `${anchor} from ${table}`).toBe(totals.get(table));
+      });
+    }
   });
 });
