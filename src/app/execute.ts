@@ -14,7 +14,6 @@ import { LeaseLapsedError, refundAfterFailure, refundLater } from './execute/ref
 import { storeResultFiles, writeResultFile, type ScratchFiles } from './execute/result-file.ts';
 
 export type { ExecuteOutcome } from './execute/outcome.ts';
-export type { ExecuteInput, ExecuteMetadata } from './execute/plan.ts';
 
 /** What a completed execute produced: one fresh charge and one stored file (never a replay or a refunded failure). */
 export interface ExecuteCompletion {

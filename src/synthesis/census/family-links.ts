@@ -5,7 +5,7 @@
  * relationship column and family index alone, so the attributes step can use it before the
  * population exists.
  */
-import { RLHP } from './relationships.ts';
+import { isChild, isPartner, RLHP } from './relationships.ts';
 import { variableByCode } from './variables.ts';
 
 export interface FamilyLinks {
@@ -16,9 +16,6 @@ export interface FamilyLinks {
   /** Other related individuals of a family with its partners or lone parent, as triples [relative, first, second or −1, …]. */
   readonly relatives?: Int32Array;
 }
-
-const isPartner = (r: number) => r === RLHP.registered || r === RLHP.deFacto;
-const isChild = (r: number) => r === RLHP.under15 || r === RLHP.student || r === RLHP.nonDependent;
 
 export function familyLinks(rlhp: Uint8Array, family: Int32Array): FamilyLinks {
   const n = family.length;

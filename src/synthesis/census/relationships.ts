@@ -18,3 +18,9 @@ export const RLHP = {
   visitor: categoryIndex('RLHP', 'Visitor (from within Australia)'),
   notApplicable: categoryIndex('RLHP', 'Not applicable'),
 };
+
+/** A partner in a registered or de facto marriage (the other partner at home or away). */
+export const isPartner = (r: number): boolean => r === RLHP.registered || r === RLHP.deFacto;
+
+/** A child in a family: under 15, a dependent student or a non-dependent child. */
+export const isChild = (r: number): boolean => r === RLHP.under15 || r === RLHP.student || r === RLHP.nonDependent;

@@ -4,7 +4,7 @@ import type { SamePeople } from './same-people.ts';
  * One suburb's census targets as the synthesizer sees them: for each input table (by id, e.g.
  * "G04"), the cell counts in the order of that table's spec (src/synthesis/census/tables.ts), as
  * published, i.e. perturbed and not additive. `parent` holds the same tables summed over the
- * suburb's LGA and state, which small areas borrow strength from (synthesis/borrow.ts).
+ * suburb's LGA and state, which small areas borrow strength from (synthesizer/borrow.ts).
  */
 export interface SuburbTargets {
   readonly salCode: string;

@@ -2,7 +2,7 @@ import { categoryIndex, variableByCode } from './variables.ts';
 
 /**
  * The populations GCP tables count, as conditions on our records (a conjunction of category
- * sets, as in a cell). A table's spec names its own (tables.ts `TablePopulation`); these are
+ * sets, as in a cell). A table's spec names its own (table-spec.ts `TablePopulation`); these are
  * the ones more than one table shares.
  */
 type Where = Readonly<Record<string, readonly number[]>>;

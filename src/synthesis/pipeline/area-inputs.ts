@@ -6,30 +6,21 @@ export function publishedPersons(inputs: CensusInputs, salCode: string): number 
   return inputs.totals.get('G01')?.get(salCode) ?? inputs.totals.get('G04')?.get(salCode) ?? 0;
 }
 
-export function totalsOf(inputs: CensusInputs, salCode: string): Map<string, number> {
-  const totals = new Map<string, number>();
-  for (const [tableId, bySuburb] of inputs.totals) {
-    const total = bySuburb.get(salCode);
-    if (total !== undefined) totals.set(tableId, total);
+/** The area's entry in each table that has one, in the tables' order. */
+function areaEntries<V>(byTable: ReadonlyMap<string, ReadonlyMap<string, V>>, salCode: string): Map<string, V> {
+  const entries = new Map<string, V>();
+  for (const [tableId, byArea] of byTable) {
+    const value = byArea.get(salCode);
+    if (value !== undefined) entries.set(tableId, value);
   }
-  return totals;
+  return entries;
 }
+
+/** The area's published table totals, per table. */
+export const totalsOf = (inputs: CensusInputs, salCode: string): Map<string, number> => areaEntries(inputs.totals, salCode);
 
 /** The area's published totals and subtotals per table (spec otherCells order). */
-export function aggregatesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
-  const aggregates = new Map<string, Float64Array>();
-  for (const [tableId, byArea] of inputs.aggregates) {
-    const values = byArea.get(salCode);
-    if (values) aggregates.set(tableId, values);
-  }
-  return aggregates;
-}
+export const aggregatesOf = (inputs: CensusInputs, salCode: string): Map<string, Float64Array> => areaEntries(inputs.aggregates, salCode);
 
-export function tablesOf(inputs: CensusInputs, salCode: string): Map<string, Float64Array> {
-  const tables = new Map<string, Float64Array>();
-  for (const [tableId, bySuburb] of inputs.tables) {
-    const cells = bySuburb.get(salCode);
-    if (cells) tables.set(tableId, cells);
-  }
-  return tables;
-}
+/** The area's published cells per table (spec order). */
+export const tablesOf = (inputs: CensusInputs, salCode: string): Map<string, Float64Array> => areaEntries(inputs.tables, salCode);

@@ -16,11 +16,9 @@
  */
 import type { Population } from '../census/population.ts';
 import { categoryIndex } from '../census/variables.ts';
-import { RLHP } from '../census/relationships.ts';
+import { isChild, isPartner, RLHP } from '../census/relationships.ts';
 import { columnsOf, histogramQuantile } from './counts.ts';
 
-export const isPartner = (r: number) => r === RLHP.registered || r === RLHP.deFacto;
-export const isChild = (r: number) => r === RLHP.under15 || r === RLHP.student || r === RLHP.nonDependent;
 const FEMALE = categoryIndex('SEXP', 'Female');
 const MALE = categoryIndex('SEXP', 'Male');
 

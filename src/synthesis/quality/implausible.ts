@@ -14,9 +14,9 @@
  */
 import type { Population } from '../census/population.ts';
 import { categoryIndex } from '../census/variables.ts';
-import { RLHP } from '../census/relationships.ts';
+import { isPartner, RLHP } from '../census/relationships.ts';
 import { columnsOf, emptyRate, indices, type Columns, type Level, type Rate } from './counts.ts';
-import { forEachMother, isPartner } from './couples.ts';
+import { forEachMother } from './couples.ts';
 
 const MSTP = {
   married: categoryIndex('MSTP', 'Married'),

@@ -1,5 +1,5 @@
 import type { Population } from '../census/population.ts';
-import { RLHP } from '../census/relationships.ts';
+import { isChild, isPartner, RLHP } from '../census/relationships.ts';
 import { categoryIndex } from '../census/variables.ts';
 
 /**
@@ -45,8 +45,6 @@ const col = (vars: Readonly<Record<string, Uint8Array>>, code: string): Uint8Arr
   if (!c) throw new Error(`population has no ${code} column`);
   return c;
 };
-const isPartner = (r: number): boolean => r === RLHP.registered || r === RLHP.deFacto;
-const isChild = (r: number): boolean => r === RLHP.under15 || r === RLHP.student || r === RLHP.nonDependent;
 const isFamilyRole = (r: number): boolean => isPartner(r) || r === RLHP.loneParent || isChild(r) || r === RLHP.otherRelated;
 /** Away on Census night: a visitor to another private dwelling, or in a non-private dwelling (RLHP "Not applicable"). */
 const isAway = (r: number): boolean => r === RLHP.visitor || r === RLHP.notApplicable;

@@ -1,8 +1,7 @@
+/** The absent residents' places: couples' partners away first, then visitors and residents away in a non-private dwelling. */
 import type { Rng } from '../../rng.ts';
 import { FamilyType, HouseholdKind, MAX_ABSENT_PER_DWELLING, TARGET_ROLE_COUNT, TargetRole, type StructureDiagnostics, type StructureTargets } from '../model.ts';
 import { countAt, type PlanLayout, type PlannedSplit } from './plan.ts';
-
-/** The absent residents' places: couples' partners away first, then visitors and residents away in a non-private dwelling. */
 
 /** Persons of one TargetRole in a G27-style role table. */
 export function roleSum(byRoleSexBand: ArrayLike<number>, role: number): number {

@@ -1,3 +1,4 @@
+/** Families: how many each family household holds, their types, and the households laid out in order with their families. */
 import { controlledRound2D, largestRemainder, nearestIntegers, sum } from '../../integerise.ts';
 import { rake } from '../../../shared/rake.ts';
 import type { Rng } from '../../rng.ts';
@@ -6,9 +7,7 @@ import { FAMILY_TYPE_COUNT, FamilyType, HouseholdKind, type StructureDiagnostics
 import type { PlanLayout } from './plan.ts';
 import type { HouseholdsBySize } from './sizes.ts';
 
-/** Families: how many each family household holds, their types, and the households laid out in order with their families. */
-
-/** Members a family of each type needs at least: partners/parent, one child, or two relatives. */
+/** Members a family of each type needs at least, its base members before any extra place: partners or parent, one child, or two relatives. */
 export const MIN_FAMILY_SIZE = [2, 3, 2, 2] as const;
 
 /** Family households (largest first), how many families each holds, and the families' types to share out. */

@@ -60,7 +60,7 @@ function finishPlan(t: StructureTargets, layout: PlanLayout, split: PlannedSplit
 const bump = (a: Int32Array, i: number, by: number): void => { a[i] = (a[i] as number) + by; };
 
 /** The persons needed per role, visitors and residents outside households included. */
-export function roleTotalsOf(layout: PlanLayout, slots: PlanSlots, absentPartner: Uint8Array, absent: AbsentPlaces): Int32Array {
+function roleTotalsOf(layout: PlanLayout, slots: PlanSlots, absentPartner: Uint8Array, absent: AbsentPlaces): Int32Array {
   const { households, kind, size, families, familyType } = layout;
   const { childSlots, otherSlots, unrelatedSlots } = slots;
   const { visitorSlots, awaySlots, visitorsPlaced, awayPlaced, nonPrivate, visitorsInNonPrivate } = absent;

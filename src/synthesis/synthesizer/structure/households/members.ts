@@ -1,15 +1,12 @@
+/** Family members beyond partners and parents: each family's child and relative places, each household's unrelated places, and which families need a child under 15. */
 import { largestRemainder, sum } from '../../integerise.ts';
 import { weightedKey, type Rng } from '../../rng.ts';
 import { DEFAULT_EXTRA_ROLES } from '../../../census/controls/structure-priors.ts';
 import { FamilyType, HouseholdKind, Role, ROLE_OF_TARGET, TARGET_ROLE_COUNT, type StructureTargets } from '../model.ts';
+import { MIN_FAMILY_SIZE } from './families.ts';
 import { countAt, type PlanLayout } from './plan.ts';
 
-/** Family members beyond partners and parents: each family's child and relative places, each household's unrelated places, and which families need a child under 15. */
-
 export const hasChildren = (type: number): boolean => type === FamilyType.CoupleWithChildren || type === FamilyType.OneParent;
-
-/** Members each family type has before extra places: partners or parent, first child, or two relatives. */
-export const BASE_MEMBERS = [2, 3, 2, 2] as const;
 
 /** Each family's and household's places beyond the families' base members (`extra`), and the slots the steps below fill. */
 export interface PlanSlots {
@@ -35,7 +32,7 @@ export function baseMembers(layout: PlanLayout): PlanSlots {
     let base = 0;
     for (let f = familyStart[h] as number; f < (familyStart[h + 1] as number); f++) {
       const type = familyType[f] as number;
-      base += BASE_MEMBERS[type as 0];
+      base += MIN_FAMILY_SIZE[type as 0];
       if (hasChildren(type)) { childSlots[f] = 1; baseChildren++; }
       if (type === FamilyType.Other) { otherSlots[f] = 2; baseOther += 2; }
     }

@@ -1,10 +1,9 @@
+/** Households by kind and size: G35's cells to the dwelling anchor, then their places reconciled with the persons who fill them. */
 import { largestRemainder, nearestIntegers, sum } from '../../integerise.ts';
 import type { Rng } from '../../rng.ts';
 import { MAX_TAIL_SIZE, type StructureDiagnostics, type StructureTargets } from '../model.ts';
 import type { ResidentSplit } from '../residents.ts';
 import { countAt } from './plan.ts';
-
-/** Households by kind and size: G35's cells to the dwelling anchor, then their places reconciled with the persons who fill them. */
 
 /** Splits the "6 or more" count over sizes 6‥MAX_TAIL_SIZE with a geometric tail of the given mean. */
 export function spreadTail(count: number, mean: number): Int32Array {

@@ -1,7 +1,6 @@
+/** Children: to the families' child places by age rank, misfits swapped or kept as other related. */
 import { FamilyType, MAX_PARENT_GAP, MIN_PARENT_GAP, Role } from '../model.ts';
 import type { Linking } from './linking.ts';
-
-/** Children: to the families' child places by age rank, misfits swapped or kept as other related. */
 
 /** Children, eldest first, and the child slots of the families (family f's are childStart[f] … childStart[f + 1] − 1). */
 export interface ChildSlots {

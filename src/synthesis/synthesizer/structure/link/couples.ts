@@ -1,9 +1,8 @@
+/** Couples: the partners at home paired by age rank, same-sex couples from any surplus of one sex, and the partners whose partner is away left single. */
 import type { Rng } from '../../rng.ts';
 import { SAME_SEX_COUPLE_SHARE } from '../../../census/controls/structure-priors.ts';
 import { Role } from '../model.ts';
 import type { Linking } from './linking.ts';
-
-/** Couples: the partners at home paired by age rank, same-sex couples from any surplus of one sex, and the partners whose partner is away left single. */
 
 /**
  * Male and female same-sex couples to form from the partners of each sex: about
@@ -30,7 +29,7 @@ export function sameSexCouples(men: number, women: number): { male: number; fema
  * 6.0%, the rest coming from the ages the structure's constraints give, 2.7–3.5% on real
  * builds with normal noise alone); measured in every build report (quality/couples.ts).
  */
-export const WIDE_AGE_GAPS = { share: 0.1, sd: 8 } as const;
+const WIDE_AGE_GAPS = { share: 0.1, sd: 8 } as const;
 
 /** Couples by age rank (with noise, so gaps spread around the mean gap); same-sex from any surplus. */
 export function pairCouples(s: Linking): { couples: [number, number][]; singles: Set<number>; absentFamilies: number[] } {

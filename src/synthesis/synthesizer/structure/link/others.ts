@@ -1,7 +1,6 @@
+/** The persons outside the couples and children: other related individuals, unrelated persons, group members, lone persons and the absent residents. */
 import { ADULT_AGE, FamilyType, HouseholdKind, Role } from '../model.ts';
 import type { Linking } from './linking.ts';
-
-/** The persons outside the couples and children: other related individuals, unrelated persons, group members, lone persons and the absent residents. */
 
 /** Other related individuals: an "other family" is headed by an adult relative. */
 export function placeOtherRelated(s: Linking): void {

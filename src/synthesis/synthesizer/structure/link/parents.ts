@@ -1,10 +1,9 @@
+/** Parents: which couples and lone parents head which families, and the partner away of a couple missing one. */
 import { weightedKey, type Rng } from '../../rng.ts';
 import { parentingWeight } from '../../../census/controls/structure-priors.ts';
 import type { HouseholdPlan } from '../households/index.ts';
 import { AGES, FamilyType, Role } from '../model.ts';
 import { orderByDesc, type Linking } from './linking.ts';
-
-/** Parents: which couples and lone parents head which families, and the partner away of a couple missing one. */
 
 /**
  * Families whose children are all 15 or over (G29) take the older parents, those with a

@@ -1,11 +1,10 @@
+/** Registered or de facto: which couples are in a registered marriage, within the role table's quotas and G05's caps. */
 import { weightedKey, type Rng } from '../../rng.ts';
 import { deFactoPrior } from '../../../census/controls/structure-priors.ts';
 import { maxFlowBetween } from '../../max-flow.ts';
 import { Role, type StructureTargets } from '../model.ts';
 import type { DrawnPersons } from '../persons.ts';
 import { bandsOf, orderByDesc, type Links } from './linking.ts';
-
-/** Registered or de facto: which couples are in a registered marriage, within the role table's quotas and G05's caps. */
 
 /** What deciding registered or de facto couples works from: each couple's key, and the caps and quotas of registered partners by sex × age. */
 interface Registration {
