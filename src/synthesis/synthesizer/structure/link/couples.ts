@@ -1,6 +1,6 @@
 /** Couples: the partners at home paired by age rank, same-sex couples from any surplus of one sex, and the partners whose partner is away left single. */
 import type { Rng } from '../../rng.ts';
-import { SAME_SEX_COUPLE_SHARE } from '../../../census/controls/structure-priors.ts';
+import { PARTNER_AGE_RANK_SD, SAME_SEX_COUPLE_SHARE, WIDE_AGE_GAPS } from '../../../census/controls/structure-priors.ts';
 import { Role } from '../model.ts';
 import type { Linking } from './linking.ts';
 
@@ -21,16 +21,6 @@ export function sameSexCouples(men: number, women: number): { male: number; fema
   return { male, female };
 }
 
-/**
- * Opposite-sex partners' age noise is a mixture: most within sd 2.5 years of their age rank, a
- * tenth within sd 8, so that wide gaps are as common as the ABS says (8% of opposite-sex couples
- * 10 or more years apart, Australian Social Trends, July 2013, 2011 Census). Chosen by
- * simulating rank matching (normal noise alone: 1.6% of couples 10+ years apart; this mixture:
- * 6.0%, the rest coming from the ages the structure's constraints give, 2.7–3.5% on real
- * builds with normal noise alone); measured in every build report (quality/couples.ts).
- */
-const WIDE_AGE_GAPS = { share: 0.1, sd: 8 } as const;
-
 /** Couples by age rank (with noise, so gaps spread around the mean gap); same-sex from any surplus. */
 export function pairCouples(s: Linking): { couples: [number, number][]; singles: Set<number>; absentFamilies: number[] } {
   const { plan, drawn, rng, byRole, jittered } = s;
@@ -48,12 +38,12 @@ export function pairCouples(s: Linking): { couples: [number, number][]; singles:
     // Same-sex partners: a random choice of that sex, paired by age.
     const pool = partners.filter((p) => drawn.sex[p] === sex);
     rng.shuffle(pool);
-    const chosen = jittered(pool.slice(0, 2 * pairs), 2.5);
+    const chosen = jittered(pool.slice(0, 2 * pairs), PARTNER_AGE_RANK_SD);
     for (let i = 0; i + 1 < chosen.length; i += 2) couples.push([chosen[i] as number, chosen[i + 1] as number]);
     for (const p of chosen) inSameSexCouple.add(p);
   }
-  const men = jittered(partners.filter((p) => drawn.sex[p] === 0 && !inSameSexCouple.has(p)), 2.5, WIDE_AGE_GAPS);
-  const women = jittered(partners.filter((p) => drawn.sex[p] === 1 && !inSameSexCouple.has(p)), 2.5, WIDE_AGE_GAPS);
+  const men = jittered(partners.filter((p) => drawn.sex[p] === 0 && !inSameSexCouple.has(p)), PARTNER_AGE_RANK_SD, WIDE_AGE_GAPS);
+  const women = jittered(partners.filter((p) => drawn.sex[p] === 1 && !inSameSexCouple.has(p)), PARTNER_AGE_RANK_SD, WIDE_AGE_GAPS);
   const mixed = Math.min(men.length, women.length);
   for (let i = 0; i < mixed; i++) couples.push([men[i] as number, women[i] as number]);
   const rest = men.length > mixed ? men.slice(mixed) : women.slice(mixed);
