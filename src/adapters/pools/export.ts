@@ -100,12 +100,16 @@ interface ColumnSource {
   readonly variable?: { readonly dataset: DatasetType; readonly index: number };
 }
 
-/** A source's values for a chunk's rows (valid up to the chunk's length; the array is reused chunk after chunk). */
-type ChunkReader = (rows: Uint32Array, m: number) => ArrayLike<number>;
+/**
+ * A source's values for a chunk's rows (valid up to the chunk's length; the array is reused chunk
+ * after chunk), given the values of the sources added before it in this chunk.
+ */
+type ChunkReader = (rows: Uint32Array, m: number, earlier: readonly ArrayLike<number>[]) => ArrayLike<number>;
 
 /**
  * The column sources of one export, each read once per chunk however many file columns use it:
- * a variable and its coarse companion share one (the fine-to-coarse map is applied after).
+ * a variable and its coarse companion share one (the fine-to-coarse map is applied after), and
+ * the variables read through a link share the link's rows (and with them the linked id column).
  */
 class ColumnSources {
   private readonly keys: string[] = [];
@@ -121,24 +125,28 @@ class ColumnSources {
     const key = `${source.link ?? ''}/${source.variable ? `${source.variable.dataset}/${source.variable.index}` : ''}`;
     const known = this.keys.indexOf(key);
     if (known >= 0) return known;
+    // Made before the key goes in: a linked variable's reader adds its link's source first.
+    const reader = this.readerOf(source);
     this.keys.push(key);
-    return this.readers.push(this.readerOf(source)) - 1;
+    return this.readers.push(reader) - 1;
   }
 
   gather(rows: Uint32Array, m: number): ArrayLike<number>[] {
-    return this.readers.map((read) => read(rows, m));
+    const values: ArrayLike<number>[] = [];
+    for (const read of this.readers) values.push(read(rows, m, values));
+    return values;
   }
 
   private readerOf({ link, variable }: ColumnSource): ChunkReader {
-    const linkedRows = link === undefined ? undefined : this.linkReader(link);
-    if (variable === undefined) return linkedRows ?? ((rows) => rows);
+    if (variable === undefined) return link === undefined ? (rows) => rows : this.linkReader(link);
     const holder = link === undefined ? this.own : this.linked[variable.dataset];
     if (!holder) throw new Error(`export: no columns of ${variable.dataset} to join`);
     const reader = holder.variables[variable.index]!.reader();
     const values = new Int32Array(CHUNK);
-    if (linkedRows === undefined) return (rows, m) => (reader.gather(rows, m, values), values);
-    return (rows, m) => {
-      const at = linkedRows(rows, m);
+    if (link === undefined) return (rows, m) => (reader.gather(rows, m, values), values);
+    const linkedRows = this.add({ link });
+    return (_rows, m, earlier) => {
+      const at = earlier[linkedRows]!;
       for (let i = 0; i < m; i++) values[i] = at[i]! < 0 ? -1 : reader.get(at[i]!);
       return values;
     };
