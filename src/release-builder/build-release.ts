@@ -263,14 +263,11 @@ async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implica
     tallyArea(into, tally.realism, level, suburb, outcome);
     await writer.append({ suburb: suburbEntryOf(suburb, outcome.small), population: outcome.population, coarsened: outcome.coarsened });
     written++;
-  }, jobPersons);
+  }, (job) => job.persons);
   const { failed } = pooledTally(tally);
   if (written === 0) throw new BuildInputError([{ file: options.inputsDir, message: `no area could be fitted (${failed.length} failed: ${failed.slice(0, 3).map((f) => `${f.area}: ${f.reason}`).join('; ')})` }]);
   return tally;
 }
-
-/** A job's published persons (G01, else G04): what its synthesis time grows with, to run the largest first. */
-const jobPersons = (job: SuburbJob): number => job.totals.find(([id]) => id === 'G01')?.[1] ?? job.totals.find(([id]) => id === 'G04')?.[1] ?? 0;
 
 /** The area as the release's catalog lists it. */
 function suburbEntryOf(suburb: SuburbGeography, small: boolean): SuburbEntry {

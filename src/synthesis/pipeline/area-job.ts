@@ -16,6 +16,8 @@ export interface SuburbJob {
   readonly index: number;
   readonly salCode: string;
   readonly seed: number;
+  /** Persons the census publishes for the area (G01, else G04): what makes it small, its borrowing band, and how long its synthesis takes. */
+  readonly persons: number;
   readonly small: boolean;
   /** The area's Remoteness Area class (DLOD category); undefined where the inputs allocate none. */
   readonly remoteness: number | undefined;
@@ -79,11 +81,13 @@ export function areaJob(
   const lga = level.lgaTables.get(suburb.lgaCode);
   const state = level.stateTables.get(suburb.state);
   const { tables, published, estimated, structural } = resolvedTables(level, suburb);
+  const persons = publishedPersons(inputs, suburb.salCode);
   const job: SuburbJob = {
     index,
     salCode: suburb.salCode,
     seed: suburbSeed(options.seed, suburb.salCode),
-    small: publishedPersons(inputs, suburb.salCode) < options.smallSuburbThreshold,
+    persons,
+    small: persons < options.smallSuburbThreshold,
     remoteness: suburb.remoteness,
     tables,
     published,
@@ -92,7 +96,7 @@ export function areaJob(
     samePeople: level.samePeople,
     lgaTables: [...(lga ?? [])],
     stateTables: [...(state ?? [])],
-    ...(level.borrowing ? { borrowing: areaStrengths(level.borrowing, publishedPersons(inputs, suburb.salCode)) } : {}),
+    ...(level.borrowing ? { borrowing: areaStrengths(level.borrowing, persons) } : {}),
     truth: VALIDATION_TABLES.flatMap((table) => {
       const cells = truth.get(table.id)?.get(suburb.salCode);
       return cells ? [[table.id, cells] as const] : [];

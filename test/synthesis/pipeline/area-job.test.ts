@@ -40,6 +40,7 @@ describe("areaJob: one area's job from its level", () => {
     expect(job.salCode).toBe('A');
     expect(job.seed).toBe(suburbSeed(9, 'A'));
     expect(job.seed).not.toBe(areaJob(level, b, 4, options).job.seed);
+    expect(job.persons).toBe(120);
     expect(job.small).toBe(true);
     expect(areaJob(level, b, 1, options).job.small).toBe(false);
     expect(job.remoteness).toBe(1);
