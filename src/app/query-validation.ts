@@ -1,5 +1,5 @@
 import type { DatasetType, GeographyLevel, IncludeGeography, LinkedRecords } from '../core/dataset.ts';
-import { OUTPUT_FORMAT_SPECS, OUTPUT_FORMATS, type OutputFormat } from '../core/formats.ts';
+import { listed, OUTPUT_FORMAT_SPECS, OUTPUT_FORMATS, type OutputFormat } from '../core/formats.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { creditCost, creditCostOfRecords, householdRecords } from '../core/pricing.ts';
 import { err, ok, type Result } from '../core/result.ts';
@@ -206,10 +206,7 @@ function checkRowLimits(limits: QueryLimits, query: NormalizedQuery, totalRows: 
 }
 
 /** The formats that hold this many records, as the refusal offers them: "parquet" or "csv". */
-const uncappedFormats = (rows: number): string =>
-  OUTPUT_FORMATS.filter((f) => (OUTPUT_FORMAT_SPECS[f].maxRows?.rows ?? Infinity) >= rows)
-    .map((f) => `"${f}"`)
-    .join(' or ');
+const uncappedFormats = (rows: number): string => listed(OUTPUT_FORMATS.filter((f) => (OUTPUT_FORMAT_SPECS[f].maxRows?.rows ?? Infinity) >= rows).map((f) => `"${f}"`));
 
 const matchesOf = (selections: readonly ResolvedSelection[], poolSizes: readonly number[]): GeographyMatch[] =>
   selections.map((s, i) => ({
