@@ -39,13 +39,13 @@ const sides = { baseline: resolve(values.baseline), this: resolve(import.meta.di
 type Side = keyof typeof sides;
 const level = values.level as AreaLevel;
 const compiled = <T>(side: Side, path: string): Promise<T> => import(pathToFileURL(resolve(sides[side], 'dist', 'src', path)).href) as Promise<T>;
-/** A module of the synthesis pipeline: in synthesis/pipeline, or in release-builder for a baseline from before it moved there. */
-const pipeline = <T>(side: Side, file: string, before: string): Promise<T> =>
-  existsSync(resolve(sides[side], 'dist', 'src', 'synthesis', 'pipeline', file)) ? compiled<T>(side, `synthesis/pipeline/${file}`) : compiled<T>(side, `release-builder/${before}`);
-
-/** The census reader: in census-input, or in adapters/abs for a baseline from before it moved there. */
-const censusReader = (side: Side): Promise<typeof LoadInputs> =>
-  compiled<typeof LoadInputs>(side, existsSync(resolve(sides[side], 'dist', 'src', 'census-input')) ? 'census-input/load-inputs.js' : 'adapters/abs/load-inputs.js');
+/** A compiled module where the checkout has it, or where a baseline from before issue 33's moves had it. */
+const movedModule = <T>(side: Side, path: string, before: string): Promise<T> =>
+  compiled<T>(side, existsSync(resolve(sides[side], 'dist', 'src', path)) ? path : before);
+/** A module of the synthesis pipeline (before: in release-builder). */
+const pipeline = <T>(side: Side, file: string, before: string): Promise<T> => movedModule<T>(side, `synthesis/pipeline/${file}`, `release-builder/${before}`);
+/** The census reader (before: in adapters/abs). */
+const censusReader = (side: Side): Promise<typeof LoadInputs> => movedModule<typeof LoadInputs>(side, 'census-input/load-inputs.js', 'adapters/abs/load-inputs.js');
 
 /** A checkout's load phase: seconds to read the inputs and prepare the level, and the prepared level. */
 async function loadPhase(side: Side) {
