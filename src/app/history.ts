@@ -5,6 +5,8 @@ import { isId } from '../core/keys.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { QueryRecord } from '../ports/account-store.ts';
 import type { HistoryItem, HistoryResult } from '../wire/history.ts';
+import { QUERY_DEFAULTS } from '../wire/query.ts';
+import type { ExecuteMetadata } from './execute/plan.ts';
 import type { UseCaseDeps } from './deps.ts';
 import { dictionaryFileKey, dictionaryFileName, downloadNameOf, formatOfFileName } from './format.ts';
 
@@ -18,6 +20,7 @@ type Deps = Pick<UseCaseDeps, 'accounts' | 'files' | 'clock'>;
 async function historyItem(deps: Deps, q: QueryRecord, now: Date): Promise<HistoryItem> {
   const format: OutputFormat = formatOfFileName(q.fileKey ?? '') ?? 'parquet';
   const testData = q.metadata['test_data'] === true;
+  const provenance = provenanceOf(q.metadata);
   return {
     query_id: q.queryId,
     executed_at: q.executedAt.toISOString(),
@@ -32,8 +35,30 @@ async function historyItem(deps: Deps, q: QueryRecord, now: Date): Promise<Histo
       : {}),
     // The sandbox mark travels with the query wherever it is listed, not only in the execute response.
     ...(testData ? { test_data: true as const } : {}),
-    ...provenanceOf(q.metadata),
+    ...provenance,
+    ...requestOf(q.metadata, { dataset_type: q.datasetType, geography_selections: [...q.geographySelections], n_observations: q.nObservations, ...provenance }),
   };
+}
+
+/**
+ * The request as it ran, from the execute's metadata echo (every field, defaults filled in, and the
+ * seed and implicate that reproduce the draw); absent for a record whose echo lacks the level.
+ */
+function requestOf(metadata: Readonly<Record<string, unknown>>, item: Pick<HistoryItem, 'dataset_type' | 'geography_selections' | 'n_observations' | 'seed' | 'implicate'>) {
+  const { geography_level: level, output_format: format, include_geography: geography, linked_records: linked } = metadata as Partial<ExecuteMetadata>;
+  if (level === undefined || format === undefined || geography === undefined) return {};
+  const request: NonNullable<HistoryItem['request']> = {
+    geography_level: level,
+    geography_selections: [...item.geography_selections],
+    dataset_type: item.dataset_type,
+    n_observations: item.n_observations,
+    output_format: format,
+    include_geography: geography,
+    linked_records: linked ?? QUERY_DEFAULTS.linked_records,
+    ...(item.seed !== undefined ? { seed: item.seed } : {}),
+    ...(item.implicate !== undefined ? { implicate: item.implicate } : {}),
+  };
+  return { geography_level: level, output_format: format, include_geography: geography, linked_records: request.linked_records, request };
 }
 
 /** How the records were drawn, from the execute's metadata echo: what reproduces the file. */

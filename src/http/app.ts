@@ -23,6 +23,7 @@ import { registerCredits } from './routes/account/credits.ts';
 import { registerDownload } from './routes/downloads/file.ts';
 import { registerSearch } from './routes/geography/search.ts';
 import { registerVariables } from './routes/geography/variables.ts';
+import { registerCodebook } from './routes/geography/codebook.ts';
 import { registerHealthz } from './routes/health/healthz.ts';
 import { registerMetrics } from './routes/health/metrics.ts';
 import { registerReadyz } from './routes/health/readyz.ts';
@@ -119,6 +120,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
     registerCredits(authenticated, deps);
     registerSearch(authenticated, deps);
     registerVariables(authenticated, deps);
+    registerCodebook(authenticated, deps);
   });
 
   return app as unknown as FastifyInstance;

@@ -30,6 +30,8 @@ const NAMED: Readonly<Record<string, unknown>> = {
   SearchResultItem: geography.SearchResultItem,
   SearchResult: geography.SearchResult,
   VariablesResult: geography.VariablesResult,
+  CodebookVariable: geography.CodebookVariable,
+  CodebookResult: geography.CodebookResult,
   HealthResult: health.HealthResult,
   ReadyResult: health.ReadyResult,
   ErrorBody: common.ErrorBody,

@@ -10,6 +10,14 @@ interface SchemaError {
 
 function describe(schema: TSchema, message: string): string {
   if (message === 'Expected required property') return 'is required';
+  if (message === 'Unexpected property') {
+    const known = Object.keys((schema as { properties?: Record<string, unknown> }).properties ?? {});
+    return `is not a field of this request (check its spelling); the fields are: ${known.join(', ')}`;
+  }
+  // A schema that says in words what its values may be (`x-invalid`, an OpenAPI extension keyword:
+  // a seed is a union, whose own message names no rule).
+  const rule = (schema as { 'x-invalid'?: unknown })['x-invalid'];
+  if (typeof rule === 'string') return rule;
   const enumValues = (schema as { enum?: unknown }).enum;
   if (Array.isArray(enumValues)) return `must be one of: ${enumValues.join(', ')}`;
   return message.charAt(0).toLowerCase() + message.slice(1);

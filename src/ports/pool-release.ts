@@ -1,5 +1,6 @@
 import type { AreaLevel, DatasetType, FittedTo, GeographyLevel, IncludeGeography, LinkedRecords, OutputFormat, StateAbbr } from '../core/dataset.ts';
 import type { Result } from '../core/result.ts';
+import type { MissingCodes } from '../synthesis/census/missing-codes.ts';
 import type { Measurement } from '../synthesis/census/variables.ts';
 
 /**
@@ -48,12 +49,26 @@ export type ResolveFailure =
   /** The release has no pools serving that level; `held` lists the levels it serves. */
   | { readonly kind: 'unavailable'; readonly held: readonly GeographyLevel[] };
 
-export interface VariableEntry {
+/** A variable as the codebook gives it: what a file's column holds, without any area. */
+export interface CodebookEntry {
   readonly code: string;
   readonly description: string;
-  readonly n_categories: number;
   /** Extension: nominal, or ordinal (categories run low to high). */
   readonly measurement: Measurement;
+  /** Every category in ABS order, missing-value codes last. */
+  readonly categories: readonly string[];
+  /** Which categories (fine or coarse) are missing-value codes, by kind. */
+  readonly missing: MissingCodes;
+  /** The coarse categories small suburbs carry instead (absent for a variable never coarsened). */
+  readonly coarse_categories?: readonly string[];
+}
+
+/** A variable of one area's (or selection's) dataset. */
+export interface VariableEntry extends CodebookEntry {
+  /** The categories this selection's records can take: the coarse ones where every area of it is coarsened. */
+  readonly n_categories: number;
+  /** How many areas of the selection serve the variable in coarse categories only (small suburbs). */
+  readonly coarse_areas: number;
 }
 
 export interface SearchQuery {
@@ -115,8 +130,10 @@ export interface PoolRelease {
   /** Suburb by public identifier (case-insensitive, spaces folded), for /geography/{suburb_id}/variables. */
   suburb(suburbId: string): Result<SuburbInfo, ResolveFailure>;
   search(query: SearchQuery): { readonly results: readonly SuburbInfo[]; readonly total: number };
-  /** The variables of one suburb's dataset; n_categories is per suburb (small suburbs are coarsened). */
-  variables(suburbId: string, dataset: DatasetType): Result<readonly VariableEntry[], ResolveFailure>;
+  /** The variables of the dataset of a selection's areas; n_categories is per selection (small suburbs are coarsened). */
+  variables(selection: ResolvedSelection, dataset: DatasetType): readonly VariableEntry[];
+  /** The release's codebook of a dataset: every variable, its categories in order and its missing codes. */
+  codebook(dataset: DatasetType): readonly CodebookEntry[];
   poolSize(selection: ResolvedSelection, dataset: DatasetType): number;
   /** n distinct rows, uniform without replacement over the selection's pool, reproducible from the seed. */
   sample(selection: ResolvedSelection, dataset: DatasetType, n: number, seed: bigint): Uint32Array;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DATASET_TYPES, FITTED_TO, STATES } from '../core/dataset.ts';
+import { DATASET_TYPES, FITTED_TO, GEOGRAPHY_LEVELS, STATES } from '../core/dataset.ts';
 import { MEASUREMENTS } from '../synthesis/census/variables.ts';
 import { StringEnum } from './common.ts';
 
@@ -51,19 +51,76 @@ export const SearchResult = Type.Object({
 });
 export type SearchResult = Static<typeof SearchResult>;
 
-export const VariablesParams = Type.Object({ suburb_id: Type.String({ minLength: 1, maxLength: 200, description: 'A suburb_id as search returns it (e.g. "Fitzroy" or "Richmond (VIC)")' }) });
-export const VariablesQuery = Type.Object({ dataset_type: StringEnum(DATASET_TYPES, { description: 'Whose variables: persons, families or dwellings' }) });
-
-export const VariablesResult = Type.Object({
-  suburb_id: Type.String(),
-  dataset_type: StringEnum(DATASET_TYPES),
-  variables: Type.Array(
-    Type.Object({
-      code: Type.String(),
-      description: Type.String(),
-      n_categories: Type.Integer(),
-      measurement: StringEnum(MEASUREMENTS, { description: 'Extension: "ordinal" when the categories run from low to high (an ordered factor), else "nominal" (an unordered one)' }),
+export const VariablesParams = Type.Object({
+  suburb_id: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'A suburb_id as search returns it (e.g. "Fitzroy" or "Richmond (VIC)"). Extension: any area a query can select — a postcode ("3065"), SA2 ("Hobart"), LGA ("Yarra"), state ("VIC") or "Australia"',
+  }),
+});
+export const VariablesQuery = Type.Object({
+  dataset_type: StringEnum(DATASET_TYPES, { description: 'Whose variables: persons, families or dwellings' }),
+  level: Type.Optional(
+    StringEnum(GEOGRAPHY_LEVELS, {
+      description: 'Extension: the kind of place suburb_id names, as geography_level in a query. Absent: a suburb (or an area fitted to its own tables), else the first of postcode, sa2, lga, state, australia that the identifier names',
     }),
   ),
 });
+
+const MissingCodes = Type.Object(
+  {
+    not_applicable: Type.Array(Type.String(), { description: 'The question does not apply ("Not applicable")' }),
+    non_response: Type.Array(Type.String(), { description: 'No usable answer ("Not stated")' }),
+    partial_response: Type.Array(Type.String(), { description: 'Part of the answer missing ("Partial income stated")' }),
+  },
+  { description: 'Extension: the categories that are missing-value codes, by kind: files leave the variable empty there and name the code in its _missing column (docs/api.md, "Missing values")' },
+);
+
+/** A variable as the free codebook gives it: the same categories and missing codes a file's dictionary carries. */
+export const CodebookVariable = Type.Object({
+  code: Type.String({ description: 'The column name in files (ABS 2021 Census mnemonic)' }),
+  description: Type.String({ description: 'The variable label' }),
+  measurement: StringEnum(MEASUREMENTS, { description: 'Extension: "ordinal" when the categories run from low to high (an ordered factor), else "nominal" (an unordered one)' }),
+  categories: Type.Array(Type.String(), { description: 'Extension: every category label in ABS order, missing-value codes last' }),
+  missing: MissingCodes,
+  coarse_categories: Type.Optional(Type.Array(Type.String(), { description: 'Extension: the coarse categories that small suburbs carry instead (in the CODE_coarse column)' })),
+});
+
+export const VariablesResult = Type.Object({
+  suburb_id: Type.String({ description: 'The area, as a query selects it' }),
+  geography_level: Type.Optional(StringEnum(GEOGRAPHY_LEVELS, { description: 'Extension: the level the area was found at' })),
+  dataset_type: StringEnum(DATASET_TYPES),
+  version: Type.Optional(Type.String({ description: 'Extension: the pool release' })),
+  fitted_to: Type.Optional(StringEnum(FITTED_TO)),
+  variables: Type.Array(
+    Type.Composite([
+      CodebookVariable,
+      Type.Object({
+        n_categories: Type.Integer({ description: 'The categories this area\'s records can take: fewer where a small suburb carries coarse categories only' }),
+        coarse_areas: Type.Optional(Type.Integer({ description: 'Extension: how many of the area\'s suburbs carry the variable in coarse categories only' })),
+      }),
+    ]),
+  ),
+});
 export type VariablesResult = Static<typeof VariablesResult>;
+
+export const CodebookQuery = Type.Object({
+  dataset_type: Type.Optional(StringEnum(DATASET_TYPES, { description: 'Only this dataset\'s variables (absent: all three)' })),
+});
+
+export const CodebookResult = Type.Object(
+  {
+    version: Type.String({ description: 'The pool release the codebook describes' }),
+    fitted_to: StringEnum(FITTED_TO),
+    datasets: Type.Object(
+      {
+        persons: Type.Optional(Type.Array(CodebookVariable)),
+        families: Type.Optional(Type.Array(CodebookVariable)),
+        dwellings: Type.Optional(Type.Array(CodebookVariable)),
+      },
+      { description: 'Each dataset\'s variables in file order' },
+    ),
+  },
+  { description: 'Extension: the codebook of the served release, free of credits' },
+);
+export type CodebookResult = Static<typeof CodebookResult>;

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DATASET_TYPES, FITTED_TO } from '../core/dataset.ts';
+import { DATASET_TYPES, FITTED_TO, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, LINKED_RECORDS, OUTPUT_FORMATS } from '../core/dataset.ts';
 import { StringEnum, Timestamp } from './common.ts';
-import { DictionaryUrl } from './query.ts';
+import { DictionaryUrl, QueryRequest } from './query.ts';
 
 export const HistoryItem = Type.Object({
   query_id: Type.String(),
@@ -20,6 +20,13 @@ export const HistoryItem = Type.Object({
   implicate: Type.Optional(Type.Integer({ description: 'Extension: the implicate the records were drawn from (1 for queries run before implicates)' })),
   version: Type.Optional(Type.String({ description: 'Extension: version of the pool release the records come from' })),
   fitted_to: Type.Optional(StringEnum(FITTED_TO, { description: 'Extension: "census" (real ABS 2021 tables) or "demo" (absent on queries run before 2026-11-25)' })),
+  geography_level: Type.Optional(StringEnum(GEOGRAPHY_LEVELS, { description: 'Extension: the level the selections were made at' })),
+  output_format: Type.Optional(StringEnum(OUTPUT_FORMATS, { description: 'Extension: the format of the file' })),
+  include_geography: Type.Optional(StringEnum(INCLUDE_GEOGRAPHY, { description: 'Extension: whether geography columns were added' })),
+  linked_records: Type.Optional(StringEnum(LINKED_RECORDS, { description: 'Extension: the linked records the file carries (none, joined or household)' })),
+  // The whole request as it ran, defaults filled in, with its seed and implicate: POST it to
+  // /query/execute to draw the same records again (charged as any execute), or drop seed for a fresh draw.
+  request: Type.Optional(QueryRequest),
 });
 export type HistoryItem = Static<typeof HistoryItem>;
 

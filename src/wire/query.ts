@@ -8,6 +8,10 @@ export const DictionaryUrl = Type.String({
   description: `Extension, ${listed(DICTIONARY_BESIDE_FORMATS, 'and')} results only: signed link to the dictionary of codes and labels (JSON), valid as long as download_url`,
 });
 
+/** What a seed may be, said whenever a request's seed is not one (the schema's own words for a union say nothing useful). */
+export const SEED_RULE =
+  'must be a whole number from 0 to 2^64 − 1 (18446744073709551615): a string of decimal digits such as "5619307297291908987", or a JSON integer up to 2^53 − 1 (9007199254740991); no sign, decimal point or exponent';
+
 /** Body of POST /query/preview and POST /query/execute (one schema for both, as v1 says). */
 export const QueryRequest = Type.Object(
   {
@@ -40,6 +44,7 @@ export const QueryRequest = Type.Object(
           }),
         ],
         {
+          'x-invalid': SEED_RULE,
           description:
             'Extension: the 64-bit sampling seed (below 2^64) of an earlier draw, e.g. its metadata.seed, as a decimal string or a JSON integer up to 2^53 − 1. The same query with the same seed and implicate returns the same records. Absent: a fresh seed from a secure source (every execute a new sample, as v1 says)',
         },
@@ -54,7 +59,9 @@ export const QueryRequest = Type.Object(
       }),
     ),
   },
-  { description: 'Query request' },
+  // An unknown field is a 400 that names it: a misspelt or invented option ("variables",
+  // "include_weights") would otherwise be ignored in silence and the query run without it.
+  { description: 'Query request', additionalProperties: false },
 );
 export type QueryRequest = Static<typeof QueryRequest>;
 

@@ -349,6 +349,22 @@ describe('history and single query', () => {
       implicate: 1,
       version: expect.any(String),
       fitted_to: 'demo',
+      // The whole request, so any query can be rebuilt from its history entry.
+      geography_level: 'suburb',
+      output_format: expect.stringMatching(/^(parquet|csv|xlsx)$/),
+      include_geography: expect.stringMatching(/^(none|hierarchical)$/),
+      linked_records: 'none',
+      request: {
+        geography_level: 'suburb',
+        geography_selections: ['Richmond (VIC)'],
+        dataset_type: 'persons',
+        n_observations: 30,
+        output_format: all.queries[0].output_format,
+        include_geography: all.queries[0].include_geography,
+        linked_records: 'none',
+        seed: all.queries[0].seed,
+        implicate: 1,
+      },
     });
     const page2 = await (await s.call('/query/history?page=2&per_page=3', { key: acct.key })).json();
     expect(page2.pagination).toEqual({ page: 2, per_page: 3, total_pages: Math.ceil(total / 3), total_queries: total });
@@ -376,6 +392,19 @@ describe('history and single query', () => {
       expect(miss.status).toBe(404);
       expect(await miss.json()).toEqual({ error: 'not_found', detail: expect.any(String) });
     }
+  });
+
+  it('GET /query/{id} echoes the whole request: posting its `request` draws the same records again', async () => {
+    const asked = query({ geography_selections: ['Richmond (VIC)', 'Fitzroy'], n_observations: 12, output_format: 'csv', include_geography: 'hierarchical', linked_records: 'joined' });
+    const first = await (await execute(asked)).json();
+    const item = await (await s.call(`/query/${first.query_id}`, { key: acct.key })).json();
+    expect(item).toMatchObject({ geography_level: 'suburb', output_format: 'csv', include_geography: 'hierarchical', linked_records: 'joined' });
+    expect(item.request).toEqual({ ...asked, seed: first.metadata.seed, implicate: 1 });
+    const again = await (await execute(item.request)).json();
+    expect(again.query_id).not.toBe(first.query_id);
+    expect(again.metadata.seed).toBe(first.metadata.seed);
+    const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
+    expect((await bytes(again.download_url)).equals(await bytes(first.download_url))).toBe(true);
   });
 
   it('expired links: 410 JSON; the sweeper deletes files and history says download_expired', async () => {

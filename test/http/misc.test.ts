@@ -52,7 +52,17 @@ describe('geography', () => {
     const normal = await (await s.call('/geography/Richmond%20(VIC)/variables?dataset_type=persons', { key })).json();
     expect(normal.suburb_id).toBe('Richmond (VIC)');
     expect(normal.dataset_type).toBe('persons');
-    expect(normal.variables[0]).toEqual({ code: 'AGE5P', description: expect.any(String), n_categories: expect.any(Number), measurement: 'ordinal' });
+    expect(normal.variables[0]).toEqual({
+      code: 'AGE5P',
+      description: expect.any(String),
+      n_categories: expect.any(Number),
+      measurement: 'ordinal',
+      categories: expect.arrayContaining(['0-4 years']),
+      missing: { not_applicable: [], non_response: [], partial_response: [] },
+      coarse_categories: expect.any(Array),
+      coarse_areas: 0,
+    });
+    expect(normal).toMatchObject({ geography_level: 'suburb', version: expect.any(String), fitted_to: 'demo' });
     expect(normal.variables.find((v: { code: string }) => v.code === 'SEXP').measurement).toBe('nominal');
     const small = await (await s.call('/geography/wandiligong/variables?dataset_type=persons', { key })).json();
     expect(small.suburb_id).toBe('Wandiligong');
@@ -63,6 +73,51 @@ describe('geography', () => {
     const body = await missing.json();
     expect(body).toEqual({ error: 'not_found', detail: expect.stringContaining('Richmond (VIC)') });
     expect((await s.call('/geography/Burnley/variables', { key })).status).toBe(400);
+  });
+
+  it('variables at every level, free: a postcode, an LGA, a state, Australia, and level=… to say which', async () => {
+    const variablesOf = async (path: string) => {
+      const res = await s.call(`/geography/${path}`, { key });
+      return { status: res.status, body: await res.json() };
+    };
+    const before = (await (await s.call('/account/credits', { key })).json()).credits_remaining;
+    for (const [id, level, canonical] of [['3065', 'postcode', '3065'], ['Yarra', 'lga', 'Yarra'], ['VIC', 'state', 'VIC'], ['Australia', 'australia', 'Australia']] as const) {
+      const found = await variablesOf(`${encodeURIComponent(id)}/variables?dataset_type=families`);
+      expect(found.status, `${id}: ${JSON.stringify(found.body)}`).toBe(200);
+      expect(found.body).toMatchObject({ suburb_id: canonical, geography_level: level, dataset_type: 'families' });
+      const named = await variablesOf(`${encodeURIComponent(id)}/variables?dataset_type=families&level=${level}`);
+      expect(named.body).toEqual(found.body);
+    }
+    // Every category and missing code a file's dictionary carries: FINF's partial and non-response codes.
+    const finf = (await variablesOf('3065/variables?dataset_type=families')).body.variables.find((v: { code: string }) => v.code === 'FINF');
+    expect(finf.missing.partial_response).toEqual(['Partial income stated']);
+    const codes: string[] = [...finf.missing.not_applicable, ...finf.missing.non_response, ...finf.missing.partial_response];
+    expect(finf.categories.slice(-codes.length).sort()).toEqual([...codes].sort()); // missing codes last, as the ABS orders them
+    // A state of coarse and fine suburbs: the fine categories, with the coarse suburbs counted.
+    const vic = (await variablesOf('VIC/variables?dataset_type=persons')).body.variables.find((v: { code: string }) => v.code === 'AGE5P');
+    expect(vic).toMatchObject({ n_categories: vic.categories.length, coarse_areas: 1 });
+    // At a named level the identifier must name a place of that level.
+    const wrong = await variablesOf('Fitzroy/variables?dataset_type=persons&level=postcode');
+    expect(wrong.status).toBe(404);
+    expect(wrong.body.detail).toContain('No postcode "Fitzroy"');
+    const nowhere = await variablesOf('Atlantis/variables?dataset_type=persons');
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.body.detail).toContain('GET /geography/search');
+    expect((await (await s.call('/account/credits', { key })).json()).credits_remaining).toBe(before);
+  });
+
+  it('GET /codebook: every dataset\'s variables with categories and missing codes, or one dataset', async () => {
+    const all = await (await s.call('/codebook', { key })).json();
+    expect(Object.keys(all.datasets)).toEqual(['persons', 'families', 'dwellings']);
+    expect(all).toMatchObject({ version: expect.any(String), fitted_to: 'demo' });
+    const persons = await (await s.call('/codebook?dataset_type=persons', { key })).json();
+    expect(Object.keys(persons.datasets)).toEqual(['persons']);
+    expect(persons.datasets.persons).toEqual(all.datasets.persons);
+    // The same entries the variables of any area give, without the area's counts.
+    const area = (await (await s.call('/geography/Fitzroy/variables?dataset_type=persons', { key })).json()).variables;
+    expect(area.map(({ n_categories: _n, coarse_areas: _c, ...v }: Record<string, unknown>) => v)).toEqual(persons.datasets.persons);
+    expect((await s.call('/codebook?dataset_type=cats', { key })).status).toBe(400);
+    expect((await s.call('/codebook')).status).toBe(401);
   });
 });
 

@@ -86,6 +86,36 @@ describe('POST /query/preview', () => {
     await bad(query({ geography_selections: [] }), 'at least one');
   });
 
+  it('400 naming an unknown field, for preview and execute alike, and nothing is charged', async () => {
+    const balance = async () => (await (await s.call('/account/credits', { key })).json()).credits_remaining as number;
+    const before = await balance();
+    for (const path of ['/query/preview', '/query/execute']) {
+      for (const [field, value] of [['variables', ['AGE5P']], ['include_weights', true], ['outputformat', 'csv']] as const) {
+        const res = await s.call(path, { key, body: query({ [field]: value }) });
+        const json = await res.json();
+        expect(res.status, JSON.stringify(json)).toBe(400);
+        expect(json.error).toBe('bad_request');
+        expect(json.detail).toContain(`body.${field} is not a field of this request`);
+        expect(json.detail).toContain('geography_level, geography_selections, dataset_type, n_observations, output_format');
+      }
+    }
+    expect(await balance()).toBe(before);
+  });
+
+  it('says what a seed may be for every kind of invalid seed', async () => {
+    for (const seed of ['-5', '1.5', '1e3', 'abc', '', -5, 1.5, 2 ** 60, true, null, ['1']]) {
+      const res = await preview(query({ seed }));
+      const json = await res.json();
+      expect(res.status, `${JSON.stringify(seed)} → ${JSON.stringify(json)}`).toBe(400);
+      expect(json.detail, JSON.stringify(seed)).toContain('body.seed must be a whole number from 0 to 2^64 − 1');
+      expect(json.detail).not.toContain('union');
+    }
+    // 20 digits past 2^64 − 1 pass the pattern; the use case says the same limit.
+    const res = await preview(query({ seed: '18446744073709551616' }));
+    expect([400, 422]).toContain(res.status);
+    expect(JSON.stringify(await res.json())).toContain('2^64');
+  });
+
   it('401 with error and message for a missing, malformed or unknown key', async () => {
     for (const k of [null, 'nonsense', 'spq_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']) {
       const res = await preview(query(), k);

@@ -98,8 +98,10 @@ describe('a release fitted to the real postcode tables the repository ships', ()
     const found = release.search({ query: '700', level: 'postcode', limit: 50 });
     expect(found.results.map((s) => s.suburbId)).toContain('7000');
     expect(found.results.every((s) => s.suburbId.startsWith('700'))).toBe(true);
-    const variables = release.variables('7000', 'dwellings');
-    expect(variables.ok && variables.value.map((v) => v.code)).toContain('DLOD');
+    const selection = release.resolve('postcode', '7000');
+    expect(selection.ok).toBe(true);
+    const variables = selection.ok ? release.variables(selection.value, 'dwellings') : [];
+    expect(variables.map((v) => v.code)).toContain('DLOD');
   });
 
   it('writes files whose geography columns fit a postal area: no suburb, its main LGA and GCCSA, DLOD not allocated', async () => {

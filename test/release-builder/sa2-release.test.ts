@@ -96,7 +96,8 @@ describe('a release of SA2s and postal areas fitted to the real tables of the No
       expect.arrayContaining(['701011001', '701011002']),
     );
     expect(release.suburb('701011002')).toMatchObject({ ok: true, value: { suburbId: 'Darwin City', level: 'sa2' } });
-    const variables = release.variables('701011002', 'persons');
-    expect(variables.ok && variables.value.length).toBeGreaterThan(10);
+    const selection = release.resolve('sa2', '701011002');
+    expect(selection.ok).toBe(true);
+    expect(selection.ok && release.variables(selection.value, 'persons').length).toBeGreaterThan(10);
   });
 });

@@ -192,10 +192,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Variables of a suburb’s dataset
-         * @description n_categories is per suburb: a small suburb may have coarser variables to protect confidentiality.
+         * Variables of an area’s dataset (a free codebook)
+         * @description n_categories is per suburb: a small suburb may have coarser variables to protect confidentiality. Extension: any area a query can select (level=… says which kind; without it a suburb, else a postcode, SA2, LGA, state or Australia), and each variable's categories in order and missing-value codes, free of credits.
          */
         get: operations["listVariables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/codebook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The codebook of the pool release (extension)
+         * @description Every variable of every dataset (or of dataset_type): its label, measurement, categories in ABS order, missing-value codes and coarse categories, as every file's dictionary gives them. Free of credits.
+         */
+        get: operations["getCodebook"];
         put?: never;
         post?: never;
         delete?: never;
@@ -354,6 +374,27 @@ export interface components {
              * @enum {string}
              */
             fitted_to?: "census" | "demo";
+            /**
+             * @description Extension: the level the selections were made at
+             * @enum {string}
+             */
+            geography_level?: "suburb" | "postcode" | "sa2" | "lga" | "state" | "australia";
+            /**
+             * @description Extension: the format of the file
+             * @enum {string}
+             */
+            output_format?: "parquet" | "csv" | "xlsx";
+            /**
+             * @description Extension: whether geography columns were added
+             * @enum {string}
+             */
+            include_geography?: "none" | "hierarchical";
+            /**
+             * @description Extension: the linked records the file carries (none, joined or household)
+             * @enum {string}
+             */
+            linked_records?: "none" | "joined" | "household";
+            request?: components["schemas"]["QueryRequest"];
         };
         HistoryResult: {
             queries: components["schemas"]["HistoryItem"][];
@@ -412,19 +453,84 @@ export interface components {
             total_matches: number;
         };
         VariablesResult: {
+            /** @description The area, as a query selects it */
             suburb_id: string;
+            /**
+             * @description Extension: the level the area was found at
+             * @enum {string}
+             */
+            geography_level?: "suburb" | "postcode" | "sa2" | "lga" | "state" | "australia";
             /** @enum {string} */
             dataset_type: "persons" | "families" | "dwellings";
+            /** @description Extension: the pool release */
+            version?: string;
+            /** @enum {string} */
+            fitted_to?: "census" | "demo";
             variables: {
+                /** @description The column name in files (ABS 2021 Census mnemonic) */
                 code: string;
+                /** @description The variable label */
                 description: string;
-                n_categories: number;
                 /**
                  * @description Extension: "ordinal" when the categories run from low to high (an ordered factor), else "nominal" (an unordered one)
                  * @enum {string}
                  */
                 measurement: "nominal" | "ordinal";
+                /** @description Extension: every category label in ABS order, missing-value codes last */
+                categories: string[];
+                /** @description Extension: the categories that are missing-value codes, by kind: files leave the variable empty there and name the code in its _missing column (docs/api.md, "Missing values") */
+                missing: {
+                    /** @description The question does not apply ("Not applicable") */
+                    not_applicable: string[];
+                    /** @description No usable answer ("Not stated") */
+                    non_response: string[];
+                    /** @description Part of the answer missing ("Partial income stated") */
+                    partial_response: string[];
+                };
+                /** @description Extension: the coarse categories that small suburbs carry instead (in the CODE_coarse column) */
+                coarse_categories?: string[];
+                /** @description The categories this area's records can take: fewer where a small suburb carries coarse categories only */
+                n_categories: number;
+                /** @description Extension: how many of the area's suburbs carry the variable in coarse categories only */
+                coarse_areas?: number;
             }[];
+        };
+        CodebookVariable: {
+            /** @description The column name in files (ABS 2021 Census mnemonic) */
+            code: string;
+            /** @description The variable label */
+            description: string;
+            /**
+             * @description Extension: "ordinal" when the categories run from low to high (an ordered factor), else "nominal" (an unordered one)
+             * @enum {string}
+             */
+            measurement: "nominal" | "ordinal";
+            /** @description Extension: every category label in ABS order, missing-value codes last */
+            categories: string[];
+            /** @description Extension: the categories that are missing-value codes, by kind: files leave the variable empty there and name the code in its _missing column (docs/api.md, "Missing values") */
+            missing: {
+                /** @description The question does not apply ("Not applicable") */
+                not_applicable: string[];
+                /** @description No usable answer ("Not stated") */
+                non_response: string[];
+                /** @description Part of the answer missing ("Partial income stated") */
+                partial_response: string[];
+            };
+            /** @description Extension: the coarse categories that small suburbs carry instead (in the CODE_coarse column) */
+            coarse_categories?: string[];
+        };
+        /** @description Extension: the codebook of the served release, free of credits */
+        CodebookResult: {
+            /** @description The pool release the codebook describes */
+            version: string;
+            /** @enum {string} */
+            fitted_to: "census" | "demo";
+            /** @description Each dataset's variables in file order */
+            datasets: {
+                persons?: components["schemas"]["CodebookVariable"][];
+                families?: components["schemas"]["CodebookVariable"][];
+                dwellings?: components["schemas"]["CodebookVariable"][];
+            };
         };
         HealthResult: {
             /** @enum {string} */
@@ -1394,10 +1500,12 @@ export interface operations {
             query: {
                 /** @description Whose variables: persons, families or dwellings */
                 dataset_type: "persons" | "families" | "dwellings";
+                /** @description Extension: the kind of place suburb_id names, as geography_level in a query. Absent: a suburb (or an area fitted to its own tables), else the first of postcode, sa2, lga, state, australia that the identifier names */
+                level?: "suburb" | "postcode" | "sa2" | "lga" | "state" | "australia";
             };
             header?: never;
             path: {
-                /** @description A suburb_id as search returns it (e.g. "Fitzroy" or "Richmond (VIC)") */
+                /** @description A suburb_id as search returns it (e.g. "Fitzroy" or "Richmond (VIC)"). Extension: any area a query can select — a postcode ("3065"), SA2 ("Hobart"), LGA ("Yarra"), state ("VIC") or "Australia" */
                 suburb_id: string;
             };
             cookie?: never;
@@ -1470,6 +1578,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request rate exceeded; the Retry-After header gives the same seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedBody"];
+                };
+            };
+            /** @description Server error; retry with exponential backoff */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorBody"];
+                };
+            };
+        };
+    };
+    getCodebook: {
+        parameters: {
+            query?: {
+                /** @description Only this dataset's variables (absent: all three) */
+                dataset_type?: "persons" | "families" | "dwellings";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extension: the codebook of the served release, free of credits */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodebookResult"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedBody"];
                 };
             };
             /** @description Request rate exceeded; the Retry-After header gives the same seconds */

@@ -8,6 +8,7 @@ import { COMPANION_FILES } from '../../core/formats.ts';
 import { fittedToText } from '../../core/provenance.ts';
 import { missingCodesOf } from '../../synthesis/census/missing-codes.ts';
 import { variableByCode, type Measurement } from '../../synthesis/census/variables.ts';
+import type { CodebookEntry } from '../../ports/pool-release.ts';
 import type { Catalog, CatalogVariable } from './catalog.ts';
 import { hasSelectionColumn, selectionLabels, type ExportPart } from './file-shape.ts';
 import { ID_COLUMNS } from './records-sql.ts';
@@ -57,6 +58,18 @@ export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns
 
 /** A variable's measurement level: the catalog's, or (releases before measurement levels) the code's catalogue's. */
 export const measurementOf = (v: CatalogVariable): Measurement => v.measurement ?? variableByCode(v.code).measurement;
+
+/** A variable as the free codebook gives it (the same categories and missing codes a file's dictionary carries). */
+export function codebookEntryOf(v: CatalogVariable): CodebookEntry {
+  return {
+    code: v.code,
+    description: v.description,
+    measurement: measurementOf(v),
+    categories: v.categories,
+    missing: missingCodesOf([...new Set([...v.categories, ...(v.coarseCategories ?? [])])]),
+    ...(v.coarseCategories ? { coarse_categories: v.coarseCategories } : {}),
+  };
+}
 
 const ID_MEANING: Readonly<Record<string, string>> = {
   person_id: 'The person record (P + 9 digits); text, keep the leading zeros',

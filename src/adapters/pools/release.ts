@@ -15,7 +15,7 @@ import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sampl
 import type { ExportBundleRequest, ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
 import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
 import { LINK_FILES, OpenColumnFile, columnFile, type ColumnFile, type ColumnKind, type ColumnReader } from './columns.ts';
-import { dictionaryPathOf, measurementOf } from './dictionary.ts';
+import { codebookEntryOf, dictionaryPathOf } from './dictionary.ts';
 import { exportRows } from './export.ts';
 import type { DatasetColumns } from './file-shape.ts';
 import { verifyManifest, type VerifyMode } from './manifest.ts';
@@ -127,19 +127,16 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
       return { results: results.map((e) => e.info), total };
     },
 
-    variables(suburbId: string, dataset: DatasetType): Result<readonly VariableEntry[], ResolveFailure> {
-      const s = suburb(suburbId);
-      if (!s.ok) return s;
-      const coarsened = new Set(catalogSuburbOf(s.value).coarsened);
-      return ok(
-        catalog.variables[dataset].map((v) => ({
-          code: v.code,
-          description: v.description,
-          n_categories: coarsened.has(v.code) && v.coarseCategories ? v.coarseCategories.length : v.categories.length,
-          measurement: measurementOf(v),
-        })),
-      );
+    variables(selection: ResolvedSelection, dataset: DatasetType): readonly VariableEntry[] {
+      const coarsened = selection.suburbs.map((s) => new Set(catalogSuburbOf(s).coarsened));
+      return catalog.variables[dataset].map((v) => {
+        const coarseAreas = coarsened.filter((c) => c.has(v.code)).length;
+        const allCoarse = coarseAreas > 0 && coarseAreas === selection.suburbs.length && v.coarseCategories !== undefined;
+        return { ...codebookEntryOf(v), n_categories: allCoarse ? v.coarseCategories!.length : v.categories.length, coarse_areas: coarseAreas };
+      });
     },
+
+    codebook: (dataset) => catalog.variables[dataset].map(codebookEntryOf),
 
     poolSize: (selection, dataset) => poolSizeOf(rangesOf(selection, dataset)),
 

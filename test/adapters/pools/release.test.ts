@@ -68,11 +68,18 @@ describe('geography', () => {
     const s = release.suburb('WANDILIGONG');
     expect(s.ok && s.value).toMatchObject({ suburbId: 'Wandiligong', smallSuburb: true, pools: { persons: 60 } });
     expect(release.search({ query: 'rich', level: 'suburb', limit: 10 }).total).toBe(2);
-    const small = release.variables('Wandiligong', 'persons');
-    const big = release.variables('Fitzroy', 'persons');
-    expect(small.ok && small.value.map((v) => [v.code, v.n_categories])).toEqual([['AGE5P', 3], ['SEXP', 2], ['INCP', 5]]);
-    expect(big.ok && big.value.map((v) => v.n_categories)).toEqual([7, 2, 8]);
-    expect(release.variables('Nowhere', 'persons').ok).toBe(false);
+    const small = release.variables(resolved('suburb', 'Wandiligong'), 'persons');
+    const big = release.variables(resolved('suburb', 'Fitzroy'), 'persons');
+    expect(small.map((v) => [v.code, v.n_categories, v.coarse_areas])).toEqual([['AGE5P', 3, 1], ['SEXP', 2, 0], ['INCP', 5, 1]]);
+    expect(big.map((v) => [v.n_categories, v.coarse_areas])).toEqual([[7, 0], [2, 0], [8, 0]]);
+    // A selection of a coarse and a fine suburb holds the fine categories; it says how many areas are coarse.
+    const state = release.variables(resolved('state', 'VIC'), 'persons');
+    expect(state.map((v) => [v.n_categories, v.coarse_areas])).toEqual([[7, 1], [2, 0], [8, 1]]);
+    // The codebook: categories in order, missing codes, coarse categories, whatever the area.
+    const codebook = release.codebook('persons');
+    expect(codebook.map((v) => v.code)).toEqual(['AGE5P', 'SEXP', 'INCP']);
+    for (const v of codebook) expect(small.find((s) => s.code === v.code)).toMatchObject(v);
+    expect(release.suburb('Nowhere').ok).toBe(false);
   });
 
   it('samples within the selection, reproducibly', () => {

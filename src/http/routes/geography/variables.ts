@@ -1,4 +1,4 @@
-import { suburbVariables } from '../../../app/geography.ts';
+import { areaVariables } from '../../../app/geography.ts';
 import { authenticatedErrors, bearerSecurity, ErrorBody } from '../../../wire/common.ts';
 import { VariablesParams, VariablesQuery, VariablesResult } from '../../../wire/geography.ts';
 import { sendError } from '../../errors.ts';
@@ -6,8 +6,9 @@ import type { Api, AppDeps, ReplyOf, RequestOf } from '../../types.ts';
 
 export const schema = {
   operationId: 'listVariables',
-  summary: 'Variables of a suburb’s dataset',
-  description: 'n_categories is per suburb: a small suburb may have coarser variables to protect confidentiality.',
+  summary: 'Variables of an area’s dataset (a free codebook)',
+  description:
+    'n_categories is per suburb: a small suburb may have coarser variables to protect confidentiality. Extension: any area a query can select (level=… says which kind; without it a suburb, else a postcode, SA2, LGA, state or Australia), and each variable\'s categories in order and missing-value codes, free of credits.',
   tags: ['geography'],
   security: bearerSecurity,
   params: VariablesParams,
@@ -16,7 +17,7 @@ export const schema = {
 } as const;
 
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
-  const outcome = suburbVariables(deps, request.params.suburb_id, request.query.dataset_type);
+  const outcome = areaVariables(deps, { id: request.params.suburb_id, dataset: request.query.dataset_type, level: request.query.level });
   if (!outcome.ok) return sendError(reply, outcome.error);
   return reply.code(200).send(outcome.value);
 };
