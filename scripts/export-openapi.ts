@@ -28,6 +28,7 @@ export async function openApiDocument(): Promise<unknown> {
     accounts: notUsed('accounts'),
     limiter: notUsed('limiter', ['hitNow']),
     files: notUsed('files'),
+    passwords: notUsed('passwords'),
     pools: notUsed('pools'),
     clock: systemClock,
     serverSecret: 'unused',

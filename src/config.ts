@@ -72,6 +72,8 @@ export interface Config {
    * again once this old, so a revocation takes effect within it even if its announcement is lost.
    */
   readonly keyRecheckMs: number;
+  /** SPQ_READY_IO_MS: /readyz is 503 when a file check on Node's shared thread pool takes longer (the pool is starved). */
+  readonly readyIoMs: number;
   readonly logLevel: string;
   /** Who may tell the service a client's address (docs/deploy.md, "Behind a load balancer"). */
   readonly trustedProxies: TrustedProxies;
@@ -95,6 +97,10 @@ export interface Config {
     readonly resetLinkMinutes: number;
     /** SPQ_RESET_EMAILS_PER_HOUR: reset emails per hour to one address (and per client address). */
     readonly resetEmailsPerHour: number;
+    /** SPQ_PASSWORD_THREADS: threads of the service's own that hash and check passwords (never Node's shared pool). */
+    readonly passwordThreads: number;
+    /** SPQ_PASSWORD_QUEUE: password checks that may wait for a thread; more get "busy, try again" at once. */
+    readonly passwordQueue: number;
   };
   /** Limits per holder, whatever number of keys they hold. */
   readonly holderLimits: {
@@ -270,6 +276,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     headersTimeoutMs: integer(merged, 'SPQ_HEADERS_TIMEOUT_MS', 10_000, 1000),
     instanceLeaseSeconds: integer(merged, 'SPQ_INSTANCE_LEASE_SECONDS', 15, 2),
     keyRecheckMs: integer(merged, 'SPQ_KEY_RECHECK_MS', 1000, 0),
+    readyIoMs: integer(merged, 'SPQ_READY_IO_MS', 1000, 10),
     logLevel: text(merged, 'SPQ_LOG_LEVEL') ?? 'info',
     trustedProxies: trustedProxiesConfig(merged),
     accountArea: {
@@ -280,6 +287,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
       signInAttemptsPerAddress: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_ADDRESS', 30, 1),
       resetLinkMinutes: integer(merged, 'SPQ_RESET_LINK_MINUTES', 60, 1),
       resetEmailsPerHour: integer(merged, 'SPQ_RESET_EMAILS_PER_HOUR', 3, 1),
+      passwordThreads: integer(merged, 'SPQ_PASSWORD_THREADS', 1, 1),
+      passwordQueue: integer(merged, 'SPQ_PASSWORD_QUEUE', 16, 0),
     },
     holderLimits: {
       maxActiveKeys: integer(merged, 'SPQ_MAX_KEYS_PER_ACCOUNT', 20, 1),

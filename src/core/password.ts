@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { isCommonPassword } from './common-passwords.ts';
 
 /**
@@ -13,27 +13,55 @@ const KEY_LENGTH = 32;
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 200;
 
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
-  const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r };
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))));
+type ScryptParams = { readonly N: number; readonly r: number; readonly p: number };
+
+const optionsOf = (params: ScryptParams): ScryptOptions => ({ ...params, maxmem: 256 * params.N * params.r });
+
+function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, optionsOf(params), (error, key) => (error ? reject(error) : resolve(key))));
 }
 
+/** The same derivation on the calling thread: for the password-hashing thread, which exists to run it. */
+const deriveHere = (password: string, salt: Buffer, params: ScryptParams): Buffer => scryptSync(password.normalize('NFKC'), salt, KEY_LENGTH, optionsOf(params));
+
+const recordOf = (salt: Buffer, key: Buffer): string => `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+
+/** A stored hash's parameters, salt and key; undefined for anything that is not a hash this module wrote (or asks too much). */
+function parseRecord(stored: string): { readonly params: ScryptParams; readonly salt: Buffer; readonly expected: Buffer } | undefined {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
+  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  if (![N, r, p].every(Number.isSafeInteger) || N > 2 ** 20 || r > 32 || p > 4) return undefined;
+  const expected = Buffer.from(parts[5]!, 'base64url');
+  if (expected.length !== KEY_LENGTH) return undefined;
+  return { params: { N, r, p }, salt: Buffer.from(parts[4]!, 'base64url'), expected };
+}
+
+/**
+ * On Node's shared thread pool (which file reads and writes use too): for the CLI and tests. The
+ * service hashes on its own bounded thread (adapters/password), so guesses never delay file I/O.
+ */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  return recordOf(salt, await derive(password, salt, PARAMS));
 }
 
 /** Constant-time comparison; false for anything that is not a hash this module wrote. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
-  if (![N, r, p].every(Number.isSafeInteger) || N > 2 ** 20 || r > 32 || p > 4) return false;
-  const expected = Buffer.from(parts[5]!, 'base64url');
-  if (expected.length !== KEY_LENGTH) return false;
-  const actual = await derive(password, Buffer.from(parts[4]!, 'base64url'), { N, r, p });
-  return timingSafeEqual(actual, expected);
+  const record = parseRecord(stored);
+  return record !== undefined && timingSafeEqual(await derive(password, record.salt, record.params), record.expected);
+}
+
+/** hashPassword on the calling thread. */
+export function hashPasswordHere(password: string): string {
+  const salt = randomBytes(16);
+  return recordOf(salt, deriveHere(password, salt, PARAMS));
+}
+
+/** verifyPassword on the calling thread. */
+export function verifyPasswordHere(password: string, stored: string): boolean {
+  const record = parseRecord(stored);
+  return record !== undefined && timingSafeEqual(deriveHere(password, record.salt, record.params), record.expected);
 }
 
 /** What a new password must be: long enough to resist guessing, short enough to hash cheaply. */

@@ -49,7 +49,7 @@ export type { AppDeps } from './types.ts';
  * before the key is known good.
  */
 export function buildApp(given: AppDeps): FastifyInstance {
-  const metrics = createHttpMetrics(given.metricsRegistry ?? new Registry(), { executesInFlight: () => given.drain.inFlight });
+  const metrics = createHttpMetrics(given.metricsRegistry ?? new Registry(), { executesInFlight: () => given.drain.inFlight, passwordLoad: () => given.passwords.load() });
   const deps: AppDeps & { summaries: SummaryCache; keyRevocations: NonNullable<AppDeps['keyRevocations']> } = {
     ...given,
     summaries: given.summaries ?? new SummaryCache(),

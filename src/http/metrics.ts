@@ -6,6 +6,7 @@
  * Labels are bounded: the route is Fastify's pattern ("/downloads/:token/:fileName"), never the
  * raw URL, so no id, token or key reaches a label and the series count stays fixed.
  */
+import type { HasherLoad } from '../ports/password-hasher.ts';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ExecuteCompletion, ExecuteObserver } from '../app/execute.ts';
 import type { RateDecision, RateLimiter, WindowPolicy } from '../ports/rate-limiter.ts';
@@ -27,6 +28,8 @@ export interface HttpMetrics extends ExecuteObserver {
 export interface HttpMetricsOptions {
   /** Executes running now (for the in-flight gauge, read at scrape time). */
   readonly executesInFlight: () => number;
+  /** The password hasher's load (its own threads and queue), read at scrape time. */
+  readonly passwordLoad?: () => HasherLoad;
   /** prom-client's default process and Node.js metrics (CPU, memory, event loop lag, GC, handles). */
   readonly defaultMetrics?: boolean;
 }
@@ -86,6 +89,30 @@ export function createHttpMetrics(registry: Registry, options: HttpMetricsOption
       this.set(options.executesInFlight());
     },
   });
+  const passwordLoad = options.passwordLoad;
+  if (passwordLoad !== undefined) {
+    new Gauge({
+      name: 'spq_password_checks',
+      help: 'Password hashes and checks on the hasher\'s own threads, by state (running, queued; capacity: the most it holds before refusing)',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        const load = passwordLoad();
+        this.set({ state: 'running' }, load.running);
+        this.set({ state: 'queued' }, load.queued);
+        this.set({ state: 'capacity' }, load.capacity);
+      },
+    });
+    new Counter({
+      name: 'spq_password_checks_refused_total',
+      help: 'Password hashes and checks refused at once because every thread and queue place was taken (a sign-in or password flood)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(passwordLoad().refused);
+      },
+    });
+  }
 
   return {
     registry,

@@ -1,3 +1,4 @@
+import type { PasswordHasher } from '../ports/password-hasher.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
@@ -21,6 +22,8 @@ export interface LoggerOptions {
 /** What buildApp needs: the use cases' ports plus HTTP concerns. No globals, no process.env. */
 export interface AppDeps extends UseCaseDeps {
   readonly logger: LoggerOptions;
+  /** Password hashing on bounded threads of its own (never Node's shared pool, where file I/O waits). */
+  readonly passwords: PasswordHasher;
   /** In-flight executes, so shutdown can finish them and refuse new ones (503). */
   readonly drain: Drain;
   /** Balance/tier memory shared by the routes of this app (created by buildApp when absent). */

@@ -6,6 +6,8 @@
  * use cases never see an adapter, and it never imports the release builder: the demo-pool
  * builder is handed in (`spq serve` passes the release builder's), so serving loads no synthesis.
  */
+import { createThreadHasher } from '../adapters/password/hasher-thread.ts';
+import type { PasswordHasher } from '../ports/password-hasher.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAccountStore } from '../adapters/db/open-store.ts';
@@ -32,6 +34,8 @@ import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { UseCaseDeps } from '../app/deps.ts';
 
 export interface Services extends UseCaseDeps {
+  /** Password hashing on the service's own bounded threads (the account area's). */
+  readonly passwords: PasswordHasher;
   readonly instanceId: string;
   /** The served release's directory (its extra implicates live under it). */
   readonly poolDir: string;
@@ -140,6 +144,8 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
     const files = fileStoreFor(config, serverSecret);
     const mailer = mailerFor(config);
     if (mailer !== undefined) closers.push(() => mailer.close());
+    const passwords = createThreadHasher({ threads: config.accountArea.passwordThreads, queue: config.accountArea.passwordQueue });
+    closers.push(() => passwords.close());
     const description = [
       `pool release ${pools.version}, checksum ${pools.checksum} (${poolDir}), implicates ${implicates.available().join(', ')}`,
       config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: SQLite in ${config.dataDir}`,
@@ -162,6 +168,7 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
       implicates,
       clock,
       mailer,
+      passwords,
       serverSecret,
       randomness: cryptoRandomness,
       scratch: localScratch(join(config.dataDir, 'tmp', instanceId)),

@@ -1,8 +1,9 @@
+import { createThreadHasher } from '../../src/adapters/password/hasher-thread.ts';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createSqliteAccountStore } from '../../src/adapters/db/sqlite.ts';
 import { createMemoryRateLimiter } from '../../src/adapters/ratelimit/memory.ts';
 import { oneTimeLinkHolder, setPasswordWithLink } from '../../src/app/web/sign-in.ts';
@@ -92,7 +93,9 @@ describe('spq admin', () => {
     const token = /\/console\/welcome\/([0-9A-Za-z]{32})$/.exec(link.url)![1]!;
     const accounts = createSqliteAccountStore({ file: join(dataDir, 'spq.sqlite') });
     try {
-      const deps = { credentials: accounts, clock: systemClock, serverSecret: secret(), limiter: createMemoryRateLimiter(), config: loadConfig({}) };
+      const passwords = createThreadHasher();
+      onTestFinished(() => passwords.close());
+      const deps = { credentials: accounts, clock: systemClock, serverSecret: secret(), limiter: createMemoryRateLimiter(), config: loadConfig({}), passwords };
       expect(await oneTimeLinkHolder(deps, token)).toEqual({ ok: true, value: { email: 'ops@example.org' } });
       expect((await setPasswordWithLink(deps, { token, password: 'four unrelated words', confirmation: 'four unrelated words' })).ok).toBe(true);
       expect((await setPasswordWithLink(deps, { token, password: 'four unrelated words', confirmation: 'four unrelated words' })).ok).toBe(false);

@@ -4,6 +4,7 @@
  * memory limiter and local files by default; PostgreSQL, Redis and S3 for scaleout), a clock the
  * test moves and the log lines captured.
  */
+import { createThreadHasher } from '../../src/adapters/password/hasher-thread.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,8 +117,10 @@ export async function startTestServer(
     logger: { level: 'info', stream },
     drain: new Drain(),
     ...(options.mailer ? { mailer: options.mailer } : {}),
+    passwords: createThreadHasher(),
   };
   const app = buildApp(deps);
+  app.addHook('onClose', async () => deps.passwords.close());
   await app.listen({ port, host: '127.0.0.1' });
 
   const addKey = async (accountId: string, kind: KeyKind = 'live') => {

@@ -157,6 +157,24 @@ describe('the account page: password and signed-in browsers', () => {
     await signIn(email, NEW_PASSWORD);
   });
 
+  it('limits guesses at the current password per account like a sign-in (backoff), whichever browser sends them', async () => {
+    const { email } = await holder();
+    const browsers = [await signIn(email, PASSWORD, { from: '127.0.0.31' }), await signIn(email, PASSWORD, { from: '127.0.0.32' })];
+    const change = (k: number, current: string) =>
+      send(s, 'POST', '/console/account/password', { from: `127.0.0.3${1 + (k % 2)}`, cookie: browsers[k % 2]!.cookie, fields: { _csrf: browsers[k % 2]!.csrf, current, password: NEW_PASSWORD, confirmation: NEW_PASSWORD } });
+    const perMinute = s.deps.config.accountArea.signInAttemptsPerPair;
+    for (let k = 0; k < perMinute; k++) expect((await change(k, `wrong guess ${k}`)).status).toBe(422);
+    // The next guess is refused before it is checked, from either browser, even the right password.
+    const refused = await change(perMinute, PASSWORD);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.text).toContain('too many attempts at the current password');
+    expect((await change(perMinute + 1, PASSWORD)).status).toBe(429);
+    // A minute later the backoff's next window allows guesses again, and the right password works.
+    s.clock.advance(61_000);
+    expect((await change(0, PASSWORD)).status).toBe(200);
+  });
+
   it('lists each signed-in browser (user agent, signed in, last seen) and ends them one by one; another holder\'s cannot be ended', async () => {
     const { email } = await holder();
     const laptop = await signIn(email, PASSWORD, { userAgent: FIREFOX });

@@ -32,8 +32,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: database, rate limiter and pool release usable, not shutting down
-         * @description Answers 200 when this instance can serve queries (database, rate limiter and pool release usable, not draining), 503 otherwise: for a load balancer's readiness probe. Needs no key.
+         * Readiness: database, rate limiter, pool release and file I/O usable, not shutting down
+         * @description Answers 200 when this instance can serve queries (database, rate limiter and pool release usable, file I/O not starved, not draining), 503 otherwise: for a load balancer's readiness probe. Needs no key.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -542,6 +542,8 @@ export interface components {
                 database: boolean;
                 rate_limiter: boolean;
                 pool_release: boolean;
+                /** @description Extension: Node's shared thread pool (every file read and write of executes and downloads) answered a file check within SPQ_READY_IO_MS (1,000 ms): false when the pool is starved, so a balancer takes the instance out while it cannot serve files */
+                io_pool: boolean;
             };
             /** @description Pool release version being served */
             version: string;

@@ -1,12 +1,12 @@
 import { appError, type AppError } from '../../core/errors.ts';
 import { hashApiKey, isId } from '../../core/keys.ts';
-import { hashPassword, passwordProblem, verifyPassword } from '../../core/password.ts';
+import { passwordProblem } from '../../core/password.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import type { WebSession } from '../../ports/credential-store.ts';
 import { publicBaseUrl } from '../../config.ts';
 import type { OpsLog } from '../deps.ts';
 import { normaliseEmail } from '../accounts.ts';
-import { issueOneTimeLink, openSession, waitError, type SignInDeps } from './sign-in.ts';
+import { hasherBusy, issueOneTimeLink, openSession, pairPolicies, waitError, type SignInDeps } from './sign-in.ts';
 
 /**
  * What a signed-in holder does to their own sign-in, and how one who forgot the password gets
@@ -18,10 +18,14 @@ export async function changePassword(
   deps: SignInDeps,
   input: { readonly session: WebSession; readonly email: string; readonly current: string; readonly password: string; readonly confirmation: string },
 ): Promise<Result<{ readonly otherSessionsEnded: number; readonly token: string; readonly session: WebSession }, AppError>> {
+  // The current password is a guess like any sign-in: limited per account with the same backoff,
+  // counted before it is checked (a stolen session must not become a fast password oracle).
+  const limit = await deps.limiter.hit(`password-change:account:${input.session.accountId}`, pairPolicies(deps.config.accountArea.signInAttemptsPerPair), deps.clock.now().getTime());
+  if (!limit.allowed) return err(waitError(limit.resetSeconds, 'There were too many attempts at the current password.', ' Or sign out and use "Forgot your password?": a reset link always works.'));
   const stored = (await deps.credentials.holder(input.session.accountId))?.passwordHash;
-  if (stored === undefined || stored === null || !(await verifyPassword(input.current, stored))) {
-    return err(appError('validation_error', 'Your current password is not right. Type it again (or sign out and use "Forgot your password?").'));
-  }
+  const checked = stored === undefined || stored === null ? ok(false) : await deps.passwords.verify(input.current, stored);
+  if (!checked.ok) return err(hasherBusy(checked.error));
+  if (!checked.value) return err(appError('validation_error', 'Your current password is not right. Type it again (or sign out and use "Forgot your password?").'));
   if (input.password !== input.confirmation) return err(appError('validation_error', 'The two new passwords differ. Type the same password twice.'));
   if (input.password === input.current) return err(appError('validation_error', 'The new password is the current one. Choose another.'));
   const problem = passwordProblem(input.password, input.email);
@@ -30,8 +34,10 @@ export async function changePassword(
   const others = (await deps.credentials.listSessions(input.session.accountId, now, deps.config.accountArea.sessionIdleMinutes * 60_000)).filter((s) => s.sessionId !== input.session.sessionId);
   // This browser goes on under a new session token: the old one (which may have been seen) ends
   // with every other session when the password changes.
+  const passwordHash = await deps.passwords.hash(input.password);
+  if (!passwordHash.ok) return err(hasherBusy(passwordHash.error));
   const rotated = await openSession(deps, input.session.accountId, input.session.userAgent ?? undefined);
-  await deps.credentials.changePassword({ accountId: input.session.accountId, passwordHash: await hashPassword(input.password), keepSessionId: rotated.session.sessionId, now });
+  await deps.credentials.changePassword({ accountId: input.session.accountId, passwordHash: passwordHash.value, keepSessionId: rotated.session.sessionId, now });
   return ok({ otherSessionsEnded: others.length, ...rotated });
 }
 

@@ -2,13 +2,14 @@ import { timingSafeEqual } from 'node:crypto';
 import { durationInWords } from '../../core/duration.ts';
 import { appError, type AppError } from '../../core/errors.ts';
 import { hashApiKey, isId, newId, randomBase62 } from '../../core/keys.ts';
-import { hashPassword, passwordProblem, verifyPassword } from '../../core/password.ts';
+import { passwordProblem } from '../../core/password.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { USER_AGENT_MAX, type CredentialStore, type OneTimePurpose, type WebSession } from '../../ports/credential-store.ts';
 import type { RateLimiter, WindowPolicy } from '../../ports/rate-limiter.ts';
 import type { Config } from '../../config.ts';
 import type { Mailer } from '../../ports/mailer.ts';
+import type { HasherBusy, PasswordHasher } from '../../ports/password-hasher.ts';
 import { normaliseEmail } from '../accounts.ts';
 
 /**
@@ -20,6 +21,8 @@ export interface SignInDeps {
   /** Accounts and their credentials (the account area reads nothing else to sign someone in). */
   readonly credentials: CredentialStore;
   readonly limiter: RateLimiter;
+  /** Hashes and checks passwords on the service's own bounded threads (never Node's shared pool). */
+  readonly passwords: PasswordHasher;
   readonly clock: Clock;
   readonly config: Pick<Config, 'accountArea' | 'publicBaseUrl' | 'host' | 'port'>;
   readonly serverSecret: string;
@@ -67,7 +70,9 @@ export async function setPasswordWithLink(deps: SignInDeps, input: { readonly to
   if (input.password !== input.confirmation) return err(appError('validation_error', 'The two passwords differ. Type the same password twice.'));
   const problem = passwordProblem(input.password, holder.value.email);
   if (problem !== undefined) return err(appError('validation_error', problem));
-  const accountId = await deps.credentials.redeemOneTimeLink({ tokenHash: keyedHash(deps.serverSecret, 'link', input.token), passwordHash: await hashPassword(input.password), now: deps.clock.now() });
+  const passwordHash = await deps.passwords.hash(input.password);
+  if (!passwordHash.ok) return err(hasherBusy(passwordHash.error));
+  const accountId = await deps.credentials.redeemOneTimeLink({ tokenHash: keyedHash(deps.serverSecret, 'link', input.token), passwordHash: passwordHash.value, now: deps.clock.now() });
   return accountId === undefined ? err(appError('not_found', LINK_DEAD)) : ok({ accountId });
 }
 
@@ -85,7 +90,23 @@ export const pairPolicies = (perMinute: number): WindowPolicy[] => [
 ];
 const WRONG = 'The email or password is wrong. Check both and try again; if you have no password yet, use the invitation link you were sent.';
 /** Verified against when the email has no password, so a wrong email costs as long as a wrong password. */
-let decoyHash: Promise<string> | undefined;
+let decoyHash: Promise<string | undefined> | undefined;
+
+/** Every password thread and queue place is taken: a page that says so, with the wait (503 with Retry-After). */
+export const hasherBusy = (busy: HasherBusy): AppError =>
+  appError('service_unavailable', `Too many passwords are being checked right now. Try again in ${durationInWords(busy.retryAfterSeconds)}.`, { retry_after_seconds: busy.retryAfterSeconds });
+
+/** The check a wrong email costs: the same scrypt as a wrong password (against a decoy hash made once). */
+async function checkDecoy(passwords: PasswordHasher, password: string): Promise<Result<false, AppError>> {
+  decoyHash ??= passwords.hash(randomBase62(20)).then((made) => (made.ok ? made.value : undefined));
+  const decoy = await decoyHash;
+  if (decoy === undefined) {
+    decoyHash = undefined; // busy when first made: made again next time
+    return err(appError('unauthorized', WRONG));
+  }
+  const checked = await passwords.verify(password, decoy);
+  return checked.ok ? ok(false) : err(hasherBusy(checked.error));
+}
 
 /**
  * Email and password → a new session. Attempts are limited per client address and per (email,
@@ -111,11 +132,12 @@ export async function signIn(
   const account = await deps.credentials.findAccountByEmail(email.value);
   const stored = account === undefined ? undefined : (await deps.credentials.holder(account.accountId))?.passwordHash;
   if (account === undefined || stored === undefined || stored === null) {
-    decoyHash ??= hashPassword(randomBase62(20));
-    await verifyPassword(input.password, await decoyHash);
-    return err(appError('unauthorized', WRONG));
+    const decoy = await checkDecoy(deps.passwords, input.password);
+    return decoy.ok ? err(appError('unauthorized', WRONG)) : decoy;
   }
-  if (!(await verifyPassword(input.password, stored))) return err(appError('unauthorized', WRONG));
+  const checked = await deps.passwords.verify(input.password, stored);
+  if (!checked.ok) return err(hasherBusy(checked.error));
+  if (!checked.value) return err(appError('unauthorized', WRONG));
   return ok(await openSession(deps, account.accountId, input.userAgent));
 }
 
