@@ -77,8 +77,8 @@ def pool(estimates, variances=None, df_complete: Optional[float] = None, level: 
     lambda_ ((1 + 1/m) b / t, the share of the variance due to the synthesis).
 
     A whole model: ``pool(fits)`` with m fitted models (anything with ``.params`` and
-    ``.cov_params()``, such as statsmodels results; their ``df_resid`` is the complete-data df
-    unless ``df_complete`` says otherwise), or ``pool(coefficients, covariances)`` with m
+    ``.cov_params()``, such as statsmodels results; the first one's ``df_resid`` is the
+    complete-data df unless ``df_complete`` says otherwise, as mice takes it), or ``pool(coefficients, covariances)`` with m
     coefficient vectors and m covariance matrices: see ``pool_model``."""
     items = list(estimates)
     if items and (_is_model(items[0]) or not _is_number(items[0])):
@@ -120,8 +120,9 @@ def _model_inputs(items: List[Any], covariances) -> tuple:
         terms = _terms(params[0])
         vectors = [[float(x) for x in list(p)] for p in params]
         matrices = [_rows(f.cov_params()) for f in items]
-        dfs = {float(f.df_resid) for f in items if getattr(f, "df_resid", None) is not None}
-        return terms, vectors, matrices, (min(dfs) if dfs else None)
+        # The first fit's residual df, as mice takes it (fits to replicates of one size have the same).
+        first = getattr(items[0], "df_resid", None)
+        return terms, vectors, matrices, (float(first) if first is not None else None)
     if covariances is None:
         raise ValueError("pool(coefficients, covariances): give one covariance matrix per coefficient vector")
     vectors = [[float(x) for x in list(v)] for v in items]
@@ -165,7 +166,7 @@ def pool_model(estimates: Sequence[Any], covariances=None, df_complete: Optional
     (or m coefficient vectors Q_i and covariance matrices U_i), each coefficient's estimate
     (mean Q_i), ubar (mean of its variances), b (variance of its estimates), t = ubar + (1 + 1/m) b,
     df (Barnard-Rubin 1999 with the complete-data df ``dfcom``: ``df_complete``, else the fits'
-    ``df_resid``, else infinite, which gives Rubin's (m - 1) / lambda^2; lambda is floored at 1e-4
+    first fit's ``df_resid``, else infinite, which gives Rubin's (m - 1) / lambda^2; lambda is floored at 1e-4
     as mice does), riv = (1 + 1/m) b / ubar, lambda = (1 + 1/m) b / t, fmi = (riv + 2 / (df + 3)) /
     (riv + 1), the confidence interval at ``level``, and the total covariance matrix
     (mean U_i + (1 + 1/m) B, B the covariance of the Q_i) as ``covariance``."""

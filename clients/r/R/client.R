@@ -195,7 +195,7 @@ spq_variables <- function(client, suburb_id, dataset_type = "persons") {
 
 #' Rubin's rules over m replicates (docs/multiple-imputation.md). One estimate: spq_pool(estimates,
 #' variances), two vectors of m numbers. A whole model: spq_pool(fits), a list of m fitted models
-#' (lm, glm: anything with coef() and vcov(); their df.residual is the complete-data df), or
+#' (lm, glm: anything with coef() and vcov(); the first one's df.residual is the complete-data df, as mice takes it), or
 #' spq_pool(coefficients, covariances), a list of m coefficient vectors and a list of m covariance
 #' matrices: see pool_model.
 spq_pool <- function(estimates, variances = NULL, df_complete = NULL, level = 0.95) {
@@ -236,9 +236,10 @@ model_inputs <- function(estimates, covariances) {
   is_fit <- function(f) !is.numeric(f) && !is.null(tryCatch(stats::coef(f), error = function(e) NULL))
   if (all(vapply(estimates, is_fit, TRUE))) {
     if (!is.null(covariances)) stop("spq_pool(fits) takes fitted models alone: leave the covariances out (each fit gives its vcov())", call. = FALSE)
-    dfs <- unlist(lapply(estimates, function(f) tryCatch(stats::df.residual(f), error = function(e) NULL)))
+    # The first fit's residual df, as mice takes it (fits to replicates of one size have the same).
+    dfcom <- tryCatch(stats::df.residual(estimates[[1]]), error = function(e) NULL)
     return(list(terms = names(stats::coef(estimates[[1]])), vectors = lapply(estimates, function(f) unname(stats::coef(f))),
-                matrices = lapply(estimates, function(f) unname(as.matrix(stats::vcov(f)))), dfcom = if (length(dfs) > 0) min(dfs) else NULL))
+                matrices = lapply(estimates, function(f) unname(as.matrix(stats::vcov(f)))), dfcom = dfcom))
   }
   if (!all(vapply(estimates, function(v) is.numeric(v) && is.null(dim(v)), TRUE))) {
     stop("spq_pool(list): give a list of m fitted models (lm, glm, ...) or a list of m coefficient vectors with a list of m covariance matrices", call. = FALSE)
@@ -252,7 +253,7 @@ model_inputs <- function(estimates, covariances) {
 #' Rubin's rules for a whole model, per coefficient, as mice::pool computes them: estimate (mean of
 #' the m coefficients), ubar (mean of their variances), b (variance of the estimates),
 #' t = ubar + (1 + 1/m) b, df (Barnard-Rubin with the complete-data df dfcom: df_complete, else the
-#' fits' df.residual, else Inf, which gives (m - 1) / lambda^2; lambda floored at 1e-4 as mice does),
+#' first fit's df.residual, else Inf, which gives (m - 1) / lambda^2; lambda floored at 1e-4 as mice does),
 #' riv, lambda, fmi and the confidence interval; `covariance` is the total covariance matrix
 #' (mean U_i + (1 + 1/m) B).
 pool_model <- function(estimates, covariances, df_complete, level) {
