@@ -117,6 +117,7 @@ describe.skipIf(!havePython)('Python client', () => {
     expect(run.stderr).toMatch(/test_pool_refuses_inputs_of_the_wrong_shape .* ok/);
     expect(run.stderr).toMatch(/test_parquet_metadata_is_read_from_the_file_and_else_the_arrow_schema .* ok/);
     if (havePandas) expect(run.stderr).toMatch(/test_both_shapes_read_to_the_same_values .* ok/);
+    if (havePandas) expect(run.stderr).toMatch(/test_joined_columns_read_like_own_variables .* ok/);
     if (havePandas) expect(run.stderr).toMatch(/test_missing_columns_are_unordered_factors_of_the_missing_codes .* ok/);
     console.log(run.stderr.split('\n').find((l) => l.startsWith('pool vs mice::pool')));
   });

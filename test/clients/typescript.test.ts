@@ -196,6 +196,19 @@ describe('TypeScript client', () => {
     expect(bare.labels['HEAP']).toBeTruthy();
   });
 
+  it('reads joined columns like the record\'s own variables: ordered, no missing code a level, every missing value null', async () => {
+    const table = await spq.table({ ...query, n_observations: 60, linked_records: 'joined' });
+    const raw = parseCsv(await (await fetch(table.result.download_url)).text());
+    const at = raw[0]!.indexOf('dwelling_RNTRD');
+    const levels = table.levels['dwelling_RNTRD']!;
+    expect(table.measurement['dwelling_RNTRD']).toBe('ordinal');
+    expect(levels).not.toContain('Not applicable');
+    expect(levels).not.toContain('Not stated');
+    const nulls = table.rows.filter((r) => r['dwelling_RNTRD'] === null).length;
+    expect(nulls).toBe(raw.slice(1).filter((r) => r.length > 1 && !levels.includes(r[at]!)).length);
+    expect(nulls).toBeGreaterThan(0);
+  });
+
   it('pools estimates by Rubin\'s rules (classic and Barnard–Rubin degrees of freedom)', () => {
     const pooled = pool([1, 1.2, 0.9, 1.1], [0.04, 0.05, 0.03, 0.04]);
     const b = 0.05 / 3;

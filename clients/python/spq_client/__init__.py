@@ -307,8 +307,8 @@ def _reason_columns(dictionary: Dict[str, Any], columns) -> Dict[str, str]:
     named = {c: reason for reason, c in missing_columns_of(dictionary).items()}
     out: Dict[str, str] = {}
     for v in _coded_entries(dictionary):
-        reason = named.get(v["code"]) or (f"{v['code']}_missing" if f"{v['code']}_missing" in columns else None)
-        if reason and reason in columns:
+        reason = named.get(v["code"]) or f"{v['code']}_missing"
+        if reason in columns and _missing_labels(v):
             out[v["code"]] = reason
             if v.get("coarse_column"):
                 out[v["coarse_column"]] = reason

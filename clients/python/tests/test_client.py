@@ -110,6 +110,24 @@ class AgainstServer(unittest.TestCase):
         self.assertEqual(int(kept["INCP"].isna().sum()), 0)
 
     @unittest.skipUnless(HAVE_PANDAS, "pandas is not installed (Debian: python3-pandas)")
+    def test_joined_columns_read_like_own_variables(self):
+        result = self.spq.execute(dict(QUERY, n_observations=100, linked_records="joined"))
+        path = self.spq.download(result, os.path.join(self.dir, "joined.csv"))
+        dictionary = self.spq.dictionary(result)
+        frame = self.spq.to_dataframe(path, dictionary)
+        raw = pandas.read_csv(path, dtype=str, keep_default_na=False)
+        linked = [v for v in dictionary["linked_variables"] if v["column"] in frame.columns]
+        self.assertTrue(any(v["column"] == "dwelling_RNTRD" for v in linked))
+        for v in linked:
+            column = v["column"]
+            series = frame[column]
+            # Whichever shape the server writes: no missing code is a level, and every empty or missing value is NA.
+            self.assertFalse({"Not applicable", "Not stated", "Partial income stated"} & set(series.cat.categories), column)
+            self.assertEqual(int(series.isna().sum()), int((~raw[column].isin(list(series.cat.categories))).sum()), column)
+            self.assertEqual(series.cat.ordered, v.get("measurement") == "ordinal", column)
+        self.assertGreater(int(frame["dwelling_RNTRD"].isna().sum()), 0)  # owners pay no rent: "Not applicable"
+
+    @unittest.skipUnless(HAVE_PANDAS, "pandas is not installed (Debian: python3-pandas)")
     def test_readers_choose_by_content_xlsx_and_household_zips(self):
         xlsx = self.spq.execute(dict(QUERY, output_format="xlsx", n_observations=30))
         path = self.spq.download(xlsx, os.path.join(self.dir, "no-extension"))

@@ -199,6 +199,7 @@ spq_variables <- function(client, suburb_id, dataset_type = "persons") {
 #' spq_pool(coefficients, covariances), a list of m coefficient vectors and a list of m covariance
 #' matrices: see pool_model.
 spq_pool <- function(estimates, variances = NULL, df_complete = NULL, level = 0.95) {
+  if (inherits(estimates, c("lm", "glm"))) stop("spq_pool takes a list of m fits, one per replicate: spq_pool(list(fit1, fit2, ...)), not one fit", call. = FALSE)
   if (is.list(estimates)) return(pool_model(estimates, variances, df_complete, level))
   if (!is.null(dim(estimates)) || (!is.null(variances) && (!is.null(dim(variances)) || is.list(variances)))) {
     stop("spq_pool(estimates, variances) takes two vectors of m numbers (one estimate and its variance per replicate); got ",
@@ -410,7 +411,7 @@ typed_frame <- function(frame, dictionary, missing) {
   for (column in names(coded)) {
     reason <- coded[[column]]$reason
     if (is.null(reason) && paste0(column, "_missing") %in% names(frame)) reason <- paste0(column, "_missing")
-    if (!is.null(reason) && reason %in% names(frame)) {
+    if (!is.null(reason) && reason %in% names(frame) && length(coded[[column]]$missing) > 0) {
       coded[[column]]$reason <- reason
       reasons[[reason]] <- coded[[column]]$missing
     } else coded[[column]]$reason <- NULL

@@ -44,6 +44,14 @@ check("its keys link persons to the dwellings drawn", nrow(frames$dwellings) == 
 history <- spq_history(spq, per_page = 1)
 check("the history iterates every page", length(history) == 2 && household$query_id %in% vapply(history, function(q) q$query_id, "") && result$query_id %in% vapply(history, function(q) q$query_id, ""))
 
+joined_result <- spq_execute(spq, modifyList(query, list(n_observations = 50, linked_records = "joined")))
+joined_path <- spq_download(spq, joined_result, file.path(dir, "joined.csv"))
+joined <- spq_read(joined_path, spq_dictionary(spq, joined_result))
+raw <- utils::read.csv(joined_path, colClasses = "character", na.strings = character(), check.names = FALSE)
+check("joined dwelling_RNTRD reads like an own variable: ordered, no missing code a level, every missing value NA",
+      is.ordered(joined$dwelling_RNTRD) && !any(c("Not applicable", "Not stated") %in% levels(joined$dwelling_RNTRD)) &&
+        sum(is.na(joined$dwelling_RNTRD)) == sum(!raw$dwelling_RNTRD %in% levels(joined$dwelling_RNTRD)) && sum(is.na(joined$dwelling_RNTRD)) > 0)
+
 before <- spq_credits(spq)$credits_remaining
 fetched <- spq_fetch(spq, query[setdiff(names(query), "output_format")])
 check("spq_fetch runs a query into a labelled data frame in one call", nrow(fetched) == 200 && is.ordered(fetched$AGE5P) && !("Not stated" %in% levels(fetched$INCP)))
@@ -152,6 +160,7 @@ v <- c(a = 1, b = 2); c2 <- diag(2)
 check("spq_pool refuses vectors of different lengths", grepl("same length", refusal(list(v, c(1, 2, 3)), list(c2, c2))))
 check("spq_pool refuses a covariance of the wrong size", grepl("must be 2 x 2", refusal(list(v, v), list(c2, diag(3)))))
 check("spq_pool refuses a matrix count that differs from the vectors'", grepl("one covariance matrix per coefficient vector", refusal(list(v, v, v), list(c2, c2))))
+check("spq_pool refuses one fit where it needs a list of them", grepl("a list of m fits", refusal(stats::lm(mpg ~ wt, data = datasets::mtcars))))
 check("spq_pool refuses covariances that are not matrices", grepl("list of m covariance matrices", refusal(list(v, v), list(1, 2))))
 
 # Hand-made files (test/clients/fixtures): the representation with C_missing, and files before it, read alike.
