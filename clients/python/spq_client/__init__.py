@@ -495,13 +495,17 @@ class SpqClient:
         zeros kept), every coded column a Categorical of its substantive levels: *ordered* (low to
         high) for the dictionary's ordinal variables (age, income, schooling, …), so that a
         comparison or ``max()`` never lands on "Not stated", and unordered for nominal ones (sex,
-        birthplace, occupation, …). ``frame.attrs`` holds the provenance (``provenance_of``):
-        query_id, seed, implicate, release_version, fitted_to; pass the execute ``result`` for a
-        csv (whose file carries no seed).
+        birthplace, occupation, …); joined columns (``dwelling_*``, ``family_*``) alike.
+        ``frame.attrs`` holds the provenance (``provenance_of``: query_id, seed, implicate,
+        release_version, fitted_to, fitted_to_text; from ``result`` when given, else from the
+        file's dictionary and metadata) and ``variable_labels`` (column -> description).
         ``missing="na"`` (default): the missing-value codes the dictionary marks ("Not stated",
-        "Not applicable", "Partial income stated", …) become NA. ``missing="keep"``: they stay, as
-        levels of an *unordered* Categorical (pandas cannot order only some levels).
-        A csv needs its dictionary (``dictionary(result)``); a parquet file carries its own."""
+        "Not applicable", "Partial income stated", …) are NA, and a ``C_missing`` column beside C
+        (where the file has one) is an unordered Categorical naming each record's missing code.
+        ``missing="keep"``: they stay in C, as levels of an *unordered* Categorical (pandas cannot
+        order only some levels). Files written before ``C_missing`` (missing codes in C) read alike.
+        A csv needs its dictionary (``dictionary(result)``); a parquet file carries its own
+        (read from the file's key-value metadata, else the Arrow schema's)."""
         if missing not in ("na", "keep"):
             raise ValueError('missing must be "na" or "keep"')
         kind = file_kind(path)
