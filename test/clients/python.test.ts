@@ -19,6 +19,7 @@ const havePandas = havePython && works(PYTHON, 'import pandas');
 if (!havePython) console.warn('python3 not found: the Python client tests are skipped');
 else if (!havePandas) console.warn(`${PYTHON} has no pandas: the Python client's data-frame tests skip themselves (Debian: apt-get install python3-pandas)`);
 
+const FIXTURES = join(import.meta.dirname, 'fixtures');
 let s: TestServer | undefined;
 let key = '';
 beforeAll(async () => {
@@ -72,6 +73,7 @@ describe.skipIf(!haveVenv)('Python client, installed as a package', () => {
           SPQ_BASE_URL: s!.baseUrl,
           // Its own account: the history tests expect to see only their own queries.
           SPQ_API_KEY: (await s!.account({ grant: 70 })).key,
+          SPQ_CLIENT_FIXTURES: FIXTURES,
         });
         expect(tested.status, tested.output).toBe(0);
         const where = await runPython(python, ['-c', 'import spq_client, sys; print(spq_client.__file__, spq_client.__version__)'], work);
@@ -90,7 +92,7 @@ describe.skipIf(!havePython)('Python client', () => {
     const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(PYTHON, ['-m', 'unittest', 'discover', '-s', join(root, 'tests'), '-v'], {
         cwd: root,
-        env: { ...process.env, SPQ_BASE_URL: s!.baseUrl, SPQ_API_KEY: key, PYTHONWARNINGS: 'ignore' },
+        env: { ...process.env, SPQ_BASE_URL: s!.baseUrl, SPQ_API_KEY: key, PYTHONWARNINGS: 'ignore', SPQ_CLIENT_FIXTURES: FIXTURES },
       });
       let stdout = '';
       let stderr = '';
@@ -110,5 +112,13 @@ describe.skipIf(!havePython)('Python client', () => {
     if (havePandas) expect(run.stderr).toMatch(/test_nominal_variables_are_unordered_ordinal_ones_run_low_to_high_and_frames_carry_provenance .* ok/);
     expect(run.stderr).toMatch(/test_pool_follows_rubins_rules .* ok/);
     expect(run.stderr).toMatch(/test_replicates_with_seeds_give_the_same_files_again .* ok/);
+    // Whole models pooled as mice::pool pools them (fixtures/mice-pool-lm.json); wrong shapes refused.
+    expect(run.stderr).toMatch(/test_pooled_models_equal_mice_pool .*\n.*max abs difference .*\nok/);
+    expect(run.stderr).toMatch(/test_pool_refuses_inputs_of_the_wrong_shape .* ok/);
+    expect(run.stderr).toMatch(/test_parquet_metadata_is_read_from_the_file_and_else_the_arrow_schema .* ok/);
+    if (havePandas) expect(run.stderr).toMatch(/test_both_shapes_read_to_the_same_values .* ok/);
+    if (havePandas) expect(run.stderr).toMatch(/test_joined_columns_read_like_own_variables .* ok/);
+    if (havePandas) expect(run.stderr).toMatch(/test_missing_columns_are_unordered_factors_of_the_missing_codes .* ok/);
+    console.log(run.stderr.split('\n').find((l) => l.startsWith('pool vs mice::pool')));
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The R client (clients/r) the way an R user installs it: `R CMD build` makes the package tarball,
  * `R CMD INSTALL` puts it in a fresh library (R, httr2 and jsonlite from Debian), and its test
- * script runs against a live server started here. Skipped, saying so, where R is missing; under CI
- * (.ci/run installs r-base-core, r-cran-httr2, r-cran-jsonlite) it must run.
+ * script runs against a live server started here (with the hand-made files of fixtures/ and, where
+ * mice is installed, spq_pool compared with mice::pool). Skipped, saying so, where R is missing;
+ * under CI (.ci/run installs r-base-core, r-cran-httr2, r-cran-jsonlite, r-cran-mice) it must run.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,9 @@ import { startTestServer, type TestServer } from '../http/harness.ts';
 
 const haveR = spawnSync('Rscript', ['-e', 'library(httr2); library(jsonlite)'], { encoding: 'utf8' }).status === 0;
 if (!haveR) console.warn('R with httr2 and jsonlite not found: the R client tests are skipped (Debian: r-base-core r-cran-httr2 r-cran-jsonlite)');
+const haveMice = haveR && spawnSync('Rscript', ['-e', 'library(mice)'], { encoding: 'utf8' }).status === 0;
+if (haveR && !haveMice) console.warn('R has no mice: spq_pool is not compared with mice::pool (Debian: r-cran-mice)');
+const FIXTURES = join(import.meta.dirname, 'fixtures');
 
 const CLIENT = join(import.meta.dirname, '..', '..', 'clients', 'r');
 let s: TestServer | undefined;
@@ -70,7 +74,17 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
 describe('R client', () => {
   it('is required under CI', () => {
     if (process.env['CI']) expect(haveR, 'R with httr2 and jsonlite').toBe(true);
+    if (process.env['CI']) expect(haveMice, 'R with mice').toBe(true);
   });
+
+  it.skipIf(!haveMice)('mice::pool still gives the figures the Python and TypeScript clients are checked against (fixtures/mice-pool-lm.json)', async () => {
+    const made = await run('Rscript', [join(CLIENT, 'tests', 'mice-pool-fixture.R')]);
+    expect(made.status, made.output).toBe(0);
+    const fresh = JSON.parse(made.output) as { mice: Record<string, number[]>; coefficients: number[][] };
+    const committed = JSON.parse(readFileSync(join(FIXTURES, 'mice-pool-lm.json'), 'utf8')) as typeof fresh;
+    for (const [key, values] of Object.entries(committed.mice)) values.forEach((v, i) => expect(Math.abs(v - fresh.mice[key]![i]!), key).toBeLessThan(1e-10));
+    expect(committed.coefficients).toEqual(fresh.coefficients);
+  }, 60_000);
 
   it.skipIf(!haveR)('builds as a package, installs into a fresh library and passes its tests against a running server', async () => {
     const built = await run('R', ['CMD', 'build', '--no-manual', '--no-build-vignettes', CLIENT]);
@@ -80,11 +94,23 @@ describe('R client', () => {
     mkdirSync(library);
     const installed = await run('R', ['CMD', 'INSTALL', `--library=${library}`, tarball]);
     expect(installed.status, installed.output).toBe(0);
-    const tested = await run('Rscript', [join(CLIENT, 'tests', 'test-client.R')], { R_LIBS: library, SPQ_BASE_URL: s!.baseUrl, SPQ_API_KEY: key, SPQ_FAKE_URL: fake!.url });
+    const tested = await run('Rscript', [join(CLIENT, 'tests', 'test-client.R')], {
+      R_LIBS: library,
+      SPQ_BASE_URL: s!.baseUrl,
+      SPQ_API_KEY: key,
+      SPQ_FAKE_URL: fake!.url,
+      SPQ_CLIENT_FIXTURES: FIXTURES,
+    });
     expect(tested.status, tested.output).toBe(0);
     expect(tested.output).toContain('all R client tests passed');
     expect(tested.output).toContain('ok - replicates come from implicates 1 to 5');
     expect(tested.output).toContain('ok - a Retry-After of an hour is a classed condition carrying the wait, at once');
     expect(tested.output).toContain('ok - Idempotency-Keys do not follow set.seed()');
+    expect(tested.output).toContain('ok - Idempotency-Keys come from the OS without a warning (options(warn = 2))');
+    expect(tested.output).toContain('ok - a seed above 2^53 as a number is refused, saying to pass it as a string');
+    expect(tested.output).toContain('ok - old-shape joined dwelling_RNTRD reads like an own variable');
+    expect(tested.output).toContain('ok - spq_pool refuses a 2 x 5 matrix instead of pooling m = 10');
+    if (haveMice) expect(tested.output).toContain('ok - spq_pool of lm fits equals mice::pool to 1e-8 (coefficients, variances, df)');
+    console.log(tested.output.split('\n').find((l) => l.startsWith('spq_pool vs mice::pool')));
   }, 240_000);
 });

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, UnauthorizedError, SpqClient, SpqError, ValidationError, backoffMs, parseCsv, pool, readTable, retryAfterMs, tQuantile } from '../../clients/typescript/src/index.ts';
+import { GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, UnauthorizedError, SpqClient, SpqError, ValidationError, backoffMs, parseCsv, pool, readTable, retryAfterMs, tQuantile, type Dictionary } from '../../clients/typescript/src/index.ts';
 import { startTestServer, type TestServer } from '../http/harness.ts';
 
 let s: TestServer;
@@ -185,7 +185,28 @@ describe('TypeScript client', () => {
       implicate: 2,
       release_version: table.result.metadata.version,
       fitted_to: table.result.metadata.fitted_to,
+      fitted_to_text: expect.stringMatching(new RegExp(`^${table.result.metadata.fitted_to}: `)) as unknown as string,
     });
+    // The csv's dictionary alone says the same (readTable without the execute result).
+    const { fitted_to_text: _, ...fromResult } = table.provenance;
+    expect(table.provenance).toMatchObject(fromResult);
+    const bare = readTable(await (await fetch(table.result.download_url)).text(), (await (await fetch(table.result.dictionary_url!)).json()) as Dictionary);
+    expect(bare.provenance).toEqual(table.provenance);
+    expect(bare.labels['person_id']).toMatch(/^The person record/);
+    expect(bare.labels['HEAP']).toBeTruthy();
+  });
+
+  it('reads joined columns like the record\'s own variables: ordered, no missing code a level, every missing value null', async () => {
+    const table = await spq.table({ ...query, n_observations: 60, linked_records: 'joined' });
+    const raw = parseCsv(await (await fetch(table.result.download_url)).text());
+    const at = raw[0]!.indexOf('dwelling_RNTRD');
+    const levels = table.levels['dwelling_RNTRD']!;
+    expect(table.measurement['dwelling_RNTRD']).toBe('ordinal');
+    expect(levels).not.toContain('Not applicable');
+    expect(levels).not.toContain('Not stated');
+    const nulls = table.rows.filter((r) => r['dwelling_RNTRD'] === null).length;
+    expect(nulls).toBe(raw.slice(1).filter((r) => r.length > 1 && !levels.includes(r[at]!)).length);
+    expect(nulls).toBeGreaterThan(0);
   });
 
   it('pools estimates by Rubin\'s rules (classic and Barnard–Rubin degrees of freedom)', () => {

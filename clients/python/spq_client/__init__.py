@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import time
 import urllib.error
 import urllib.parse
@@ -33,12 +34,14 @@ import zipfile
 from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Dict, Iterator, List, Optional, Union
 
+from .pooling import pool, pool_model
+
 # The API version this client speaks (the OpenAPI document's info.version); the package has the same.
 __version__ = "1.0.0"
 
 __all__ = [
     "SpqClient", "SpqError", "categories_of", "missing_codes_of", "measurements_of", "file_kind", "backoff_seconds", "retry_after_seconds",
-    "pool", "provenance_of",
+    "pool", "pool_model", "provenance_of", "missing_columns_of", "unreadable_format", "variable_labels_of", "parquet_key_value_metadata",
     "BadRequestError", "UnauthorizedError", "InsufficientCreditsError", "ForbiddenError", "NotFoundError",
     "ConflictError", "GoneError", "ValidationError", "RateLimitError", "InternalError", "ServiceUnavailableError",
 ]
@@ -138,36 +141,68 @@ def backoff_seconds(attempt: int, first: float = 1.0, cap: float = 60.0, rand: C
     return min(cap, base * (0.75 + rand() / 2))
 
 
+# The ABS labels of missing-value codes, as the server classifies them (src/synthesis/census/missing-codes.ts):
+# used only for dictionaries whose linked variables do not list their missing codes (files written before
+# linked variables carried their full dictionary).
+_NOT_APPLICABLE = re.compile(r"^(not applicable|not allocated)$", re.I)
+_NON_RESPONSE = re.compile(r"^(not stated|all incomes not stated|landlord type not stated|inadequately described/not stated|"
+                           r"level of education inadequately described)$", re.I)
+_PARTIAL_RESPONSE = re.compile(r"^partial income stated$|labour force status not stated", re.I)
+
+
+def _classified_missing(categories: List[str]) -> List[str]:
+    return [c for c in categories if any(p.search(c.strip()) for p in (_NOT_APPLICABLE, _NON_RESPONSE, _PARTIAL_RESPONSE))]
+
+
+def _missing_labels(v: Dict[str, Any]) -> List[str]:
+    m = v.get("missing") or {}
+    return [*m.get("not_applicable", []), *m.get("non_response", []), *m.get("partial_response", [])]
+
+
+def _linked_entries(dictionary: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The linked variables (family_*, dwelling_* columns) as entries shaped like ``variables``: code is
+    the column; missing codes, measurement and coarse fields their own, else (files before linked
+    variables carried their full dictionary) the same variable's entry in ``variables``, else the
+    missing codes classified from its categories."""
+    by_code = {v["code"]: v for v in dictionary.get("variables", [])}
+    out = []
+    for v in dictionary.get("linked_variables", []):
+        own = by_code.get(v.get("code"), {})
+        missing = v.get("missing") if _missing_labels(v) else own.get("missing") or {"non_response": _classified_missing(list(v["categories"]))}
+        out.append({**v, "code": v["column"], "missing": missing, "measurement": v.get("measurement") or own.get("measurement")})
+    return out
+
+
+def _coded_entries(dictionary: Dict[str, Any]) -> List[Dict[str, Any]]:
+    return [*dictionary.get("variables", []), *_linked_entries(dictionary)]
+
+
 def categories_of(dictionary: Dict[str, Any]) -> Dict[str, List[str]]:
     """Column name -> its categories in ABS order, for every coded column a dictionary describes:
     the variables (and their coarse companions), the linked records' joined columns."""
     out: Dict[str, List[str]] = {}
-    for v in dictionary.get("variables", []):
+    for v in _coded_entries(dictionary):
         out[v["code"]] = list(v["categories"])
         if v.get("coarse_column") and v.get("coarse_categories"):
             out[v["coarse_column"]] = list(v["coarse_categories"])
-    for v in dictionary.get("linked_variables", []):
-        out[v["column"]] = list(v["categories"])
     return out
 
 
 def missing_codes_of(dictionary: Dict[str, Any]) -> Dict[str, List[str]]:
     """Column name -> its missing-value labels (not applicable, non-response, partial response),
     as the dictionary marks them; the linked columns take their variable's."""
-    def labels(v: Dict[str, Any]) -> List[str]:
-        m = v.get("missing") or {}
-        return [*m.get("not_applicable", []), *m.get("non_response", []), *m.get("partial_response", [])]
-
     out: Dict[str, List[str]] = {}
-    by_code = {}
-    for v in dictionary.get("variables", []):
-        out[v["code"]] = labels(v)
-        by_code[v["code"]] = out[v["code"]]
+    for v in _coded_entries(dictionary):
+        out[v["code"]] = _missing_labels(v)
         if v.get("coarse_column"):
-            out[v["coarse_column"]] = labels(v)
-    for v in dictionary.get("linked_variables", []):
-        out[v["column"]] = labels(v) or by_code.get(v.get("code"), [])
+            out[v["coarse_column"]] = out[v["code"]]
     return out
+
+
+def missing_columns_of(dictionary: Dict[str, Any]) -> Dict[str, str]:
+    """Companion column (``C_missing``: the missing code of each record whose C is empty) -> C, as the
+    dictionary names them (``missing_column``); files before them have none."""
+    return {v["missing_column"]: v["code"] for v in _coded_entries(dictionary) if v.get("missing_column")}
 
 
 def measurements_of(dictionary: Dict[str, Any]) -> Dict[str, str]:
@@ -175,113 +210,83 @@ def measurements_of(dictionary: Dict[str, Any]) -> Dict[str, str]:
     variables; coarse companions and linked columns take their variable's. A dictionary without
     measurement levels (servers before them) reads as nominal: no order is invented."""
     out: Dict[str, str] = {}
-    by_code: Dict[str, str] = {}
-    for v in dictionary.get("variables", []):
-        level = v.get("measurement") or "nominal"
-        out[v["code"]] = by_code[v["code"]] = level
+    for v in _coded_entries(dictionary):
+        out[v["code"]] = v.get("measurement") or "nominal"
         if v.get("coarse_column"):
-            out[v["coarse_column"]] = level
-    for v in dictionary.get("linked_variables", []):
-        out[v["column"]] = v.get("measurement") or by_code.get(v.get("code"), "nominal")
+            out[v["coarse_column"]] = out[v["code"]]
     return out
+
+
+def variable_labels_of(dictionary: Dict[str, Any]) -> Dict[str, str]:
+    """Column name -> what it holds (the dictionary's descriptions: every column it lists, else its variables)."""
+    labels = {v["code"]: v["description"] for v in _coded_entries(dictionary) if v.get("description")}
+    labels.update({c["name"]: c["description"] for c in dictionary.get("columns", []) if c.get("description")})
+    return labels
+
+
+def _fitted_to_code(text: Optional[str]) -> Optional[str]:
+    """"census" or "demo" from a dictionary's fitted_to sentence ("census: fitted to …")."""
+    head = (text or "").split(":", 1)[0].strip()
+    return head if head in ("census", "demo") else None
 
 
 def provenance_of(result: Optional[Dict[str, Any]] = None, dictionary: Optional[Dict[str, Any]] = None,
                   file_metadata: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
     """Where a frame's records come from: query_id, seed (sampling, decimal text), implicate,
-    release_version and fitted_to, from the execute result, else the file's own metadata and
-    dictionary. Keys that no source names are left out."""
-    meta = (result or {}).get("metadata") or {}
-    file_meta = file_metadata or {}
+    release_version, fitted_to ("census" or "demo") and fitted_to_text (the dictionary's sentence),
+    from the execute result, else the file's own metadata (parquet key-value metadata, xlsx
+    metadata sheet, the csv dictionary's ``metadata``) and dictionary. Keys no source names are left out."""
     dictionary = dictionary or {}
+    meta = (result or {}).get("metadata") or {}
+    file_meta = {**(dictionary.get("metadata") or {}), **(file_metadata or {})}
     implicate = meta.get("implicate", file_meta.get("implicate"))
+    sentence = dictionary.get("fitted_to")
     found = {
         "query_id": (result or {}).get("query_id") or file_meta.get("query_id"),
         "seed": meta.get("seed") or file_meta.get("seed"),
         "implicate": int(implicate) if implicate is not None else None,
         "release_version": meta.get("version") or file_meta.get("version") or dictionary.get("version"),
-        "fitted_to": meta.get("fitted_to") or file_meta.get("fitted_to") or dictionary.get("fitted_to"),
+        "fitted_to": meta.get("fitted_to") or file_meta.get("fitted_to") or _fitted_to_code(sentence),
+        "fitted_to_text": sentence,
     }
     return {k: v for k, v in found.items() if v is not None}
 
 
-def _t_cdf(t: float, df: float) -> float:
-    """Student's t distribution function (df may be fractional or infinite)."""
-    import math
+def parquet_key_value_metadata(parquet_file: Any) -> Dict[str, str]:
+    """A parquet file's own key-value metadata (query_id, seed, …, ``dictionary``) as text, from a
+    ``pyarrow.parquet.ParquetFile`` (or anything shaped like it): the file's key-value metadata
+    (``.metadata.metadata``, bytes keys), which every pyarrow exposes, over the Arrow schema's
+    (``.schema_arrow.metadata``), which a pyarrow that reads the embedded Arrow schema may show
+    instead of it."""
+    def text(x: Any) -> str:
+        return x.decode("utf-8") if isinstance(x, (bytes, bytearray)) else str(x)
 
-    if math.isinf(df):
-        return 0.5 * (1 + math.erf(t / math.sqrt(2)))
-    x = df / (df + t * t)
-    tail = 0.5 * _incomplete_beta(df / 2, 0.5, x)
-    return 1 - tail if t > 0 else tail
-
-
-def _incomplete_beta(a: float, b: float, x: float) -> float:
-    """The regularised incomplete beta function I_x(a, b) (continued fraction, Lentz)."""
-    import math
-
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x))
-    if x > (a + 1) / (a + b + 2):
-        return 1 - _incomplete_beta(b, a, 1 - x)
-    tiny = 1e-300
-    c, d = 1.0, 1 - (a + b) * x / (a + 1)
-    d = 1 / (d if abs(d) > tiny else tiny)
-    f = d
-    for i in range(1, 400):
-        for numerator in (i * (b - i) * x / ((a + 2 * i - 1) * (a + 2 * i)), -(a + i) * (a + b + i) * x / ((a + 2 * i) * (a + 2 * i + 1))):
-            d = 1 + numerator * d
-            d = 1 / (d if abs(d) > tiny else tiny)
-            c = 1 + numerator / c
-            c = c if abs(c) > tiny else tiny
-            f *= c * d
-        if abs(c * d - 1) < 1e-15:
-            break
-    return front * f / a
+    found: Dict[str, str] = {}
+    schema = getattr(parquet_file, "schema_arrow", None)
+    file_meta = getattr(parquet_file, "metadata", None)
+    for source in (getattr(schema, "metadata", None), getattr(file_meta, "metadata", None)):
+        found.update({text(k): text(v) for k, v in (source or {}).items()})
+    return found
 
 
-def _t_quantile(p: float, df: float) -> float:
-    """The p quantile of Student's t (bisection on _t_cdf; p in (0, 1))."""
-    lo, hi = -1e3, 1e3
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if _t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+def _module_missing(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is None
 
 
-def pool(estimates, variances, df_complete: Optional[float] = None, level: float = 0.95) -> Dict[str, Any]:
-    """Rubin's rules over m replicates' estimates Q_i and their variances U_i (docs/multiple-imputation.md):
-    q_bar = mean Q_i; w = mean U_i; b = var(Q_i) (m - 1 denominator); t = w + (1 + 1/m) b;
-    df by Rubin's classic formula (m - 1)(1 + 1/r)^2, r = (1 + 1/m) b / w, or, given the analysis's
-    complete-data degrees of freedom ``df_complete``, the Barnard-Rubin (1999) small-sample df;
-    ci: q_bar -+ t_{df, (1 + level)/2} sqrt(t). Also m, r (relative increase in variance) and
-    lambda_ ((1 + 1/m) b / t, the share of the variance due to the synthesis)."""
-    import math
+# What each output format needs to be read into a data frame: (module, pip package).
+_READERS = {"csv": [("pandas", "pandas")], "parquet": [("pandas", "pandas"), ("pyarrow", "pyarrow")],
+            "xlsx": [("pandas", "pandas"), ("openpyxl", "openpyxl")]}
 
-    qs = [float(q) for q in estimates]
-    us = [float(u) for u in variances]
-    m = len(qs)
-    if m < 2 or len(us) != m:
-        raise ValueError("pool needs at least 2 estimates and one variance for each")
-    q_bar = sum(qs) / m
-    w = sum(us) / m
-    b = sum((q - q_bar) ** 2 for q in qs) / (m - 1)
-    t = w + (1 + 1 / m) * b
-    r = (1 + 1 / m) * b / w if w > 0 else math.inf
-    lam = (1 + 1 / m) * b / t if t > 0 else 0.0
-    df = (m - 1) * (1 + 1 / r) ** 2 if b > 0 else math.inf
-    if df_complete is not None:
-        observed = (df_complete + 1) / (df_complete + 3) * df_complete * (1 - lam)
-        df = 1 / (1 / df + 1 / observed) if observed > 0 else df
-    half = _t_quantile((1 + level) / 2, df) * math.sqrt(t) if t > 0 else 0.0
-    return {"q_bar": q_bar, "w": w, "b": b, "t": t, "df": df, "ci": (q_bar - half, q_bar + half),
-            "m": m, "r": r, "lambda_": lam, "level": level, "df_method": "barnard-rubin" if df_complete is not None else "rubin"}
+
+def unreadable_format(output_format: str) -> Optional[str]:
+    """Why this Python cannot read a file of ``output_format`` into a data frame (None when it can)."""
+    missing = [package for module, package in _READERS.get(output_format, []) if _module_missing(module)]
+    if not missing:
+        return None
+    return (f'output_format "{output_format}" needs {" and ".join(missing)}, which this Python lacks: pip install {" ".join(missing)}, '
+            f'or ask for csv (leave output_format out), which needs only pandas. Nothing was charged.')
 
 
 def file_kind(path: str) -> str:
@@ -296,25 +301,55 @@ def file_kind(path: str) -> str:
     return "csv"
 
 
+def _reason_columns(dictionary: Dict[str, Any], columns) -> Dict[str, str]:
+    """Coded column (C and its coarse companion) -> the column holding why it is empty (C_missing),
+    where the file has one: as the dictionary names it, else by its name."""
+    named = {c: reason for reason, c in missing_columns_of(dictionary).items()}
+    out: Dict[str, str] = {}
+    for v in _coded_entries(dictionary):
+        reason = named.get(v["code"]) or f"{v['code']}_missing"
+        if reason in columns and _missing_labels(v):
+            out[v["code"]] = reason
+            if v.get("coarse_column"):
+                out[v["coarse_column"]] = reason
+    return out
+
+
 def _typed(frame, dictionary: Dict[str, Any], missing: str):
     """Every coded column a Categorical of its substantive levels (missing codes NA), ordered
-    (low to high) for ordinal variables and unordered for nominal ones; with missing="keep", an
-    unordered Categorical of all its levels."""
+    (low to high) for ordinal variables and unordered for nominal ones; every C_missing column an
+    unordered Categorical of its variable's missing codes. With missing="keep", a coded column is an
+    unordered Categorical of all its levels, its missing codes in place (from C_missing where the
+    file has one). Files of either shape (missing codes in C, or C empty and C_missing) read alike."""
     import pandas as pd  # optional dependency
 
     missing_of = missing_codes_of(dictionary)
     measurement_of = measurements_of(dictionary)
+    reason_of = _reason_columns(dictionary, frame.columns)
+    reasons = {reason: missing_of.get(column, []) for column, reason in reason_of.items()}
     for column, categories in categories_of(dictionary).items():
-        if column not in frame.columns:
+        if column not in frame.columns or column in reasons:
             continue
         values = frame[column].astype("object")
         codes = set(missing_of.get(column, []))
         if missing == "keep" and codes:
+            if column in reason_of:
+                values = values.where(values.notna(), frame[reason_of[column]].astype("object"))
             frame[column] = pd.Categorical(values, categories=categories, ordered=False)
         else:
             substantive = [c for c in categories if c not in codes]
             ordered = measurement_of.get(column) == "ordinal"
             frame[column] = pd.Categorical(values.where(~values.isin(codes)), categories=substantive, ordered=ordered)
+    for reason, codes in reasons.items():
+        frame[reason] = pd.Categorical(frame[reason].astype("object"), categories=codes, ordered=False)
+    return frame
+
+
+def _labelled(frame, result: Optional[Dict[str, Any]], dictionary: Dict[str, Any], file_metadata: Dict[str, str]):
+    """The frame's provenance and variable labels in ``frame.attrs`` (``variable_labels``: column -> description)."""
+    frame.attrs.update(provenance_of(result, dictionary, file_metadata))
+    labels = variable_labels_of(dictionary)
+    frame.attrs["variable_labels"] = {c: labels[c] for c in frame.columns if c in labels}
     return frame
 
 
@@ -435,10 +470,16 @@ class SpqClient:
         """Runs a query and reads its file in one call: a labelled DataFrame (``to_dataframe``), or
         for ``linked_records="household"`` the dict of linked frames (``to_dataframes``). The file is
         csv unless the query names a format; it is read from a temporary folder and not kept
-        (``execute`` + ``download`` keep it). Charges the query's credits like ``execute``."""
+        (``execute`` + ``download`` keep it). Charges the query's credits like ``execute``; a format
+        this Python cannot read (parquet without pyarrow, xlsx without openpyxl) is refused first,
+        before anything is charged (``unreadable_format``)."""
         import tempfile
 
         query = {"output_format": "csv", **query}
+        # Before any charge: a file this Python cannot read is refused, naming what would read it.
+        unreadable = unreadable_format(query["output_format"])
+        if unreadable:
+            raise ValueError(f"dataframe(): {unreadable}")
         result = self.execute(query, idempotency_key=idempotency_key)
         with tempfile.TemporaryDirectory() as tmp:
             path = self.download(result, os.path.join(tmp, "result"))
@@ -454,13 +495,17 @@ class SpqClient:
         zeros kept), every coded column a Categorical of its substantive levels: *ordered* (low to
         high) for the dictionary's ordinal variables (age, income, schooling, …), so that a
         comparison or ``max()`` never lands on "Not stated", and unordered for nominal ones (sex,
-        birthplace, occupation, …). ``frame.attrs`` holds the provenance (``provenance_of``):
-        query_id, seed, implicate, release_version, fitted_to; pass the execute ``result`` for a
-        csv (whose file carries no seed).
+        birthplace, occupation, …); joined columns (``dwelling_*``, ``family_*``) alike.
+        ``frame.attrs`` holds the provenance (``provenance_of``: query_id, seed, implicate,
+        release_version, fitted_to, fitted_to_text; from ``result`` when given, else from the
+        file's dictionary and metadata) and ``variable_labels`` (column -> description).
         ``missing="na"`` (default): the missing-value codes the dictionary marks ("Not stated",
-        "Not applicable", "Partial income stated", …) become NA. ``missing="keep"``: they stay, as
-        levels of an *unordered* Categorical (pandas cannot order only some levels).
-        A csv needs its dictionary (``dictionary(result)``); a parquet file carries its own."""
+        "Not applicable", "Partial income stated", …) are NA, and a ``C_missing`` column beside C
+        (where the file has one) is an unordered Categorical naming each record's missing code.
+        ``missing="keep"``: they stay in C, as levels of an *unordered* Categorical (pandas cannot
+        order only some levels). Files written before ``C_missing`` (missing codes in C) read alike.
+        A csv needs its dictionary (``dictionary(result)``); a parquet file carries its own
+        (read from the file's key-value metadata, else the Arrow schema's)."""
         if missing not in ("na", "keep"):
             raise ValueError('missing must be "na" or "keep"')
         kind = file_kind(path)
@@ -471,23 +516,23 @@ class SpqClient:
         import pandas as pd  # optional dependency
 
         if kind == "parquet":
+            if _module_missing("pyarrow"):
+                raise ValueError(f"{path} is parquet, which needs pyarrow: pip install pyarrow (or ask for csv)")
             import pyarrow.parquet as pq  # optional dependency
 
-            table = pq.read_table(path)
-            meta = {k.decode("utf-8"): v.decode("utf-8") for k, v in (table.schema.metadata or {}).items()}
-            if dictionary is None and "dictionary" in meta:
-                dictionary = json.loads(meta["dictionary"])
-            frame = table.to_pandas()
-            file_metadata = meta
+            parquet = pq.ParquetFile(path)
+            file_metadata = parquet_key_value_metadata(parquet)
+            if dictionary is None and "dictionary" in file_metadata:
+                dictionary = json.loads(file_metadata["dictionary"])
+            file_metadata.pop("dictionary", None)
+            frame = parquet.read().to_pandas()
         else:
             # keep_default_na=False: no label turns into NaN; only empty cells are missing.
             frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
             file_metadata = {}
         if dictionary is None:
             raise ValueError(f"no dictionary for {path}: pass dictionary(result) for a csv file")
-        frame = _typed(frame, dictionary, missing)
-        frame.attrs.update(provenance_of(result, dictionary, file_metadata))
-        return frame
+        return _labelled(_typed(frame, dictionary, missing), result, dictionary, file_metadata)
 
     @staticmethod
     def to_dataframes(path: str, missing: str = "na", result: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
@@ -534,9 +579,10 @@ class SpqClient:
         file_metadata = {}
         if "metadata" in sheets:
             file_metadata = {str(row["key"]): str(row["value"]) for _, row in sheets["metadata"].iterrows()}
-        frame = _typed(frame, {"variables": list(variables.values())}, missing)
-        frame.attrs.update(provenance_of(result, None, file_metadata))
-        return frame
+        columns = [{"name": str(row["name"]), "kind": str(row["kind"]), "description": str(row["description"])}
+                   for _, row in sheets.get("columns", pd.DataFrame()).iterrows()]
+        dictionary = {"variables": list(variables.values()), "columns": columns}
+        return _labelled(_typed(frame, dictionary, missing), result, dictionary, file_metadata)
 
     # -------------------------------------------------------------- transport
     def _call(self, method: str, path: str, body: Any = None, headers: Optional[Dict[str, str]] = None, accept=()) -> Dict[str, Any]:

@@ -14,7 +14,8 @@ if not os.environ.get("SPQ_CLIENT_INSTALLED"):  # the source tree, unless testin
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from spq_client import (  # noqa: E402
     GoneError, InsufficientCreditsError, NotFoundError, RateLimitError, ServiceUnavailableError, SpqClient, SpqError,
-    UnauthorizedError, ValidationError, backoff_seconds, categories_of, file_kind, pool, retry_after_seconds,
+    UnauthorizedError, ValidationError, backoff_seconds, categories_of, file_kind, parquet_key_value_metadata, pool, retry_after_seconds,
+    unreadable_format,
 )
 
 BASE = os.environ.get("SPQ_BASE_URL")
@@ -27,6 +28,10 @@ try:
     HAVE_PANDAS = True
 except ImportError:
     HAVE_PANDAS = False
+
+# Hand-made files and the mice fixture (test/clients/fixtures): from the repository, or where the suite says.
+FIXTURES = os.environ.get("SPQ_CLIENT_FIXTURES") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "test", "clients", "fixtures")
+HAVE_FIXTURES = os.path.isdir(FIXTURES)
 
 
 @unittest.skipUnless(BASE and KEY, "needs SPQ_BASE_URL and SPQ_API_KEY (a running server)")
@@ -105,6 +110,24 @@ class AgainstServer(unittest.TestCase):
         self.assertEqual(int(kept["INCP"].isna().sum()), 0)
 
     @unittest.skipUnless(HAVE_PANDAS, "pandas is not installed (Debian: python3-pandas)")
+    def test_joined_columns_read_like_own_variables(self):
+        result = self.spq.execute(dict(QUERY, n_observations=100, linked_records="joined"))
+        path = self.spq.download(result, os.path.join(self.dir, "joined.csv"))
+        dictionary = self.spq.dictionary(result)
+        frame = self.spq.to_dataframe(path, dictionary)
+        raw = pandas.read_csv(path, dtype=str, keep_default_na=False)
+        linked = [v for v in dictionary["linked_variables"] if v["column"] in frame.columns]
+        self.assertTrue(any(v["column"] == "dwelling_RNTRD" for v in linked))
+        for v in linked:
+            column = v["column"]
+            series = frame[column]
+            # Whichever shape the server writes: no missing code is a level, and every empty or missing value is NA.
+            self.assertFalse({"Not applicable", "Not stated", "Partial income stated"} & set(series.cat.categories), column)
+            self.assertEqual(int(series.isna().sum()), int((~raw[column].isin(list(series.cat.categories))).sum()), column)
+            self.assertEqual(series.cat.ordered, v.get("measurement") == "ordinal", column)
+        self.assertGreater(int(frame["dwelling_RNTRD"].isna().sum()), 0)  # owners pay no rent: "Not applicable"
+
+    @unittest.skipUnless(HAVE_PANDAS, "pandas is not installed (Debian: python3-pandas)")
     def test_readers_choose_by_content_xlsx_and_household_zips(self):
         xlsx = self.spq.execute(dict(QUERY, output_format="xlsx", n_observations=30))
         path = self.spq.download(xlsx, os.path.join(self.dir, "no-extension"))
@@ -167,8 +190,15 @@ class AgainstServer(unittest.TestCase):
         self.assertEqual(list(frame["HSCP"].cat.categories)[-1], "Year 12 or equivalent")
         # Employed whose hours are not stated are employed, not missing.
         self.assertIn("Employed, hours of work not stated", list(frame["LFSP"].cat.categories))
-        self.assertEqual(frame.attrs, {"query_id": result["query_id"], "seed": result["metadata"]["seed"], "implicate": 2,
-                                       "release_version": result["metadata"]["version"], "fitted_to": result["metadata"]["fitted_to"]})
+        provenance = {"query_id": result["query_id"], "seed": result["metadata"]["seed"], "implicate": 2,
+                      "release_version": result["metadata"]["version"], "fitted_to": result["metadata"]["fitted_to"]}
+        self.assertEqual({k: frame.attrs[k] for k in provenance}, provenance)
+        self.assertTrue(frame.attrs["fitted_to_text"].startswith(result["metadata"]["fitted_to"] + ":"))
+        # Without result=, the csv's dictionary says the same.
+        bare = self.spq.to_dataframe(path, self.spq.dictionary(result))
+        self.assertEqual({k: bare.attrs[k] for k in provenance}, provenance)
+        self.assertEqual(bare.attrs["variable_labels"]["person_id"][:17], "The person record")
+        self.assertIn("HEAP", bare.attrs["variable_labels"])
         parquet = self.spq.execute(dict(QUERY, output_format="parquet", implicate=3))
         try:
             import pyarrow  # noqa: F401
@@ -190,7 +220,146 @@ class AgainstServer(unittest.TestCase):
             self.spq.replicates(3, QUERY, seeds=[1, 2])
 
 
+@unittest.skipUnless(HAVE_PANDAS and HAVE_FIXTURES, "needs pandas and test/clients/fixtures (SPQ_CLIENT_FIXTURES)")
+class FileShapes(unittest.TestCase):
+    """Hand-made files (test/clients/fixtures): the representation of issue 38 (C holds substantive
+    categories, C_missing the missing code) and files written before it read to the same values."""
+
+    def read(self, name, missing="na"):
+        with open(os.path.join(FIXTURES, f"{name}.csv.dictionary.json"), encoding="utf-8") as f:
+            dictionary = json.load(f)
+        return SpqClient.to_dataframe(os.path.join(FIXTURES, f"{name}.csv"), dictionary, missing=missing)
+
+    def test_both_shapes_read_to_the_same_values(self):
+        for name in ("new-shape", "old-shape"):
+            frame = self.read(name)
+            self.assertEqual(list(frame["HEAP"].cat.categories), ["Certificate Level", "Advanced Diploma and Diploma Level",
+                                                                   "Bachelor Degree Level", "Postgraduate Degree Level"], name)
+            self.assertTrue(frame["HEAP"].cat.ordered)
+            self.assertEqual(int(frame["HEAP"].isna().sum()), 3, name)
+            self.assertEqual(int((frame["HEAP"] >= "Bachelor Degree Level").sum()), 2, name)
+            self.assertEqual(frame["HEAP"].max(), "Postgraduate Degree Level")
+            self.assertEqual(int(frame["INCP"].isna().sum()), 4, name)
+            self.assertEqual(int(frame["INCP_coarse"].isna().sum()), 3, name)
+            self.assertNotIn("Not applicable", list(frame["INCP_coarse"].cat.categories))
+            # The joined dwelling column: its missing codes NA (old files' linked variables listed none).
+            self.assertTrue(frame["dwelling_RNTRD"].cat.ordered, name)
+            self.assertEqual(list(frame["dwelling_RNTRD"].cat.categories), ["Nil payments", "$1-$199", "$200-$399", "$400 and over"], name)
+            self.assertEqual(int(frame["dwelling_RNTRD"].isna().sum()), 2, name)
+            self.assertEqual(frame["dwelling_RNTRD"].max(), "$400 and over")
+            self.assertFalse(frame["SEXP"].cat.ordered)
+
+    def test_missing_columns_are_unordered_factors_of_the_missing_codes(self):
+        frame = self.read("new-shape")
+        for column in ("HEAP_missing", "INCP_missing", "dwelling_RNTRD_missing"):
+            self.assertFalse(frame[column].cat.ordered, column)
+            self.assertEqual(list(frame[column].cat.categories), ["Not applicable", "Not stated"], column)
+        self.assertEqual(frame["HEAP_missing"].value_counts().to_dict(), {"Not applicable": 2, "Not stated": 1})
+        self.assertEqual(int(frame["dwelling_RNTRD_missing"].notna().sum()), 2)
+
+    def test_keep_puts_the_missing_codes_back_in_either_shape(self):
+        for name in ("new-shape", "old-shape"):
+            kept = self.read(name, missing="keep")
+            self.assertFalse(kept["HEAP"].cat.ordered)
+            self.assertEqual(kept["HEAP"].astype(str).tolist()[:3], ["Not applicable", "Bachelor Degree Level", "Not stated"], name)
+            self.assertEqual(kept["dwelling_RNTRD"].astype(str).tolist()[1:3], ["Not applicable", "Not stated"], name)
+
+    def test_frames_carry_provenance_and_variable_labels_from_the_dictionary(self):
+        frame = self.read("new-shape")
+        self.assertEqual({k: frame.attrs[k] for k in ("query_id", "seed", "implicate", "release_version", "fitted_to")},
+                         {"query_id": "qry_01TESTFIXTURE0000000000000", "seed": "5619307297291908987", "implicate": 2,
+                          "release_version": "test-1", "fitted_to": "demo"})
+        self.assertTrue(frame.attrs["fitted_to_text"].startswith("demo: fitted to made-up demo tables"))
+        labels = frame.attrs["variable_labels"]
+        self.assertEqual(labels["HEAP"], "Highest non-school qualification: level of education")
+        self.assertEqual(labels["dwelling_RNTRD"], "Rent (weekly), of the record's dwelling")
+        self.assertEqual(labels["HEAP_missing"], "Why HEAP is empty: its missing code")
+        self.assertEqual(set(labels), set(frame.columns))
+
+
 class Offline(unittest.TestCase):
+    def test_parquet_metadata_is_read_from_the_file_and_else_the_arrow_schema(self):
+        # A stand-in for pyarrow.parquet.ParquetFile (pyarrow is not installable where these tests
+        # were written): the same attributes, .metadata.metadata (the file's key-value metadata,
+        # bytes keys) and .schema_arrow.metadata (the embedded Arrow schema's).
+        class Namespace:
+            def __init__(self, **kw):
+                self.__dict__.update(kw)
+
+        dictionary = json.dumps({"variables": []}).encode()
+        file_only = Namespace(metadata=Namespace(metadata={b"dictionary": dictionary, b"seed": b"7"}), schema_arrow=Namespace(metadata=None))
+        self.assertEqual(parquet_key_value_metadata(file_only), {"dictionary": dictionary.decode(), "seed": "7"})
+        schema_only = Namespace(metadata=Namespace(metadata=None), schema_arrow=Namespace(metadata={b"dictionary": dictionary}))
+        self.assertEqual(parquet_key_value_metadata(schema_only), {"dictionary": dictionary.decode()})
+        both = Namespace(metadata=Namespace(metadata={b"seed": b"from the file"}), schema_arrow=Namespace(metadata={b"seed": b"from the schema", b"x": b"1"}))
+        self.assertEqual(parquet_key_value_metadata(both), {"seed": "from the file", "x": "1"})
+
+    def test_a_format_this_python_cannot_read_is_refused_before_any_charge(self):
+        requests = []
+        server = serve([], on_request=requests.append)
+        try:
+            client = SpqClient(f"http://127.0.0.1:{server.server_port}", "spq_test_x", retries=0)
+            lacking = next((f for f in ("parquet", "xlsx") if unreadable_format(f)), None)
+            if lacking is None:
+                self.skipTest("this Python reads every format")
+            with self.assertRaises(ValueError) as caught:
+                client.dataframe({**QUERY, "output_format": lacking})
+            self.assertIn("csv", str(caught.exception))
+            self.assertIn("pip install", str(caught.exception))
+            self.assertIn("Nothing was charged", str(caught.exception))
+            self.assertEqual(requests, [])
+        finally:
+            server.shutdown()
+            server.server_close()
+        if HAVE_PANDAS:
+            self.assertIsNone(unreadable_format("csv"))
+
+    @unittest.skipUnless(HAVE_FIXTURES, "needs test/clients/fixtures (SPQ_CLIENT_FIXTURES)")
+    def test_pooled_models_equal_mice_pool(self):
+        with open(os.path.join(FIXTURES, "mice-pool-lm.json"), encoding="utf-8") as f:
+            fixture = json.load(f)
+        mice = fixture["mice"]
+
+        class Fit:  # what pool reads of a statsmodels result: params, cov_params(), df_resid
+            def __init__(self, params, cov):
+                self.params, self._cov, self.df_resid = params, cov, fixture["df_residual"]
+
+            def cov_params(self):
+                return self._cov
+
+        by_vectors = pool(fixture["coefficients"], fixture["covariances"], df_complete=fixture["df_residual"])
+        by_fits = pool([Fit(p, c) for p, c in zip(fixture["coefficients"], fixture["covariances"])])
+        worst = 0.0
+        for pooled in (by_vectors, by_fits):
+            self.assertEqual(pooled["m"], 5)
+            self.assertEqual(pooled["dfcom"], 27)
+            for i, row in enumerate(pooled["terms"]):
+                for ours, theirs in (("estimate", "estimate"), ("ubar", "ubar"), ("b", "b"), ("t", "t"), ("df", "df"),
+                                     ("riv", "riv"), ("lambda_", "lambda"), ("fmi", "fmi")):
+                    worst = max(worst, abs(row[ours] - mice[theirs][i]))
+        self.assertLess(worst, 1e-8)
+        print(f"\npool vs mice::pool: max abs difference {worst:.3g}", file=sys.stderr)
+        # Without the complete-data df: Rubin's (m - 1) / lambda^2, as mice with dfcom = Inf.
+        classic = pool(fixture["coefficients"], fixture["covariances"])
+        self.assertAlmostEqual(classic["terms"][0]["df"], 4 / classic["terms"][0]["lambda_"] ** 2)
+        # The total covariance matrix: ubar + (1 + 1/m) B on the diagonal.
+        self.assertAlmostEqual(by_vectors["covariance"][1][1], mice["t"][1])
+
+    def test_pool_refuses_inputs_of_the_wrong_shape(self):
+        v, c = [1.0, 2.0], [[1.0, 0.0], [0.0, 1.0]]
+        for estimates, variances, says in (
+            ([v, v], [c], "one covariance matrix per coefficient vector"),
+            ([v, [1.0, 2.0, 3.0]], [c, c], "same length"),
+            ([v, v], [c, [[1.0, 0.0]]], "must be 2 x 2"),
+            ([v, v], [0.1, 0.2], "square matrix"),
+            ([v], [c], "at least 2"),
+            ([1.0, 2.0], [[0.1], [0.2]], "variances must be numbers"),
+            ([1.0, 2.0, 3.0], [0.1, 0.2], "one variance for each"),
+        ):
+            with self.assertRaises(ValueError, msg=says) as caught:
+                pool(estimates, variances)
+            self.assertIn(says, str(caught.exception))
+
     def test_pool_follows_rubins_rules(self):
         # Hand-computed: q = (1, 1.2, 0.9, 1.1): q_bar 1.05, b = 0.05/3, w 0.04, t = w + 1.25 b.
         pooled = pool([1.0, 1.2, 0.9, 1.1], [0.04, 0.05, 0.03, 0.04])

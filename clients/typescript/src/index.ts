@@ -19,10 +19,10 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { components, operations } from './api.d.ts';
-import { readTable, type Dictionary, type Table } from './table.ts';
+import { dictionaryProvenance, readTable, type Dictionary, type Provenance, type Table } from './table.ts';
 
-export { parseCsv, readTable, type Dictionary, type Measurement, type Table } from './table.ts';
-export { pool, tQuantile, type Pooled } from './pool.ts';
+export { dictionaryProvenance, parseCsv, readTable, type Dictionary, type Measurement, type Provenance, type Table } from './table.ts';
+export { pool, poolModel, tQuantile, type Pooled, type PooledModel, type PooledTerm } from './pool.ts';
 
 type Schemas = components['schemas'];
 type Defaulted = 'output_format' | 'include_geography' | 'linked_records';
@@ -59,23 +59,17 @@ export interface SpqClientOptions {
 }
 
 /** An answer the API gave as an error: its status, catalogue code, detail and request id. */
-/** Where a table's records come from: what reproduces the file (the same query with this seed and implicate). */
-export interface Provenance {
-  readonly query_id: string;
-  readonly seed: string;
-  readonly implicate: number;
-  readonly release_version: string;
-  readonly fitted_to?: string;
-}
-
+/** Where a table's records come from: the execute result, over what the file's dictionary says. */
 export function provenanceOf(result: ExecuteResult, dictionary?: Dictionary): Provenance {
-  const fittedTo = result.metadata.fitted_to ?? dictionary?.fitted_to;
+  const known = dictionary ? dictionaryProvenance(dictionary) : {};
+  const fittedTo = result.metadata.fitted_to ?? known.fitted_to;
   return {
     query_id: result.query_id,
     seed: result.metadata.seed,
     implicate: result.metadata.implicate ?? 1,
     release_version: result.metadata.version,
     ...(fittedTo !== undefined ? { fitted_to: fittedTo } : {}),
+    ...(known.fitted_to_text !== undefined ? { fitted_to_text: known.fitted_to_text } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Rubin's rules over m replicates (docs/multiple-imputation.md): the estimates Qᵢ of one analysis
- * run on each replicate's file, with their sampling variances Uᵢ.
+ * run on each replicate's file, with their sampling variances Uᵢ (or, for a whole model, the
+ * coefficient vectors with their covariance matrices: poolModel).
  * - qBar = mean Qᵢ; w = mean Uᵢ (within); b = Σ(Qᵢ − qBar)² / (m − 1) (between); t = w + (1 + 1/m)·b.
  * - df: Rubin's classic (m − 1)(1 + 1/r)², r = (1 + 1/m)·b / w; or, given the analysis's
  *   complete-data degrees of freedom (`dfComplete`), the Barnard–Rubin (1999) small-sample df.
@@ -22,9 +23,59 @@ export interface Pooled {
   readonly dfMethod: 'rubin' | 'barnard-rubin';
 }
 
-export function pool(estimates: readonly number[], variances: readonly number[], options: { dfComplete?: number; level?: number } = {}): Pooled {
+/** One coefficient of a pooled model, as mice::pool reports it. */
+export interface PooledTerm {
+  readonly term: string;
+  readonly estimate: number;
+  /** Mean of the m variances (within). */
+  readonly ubar: number;
+  /** Variance of the m estimates (between). */
+  readonly b: number;
+  /** ubar + (1 + 1/m)·b. */
+  readonly t: number;
+  readonly df: number;
+  /** (1 + 1/m)·b / ubar. */
+  readonly riv: number;
+  /** (1 + 1/m)·b / t. */
+  readonly lambda: number;
+  /** (riv + 2/(df + 3)) / (riv + 1). */
+  readonly fmi: number;
+  readonly ci: readonly [number, number];
+}
+
+export interface PooledModel {
+  readonly m: number;
+  /** The complete-data degrees of freedom used (Infinity when none was given: Rubin's df). */
+  readonly dfcom: number;
+  readonly level: number;
+  readonly terms: readonly PooledTerm[];
+  /** The total covariance matrix: mean Uᵢ + (1 + 1/m)·B, B the covariance of the coefficient vectors. */
+  readonly covariance: readonly (readonly number[])[];
+}
+
+type Vector = readonly number[];
+type Matrix = readonly (readonly number[])[];
+
+/**
+ * Rubin's rules. `pool(estimates, variances)`: one estimate over m replicates (Pooled).
+ * `pool(coefficients, covariances)`: a whole model, m coefficient vectors and m covariance
+ * matrices, pooled per coefficient as mice::pool does (PooledModel; see poolModel).
+ */
+export function pool(estimates: Vector, variances: Vector, options?: { dfComplete?: number; level?: number }): Pooled;
+export function pool(coefficients: readonly Vector[], covariances: readonly Matrix[], options?: { dfComplete?: number; level?: number; terms?: readonly string[] }): PooledModel;
+export function pool(
+  estimates: Vector | readonly Vector[],
+  variances: Vector | readonly Matrix[],
+  options: { dfComplete?: number; level?: number; terms?: readonly string[] } = {},
+): Pooled | PooledModel {
+  if (estimates.some((q) => typeof q !== 'number')) return poolModel(estimates as readonly Vector[], variances as readonly Matrix[], options);
+  if (variances.some((u) => typeof u !== 'number')) throw new RangeError('pool(estimates, variances): estimates are numbers, so variances must be numbers too (one per estimate); for a model give m coefficient vectors and m covariance matrices');
+  return poolScalar(estimates as Vector, variances as Vector, options);
+}
+
+function poolScalar(estimates: Vector, variances: Vector, options: { dfComplete?: number; level?: number }): Pooled {
   const m = estimates.length;
-  if (m < 2 || variances.length !== m) throw new RangeError('pool needs at least 2 estimates and one variance for each');
+  if (m < 2 || variances.length !== m) throw new RangeError(`pool needs at least 2 estimates and one variance for each; got ${m} estimates and ${variances.length} variances`);
   const level = options.level ?? 0.95;
   const mean = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
   const qBar = mean(estimates);
@@ -40,6 +91,57 @@ export function pool(estimates: readonly number[], variances: readonly number[],
   }
   const half = t > 0 ? tQuantile((1 + level) / 2, df) * Math.sqrt(t) : 0;
   return { qBar, w, b, t, df, ci: [qBar - half, qBar + half], m, r, lambda, level, dfMethod: options.dfComplete === undefined ? 'rubin' : 'barnard-rubin' };
+}
+
+function checkShapes(coefficients: readonly Vector[], covariances: readonly Matrix[]): number {
+  const m = coefficients.length;
+  if (m < 2) throw new RangeError(`pool needs the fits of at least 2 replicates; got ${m}`);
+  if (covariances.length !== m) throw new RangeError(`pool needs one covariance matrix per coefficient vector; got ${m} vectors and ${covariances.length} matrices`);
+  const p = coefficients[0]!.length;
+  if (p === 0 || coefficients.some((v) => v.length !== p)) throw new RangeError(`every coefficient vector must have the same length; got lengths ${coefficients.map((v) => v.length).join(', ')}`);
+  covariances.forEach((c, i) => {
+    if (!Array.isArray(c) || c.length !== p || c.some((row) => !Array.isArray(row) || row.length !== p)) {
+      throw new RangeError(`covariance matrix ${i + 1} must be ${p} x ${p}, one row and column per coefficient`);
+    }
+  });
+  return p;
+}
+
+/**
+ * Rubin's rules for a whole model, per coefficient, as mice::pool computes them: estimate (mean
+ * of the m coefficients), ubar (mean of their variances), b (variance of the estimates),
+ * t = ubar + (1 + 1/m)·b, df (Barnard–Rubin with the complete-data df `dfComplete`, e.g. an lm's
+ * residual df; without it Infinity, which gives Rubin's (m − 1)/λ²; λ floored at 1e-4 as mice
+ * does), riv, lambda, fmi and the confidence interval at `level`; `terms` names the coefficients.
+ */
+export function poolModel(coefficients: readonly Vector[], covariances: readonly Matrix[], options: { dfComplete?: number; level?: number; terms?: readonly string[] } = {}): PooledModel {
+  const p = checkShapes(coefficients, covariances);
+  const m = coefficients.length;
+  const level = options.level ?? 0.95;
+  const dfcom = options.dfComplete ?? Infinity;
+  const range = [...Array(p).keys()];
+  const mean = range.map((j) => coefficients.reduce((a, v) => a + v[j]!, 0) / m);
+  const ubar = range.map((j) => range.map((k) => covariances.reduce((a, c) => a + c[j]![k]!, 0) / m));
+  const between = range.map((j) => range.map((k) => coefficients.reduce((a, v) => a + (v[j]! - mean[j]!) * (v[k]! - mean[k]!), 0) / (m - 1)));
+  const covariance = range.map((j) => range.map((k) => ubar[j]![k]! + (1 + 1 / m) * between[j]![k]!));
+  const terms = range.map((j): PooledTerm => {
+    const [u, b, t] = [ubar[j]![j]!, between[j]![j]!, covariance[j]![j]!];
+    const lambda = t > 0 ? ((1 + 1 / m) * b) / t : 0;
+    const riv = u > 0 ? ((1 + 1 / m) * b) / u : Infinity;
+    const df = barnardRubin(m, lambda, dfcom);
+    const half = t > 0 ? tQuantile((1 + level) / 2, df) * Math.sqrt(t) : 0;
+    return { term: options.terms?.[j] ?? String(j + 1), estimate: mean[j]!, ubar: u, b, t, df, riv, lambda, fmi: (riv + 2 / (df + 3)) / (riv + 1), ci: [mean[j]! - half, mean[j]! + half] };
+  });
+  return { m, dfcom, level, terms, covariance };
+}
+
+/** mice's barnard.rubin(): λ floored at 1e-4; Rubin's (m − 1)/λ² when the complete-data df is infinite. */
+function barnardRubin(m: number, lambda: number, dfcom: number): number {
+  const floored = Math.max(lambda, 1e-4);
+  const old = (m - 1) / floored ** 2;
+  if (!Number.isFinite(dfcom)) return old;
+  const observed = ((dfcom + 1) / (dfcom + 3)) * dfcom * (1 - floored);
+  return (old * observed) / (old + observed);
 }
 
 /** The p quantile of Student's t with df degrees of freedom (bisection on its distribution function). */
