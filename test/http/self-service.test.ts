@@ -11,6 +11,7 @@ import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
 import { sendForm, type RawAnswer } from '../support/raw-request.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { loadConfig } from '../../src/config.ts';
 
 const PASSWORD = 'violet kettle harbour 42';
 const NEW_PASSWORD = 'quince lantern meadow 17';
@@ -268,6 +269,27 @@ describe('sign-in throttling per (email, address)', () => {
     expect((await send(s, 'GET', '/console/account', { cookie: cookieOf(viaLink) })).status).toBe(200);
     await signIn(email, NEW_PASSWORD);
     s.clock.advance(15 * 60_000);
+  });
+});
+
+describe('sign-in throttling per client network', () => {
+  it('an IPv6 client counts as its /64: fresh addresses and other spellings of one draw on one allowance', async () => {
+    const base = loadConfig({});
+    const proxied = await startTestServer({
+      config: { trustedProxies: { hops: 1, ranges: [], header: 'x-forwarded-for' }, accountArea: { ...base.accountArea, signInAttemptsPerAddress: 4 } },
+    });
+    try {
+      const attempt = (forwardedFor: string, k: number) =>
+        sendForm(`${proxied.baseUrl}/console/sign-in`, 'POST', { headers: { origin: proxied.baseUrl, 'x-forwarded-for': forwardedFor }, fields: { email: `nobody-${k}@example.org`, password: `guess ${k} wrong` } });
+      const sameNetwork = ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:DB8:1:2:0:0:0:3', '2001:0db8:0001:0002:abcd::4'];
+      for (const [k, address] of sameNetwork.entries()) expect((await attempt(address, k)).status, address).toBe(401);
+      for (const address of ['2001:db8:1:2::99', '2001:db8:1:2:0:0:0:1', '2001:db8:1:2:ffff:ffff:ffff:ffff']) expect((await attempt(address, 9)).status, address).toBe(429);
+      // Another /64 (another subscriber) and an IPv4 client keep their own allowances.
+      expect((await attempt('2001:db8:1:3::1', 10)).status).toBe(401);
+      expect((await attempt('198.51.100.7', 11)).status).toBe(401);
+    } finally {
+      await proxied.close();
+    }
   });
 });
 

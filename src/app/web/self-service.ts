@@ -1,3 +1,4 @@
+import { addressSubject } from '../../core/address-subject.ts';
 import { appError, type AppError } from '../../core/errors.ts';
 import { hashApiKey, isId } from '../../core/keys.ts';
 import { passwordProblem } from '../../core/password.ts';
@@ -75,7 +76,7 @@ export async function requestPasswordReset(
   if (!email.ok) return err(appError('validation_error', 'Type the email address your account is under (e.g. name@example.org).'));
   const nowMs = deps.clock.now().getTime();
   const perHour = deps.config.accountArea.resetEmailsPerHour;
-  const perAddress = await deps.limiter.hit(`reset:address:${input.address}`, [{ name: 'reset-address', limit: 10 * perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
+  const perAddress = await deps.limiter.hit(`reset:address:${addressSubject(input.address)}`, [{ name: 'reset-address', limit: 10 * perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
   if (!perAddress.allowed) return err(waitError(perAddress.resetSeconds, 'There were too many reset requests from this address.'));
   // Keyed like the sign-in limits, so the shared limiter (Redis) holds no email in the clear.
   const perEmail = await deps.limiter.hit(`reset:email:${hashApiKey(`reset-email\0${email.value}`, deps.serverSecret)}`, [{ name: 'reset-email', limit: perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);

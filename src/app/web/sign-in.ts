@@ -1,3 +1,4 @@
+import { addressSubject } from '../../core/address-subject.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { durationInWords } from '../../core/duration.ts';
 import { appError, type AppError } from '../../core/errors.ts';
@@ -121,10 +122,12 @@ export async function signIn(
   const email = normaliseEmail(input.email);
   const nowMs = deps.clock.now().getTime();
   const limits = deps.config.accountArea;
-  const perAddress = await deps.limiter.hit(`sign-in:address:${input.address}`, [{ name: 'sign-in-address', limit: limits.signInAttemptsPerAddress, windowSeconds: SIGN_IN_WINDOW_SECONDS }], nowMs);
+  // An IPv6 client counts as its /64 (any address of it, any spelling): it cannot take a fresh allowance per address.
+  const subject = addressSubject(input.address);
+  const perAddress = await deps.limiter.hit(`sign-in:address:${subject}`, [{ name: 'sign-in-address', limit: limits.signInAttemptsPerAddress, windowSeconds: SIGN_IN_WINDOW_SECONDS }], nowMs);
   if (!perAddress.allowed) return err(waitError(perAddress.resetSeconds, 'There were too many sign-in attempts from this address.', ' Or use "Forgot your password?" below: a reset link always works.'));
   if (!email.ok) return err(appError('unauthorized', WRONG));
-  const perPair = await deps.limiter.hit(`sign-in:pair:${keyedHash(deps.serverSecret, 'email', `${email.value}\0${input.address}`)}`, pairPolicies(limits.signInAttemptsPerPair), nowMs);
+  const perPair = await deps.limiter.hit(`sign-in:pair:${keyedHash(deps.serverSecret, 'email', `${email.value}\0${subject}`)}`, pairPolicies(limits.signInAttemptsPerPair), nowMs);
   if (!perPair.allowed) {
     return err(signInWait(perPair.resetSeconds));
   }

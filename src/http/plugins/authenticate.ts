@@ -1,3 +1,4 @@
+import { addressSubject } from '../../core/address-subject.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, KeyUseRecorder, type Principal } from '../../app/auth.ts';
 import { accountRateKey, failedAuthPolicy, keyPolicies, rateLimitedError } from '../../app/rate-limits.ts';
@@ -67,7 +68,7 @@ export function authenticationHook(deps: AppDeps, summaries: SummaryCache, keys:
 
   /** A missing or invalid key: limited per client address, then 400 (key in the body) or 401. */
   async function refuse(request: FastifyRequest, reply: FastifyReply, error: AppError, declared: number | undefined, limit: number): Promise<void> {
-    const failures = await deps.limiter.hit(`auth-fail:${request.clientAddress}`, failedAuthPolicy(deps.config.rateLimits), deps.clock.now().getTime());
+    const failures = await deps.limiter.hit(`auth-fail:${addressSubject(request.clientAddress)}`, failedAuthPolicy(deps.config.rateLimits), deps.clock.now().getTime());
     if (!failures.allowed) {
       reply.header('connection', 'close');
       sendError(reply, rateLimitedError(failures, 'Too many requests with a missing or invalid API key from this address'));

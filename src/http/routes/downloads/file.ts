@@ -1,3 +1,4 @@
+import { addressSubject } from '../../../core/address-subject.ts';
 import { Type } from '@sinclair/typebox';
 import { downloadPolicy, rateLimitedError } from '../../../app/rate-limits.ts';
 import { openDownload, parseRange, readDownload, storedRepresentation, type DownloadFile } from '../../../app/download.ts';
@@ -53,7 +54,7 @@ export const schema = {
 const disposition = (name: string): string => `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
-  const limited = await deps.limiter.hit(`download:${request.clientAddress}`, downloadPolicy(deps.config.rateLimits), deps.clock.now().getTime());
+  const limited = await deps.limiter.hit(`download:${addressSubject(request.clientAddress)}`, downloadPolicy(deps.config.rateLimits), deps.clock.now().getTime());
   if (!limited.allowed) return sendError(reply, rateLimitedError(limited, 'Too many downloads from this address'));
 
   const opened = await openDownload(deps, request.params.token, request.params.fileName);
