@@ -93,6 +93,11 @@ export interface Config {
     readonly signInAttemptsPerPair: number;
     /** SPQ_SIGN_IN_ATTEMPTS_PER_ADDRESS: sign-in attempts per 15 minutes from one address, whatever the email. */
     readonly signInAttemptsPerAddress: number;
+    /**
+     * SPQ_SIGN_IN_ATTEMPTS_PER_ACCOUNT: sign-in attempts per 15 minutes at one account from browsers
+     * that have not signed in to it before, from every address together (five times as many a day).
+     */
+    readonly signInAttemptsPerAccount: number;
     /** SPQ_RESET_LINK_MINUTES: a password-reset link sent by email works this long, once. */
     readonly resetLinkMinutes: number;
     /** SPQ_RESET_EMAILS_PER_HOUR: reset emails per hour to one address (and per client address). */
@@ -285,6 +290,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
       oneTimeLinkHours: integer(merged, 'SPQ_ONE_TIME_LINK_HOURS', 72, 1),
       signInAttemptsPerPair: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_PAIR', 5, 1),
       signInAttemptsPerAddress: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_ADDRESS', 30, 1),
+      signInAttemptsPerAccount: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_ACCOUNT', 20, 1),
       resetLinkMinutes: integer(merged, 'SPQ_RESET_LINK_MINUTES', 60, 1),
       resetEmailsPerHour: integer(merged, 'SPQ_RESET_EMAILS_PER_HOUR', 3, 1),
       passwordThreads: integer(merged, 'SPQ_PASSWORD_THREADS', 1, 1),

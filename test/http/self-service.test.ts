@@ -272,6 +272,41 @@ describe('sign-in throttling per (email, address)', () => {
   });
 });
 
+describe('sign-in throttling per account', () => {
+  it('guesses at one account spread over many addresses stop; a browser that signed in before still signs in; the message says how else', async () => {
+    const { email } = await holder();
+    // The holder signs in once from their laptop: it keeps a known-browser cookie.
+    const first = await send(s, 'POST', '/console/sign-in', { from: '127.0.0.50', fields: { email, password: PASSWORD } });
+    expect(first.status).toBe(303);
+    const browserCookie = String((first.headers['set-cookie'] as string[]).find((c) => c.startsWith('spq_browser='))).split(';')[0]!;
+    expect(browserCookie).toMatch(/^spq_browser=[0-9A-Za-z]{22}\.[0-9a-f]+$/);
+    const perAccount = s.deps.config.accountArea.signInAttemptsPerAccount;
+    // An attacker spreads guesses over addresses, each under its per-pair limit. The holder's own
+    // first sign-in (from a browser not yet known) counted too.
+    let refused: Reply | undefined;
+    for (let k = 0; k < perAccount; k++) {
+      const from = `127.0.1.${10 + Math.floor(k / 4)}`;
+      const reply = await send(s, 'POST', '/console/sign-in', { from, fields: { email, password: `guess ${k} wrong` } });
+      if (k < perAccount - 1) expect(reply.status, `guess ${k}`).toBe(401);
+      else refused = reply;
+    }
+    expect(refused!.status).toBe(429);
+    expect(refused!.text).toContain('browsers that have not signed in to it before');
+    expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(0);
+    // Even the right password from a new browser waits (the account is guarded, not the address) …
+    expect((await send(s, 'POST', '/console/sign-in', { from: '127.0.1.99', fields: { email, password: PASSWORD } })).status).toBe(429);
+    // … but the holder's known browser signs in, from a new address too; a forged cookie does not help.
+    const known = await sendForm(`${s.baseUrl}/console/sign-in`, 'POST', { from: '127.0.1.98', headers: { origin: s.baseUrl, cookie: browserCookie }, fields: { email, password: PASSWORD } });
+    expect(known.status).toBe(303);
+    const forged = await sendForm(`${s.baseUrl}/console/sign-in`, 'POST', { from: '127.0.1.97', headers: { origin: s.baseUrl, cookie: `spq_browser=${'A'.repeat(22)}.${'0'.repeat(64)}` }, fields: { email, password: PASSWORD } });
+    expect(forged.status).toBe(429);
+    // Another account is untouched.
+    const other = await holder();
+    await signIn(other.email, PASSWORD, { from: '127.0.1.96' });
+    s.clock.advance(86_400_000);
+  });
+});
+
 describe('sign-in throttling per client network', () => {
   it('an IPv6 client counts as its /64: fresh addresses and other spellings of one draw on one allowance', async () => {
     const base = loadConfig({});

@@ -117,8 +117,15 @@ async function checkDecoy(passwords: PasswordHasher, password: string): Promise<
  */
 export async function signIn(
   deps: SignInDeps,
-  input: { readonly email: string; readonly password: string; readonly address: string; readonly userAgent?: string | undefined },
-): Promise<Result<{ readonly token: string; readonly session: WebSession }, AppError>> {
+  input: {
+    readonly email: string;
+    readonly password: string;
+    readonly address: string;
+    readonly userAgent?: string | undefined;
+    /** The browser's known-browser token (a cookie set at an earlier sign-in), if it sent one. */
+    readonly knownBrowser?: string | undefined;
+  },
+): Promise<Result<{ readonly token: string; readonly session: WebSession; readonly knownBrowser: string }, AppError>> {
   const email = normaliseEmail(input.email);
   const nowMs = deps.clock.now().getTime();
   const limits = deps.config.accountArea;
@@ -132,6 +139,13 @@ export async function signIn(
     return err(signInWait(perPair.resetSeconds));
   }
 
+  // Guesses at one account from every address together: past the limit, only a browser that has
+  // signed in to this account before may try (the holder's own; never the attacker's many addresses).
+  const known = knownBrowserValid(deps.serverSecret, email.value, input.knownBrowser);
+  if (!known) {
+    const perAccount = await deps.limiter.hit(`sign-in:account:${keyedHash(deps.serverSecret, 'email', email.value)}`, accountPolicies(limits.signInAttemptsPerAccount), nowMs);
+    if (!perAccount.allowed) return err(accountLocked(perAccount.resetSeconds));
+  }
   const account = await deps.credentials.findAccountByEmail(email.value);
   const stored = account === undefined ? undefined : (await deps.credentials.holder(account.accountId))?.passwordHash;
   if (account === undefined || stored === undefined || stored === null) {
@@ -141,7 +155,44 @@ export async function signIn(
   const checked = await deps.passwords.verify(input.password, stored);
   if (!checked.ok) return err(hasherBusy(checked.error));
   if (!checked.value) return err(appError('unauthorized', WRONG));
-  return ok(await openSession(deps, account.accountId, input.userAgent));
+  const knownBrowser = known ? input.knownBrowser! : knownBrowserToken(deps.serverSecret, email.value);
+  return ok({ ...(await openSession(deps, account.accountId, input.userAgent)), knownBrowser });
+}
+
+/**
+ * Sign-in attempts at one account from browsers that have not signed in to it before, from every
+ * address together: n per 15 minutes and 5n a day. Spread over many addresses, guesses at one
+ * account still stop; the holder's own browser (known) is never held by them.
+ */
+export const accountPolicies = (perQuarterHour: number): WindowPolicy[] => [
+  { name: 'sign-in-account-quarter-hour', limit: perQuarterHour, windowSeconds: SIGN_IN_WINDOW_SECONDS },
+  { name: 'sign-in-account-day', limit: 5 * perQuarterHour, windowSeconds: 86_400 },
+];
+
+const accountLocked = (seconds: number): AppError =>
+  waitError(
+    seconds,
+    'There were too many sign-in attempts for this account from browsers that have not signed in to it before.',
+    ' A browser you have signed in with before can sign in now; or use "Forgot your password?" below: a reset link always works.',
+  );
+
+/**
+ * A known-browser token: a random id and its keyed hash with the email, set as a long-lived cookie
+ * at a successful sign-in. It proves this browser signed in to this account before; it grants
+ * nothing else (the password is still checked, and the per-pair limit still applies).
+ */
+export function knownBrowserToken(serverSecret: string, email: string): string {
+  const id = randomBase62(22);
+  return `${id}.${keyedHash(serverSecret, 'browser', `${email}\0${id}`)}`;
+}
+
+function knownBrowserValid(serverSecret: string, email: string, token: string | undefined): boolean {
+  if (token === undefined || token.length > 200) return false;
+  const [id, mac, extra] = token.split('.');
+  if (id === undefined || mac === undefined || extra !== undefined || !/^[0-9A-Za-z]{22}$/.test(id)) return false;
+  const expected = Buffer.from(keyedHash(serverSecret, 'browser', `${email}\0${id}`));
+  const sent = Buffer.from(mac);
+  return sent.length === expected.length && timingSafeEqual(sent, expected);
 }
 
 /** The live session a cookie carries, if any; its idle clock is reset at most once a minute. */

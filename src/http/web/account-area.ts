@@ -21,7 +21,7 @@ import { overviewBody } from './pages/overview.ts';
 import { queryBody } from './pages/query.ts';
 import * as render from './pages/render.ts';
 import { registerSelfService } from './self-service-routes.ts';
-import { clearedSessionCookie, csrfOk, currentSession, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
+import { clearedSessionCookie, cookieValue, csrfOk, currentSession, knownBrowserCookie, knownBrowserCookieName, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
 
 const FORM_BODY_LIMIT = 16 * 1024;
 const PER_PAGE = 20;
@@ -127,13 +127,19 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   app.post('/console/sign-in', formRoute, async (request, reply) => {
     const form = request.body as FormBody;
     if (!sameOrigin(request, deps.config)) return send(reply, 403, 'Sign in', render.signInBody('This sign-in form did not come from this site. Open the sign-in page and try again.'));
-    const result = await signIn(signInDeps, { email: form.email ?? '', password: form.password ?? '', address: request.clientAddress, userAgent: request.headers['user-agent'] });
+    const result = await signIn(signInDeps, {
+      email: form.email ?? '',
+      password: form.password ?? '',
+      address: request.clientAddress,
+      userAgent: request.headers['user-agent'],
+      knownBrowser: cookieValue(request, knownBrowserCookieName(secure)),
+    });
     if (!result.ok) {
       request.log.info({ reqId: request.id, outcome: result.error.code }, 'account area: sign-in refused');
       return refusal(reply, result.error, 'Sign in', render.signInBody(result.error.detail, form.email ?? ''));
     }
     request.log.info({ reqId: request.id, account: result.value.session.accountId, session: result.value.session.sessionId }, 'account area: signed in');
-    void reply.header('set-cookie', sessionCookie(result.value.token, deps.config.accountArea.sessionHours * 3600, secure));
+    void reply.header('set-cookie', [sessionCookie(result.value.token, deps.config.accountArea.sessionHours * 3600, secure), knownBrowserCookie(result.value.knownBrowser, secure)]);
     return reply.redirect(HOME, 303);
   });
 

@@ -21,6 +21,13 @@ export function sessionCookie(token: string, maxAgeSeconds: number, secure: bool
 
 export const clearedSessionCookie = (secure: boolean): string => sessionCookie('', 0, secure);
 
+/** The known-browser cookie's name (sign-in.ts, knownBrowserToken): kept across sign-outs, a year long. */
+export const knownBrowserCookieName = (secure: boolean): string => (secure ? '__Host-spq_browser' : 'spq_browser');
+
+export function knownBrowserCookie(token: string, secure: boolean): string {
+  return `${knownBrowserCookieName(secure)}=${token}; Path=${secure ? '/' : '/console'}; Max-Age=${365 * 86_400}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+}
+
 export function cookieValue(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
