@@ -227,6 +227,23 @@ describe('export', () => {
     expect(dictionary.linked_variables[2].missing_column).toBeUndefined();
   });
 
+  it('writes a joined xlsx whose dictionary sheet gives the linked variables their missing codes and measurement, and whose data keeps the reasons', async () => {
+    const destPath = join(tmp, 'joined.xlsx');
+    const sel = resolved('postcode', '3121');
+    await release.export({ dataset: 'persons', parts: [{ selection: sel, rows: release.sample(sel, 'persons', 200, 21n) }], format: 'xlsx', includeGeography: 'none', linkedRecords: 'joined', metadata, destPath });
+    const sheets = await readXlsxFile(destPath);
+    const [header, ...data] = sheets[0]!.data;
+    const at = (name: string) => header!.indexOf(name);
+    expect(at('dwelling_TEND_missing')).toBe(at('dwelling_TEND') + 1);
+    const tenure = data.map((r) => [r[at('dwelling_TEND')], r[at('dwelling_TEND_missing')]]);
+    expect(tenure.filter(([t, m]) => (t === null) === (m === null))).toEqual([]);
+    expect(tenure.filter(([, m]) => m === 'Not stated').length).toBeGreaterThan(0);
+    const rows = sheets[1]!.data.filter((r) => r[0] === 'dwelling_TEND');
+    expect(rows.map((r) => r[3])).toEqual(FIXTURE_VARIABLES.dwellings[0]!.categories);
+    expect(rows.find((r) => r[3] === 'Not stated')?.slice(4)).toEqual(['non_response', 'nominal']);
+    expect(sheets[2]!.data.find((r) => r[0] === 'dwelling_TEND_missing')?.[1]).toBe('missing');
+  });
+
   it('links persons to families and dwellings of the same release', async () => {
     const destPath = join(tmp, 'linked.parquet');
     const sel = resolved('suburb', 'Fitzroy');

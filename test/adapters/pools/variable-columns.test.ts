@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog, CatalogSuburb, CatalogVariable } from '../../../src/adapters/pools/catalog.ts';
 import { coarseColumnName, fileValue, missingColumnName, NULL_CODE, variableFileColumns } from '../../../src/adapters/pools/variable-columns.ts';
+import { substantiveCategories } from '../../../src/synthesis/census/missing-codes.ts';
+import { VARIABLES } from '../../../src/synthesis/census/variables.ts';
 
 const age: CatalogVariable = {
   code: 'AGE5P',
@@ -57,5 +59,19 @@ describe('variableFileColumns: no column mixes fine and coarse categories, or su
     const columns = variableFileColumns(legacy, 'persons', [1]);
     expect(columns.map((c) => c.name)).toEqual(['AGE5P', missingColumnName('AGE5P')]);
     expect(columns[0]!.labels).toEqual(['0-14', '15-64', '65+', 'Under 65']);
+  });
+});
+
+describe('the catalogue never coarsens a substantive category into a missing code', () => {
+  it('maps every substantive fine category to a substantive coarse one', () => {
+    // Else a big suburb's record would lose its value in CODE_coarse, which is empty where the
+    // record's value is a missing code. (The reverse is allowed: HRSP's fine "Not stated" is coarse
+    // "Employed, hours withheld"; such a record has CODE_coarse empty and CODE_missing "Not stated".)
+    for (const v of VARIABLES.filter((d) => d.coarse)) {
+      const substantive = new Set(substantiveCategories([...v.categories, ...v.coarse!.categories]));
+      v.categories.forEach((c, i) => {
+        if (substantive.has(c)) expect(substantive.has(v.coarse!.categories[v.coarse!.fromFine[i]!]!), `${v.code}: ${c}`).toBe(true);
+      });
+    }
   });
 });
