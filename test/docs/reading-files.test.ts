@@ -63,7 +63,7 @@ describe('reading a parquet file in category order with DuckDB, as docs/api.md s
       expect(highest).toEqual([{ highest: levels[Math.max(...ranks)], missing: BigInt(ranks.filter((k) => k < 0).length) }]);
       // In ABS order (NULLs, with their reasons, last); alphabetical order would differ.
       const order = sorted!.map((r) => r['HEAP'] as string | null);
-      const expected = rows.map((r) => r['HEAP']).sort((x, y) => (x === null ? 1 : y === null ? -1 : levels.indexOf(x) - levels.indexOf(y)));
+      const expected = rows.map((r) => r['HEAP'] ?? null).sort((x, y) => (x === null ? 1 : y === null ? -1 : levels.indexOf(x) - levels.indexOf(y)));
       expect(order).toEqual(expected);
       expect(order.filter((x) => x !== null)).not.toEqual(order.filter((x) => x !== null).toSorted());
       // A NULL's reason is kept (none for a small suburb's record, whose category is coarse).
