@@ -19,7 +19,9 @@ export const dictionaryPathOf = (destPath: string): string => `${destPath}.${COM
 /**
  * The dictionary shipped with every file: variable code → description and labels, ABS order.
  * Given the file's columns, it also says which are coarse: a variable with a CODE_coarse
- * companion names it and the suburbs whose records are empty in CODE (variable-columns.ts).
+ * companion names it and the suburbs whose records are empty in CODE (variable-columns.ts); and
+ * which hold the missing-value codes (CODE_missing, `missing_column`). A joined file's linked
+ * variables get the same entry as the record's own.
  */
 export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns?: readonly VariableFileColumn[], parts?: readonly ExportPart[], hierarchical = false) {
   return {
