@@ -1,17 +1,22 @@
 /**
- * docs/api.md "Reading the files with categories in their order": the DuckDB recipe, run on a
- * real export: the dictionary from the parquet metadata gives each column's categories, and a
- * cast to that ENUM sorts in ABS order (not alphabetically: "10-14 years" after "5-9 years").
+ * docs/api.md "Reading the files with categories in their order": the DuckDB recipe (the block
+ * after `<!-- ci: duckdb-recipe -->`), run as written on a real export: the dictionary from the
+ * parquet metadata gives HEAP's categories, and an ENUM of them counts, takes the maximum and
+ * sorts in ABS order (not alphabetically), as the clients do; then the files' typing per reader.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
+import { parquetReadObjects } from 'hyparquet';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { strFromU8, unzipSync } from 'fflate';
 import { tmpdir } from 'node:os';
+import { zstdDecompressSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
 import type { PoolRelease } from '../../src/ports/pool-release.ts';
+import { substantiveCategories } from '../../src/synthesis/census/missing-codes.ts';
 import { buildFixtureRelease, CATALOGUE_VARIABLES } from '../adapters/pools/fixture.ts';
 
 let dir: string;
@@ -26,26 +31,48 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('reading a parquet file in category order with DuckDB', () => {
-  it('casts a column to the ENUM of its dictionary\'s categories and sorts in ABS order', async () => {
+const API_MD = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'api.md'), 'utf8');
+const recipe = /<!-- ci: duckdb-recipe -->\s*```sql\n([\s\S]*?)```/.exec(API_MD)?.[1];
+
+describe('reading a parquet file in category order with DuckDB, as docs/api.md says', () => {
+  it('runs the recipe as written: the count at or above a level, the maximum, the NAs and the order are the clients\'', async () => {
+    expect(recipe, 'docs/api.md has a <!-- ci: duckdb-recipe --> sql block').toBeDefined();
     const selection = release.resolve('australia', 'Australia');
     if (!selection.ok) throw new Error('no Australia');
     const path = join(dir, 'persons.parquet');
     await release.export({ dataset: 'persons', parts: [{ selection: selection.value, rows: release.sample(selection.value, 'persons', 400, 3n) }], format: 'parquet', includeGeography: 'none', metadata: { test: 'reading' }, destPath: path });
-    const duck = await (await DuckDBInstance.create(':memory:')).connect();
+    // What the clients make of HEAP: its substantive categories in order, NA where missing.
+    const heap = CATALOGUE_VARIABLES.persons.find((v) => v.code === 'HEAP')!;
+    const levels = substantiveCategories(heap.categories);
+    const bytes = await readFile(path);
+    const rows = (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), compressors: { ZSTD: (b: Uint8Array) => new Uint8Array(zstdDecompressSync(b)) } })) as Record<string, string | null>[];
+    const ranks = rows.map((r) => (r['HEAP'] === null ? -1 : levels.indexOf(r['HEAP']!)));
+    expect(ranks.every((k, i) => k >= 0 || rows[i]!['HEAP'] === null)).toBe(true);
+    const atLeast = ranks.filter((k) => k >= levels.indexOf('Bachelor Degree Level')).length;
+    const instance = await DuckDBInstance.create(':memory:');
+    const duck = await instance.connect();
     try {
-      const raw = (await duck.runAndReadAll(`SELECT decode(value) FROM parquet_kv_metadata('${path}') WHERE decode(key) = 'dictionary'`)).getRowsJS()[0]![0] as string;
-      const age = (JSON.parse(raw) as { variables: { code: string; categories: string[] }[] }).variables.find((v) => v.code === 'AGE5P')!;
-      expect(age.categories).toEqual(CATALOGUE_VARIABLES.persons.find((v) => v.code === 'AGE5P')!.categories);
-      const enumType = `ENUM(${age.categories.map((c) => `'${c.replace(/'/g, "''")}'`).join(', ')})`;
-      const sorted = (await duck.runAndReadAll(`SELECT DISTINCT AGE5P::${enumType} AS a FROM '${path}' WHERE AGE5P IS NOT NULL ORDER BY a`)).getRowsJS().map((r) => String(r[0]));
-      const inOrder = age.categories.filter((c) => sorted.includes(c));
-      expect(sorted).toEqual(inOrder);
-      // Plain strings would sort otherwise: the cast is what gives the order.
-      const plain = (await duck.runAndReadAll(`SELECT DISTINCT AGE5P::VARCHAR AS a FROM '${path}' WHERE AGE5P IS NOT NULL ORDER BY a`)).getRowsJS().map((r) => String(r[0]));
-      expect(plain).not.toEqual(inOrder);
+      // The reader's working directory: the recipe names the file 'persons.parquet'.
+      await duck.run(`SET file_search_path = '${dir}'`);
+      const statements = recipe!.split(/;\s*\n/).map((t) => t.trim()).filter((t) => t !== '');
+      const results: Record<string, unknown>[][] = [];
+      for (const statement of statements) results.push((await duck.runAndReadAll(statement)).getRowObjectsJS() as Record<string, unknown>[]);
+      const [, , counted, highest, sorted] = results;
+      expect(counted).toEqual([{ bachelor_or_above: BigInt(atLeast) }]);
+      expect(atLeast).toBeGreaterThan(0);
+      expect(highest).toEqual([{ highest: levels[Math.max(...ranks)], missing: BigInt(ranks.filter((k) => k < 0).length) }]);
+      // In ABS order (NULLs, with their reasons, last); alphabetical order would differ.
+      const order = sorted!.map((r) => r['HEAP'] as string | null);
+      const expected = rows.map((r) => r['HEAP'] ?? null).sort((x, y) => (x === null ? 1 : y === null ? -1 : levels.indexOf(x) - levels.indexOf(y)));
+      expect(order).toEqual(expected);
+      expect(order.filter((x) => x !== null)).not.toEqual(order.filter((x) => x !== null).toSorted());
+      // A NULL's reason is kept (none for a small suburb's record, whose category is coarse).
+      const reasons = sorted!.filter((r) => r['HEAP'] === null && r['HEAP_missing'] !== null).map((r) => r['HEAP_missing'] as string);
+      expect(reasons.length).toBeGreaterThan(0);
+      expect(reasons.filter((m) => levels.includes(m) || !heap.categories.includes(m))).toEqual([]);
     } finally {
       duck.closeSync();
+      instance.closeSync();
     }
   });
 });

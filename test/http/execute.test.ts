@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepExpiredFiles } from '../../src/app/maintenance.ts';
-import { FIXTURE_SUBURBS, CATALOGUE_VARIABLES, FIXTURE_VERSION } from '../adapters/pools/fixture.ts';
+import { FIXTURE_SUBURBS, CATALOGUE_VARIABLES, FIXTURE_VERSION, fileColumnsOf } from '../adapters/pools/fixture.ts';
+import { substantiveCategories } from '../../src/synthesis/census/missing-codes.ts';
 import { download, parquetMetadata, readTable, type Table } from './files.ts';
 import { signLink } from '../../src/core/links.ts';
 import { query, SECRET, startTestServer, type TestServer } from './harness.ts';
@@ -70,7 +71,7 @@ describe('POST /query/execute', () => {
     expect(Number(file.response.headers.get('content-length'))).toBe(file.bytes.length);
     const table = await readTable(file.path, 'parquet');
     // Two selections: a `selection` column says which one each row answers.
-    expect(table.columns).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', ...CATALOGUE_VARIABLES.persons.map((v) => v.code)]);
+    expect(table.columns).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', ...CATALOGUE_VARIABLES.persons.flatMap((v) => fileColumnsOf(v, false))]);
     expect(new Set(table.rows.slice(0, 120).map((r) => r.selection))).toEqual(new Set(['Richmond (VIC)']));
     expect(new Set(table.rows.slice(120).map((r) => r.selection))).toEqual(new Set(['Burnley']));
     assertDistinctPerSelection(table, 'person_id', 120, 2);
@@ -89,7 +90,7 @@ describe('POST /query/execute', () => {
     const file = await download(json.download_url, s.dataDir, 'b.csv');
     expect(file.response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const table = await readTable(file.path, 'csv');
-    expect(table.columns).toEqual(['dwelling_id', 'suburb_code', ...CATALOGUE_VARIABLES.dwellings.map((v) => v.code), 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    expect(table.columns).toEqual(['dwelling_id', 'suburb_code', ...CATALOGUE_VARIABLES.dwellings.flatMap((v) => fileColumnsOf(v, false)), 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
     assertDistinctPerSelection(table, 'dwelling_id', n, 1);
     const bySal = new Map(FIXTURE_SUBURBS.map((f) => [f.suburb.salCode, f.suburb]));
     for (const row of table.rows) {
@@ -121,14 +122,18 @@ describe('POST /query/execute', () => {
     const table = await readTable(file.path, 'xlsx');
     // Alpine holds a small suburb: every coarsened variable comes with a coarse companion column.
     const families = CATALOGUE_VARIABLES.families;
-    expect(table.columns).toEqual(['family_id', 'dwelling_id', 'selection', 'suburb_code', ...families.flatMap((v) => (v.coarse ? [v.code, `${v.code}_coarse`] : [v.code]))]);
+    expect(table.columns).toEqual(['family_id', 'dwelling_id', 'selection', 'suburb_code', ...families.flatMap((v) => fileColumnsOf(v, true))]);
     assertDistinctPerSelection(table, 'family_id', 5, 2);
     for (const v of families) {
+      const substantive = substantiveCategories(v.categories);
       for (const row of table.rows) {
-        // A fine column holds fine categories or nothing; its companion, coarse ones for every record.
-        if (row[v.code]) expect(v.categories).toContain(row[v.code]);
-        else expect(v.coarse).toBeDefined();
-        if (v.coarse) expect(v.coarse.categories).toContain(row[`${v.code}_coarse`]);
+        const missing = row[`${v.code}_missing`] ?? null;
+        // A fine column holds substantive fine categories or nothing (a small suburb's record, or a missing value); its
+        // companion, substantive coarse ones for every record whose value is not missing; the missing code has a column of its own.
+        if (row[v.code]) expect(substantive).toContain(row[v.code]);
+        else expect(v.coarse !== undefined || missing !== null).toBe(true);
+        if (v.coarse) expect(missing === null ? substantiveCategories(v.coarse.categories) : [null]).toContain(row[`${v.code}_coarse`]);
+        if (missing !== null) expect([row[v.code], v.categories.includes(missing) || v.coarse!.categories.includes(missing)]).toEqual([null, true]);
       }
     }
   });

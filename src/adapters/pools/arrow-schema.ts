@@ -45,15 +45,37 @@ function field(b: Builder, f: ArrowField, dictionaryId: number): number {
   return b.endObject();
 }
 
-/** The base64 "ARROW:schema" value for these fields (all nullable). */
-export function arrowSchemaBase64(fields: readonly ArrowField[]): string {
-  const b = new Builder(1024);
-  const offsets = fields.map((f, k) => field(b, f, k));
+/** A vector of offsets, in order. */
+function offsetVector(b: Builder, offsets: readonly number[]): number {
   b.startVector(4, offsets.length, 4);
   for (let k = offsets.length - 1; k >= 0; k--) b.addOffset(offsets[k]!);
-  const fieldVector = b.endVector();
+  return b.endVector();
+}
+
+/** KeyValue { key, value } tables. */
+function keyValues(b: Builder, metadata: Readonly<Record<string, string>>): number[] {
+  return Object.entries(metadata).map(([key, value]) => {
+    const k = b.createString(key);
+    const v = b.createString(value);
+    b.startObject(2);
+    b.addFieldOffset(0, k, 0);
+    b.addFieldOffset(1, v, 0);
+    return b.endObject();
+  });
+}
+
+/**
+ * The base64 "ARROW:schema" value for these fields (all nullable), with the schema's own
+ * custom_metadata: a reader that takes the schema from here (pyarrow) shows that as the table's
+ * schema.metadata, not the parquet file's key-value metadata, so the file's entries go here too.
+ */
+export function arrowSchemaBase64(fields: readonly ArrowField[], metadata: Readonly<Record<string, string>> = {}): string {
+  const b = new Builder(1024);
+  const fieldVector = offsetVector(b, fields.map((f, k) => field(b, f, k)));
+  const metadataVector = offsetVector(b, keyValues(b, metadata));
   b.startObject(4); // Schema { endianness, fields, custom_metadata, features }
   b.addFieldOffset(1, fieldVector, 0);
+  b.addFieldOffset(2, metadataVector, 0);
   const schema = b.endObject();
   b.startObject(5); // Message { version, header_type, header, bodyLength, custom_metadata }
   b.addFieldInt16(0, METADATA_V5, 0);

@@ -12,7 +12,7 @@ import type { CodebookEntry } from '../../ports/pool-release.ts';
 import type { Catalog, CatalogVariable } from './catalog.ts';
 import { hasSelectionColumn, selectionLabels, type ExportPart } from './file-shape.ts';
 import { ID_COLUMNS } from './records-sql.ts';
-import { coarseColumnName, type VariableFileColumn } from './variable-columns.ts';
+import { coarseColumnName, missingColumnName, type VariableFileColumn } from './variable-columns.ts';
 
 /** Where an export writes a dictionary beside its file (a format with no place for it inside): `<destPath>.dictionary.json`. */
 export const dictionaryPathOf = (destPath: string): string => `${destPath}.${COMPANION_FILES.dictionary.suffix}.${COMPANION_FILES.dictionary.extension}`;
@@ -20,7 +20,9 @@ export const dictionaryPathOf = (destPath: string): string => `${destPath}.${COM
 /**
  * The dictionary shipped with every file: variable code → description and labels, ABS order.
  * Given the file's columns, it also says which are coarse: a variable with a CODE_coarse
- * companion names it and the suburbs whose records are empty in CODE (variable-columns.ts).
+ * companion names it and the suburbs whose records are empty in CODE (variable-columns.ts); and
+ * which hold the missing-value codes (CODE_missing, `missing_column`). A joined file's linked
+ * variables get the same entry as the record's own.
  */
 export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns?: readonly VariableFileColumn[], parts?: readonly ExportPart[], hierarchical = false) {
   return {
@@ -32,27 +34,35 @@ export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns
     ...(parts && hasSelectionColumn(parts)
       ? { selection_column: { description: 'The geography selection (as written in the request) that each record answers; a record is drawn once even where selections overlap.', values: selectionLabels(parts) } }
       : {}),
-    variables: catalog.variables[dataset].map((v) => {
-      const companion = fileColumns?.find((c) => c.name === coarseColumnName(v.code));
-      const fine = fileColumns?.find((c) => c.name === v.code);
-      const emptyIn = fine?.nullFor ? catalog.suburbs.flatMap((s, o) => (fine.nullFor![o] ? [s.suburbId] : [])) : [];
-      return {
-        code: v.code,
-        description: v.description,
-        measurement: measurementOf(v),
-        categories: v.categories,
-        // Missing-value codes, so readers order only the substantive levels (fine and coarse labels).
-        missing: missingCodesOf([...new Set([...v.categories, ...(v.coarseCategories ?? [])])]),
-        ...(v.coarseCategories ? { coarse_categories: v.coarseCategories } : {}),
-        ...(companion
-          ? {
-              coarse_column: companion.name,
-              coarse_note: `${v.code} is empty for records of small suburbs, whose records carry only coarse categories; ${companion.name} holds the coarse category of every record.`,
-              empty_in_suburbs: emptyIn,
-            }
-          : {}),
-      };
-    }),
+    variables: catalog.variables[dataset].map((v) => ({ code: v.code, ...variableEntry(catalog, v, v.code, fileColumns) })),
+  };
+}
+
+/**
+ * What the dictionary says of a variable's column `name` (the record's own, or a linked record's
+ * family_*, dwelling_*): its categories (the full ABS list, missing codes last), which are
+ * missing-value codes, and, given the file's columns, its coarse and missing companions.
+ */
+function variableEntry(catalog: Catalog, v: CatalogVariable, name: string, fileColumns: readonly VariableFileColumn[] | undefined) {
+  const companion = fileColumns?.find((c) => c.name === coarseColumnName(name));
+  const fine = fileColumns?.find((c) => c.name === name);
+  const missingColumn = fileColumns?.find((c) => c.name === missingColumnName(name));
+  const emptyIn = fine?.nullFor ? catalog.suburbs.flatMap((s, o) => (fine.nullFor![o] ? [s.suburbId] : [])) : [];
+  return {
+    description: v.description,
+    measurement: measurementOf(v),
+    categories: v.categories,
+    // Missing-value codes, so readers order only the substantive levels (fine and coarse labels).
+    missing: missingCodesOf([...new Set([...v.categories, ...(v.coarseCategories ?? [])])]),
+    ...(missingColumn ? { missing_column: missingColumn.name } : {}),
+    ...(v.coarseCategories ? { coarse_categories: v.coarseCategories } : {}),
+    ...(companion
+      ? {
+          coarse_column: companion.name,
+          coarse_note: `${name} is empty for records of small suburbs, whose records carry only coarse categories; ${companion.name} holds the coarse category of every record.`,
+          empty_in_suburbs: emptyIn,
+        }
+      : {}),
   };
 }
 
@@ -97,49 +107,40 @@ export function describeColumns(catalog: Catalog, dataset: DatasetType, fileColu
     ...fileColumns.map((c) => {
       const v = catalog.variables[c.source.dataset][c.source.variable]!;
       const of = c.source.link ? `${v.description}, of ${LINKED_OF[c.source.link] ?? c.source.link} (empty where there is none)` : v.description;
-      const kind = c.source.link ? 'linked' : 'variable';
-      return c.name.endsWith('_coarse')
-        ? { name: c.name, kind: 'coarse', description: `${of}: coarse categories for every record` }
-        : { name: c.name, kind, description: c.nullFor ? `${of} (fine categories; empty for records of small suburbs: see ${coarseColumnName(c.name)})` : of };
+      const variable = c.name.slice(0, c.name.length - (c.role === 'variable' ? 0 : `_${c.role}`.length));
+      if (c.role === 'coarse') return { name: c.name, kind: 'coarse', description: `${of}: coarse categories for every record (empty where the value is missing: see ${missingColumnName(variable)})` };
+      if (c.role === 'missing') return { name: c.name, kind: 'missing', description: `${of}: why ${variable} is missing (${c.labels.join('; ')}), empty where it is not` };
+      const fineNote = c.nullFor ? `; empty for records of small suburbs: see ${coarseColumnName(c.name)}` : '';
+      const missingNote = fileColumns.some((m) => m.name === missingColumnName(c.name)) ? `; empty where the value is missing: see ${missingColumnName(c.name)}` : '';
+      return { name: c.name, kind: c.source.link ? 'linked' : 'variable', description: `${of} (${c.nullFor ? 'fine categories' : 'categories'}${fineNote}${missingNote})` };
     }),
     ...(hierarchical ? HIERARCHICAL_COLUMNS.map((name) => ({ name, kind: 'geography', description: GEOGRAPHY_MEANING[name]! })) : []),
   ];
 }
 
-/** The joined columns of linked records (family_*, dwelling_*) with their categories, as `variables` lists the record's own. */
+/** The joined columns of linked records (family_*, dwelling_*), each with the full dictionary `variables` gives the record's own. */
 function linkedVariables(catalog: Catalog, fileColumns: readonly VariableFileColumn[]) {
   return fileColumns
-    .filter((c) => c.source.link && !c.name.endsWith('_coarse'))
+    .filter((c) => c.source.link && c.role === 'variable')
     .map((c) => {
       const v = catalog.variables[c.source.dataset][c.source.variable]!;
-      return { column: c.name, dataset_type: c.source.dataset, code: v.code, description: v.description, measurement: measurementOf(v), categories: v.categories };
+      return { column: c.name, dataset_type: c.source.dataset, code: v.code, ...variableEntry(catalog, v, c.name, fileColumns) };
     });
 }
 
-/** The dictionary as sheet rows: a row per label of each column (linked records' first, then the dataset's variables and their coarse companions). */
+/** The dictionary as sheet rows: a row per label of each column (linked records' first, then the dataset's variables), each followed by its coarse companion's. */
 export function dictionarySheetRows(catalog: Catalog, dataset: DatasetType, fileColumns: readonly VariableFileColumn[]): (string | number)[][] {
   // `missing` names a label's missing-value kind (not_applicable, non_response, partial_response), else empty;
   // `measurement` the column's level (nominal, ordinal), as the json dictionary's.
   const dictionaryRows: (string | number)[][] = [['code', 'description', 'category_index', 'label', 'missing', 'measurement']];
-  const missingKind = (categories: readonly string[]) => {
-    const m = missingCodesOf(categories);
-    return (label: string) => (['not_applicable', 'non_response', 'partial_response'] as const).find((k) => m[k].includes(label.trim())) ?? '';
-  };
-  for (const v of linkedVariables(catalog, fileColumns)) {
-    const kind = missingKind(v.categories);
-    v.categories.forEach((label, i) => dictionaryRows.push([v.column, `${v.description} (${v.dataset_type})`, i + 1, label, kind(label), v.measurement]));
-  }
-  for (const v of catalog.variables[dataset]) {
-    const kind = missingKind(v.categories);
-    const measurement = measurementOf(v);
-    v.categories.forEach((label, i) => dictionaryRows.push([v.code, v.description, i + 1, label, kind(label), measurement]));
-    const companion = fileColumns.find((c) => c.name === coarseColumnName(v.code));
-    if (companion) {
-      const coarseKind = missingKind(companion.labels);
-      companion.labels.forEach((label, i) =>
-        dictionaryRows.push([companion.name, `${v.description} (coarse categories, every record; ${v.code} is empty for small suburbs)`, i + 1, label, coarseKind(label), measurement]),
-      );
-    }
+  const own = catalog.variables[dataset].map((v) => ({ column: v.code, ...variableEntry(catalog, v, v.code, fileColumns) }));
+  const linked = linkedVariables(catalog, fileColumns).map((v) => ({ ...v, description: `${v.description} (${v.dataset_type})` }));
+  for (const v of [...linked, ...own]) {
+    const kindOf = (label: string) => (['not_applicable', 'non_response', 'partial_response'] as const).find((k) => v.missing[k].includes(label.trim())) ?? '';
+    v.categories.forEach((label, i) => dictionaryRows.push([v.column, v.description, i + 1, label, kindOf(label), v.measurement]));
+    if (!('coarse_column' in v) || v.coarse_column === undefined) continue;
+    const coarseDescription = `${v.description} (coarse categories, every record; ${v.column} is empty for small suburbs)`;
+    v.coarse_categories!.forEach((label, i) => dictionaryRows.push([v.coarse_column!, coarseDescription, i + 1, label, kindOf(label), v.measurement]));
   }
   return dictionaryRows;
 }

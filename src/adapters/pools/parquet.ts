@@ -6,7 +6,7 @@
  * or on this thread for a file of one row group. Every column is a nullable UTF-8 string (what
  * every reader takes), with min/max, null and distinct counts. The footer carries the caller's
  * key-value metadata and an Arrow schema (arrow-schema.ts) that marks the coded columns as
- * dictionaries, ordered for ordinal variables.
+ * dictionaries, ordered for ordinal variables, and carries the same key-value metadata as its own.
  */
 import { writeNewFile } from './file-output.ts';
 import { arrowSchemaBase64 } from './arrow-schema.ts';
@@ -176,7 +176,8 @@ async function writeGroupsWith(
   total += fill;
   await pending;
 
-  const keyValue = { ...opts.keyValue, 'ARROW:schema': arrowSchemaBase64(columns.map((c) => (c.kind === 'coded' ? { name: c.name, dictionary: { ordered: c.ordered ?? false } } : { name: c.name }))) };
+  const arrowFields = columns.map((c) => (c.kind === 'coded' ? { name: c.name, dictionary: { ordered: c.ordered ?? false } } : { name: c.name }));
+  const keyValue = { ...opts.keyValue, 'ARROW:schema': arrowSchemaBase64(arrowFields, opts.keyValue) };
   const footer = encodeStruct([
     [1, i32(1)],
     [2, list('struct', schemaOf(columns))],

@@ -40,9 +40,14 @@ async function writeCsvFile({ shape, batches, request }: FileWrite): Promise<voi
   await writeCsv({ destPath: request.destPath, columns, batches });
 }
 
-/** The parquet file, written from the coded columns (parquet.ts); an ordinal variable's columns are ordered dictionaries; the dictionary in its key-value metadata. */
+/**
+ * The parquet file, written from the coded columns (parquet.ts); an ordinal variable's columns
+ * (fine and coarse: substantive categories only) are ordered dictionaries, its missing-code
+ * column an unordered one; the dictionary in its key-value metadata (and the Arrow schema's).
+ */
 async function writeParquetFile({ catalog, shape, batches, dictionary, request, parquetEncoding }: FileWrite): Promise<void> {
-  const ordinal = new Set(shape.fileColumns.filter((c) => measurementOf(catalog.variables[c.source.dataset][c.source.variable]!) === 'ordinal').map((c) => c.name));
+  const isOrdinal = (c: (typeof shape.fileColumns)[number]) => c.role !== 'missing' && measurementOf(catalog.variables[c.source.dataset][c.source.variable]!) === 'ordinal';
+  const ordinal = new Set(shape.fileColumns.filter(isOrdinal).map((c) => c.name));
   const columns: ParquetColumn[] = streamedColumns(shape).map((c) => (c.kind === 'coded' ? { ...c, ordered: ordinal.has(c.name) } : c));
   const keyValue = { ...request.metadata, dictionary: JSON.stringify(dictionary) };
   await writeParquet({ destPath: request.destPath, columns, batches, keyValue, ...(parquetEncoding === undefined ? {} : { encoding: parquetEncoding }) });

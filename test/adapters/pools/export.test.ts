@@ -17,7 +17,7 @@ import { createPoolReleaseWriter } from '../../../src/adapters/pools/writer.ts';
 import { STATES } from '../../../src/core/dataset.ts';
 import { hasDictionaryBeside, OUTPUT_FORMAT_SPECS, OUTPUT_FORMATS } from '../../../src/core/formats.ts';
 import type { PoolRelease, ResolvedSelection } from '../../../src/ports/pool-release.ts';
-import { CATALOGUE_VARIABLES, fixturePopulation } from './fixture.ts';
+import { CATALOGUE_VARIABLES, fileColumnsOf, fixturePopulation } from './fixture.ts';
 
 const SUBURBS = 300;
 const PERSONS_PER_SUBURB = 30;
@@ -69,14 +69,18 @@ function twoParts() {
   ];
 }
 
-const personColumns = ['person_id', 'family_id', 'dwelling_id', 'suburb_code', ...CATALOGUE_VARIABLES.persons.map((v) => v.code)];
+const personVariables = CATALOGUE_VARIABLES.persons.map((v) => v.code);
+const personColumns = ['person_id', 'family_id', 'dwelling_id', 'suburb_code', ...CATALOGUE_VARIABLES.persons.flatMap((v) => fileColumnsOf(v, false))];
 const hierarchy = ['suburb', 'postcode', 'lga', 'gccsa', 'state'];
 
 /** Rows of the file that differ from the stored record of the same person (0 when the export is exact). */
 async function differing(fileSql: string): Promise<number> {
   const r = await duck.runAndReadAll(
     `SELECT count(*)::INTEGER FROM ${fileSql} f LEFT JOIN stored.persons p USING (person_id) WHERE p.person_id IS NULL OR ` +
-      personColumns.map((c) => `f."${c}"::VARCHAR IS DISTINCT FROM p."${c}"::VARCHAR`).join(' OR '),
+      ['person_id', 'family_id', 'dwelling_id', 'suburb_code'].map((c) => `f."${c}"::VARCHAR IS DISTINCT FROM p."${c}"::VARCHAR`).join(' OR ') +
+      ' OR ' +
+      // The stored label is the file's category, or else its missing code (one of the two, never both).
+      personVariables.map((c) => (personColumns.includes(`${c}_missing`) ? `coalesce(f."${c}", f."${c}_missing")::VARCHAR IS DISTINCT FROM p."${c}"::VARCHAR OR (f."${c}" IS NOT NULL AND f."${c}_missing" IS NOT NULL)` : `f."${c}"::VARCHAR IS DISTINCT FROM p."${c}"::VARCHAR`)).join(' OR '),
   );
   return r.getRowsJS()[0]![0] as number;
 }

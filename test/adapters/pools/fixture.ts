@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { Population } from '../../../src/synthesis/census/population.ts';
 import type { DatasetType } from '../../../src/core/dataset.ts';
 import type { SuburbEntry } from '../../../src/adapters/pools/catalog.ts';
+import { substantiveCategories } from '../../../src/synthesis/census/missing-codes.ts';
 import { variablesOf, type VariableDef } from '../../../src/synthesis/census/variables.ts';
 import { createPoolReleaseWriter } from '../../../src/adapters/pools/writer.ts';
 import { implicateDir } from '../../../src/adapters/pools/release-dirs.ts';
@@ -54,6 +55,19 @@ export const TINY_VARIABLES: VariableCatalogue = {
     { code: 'NPRD', dataset: 'dwellings', measurement: 'ordinal', description: 'Number of persons usually resident', categories: ['One person', 'Two persons', 'Three persons', 'Four persons'] },
   ],
 };
+
+/** Whether a variable has missing-value codes (fine or coarse), which a file holds in its own column CODE_missing (variable-columns.ts). */
+export const hasMissingCodes = (v: VariableDef): boolean => {
+  const labels = [...v.categories, ...(v.coarse?.categories ?? [])];
+  return substantiveCategories(labels).length < labels.length;
+};
+
+/** A variable's columns in a file: CODE, CODE_coarse where the file has a coarsened suburb, CODE_missing where it has missing codes. */
+export const fileColumnsOf = (v: VariableDef, coarsened: boolean, prefix = ''): string[] => [
+  `${prefix}${v.code}`,
+  ...(coarsened && v.coarse ? [`${prefix}${v.code}_coarse`] : []),
+  ...(hasMissingCodes(v) ? [`${prefix}${v.code}_missing`] : []),
+];
 
 export interface FixtureSuburb {
   readonly suburb: SuburbEntry;

@@ -171,6 +171,8 @@ describe('parquet writer', () => {
         { name: 'AGE5P', type: 'Dictionary<Int32, Utf8>', ordered: true },
         { name: 'SEXP, "quoted" – ünï', type: 'Dictionary<Int32, Utf8>', ordered: false },
       ]);
+      // The schema's own metadata is the file's key-value metadata (pyarrow shows the schema's as the table's).
+      expect(Object.fromEntries(schema.metadata)).toEqual({ seed: '42', dictionary: '{"version":"x"}' });
     } finally {
       duck.closeSync();
     }

@@ -111,7 +111,7 @@ describe('export', () => {
     const rows = await rowsOf(`SELECT * FROM read_parquet('${destPath}')`);
     expect(rows).toHaveLength(100);
     // Wandiligong is small: AGE5P and INCP come with coarse companions, fine for no record of it.
-    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'INCP_missing', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
     expect(rows.slice(0, 50).every((r) => r['selection'] === '3121')).toBe(true);
     expect(rows.slice(50).every((r) => r['selection'] === 'Wandiligong')).toBe(true);
     // Part order, then row order; ids are the sampled rows.
@@ -129,8 +129,12 @@ describe('export', () => {
           expect(r['AGE5P_coarse']).toBe(age.coarse!.categories[age.coarse!.fromFine[age.categories.indexOf(r['AGE5P'] as string)]!]);
         }
         expect(age.coarse!.categories).toContain(r['AGE5P_coarse']);
+        // A missing code is never a level of INCP or INCP_coarse: it is in INCP_missing, and only there.
+        if (r['INCP_missing'] !== null) expect([r['INCP'], r['INCP_coarse'], r['INCP_missing']]).toEqual([null, null, expect.stringMatching(/^Not (stated|applicable)$/)]);
+        else expect(r['INCP_coarse']).not.toBeNull();
       }
     }
+    expect(rows.filter((r) => r['INCP_missing'] !== null).length).toBeGreaterThan(0);
     const kv = await rowsOf(`SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata('${destPath}')`);
     const meta = Object.fromEntries(kv.map((r) => [r['k'], r['v']]));
     expect(meta['seed']).toBe('12345');
@@ -146,6 +150,9 @@ describe('export', () => {
     // Missing-value codes marked, so a reader orders only the substantive levels.
     expect(dictionary.variables[2].missing).toEqual({ not_applicable: ['Not applicable'], non_response: ['Not stated'], partial_response: [] });
     expect(dictionary.variables[0].missing).toEqual({ not_applicable: [], non_response: [], partial_response: [] });
+    expect(dictionary.variables[2].missing_column).toBe('INCP_missing');
+    expect(dictionary.variables[0].missing_column).toBeUndefined();
+    expect(dictionary.columns.find((c: { name: string }) => c.name === 'INCP_missing')).toMatchObject({ kind: 'missing', description: expect.stringMatching(/Not stated; Not applicable/) });
     // Measurement levels: readers build ordered factors for ordinal variables only.
     expect(dictionary.variables.map((v: { measurement: string }) => v.measurement)).toEqual(['ordinal', 'nominal', 'ordinal']);
   });
@@ -161,7 +168,7 @@ describe('export', () => {
     const sel = resolved('postcode', '3121');
     await release.export({ dataset: 'persons', parts: [{ selection: sel, rows: release.sample(sel, 'persons', 40, 4n) }], format: 'csv', includeGeography: 'none', metadata, destPath });
     const rows = await rowsOf(`SELECT * FROM read_csv('${destPath}', header = true, all_varchar = true)`);
-    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP']);
+    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP', 'INCP_missing']);
     const dictionary = JSON.parse(await readFile(dictionaryPathOf(destPath), 'utf8'));
     expect(dictionary.variables[0].coarse_column).toBeUndefined();
   });
@@ -175,8 +182,8 @@ describe('export', () => {
       const cols = ['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP'];
       const inFile = Object.keys((await rowsOf(`SELECT * FROM read_parquet('${destPath}') LIMIT 1`))[0]!);
       expect(inFile).toContain('AGE5P_coarse'); // the sample reaches Wandiligong
-      // The pool stores a small suburb's coarse label in the variable's own column; the file, in the companion.
-      const value = (c: string) => (inFile.includes(`${c}_coarse`) ? `coalesce(f.${c}::VARCHAR, f.${c}_coarse::VARCHAR)` : `f.${c}::VARCHAR`);
+      // The pool stores a small suburb's coarse label and a missing code in the variable's own column; the file, in the companions.
+      const value = (c: string) => `coalesce(${[c, `${c}_coarse`, `${c}_missing`].filter((name) => inFile.includes(name)).map((name) => `f.${name}::VARCHAR`).join(', ')})`;
       const differ = await rowsOf(
         `SELECT count(*)::INTEGER AS n FROM read_parquet('${destPath}') f LEFT JOIN stored.persons p USING (person_id) WHERE ` +
           cols.map((c) => `${value(c)} IS DISTINCT FROM p.${c}::VARCHAR`).join(' OR '),
@@ -192,13 +199,13 @@ describe('export', () => {
     const sel = resolved('postcode', '3121');
     await release.export({ dataset: 'persons', parts: [{ selection: sel, rows: release.sample(sel, 'persons', 200, 21n) }], format: 'parquet', includeGeography: 'none', linkedRecords: 'joined', metadata, destPath });
     const rows = await rowsOf(`SELECT * FROM read_parquet('${destPath}')`);
-    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP', 'family_FMCF', 'dwelling_TEND', 'dwelling_NPRD']);
+    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'suburb_code', 'AGE5P', 'SEXP', 'INCP', 'INCP_missing', 'family_FMCF', 'dwelling_TEND', 'dwelling_TEND_missing', 'dwelling_NPRD']);
     await duck.run(`ATTACH '${join(releaseDir, 'pools.duckdb')}' AS stored (READ_ONLY)`);
     try {
       // Every joined value is the stored family's or dwelling's own; no family, no family_* value.
       const wrong = await rowsOf(
         `SELECT count(*)::INTEGER AS n FROM read_parquet('${destPath}') p LEFT JOIN stored.families f USING (family_id) JOIN stored.dwellings d ON d.dwelling_id = p.dwelling_id ` +
-          `WHERE p.family_FMCF::VARCHAR IS DISTINCT FROM f.FMCF::VARCHAR OR p.dwelling_TEND::VARCHAR IS DISTINCT FROM d.TEND::VARCHAR OR p.dwelling_NPRD::VARCHAR IS DISTINCT FROM d.NPRD::VARCHAR`,
+          `WHERE p.family_FMCF::VARCHAR IS DISTINCT FROM f.FMCF::VARCHAR OR coalesce(p.dwelling_TEND, p.dwelling_TEND_missing)::VARCHAR IS DISTINCT FROM d.TEND::VARCHAR OR p.dwelling_NPRD::VARCHAR IS DISTINCT FROM d.NPRD::VARCHAR`,
       );
       expect(wrong[0]!['n']).toBe(0);
       const lone = await rowsOf(`SELECT count(*)::INTEGER AS n, count(family_FMCF)::INTEGER AS with_family FROM read_parquet('${destPath}') WHERE family_id IS NULL`);
@@ -211,6 +218,37 @@ describe('export', () => {
     const dictionary = JSON.parse(kv.find((r) => r['k'] === 'dictionary')!['v'] as string);
     expect(dictionary.linked_variables.map((v: { column: string }) => v.column)).toEqual(['family_FMCF', 'dwelling_TEND', 'dwelling_NPRD']);
     expect(dictionary.columns.find((c: { name: string }) => c.name === 'family_FMCF')).toMatchObject({ kind: 'linked' });
+    expect(dictionary.columns.find((c: { name: string }) => c.name === 'dwelling_TEND_missing')).toMatchObject({ kind: 'missing' });
+    // Each linked variable carries the full dictionary, as a record's own: a client reads the joined file as a single-dataset file.
+    expect(dictionary.linked_variables[1]).toEqual({
+      column: 'dwelling_TEND',
+      dataset_type: 'dwellings',
+      code: 'TEND',
+      description: 'Tenure type',
+      measurement: 'nominal',
+      categories: FIXTURE_VARIABLES.dwellings[0]!.categories,
+      missing: { not_applicable: [], non_response: ['Not stated'], partial_response: [] },
+      missing_column: 'dwelling_TEND_missing',
+    });
+    expect(dictionary.linked_variables[2]).toMatchObject({ column: 'dwelling_NPRD', measurement: 'ordinal', missing: { not_applicable: [], non_response: [], partial_response: [] } });
+    expect(dictionary.linked_variables[2].missing_column).toBeUndefined();
+  });
+
+  it('writes a joined xlsx whose dictionary sheet gives the linked variables their missing codes and measurement, and whose data keeps the reasons', async () => {
+    const destPath = join(tmp, 'joined.xlsx');
+    const sel = resolved('postcode', '3121');
+    await release.export({ dataset: 'persons', parts: [{ selection: sel, rows: release.sample(sel, 'persons', 200, 21n) }], format: 'xlsx', includeGeography: 'none', linkedRecords: 'joined', metadata, destPath });
+    const sheets = await readXlsxFile(destPath);
+    const [header, ...data] = sheets[0]!.data;
+    const at = (name: string) => header!.indexOf(name);
+    expect(at('dwelling_TEND_missing')).toBe(at('dwelling_TEND') + 1);
+    const tenure = data.map((r) => [r[at('dwelling_TEND')], r[at('dwelling_TEND_missing')]]);
+    expect(tenure.filter(([t, m]) => (t === null) === (m === null))).toEqual([]);
+    expect(tenure.filter(([, m]) => m === 'Not stated').length).toBeGreaterThan(0);
+    const rows = sheets[1]!.data.filter((r) => r[0] === 'dwelling_TEND');
+    expect(rows.map((r) => r[3])).toEqual(FIXTURE_VARIABLES.dwellings[0]!.categories);
+    expect(rows.find((r) => r[3] === 'Not stated')?.slice(4)).toEqual(['non_response', 'nominal']);
+    expect(sheets[2]!.data.find((r) => r[0] === 'dwelling_TEND_missing')?.[1]).toBe('missing');
   });
 
   it('links persons to families and dwellings of the same release', async () => {
@@ -231,7 +269,9 @@ describe('export', () => {
     expect(result.rows).toBe(30);
     const rows = await rowsOf(`SELECT * FROM read_csv('${destPath}', header = true, all_varchar = true)`);
     expect(rows).toHaveLength(30);
-    expect(Object.keys(rows[0]!)).toEqual(['dwelling_id', 'suburb_code', 'TEND', 'NPRD']);
+    expect(Object.keys(rows[0]!)).toEqual(['dwelling_id', 'suburb_code', 'TEND', 'TEND_missing', 'NPRD']);
+    // Empty, never "Not stated", in TEND; the reason in TEND_missing.
+    expect(rows.every((r) => r['TEND'] !== 'Not stated' && (r['TEND_missing'] === null || (r['TEND'] === null && r['TEND_missing'] === 'Not stated')))).toBe(true);
     expect(new Set(rows.map((r) => r['suburb_code']))).toEqual(new Set(['SAL13327']));
     const dictionary = JSON.parse(await readFile(dictionaryPathOf(destPath), 'utf8'));
     expect(dictionary.variables[0]).toMatchObject({ code: 'TEND', categories: FIXTURE_VARIABLES.dwellings[0]!.categories });
@@ -249,7 +289,7 @@ describe('export', () => {
     const sheets = await readXlsxFile(destPath);
     expect(sheets.map((s) => s.sheet)).toEqual(['persons', 'dictionary', 'columns', 'metadata']);
     const data = sheets[0]!.data;
-    expect(data[0]).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    expect(data[0]).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'INCP_missing', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
     // read-excel-file parses "3121" as text (it is a shared string), so rows compare exactly.
     expect(data.slice(1)).toEqual(expected);
     expect(sheets[3]!.data).toContainEqual(['seed', '12345']);
