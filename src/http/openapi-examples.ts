@@ -24,6 +24,17 @@ const historyItem = {
 };
 
 /** operationId → request body example and response examples by status. */
+/** Two variables as the codebook gives them (abridged from the real catalogue). */
+const HSCP = {
+  code: 'HSCP',
+  description: 'Highest year of school completed',
+  measurement: 'ordinal',
+  categories: ['Did not go to school', 'Year 8 or below', 'Year 9 or equivalent', 'Year 10 or equivalent', 'Year 11 or equivalent', 'Year 12 or equivalent', 'Not stated', 'Not applicable'],
+  missing: { not_applicable: ['Not applicable'], non_response: ['Not stated'], partial_response: [] },
+  coarse_categories: ['Year 11 or below', 'Year 12 or equivalent', 'Not stated', 'Not applicable'],
+};
+const SEXP = { code: 'SEXP', description: 'Sex', measurement: 'nominal', categories: ['Male', 'Female'], missing: { not_applicable: [], non_response: [], partial_response: [] } };
+
 export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: unknown; readonly responses: Readonly<Record<string, unknown>> }>> = {
   previewQuery: {
     request: query,
@@ -92,20 +103,21 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
     responses: {
       '200': {
         suburb_id: 'Richmond (VIC)',
+        geography_level: 'suburb',
         dataset_type: 'persons',
-        variables: [
-          { code: 'AGE5P', description: 'Age in five-year groups', n_categories: 21, measurement: 'ordinal' },
-          { code: 'SEXP', description: 'Sex', n_categories: 2, measurement: 'nominal' },
-        ],
+        version: 'demo-2021.1',
+        fitted_to: 'demo',
+        variables: [{ ...HSCP, n_categories: 8, coarse_areas: 0 }, { ...SEXP, n_categories: 2, coarse_areas: 0 }],
       },
     },
   },
+  getCodebook: { responses: { '200': { version: 'demo-2021.1', fitted_to: 'demo', datasets: { persons: [HSCP, SEXP] } } } },
   getLiveness: { responses: { '200': { status: 'ok' } } },
   getReadiness: {
     responses: {
       '200': {
         status: 'ready',
-        checks: { database: true, rate_limiter: true, pool_release: true },
+        checks: { database: true, rate_limiter: true, pool_release: true, io_pool: true },
         version: 'demo-2021.1',
         checksum: '56ac578c15f39470593e1a841b4064df07cc76fbdc3b5239288c88ac95471634',
       },

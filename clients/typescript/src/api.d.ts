@@ -655,7 +655,8 @@ export interface operations {
                      *       "checks": {
                      *         "database": true,
                      *         "rate_limiter": true,
-                     *         "pool_release": true
+                     *         "pool_release": true,
+                     *         "io_pool": true
                      *       },
                      *       "version": "demo-2021.1",
                      *       "checksum": "56ac578c15f39470593e1a841b4064df07cc76fbdc3b5239288c88ac95471634"
@@ -1526,19 +1527,58 @@ export interface operations {
                     /**
                      * @example {
                      *       "suburb_id": "Richmond (VIC)",
+                     *       "geography_level": "suburb",
                      *       "dataset_type": "persons",
+                     *       "version": "demo-2021.1",
+                     *       "fitted_to": "demo",
                      *       "variables": [
                      *         {
-                     *           "code": "AGE5P",
-                     *           "description": "Age in five-year groups",
-                     *           "n_categories": 21,
-                     *           "measurement": "ordinal"
+                     *           "code": "HSCP",
+                     *           "description": "Highest year of school completed",
+                     *           "measurement": "ordinal",
+                     *           "categories": [
+                     *             "Did not go to school",
+                     *             "Year 8 or below",
+                     *             "Year 9 or equivalent",
+                     *             "Year 10 or equivalent",
+                     *             "Year 11 or equivalent",
+                     *             "Year 12 or equivalent",
+                     *             "Not stated",
+                     *             "Not applicable"
+                     *           ],
+                     *           "missing": {
+                     *             "not_applicable": [
+                     *               "Not applicable"
+                     *             ],
+                     *             "non_response": [
+                     *               "Not stated"
+                     *             ],
+                     *             "partial_response": []
+                     *           },
+                     *           "coarse_categories": [
+                     *             "Year 11 or below",
+                     *             "Year 12 or equivalent",
+                     *             "Not stated",
+                     *             "Not applicable"
+                     *           ],
+                     *           "n_categories": 8,
+                     *           "coarse_areas": 0
                      *         },
                      *         {
                      *           "code": "SEXP",
                      *           "description": "Sex",
+                     *           "measurement": "nominal",
+                     *           "categories": [
+                     *             "Male",
+                     *             "Female"
+                     *           ],
+                     *           "missing": {
+                     *             "not_applicable": [],
+                     *             "non_response": [],
+                     *             "partial_response": []
+                     *           },
                      *           "n_categories": 2,
-                     *           "measurement": "nominal"
+                     *           "coarse_areas": 0
                      *         }
                      *       ]
                      *     }
@@ -1630,6 +1670,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "version": "demo-2021.1",
+                     *       "fitted_to": "demo",
+                     *       "datasets": {
+                     *         "persons": [
+                     *           {
+                     *             "code": "HSCP",
+                     *             "description": "Highest year of school completed",
+                     *             "measurement": "ordinal",
+                     *             "categories": [
+                     *               "Did not go to school",
+                     *               "Year 8 or below",
+                     *               "Year 9 or equivalent",
+                     *               "Year 10 or equivalent",
+                     *               "Year 11 or equivalent",
+                     *               "Year 12 or equivalent",
+                     *               "Not stated",
+                     *               "Not applicable"
+                     *             ],
+                     *             "missing": {
+                     *               "not_applicable": [
+                     *                 "Not applicable"
+                     *               ],
+                     *               "non_response": [
+                     *                 "Not stated"
+                     *               ],
+                     *               "partial_response": []
+                     *             },
+                     *             "coarse_categories": [
+                     *               "Year 11 or below",
+                     *               "Year 12 or equivalent",
+                     *               "Not stated",
+                     *               "Not applicable"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "code": "SEXP",
+                     *             "description": "Sex",
+                     *             "measurement": "nominal",
+                     *             "categories": [
+                     *               "Male",
+                     *               "Female"
+                     *             ],
+                     *             "missing": {
+                     *               "not_applicable": [],
+                     *               "non_response": [],
+                     *               "partial_response": []
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CodebookResult"];
                 };
             };
