@@ -49,23 +49,55 @@ describe('PreviewMemo', () => {
     const priced = variants.map((v) => memo.priced(pools, v));
     expect(new Set(priced).size).toBe(variants.length);
     priced.forEach((p, i) => expect(p.validated).toEqual(validateQuery(pools, limits, variants[i]!)));
+    // A refusal is answered as validateQuery answers it, and never remembered (refusals vary without end).
+    const held = memo.held(pools);
     const refused = memo.priced(pools, q({ geography_selections: ['Nowhere'] }));
-    expect(refused.validated.ok).toBe(false);
-    expect(memo.priced(pools, q({ geography_selections: ['Nowhere'] }))).toBe(refused);
+    expect(refused.validated).toEqual(validateQuery(pools, limits, q({ geography_selections: ['Nowhere'] })));
+    expect(memo.priced(pools, q({ geography_selections: ['Nowhere'] }))).not.toBe(refused);
+    expect(memo.held(pools)).toEqual(held);
     // The limits are the memo's: a query over them is refused as validateQuery refuses it.
     expect(new PreviewMemo({ maxRowsPerExecute: 5 }).priced(pools, q()).validated.ok).toBe(false);
   });
 
-  it('keeps each release apart and drops the oldest query past its bound', () => {
+  it('keeps each release apart, holds at most its bytes (least recently asked go first) and forgets what is not asked again', () => {
     const a = countingPools();
     const b = countingPools();
-    const memo = new PreviewMemo(limits, 2);
+    let now = 0;
+    const one = new PreviewMemo(limits).priced(a.pools, q());
+    const probe = new PreviewMemo(limits);
+    probe.priced(a.pools, q());
+    const entryBytes = probe.held(a.pools).bytes;
+    expect(one.validated.ok && entryBytes).toBeGreaterThan(0);
+    const memo = new PreviewMemo(limits, { maxBytes: 2.5 * entryBytes, ttlMs: 60_000, now: () => now });
     const inA = memo.priced(a.pools, q());
     expect(memo.priced(b.pools, q())).not.toBe(inA);
     memo.priced(a.pools, q({ n_observations: 2 }));
-    memo.priced(a.pools, q({ n_observations: 3 }));
+    expect(memo.priced(a.pools, q())).toBe(inA); // asked again: now the most recent
+    memo.priced(a.pools, q({ n_observations: 3 })); // past the bytes: n = 2 goes, not n = 10
+    expect(memo.held(a.pools).queries).toBe(2);
+    expect(memo.held(a.pools).bytes).toBeLessThanOrEqual(2.5 * entryBytes);
+    expect(memo.priced(a.pools, q())).toBe(inA);
     const resolvesBefore = a.resolves();
-    expect(memo.priced(a.pools, q())).not.toBe(inA);
+    memo.priced(a.pools, q({ n_observations: 2 }));
     expect(a.resolves()).toBe(resolvesBefore + 1);
+    // A minute unasked: forgotten.
+    now += 60_000;
+    expect(memo.priced(a.pools, q())).not.toBe(inA);
+    expect(memo.held(a.pools).queries).toBe(1);
+  });
+
+  it('worst case: 10,000 distinct previews of 50 selections each stay within the byte bound', () => {
+    const { pools } = countingPools();
+    const maxBytes = 4 * 1024 * 1024;
+    const memo = new PreviewMemo(limits, { maxBytes, ttlMs: 3_600_000, now: () => 0 });
+    for (let k = 0; k < 10_000; k++) {
+      const selections = Array.from({ length: 50 }, (_, i) => `Suburb ${k}-${i} ${'x'.repeat(150)}`);
+      memo.priced(pools, q({ geography_selections: selections }));
+      if (k % 7 === 0) memo.priced(pools, q({ geography_selections: [...selections.slice(1), 'Nowhere'] })); // refused: costs nothing
+    }
+    const held = memo.held(pools);
+    expect(held.bytes).toBeLessThanOrEqual(maxBytes);
+    expect(held.queries).toBeGreaterThan(10);
+    expect(held.queries).toBeLessThan(10_000);
   });
 });

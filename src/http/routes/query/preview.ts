@@ -1,6 +1,6 @@
 import { QUERY_BODY_LIMIT } from '../../body-limits.ts';
 import { previewQuery } from '../../../app/preview.ts';
-import { PreviewMemo } from '../../../app/preview-memo.ts';
+import { DEFAULT_MEMO_BOUNDS, PreviewMemo } from '../../../app/preview-memo.ts';
 import { authenticatedErrors, bearerSecurity } from '../../../wire/common.ts';
 import { PreviewInvalid, PreviewResult, QueryRequest } from '../../../wire/query.ts';
 import { principalOf } from '../../plugins/authenticate.ts';
@@ -25,7 +25,7 @@ export const schema = {
  * frozen answer is kept; one with the caller's own warnings is made and serialized afresh).
  */
 export const handler = (deps: AppDeps) => {
-  const memo = new PreviewMemo(deps.config);
+  const memo = new PreviewMemo(deps.config, { ...DEFAULT_MEMO_BOUNDS, now: () => deps.clock.now().getTime() });
   const serialized = new WeakMap<object, string>();
   return async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {
     const principal = principalOf(request);
