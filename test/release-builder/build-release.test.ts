@@ -12,7 +12,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
 import { loadCensusInputs } from '../../src/census-input/load-inputs.ts';
 import { parseCsvLine } from '../../src/census-input/csv.ts';
-import { variableByCode } from '../../src/synthesis/census/variables.ts';
+import { age5pOfAge, variableByCode } from '../../src/synthesis/census/variables.ts';
+import { mainSa2Of } from '../../src/census-input/area-sa2.ts';
 
 describe('buildRelease on generated demo inputs', () => {
   let root: string;
@@ -165,6 +166,44 @@ describe('buildRelease on generated demo inputs', () => {
         const rows = release.sample(state.value, dataset, Math.min(50, pool), 99n);
         expect(new Set(rows).size).toBe(rows.length);
       }
+    } finally {
+      await release.close();
+    }
+  });
+
+  it("serves every person's AGEP inside their AGE5P group, and coarse AGEP as coarse AGE5P in small suburbs; places records in their suburb's real SA2", async () => {
+    const inputs = await loadCensusInputs(join(root, 'inputs'));
+    if (!inputs.ok) throw new Error(inputs.error.map((e) => e.message).join('; '));
+    const release = await openPoolRelease(inline.dir);
+    try {
+      const all = release.resolve('australia', 'Australia');
+      if (!all.ok) throw new Error('no Australia');
+      const rows = release.sample(all.value, 'persons', release.poolSize(all.value, 'persons'), 1n);
+      const destPath = join(root, 'ages.csv');
+      await release.export({ dataset: 'persons', parts: [{ selection: all.value, rows }], format: 'csv', includeGeography: 'hierarchical', metadata: {}, destPath });
+      const [header, ...lines] = (await readFile(destPath, 'utf8')).trim().split('\n');
+      const at = Object.fromEntries(parseCsvLine(header!).map((name, i) => [name, i]));
+      const [agep, age5p] = [variableByCode('AGEP'), variableByCode('AGE5P')];
+      const sa2Of = new Map(inputs.value.suburbs.map((s) => [s.salCode, mainSa2Of(s)]));
+      let small = 0;
+      for (const line of lines) {
+        const r = parseCsvLine(line);
+        if (r[at['AGEP']!] === '') {
+          // A small suburb's record: both fine columns empty, the coarse ones the same group.
+          small++;
+          expect(r[at['AGE5P']!]).toBe('');
+          expect(r[at['AGEP_coarse']!]!.replace(/\b0+(\d)/g, '$1')).toBe(r[at['AGE5P_coarse']!]);
+        } else {
+          expect(age5p.categories[age5pOfAge(Number(r[at['AGEP']!]!.slice(0, 3)))]).toBe(r[at['AGE5P']!]);
+          expect(agep.categories).toContain(r[at['AGEP']!]);
+        }
+        const sa2 = sa2Of.get(r[at['suburb_code']!]!);
+        expect([r[at['sa2_code']!], r[at['sa2_name']!]]).toEqual([sa2?.code ?? '', sa2?.name ?? '']);
+      }
+      expect(small).toBeGreaterThan(0);
+      expect(small).toBeLessThan(lines.length);
+      // The demo's places are real suburbs: the correspondences place nearly all of them in an SA2.
+      expect([...sa2Of.values()].filter(Boolean).length).toBeGreaterThanOrEqual(0.8 * sa2Of.size);
     } finally {
       await release.close();
     }

@@ -120,6 +120,8 @@ describe('a release fitted to the real postcode tables the repository ships', ()
       expect(fields[at('gccsa')]).toBe('Greater Hobart');
       expect(fields[at('state')]).toBe('TAS');
       expect(fields[at('DLOD')]).toBe('Not allocated');
+      // The SA2 holding most of 7000's people (42%, West Hobart and Hobart among its suburbs).
+      expect([fields[at('sa2_code')], fields[at('sa2_name')]]).toEqual(['601051027', 'Hobart']);
     }
     const dictionary = JSON.parse(await readFile(`${destPath}.dictionary.json`, 'utf8')) as { fitted_to: string };
     expect(dictionary.fitted_to).toMatch(/^census: fitted to the real ABS 2021 Census/);

@@ -70,7 +70,7 @@ function twoParts() {
 }
 
 const personColumns = ['person_id', 'family_id', 'dwelling_id', 'suburb_code', ...CATALOGUE_VARIABLES.persons.map((v) => v.code)];
-const hierarchy = ['suburb', 'postcode', 'lga', 'gccsa', 'state'];
+const hierarchy = ['suburb', 'postcode', 'lga', 'gccsa', 'state', 'sa2_code', 'sa2_name'];
 
 /** Rows of the file that differ from the stored record of the same person (0 when the export is exact). */
 async function differing(fileSql: string): Promise<number> {
