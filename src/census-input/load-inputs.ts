@@ -6,7 +6,7 @@ import { STATE_BY_ABS_CODE } from '../census-names.ts';
 import { loadGeography, isNonSpatialSal, salKey } from './asgs.ts';
 import { gccsaOfSa2 } from './gccsa-reference.ts';
 import { realParentLinks } from './sal-links-reference.ts';
-import { realLgas, realPostcodes, realSa2s, realSals, type RealArea } from './asgs-reference.ts';
+import { realLgas, realPostcodes, realSa2s, type RealArea } from './asgs-reference.ts';
 import { loadDataPackTable, loadDataPackTables, readDataPackPart, type TableLoadOptions, type TableSource } from './datapack.ts';
 import { MB_ALLOCATION, RA_ALLOCATION, SAL_ALLOCATION, SAL_LGA_CORRESPONDENCE, SAL_POA_CORRESPONDENCE, dataPackFile, dataPackKeyColumn } from './file-names.ts';
 import { hasSuburbs2016 } from './correspondences-2016.ts';
@@ -145,16 +145,12 @@ async function loadPackAreas(level: PackAreaLevel, parts: ReadonlyMap<string, re
   return ok(level === 'poa' ? areas.map(postalArea) : level === 'sa2' ? areas.map(sa2Area) : lgaAreas(areas));
 }
 
-let suburbNamesByCode: ReadonlyMap<string, string> | undefined;
-/** Every real suburb's name by code, made once (it was made again for each area: 15,000 entries × every postal area or SA2). */
-const suburbNames = () => (suburbNamesByCode ??= new Map(realSals().map((s) => [s.code, s.name])));
-
 /**
  * A postal area's or SA2's real LGAs, postcodes, GCCSA and largest suburbs, from its suburbs'
  * links (reference/sal-links-2021.csv): the ABS 2016 correspondences matched to 2021's suburbs.
  */
 function linksOf(kind: 'postcodes' | 'sa2s', code: string, state: SuburbGeography['state']): Pick<SuburbGeography, 'lgas' | 'lgaCode' | 'lgaName' | 'gccsa' | 'largestSuburbs'> & { postcodes?: SuburbGeography['postcodes'] } {
-  const links = realParentLinks(kind, suburbNames()).get(code);
+  const links = realParentLinks(kind).get(code);
   const gccsa = kind === 'sa2s' ? gccsaOfSa2(code, state) : (links?.gccsa ?? gccsaOfSa2(undefined, state));
   if (!links) return { lgas: [], lgaCode: '', lgaName: '', gccsa, largestSuburbs: [] };
   const lgas = links.lgas.map((l) => ({ ...l }));

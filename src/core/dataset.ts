@@ -51,5 +51,5 @@ export const STATE_NAMES: Readonly<Record<StateAbbr, string>> = {
   OT: 'Other Territories',
 };
 
-/** Columns that include_geography = hierarchical adds to each record, in file order. */
-export const HIERARCHICAL_COLUMNS = ['suburb', 'postcode', 'lga', 'gccsa', 'state'] as const;
+/** Columns that include_geography = hierarchical adds to each record, in file order (the SA2's two after the contract's five). */
+export const HIERARCHICAL_COLUMNS = ['suburb', 'postcode', 'lga', 'gccsa', 'state', 'sa2_code', 'sa2_name'] as const;

@@ -1,5 +1,5 @@
 import type { Population } from '../synthesis/census/population.ts';
-import { ABS_CODE_ORDER, catalogueIndices, variablesOf } from '../synthesis/census/variables.ts';
+import { ABS_CODE_ORDER, age5pOfAge, agepOfAge, catalogueIndices, variablesOf } from '../synthesis/census/variables.ts';
 import type { Rng } from '../synthesis/synthesizer/rng.ts';
 import { attainmentWeights } from './archetype-leans.ts';
 import { drawIndex } from './cdf.ts';
@@ -361,7 +361,8 @@ export function drawSuburbPopulation(suburb: DemoSuburb, rng: Rng, model: TruthM
     const mdcp = !adult ? 3 : role === 'partnerReg' ? 0 : role === 'partnerDf' ? 1 : 2;
 
     const index = persons.add({
-      AGE5P: Math.min(20, Math.floor(age / 5)),
+      AGE5P: age5pOfAge(age),
+      AGEP: agepOfAge(age),
       SEXP: sex,
       RLHP: rlhp,
       MSTP: mstp,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { AreaLevel, InputError, SuburbGeography } from '../synthesis/census/inputs.ts';
 import { AREA_LEVELS, PACK_LEVEL, formatInputError } from '../synthesis/census/inputs.ts';
 import { indexInputs } from '../census-input/file-index.ts';
-import { realSa2s } from '../census-input/asgs-reference.ts';
+import { mainSa2Of } from '../census-input/area-sa2.ts';
 import { variablesOf } from '../synthesis/census/variables.ts';
 import { DATASET_TYPES, type FittedTo } from '../core/dataset.ts';
 import { loadCensusInputs } from '../census-input/load-inputs.ts';
@@ -284,14 +284,16 @@ function suburbEntryOf(suburb: SuburbGeography, small: boolean): SuburbEntry {
     smallSuburb: small,
     postcodes: suburb.postcodes.map((p) => p.code),
     lgas: suburb.lgas.map((l) => ({ code: l.code, name: l.name })),
-    ...(suburb.sa2s?.[0] ? { sa2: sa2NameOf(suburb.sa2s[0].code) } : {}),
+    ...sa2Of(suburb),
     ...(suburb.largestSuburbs && suburb.largestSuburbs.length > 0 ? { largestSuburbs: suburb.largestSuburbs } : {}),
   };
 }
 
-let sa2Names: Map<string, string> | undefined;
-/** An SA2's name as the ABS writes it (2021 descriptors); its code where 2021 has no SA2 of that code. */
-const sa2NameOf = (code: string): string => (sa2Names ??= new Map(realSa2s().map((a) => [a.code, a.absName]))).get(code) ?? code;
+/** The SA2 the area's records are placed in (code and ABS name), where the correspondences place one (mainSa2Of). */
+function sa2Of(area: SuburbGeography): Pick<SuburbEntry, 'sa2' | 'sa2Code'> {
+  const sa2 = mainSa2Of(area);
+  return sa2 ? { sa2: sa2.name, sa2Code: sa2.code } : {};
+}
 
 /** The build summary's figures from the report (what `spq build` prints and the CLI's JSON holds). */
 function buildSummaryOf(

@@ -90,12 +90,15 @@ describe('POST /query/execute', () => {
     const file = await download(json.download_url, s.dataDir, 'b.csv');
     expect(file.response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const table = await readTable(file.path, 'csv');
-    expect(table.columns).toEqual(['dwelling_id', 'suburb_code', ...CATALOGUE_VARIABLES.dwellings.flatMap((v) => fileColumnsOf(v, false)), 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    expect(table.columns).toEqual(['dwelling_id', 'suburb_code', ...CATALOGUE_VARIABLES.dwellings.flatMap((v) => fileColumnsOf(v, false)), 'suburb', 'postcode', 'lga', 'gccsa', 'state', 'sa2_code', 'sa2_name']);
     assertDistinctPerSelection(table, 'dwelling_id', n, 1);
     const bySal = new Map(FIXTURE_SUBURBS.map((f) => [f.suburb.salCode, f.suburb]));
     for (const row of table.rows) {
       const suburb = bySal.get(row.suburb_code!)!;
       expect(row).toMatchObject({ suburb: suburb.suburbId, postcode: suburb.postcode, lga: suburb.lga, gccsa: suburb.gccsa, state: suburb.state });
+      // Burnley's entry is an older release's (an SA2 name, no code): the name alone, never a guessed
+      // code (an empty csv field reads as NULL).
+      expect([row.sa2_code ?? '', row.sa2_name ?? '']).toEqual([suburb.sa2Code ?? '', suburb.sa2 ?? '']);
       expect(suburb.postcode).toBe('3121');
     }
     const dict = await fetch(json.dictionary_url);

@@ -30,6 +30,7 @@ describe('geography', () => {
       gccsa: 'Greater Melbourne',
       postcodes: ['3121'],
       lgas: ['Yarra'],
+      sa2: 'Richmond - North',
       pool_size: 320,
       small_suburb_flag: false,
       fitted_to: 'demo',

@@ -12,7 +12,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
 import { loadCensusInputs } from '../../src/census-input/load-inputs.ts';
 import { parseCsvLine } from '../../src/census-input/csv.ts';
-import { variableByCode } from '../../src/synthesis/census/variables.ts';
+import { age5pOfAge, variableByCode } from '../../src/synthesis/census/variables.ts';
+import { mainSa2Of } from '../../src/census-input/area-sa2.ts';
+import type { SuburbGeography } from '../../src/synthesis/census/inputs.ts';
 
 describe('buildRelease on generated demo inputs', () => {
   let root: string;
@@ -169,6 +171,56 @@ describe('buildRelease on generated demo inputs', () => {
       await release.close();
     }
   });
+
+  it("serves every person's AGEP inside their AGE5P group, and coarse AGEP as coarse AGE5P in small suburbs; places records in their suburb's real SA2", async () => {
+    const inputs = await loadCensusInputs(join(root, 'inputs'));
+    if (!inputs.ok) throw new Error(inputs.error.map((e) => e.message).join('; '));
+    const release = await openPoolRelease(inline.dir);
+    try {
+      const all = release.resolve('australia', 'Australia');
+      if (!all.ok) throw new Error('no Australia');
+      const rows = release.sample(all.value, 'persons', release.poolSize(all.value, 'persons'), 1n);
+      const destPath = join(root, 'ages.csv');
+      await release.export({ dataset: 'persons', parts: [{ selection: all.value, rows }], format: 'csv', includeGeography: 'hierarchical', metadata: {}, destPath });
+      const [header, ...lines] = (await readFile(destPath, 'utf8')).trim().split('\n');
+      const at = Object.fromEntries(parseCsvLine(header!).map((name, i) => [name, i]));
+      const [agep, age5p] = [variableByCode('AGEP'), variableByCode('AGE5P')];
+      const sa2Of = new Map(inputs.value.suburbs.map((s) => [s.salCode, mainSa2Of(s)]));
+      // Every record checked, the ones that disagree listed (an expect per record would take minutes).
+      const wrong: string[] = [];
+      let small = 0;
+      for (const line of lines) {
+        const r = parseCsvLine(line);
+        const [fine, group, coarse, coarseGroup] = [r[at['AGEP']!]!, r[at['AGE5P']!]!, r[at['AGEP_coarse']!]!, r[at['AGE5P_coarse']!]!];
+        // A small suburb's record: both fine columns empty, the coarse ones the same group (bar AGEP's padding).
+        if (fine === '') small++;
+        const agrees = fine === '' ? group === '' && coarse.replace(/\b0+(\d)/g, '$1') === coarseGroup : agep.categories.includes(fine) && age5p.categories[age5pOfAge(Number(fine.slice(0, 3)))] === group;
+        const sa2 = sa2Of.get(r[at['suburb_code']!]!);
+        if (!agrees || r[at['sa2_code']!] !== (sa2?.code ?? '') || r[at['sa2_name']!] !== (sa2?.name ?? '')) wrong.push(line);
+      }
+      expect(wrong.slice(0, 5)).toEqual([]);
+      expect(small).toBeGreaterThan(0);
+      expect(small).toBeLessThan(lines.length);
+      // The demo's places are real suburbs: the correspondences place nearly all of them in an SA2.
+      expect([...sa2Of.values()].filter(Boolean).length).toBeGreaterThanOrEqual(0.8 * sa2Of.size);
+      // The variables endpoint's list: AGEP after AGE5P, G04's 85 categories, AGE5P's 9 coarse groups in a small suburb.
+      const listed = (suburb: SuburbGeography) => {
+        const found = release.resolve('suburb', suburb.suburbId);
+        if (!found.ok) throw new Error(suburb.suburbId);
+        return release.variables(found.value, 'persons').slice(0, 2).map((v) => [v.code, v.n_categories, v.measurement]);
+      };
+      const isSmall = (s: SuburbGeography) => {
+        const found = release.suburb(s.suburbId);
+        return found.ok && found.value.smallSuburb;
+      };
+      const smallOnes = inputs.value.suburbs.filter(isSmall);
+      const large = inputs.value.suburbs.find((s) => !smallOnes.includes(s))!;
+      expect(listed(large)).toEqual([['AGE5P', 21, 'ordinal'], ['AGEP', 85, 'ordinal']]);
+      expect(listed(smallOnes[0]!)).toEqual([['AGE5P', 9, 'ordinal'], ['AGEP', 9, 'ordinal']]);
+    } finally {
+      await release.close();
+    }
+  }, 300_000);
 
   it("labels every dwelling with its suburb's Remoteness Area (remote suburbs are never Major Cities)", async () => {
     const inputs = await loadCensusInputs(join(root, 'inputs'));

@@ -123,6 +123,8 @@ describe('a release fitted to the real postcode tables the repository ships', ()
       expect(fields[at('state')]).toBe('TAS');
       // A postal area's DLOD is "Not allocated", a missing code: empty in DLOD, the code in DLOD_missing.
       expect([fields[at('DLOD')], fields[at('DLOD_missing')]]).toEqual(['', 'Not allocated']);
+      // The SA2 holding most of 7000's people (42%, West Hobart and Hobart among its suburbs).
+      expect([fields[at('sa2_code')], fields[at('sa2_name')]]).toEqual(['601051027', 'Hobart']);
     }
     const dictionary = JSON.parse(await readFile(`${destPath}.dictionary.json`, 'utf8')) as { fitted_to: string };
     expect(dictionary.fitted_to).toMatch(/^census: fitted to the real ABS 2021 Census/);

@@ -5,11 +5,12 @@
  * served by code and by ABS name, states and Australia made of the SA2s (the finer level, which
  * nests in states), each area with its ABS code.
  */
-import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsvLine } from '../../src/census-input/csv.ts';
 import { openPoolRelease } from '../../src/adapters/pools/release.ts';
 import { buildRelease, type BuildSummary } from '../../src/release-builder/build-release.ts';
 import type { PoolRelease } from '../../src/ports/pool-release.ts';
@@ -86,6 +87,21 @@ describe('a release of SA2s and postal areas fitted to the real tables of the No
     expect(territory.value.suburbs.every((s) => s.level === 'sa2')).toBe(true);
     expect(release.poolSize(territory.value, 'persons')).toBe(summary.by_level.sa2!.persons);
     expect(release.resolve('suburb', 'Darwin City')).toEqual({ ok: false, error: { kind: 'unavailable', held: ['postcode', 'sa2', 'state', 'australia'] } });
+  });
+
+  it("places every record in an SA2 with hierarchical geography: an SA2's own, a postal area's the one holding most of its people", async () => {
+    const parts = (['sa2', 'postcode'] as const).map((level) => {
+      const selection = release.resolve(level, level === 'sa2' ? '701011002' : '0800');
+      if (!selection.ok) throw new Error(level);
+      return { selection: selection.value, rows: release.sample(selection.value, 'persons', 30, 5n) };
+    });
+    const destPath = join(root, 'darwin.csv');
+    await release.export({ dataset: 'persons', parts, format: 'csv', includeGeography: 'hierarchical', metadata: {}, destPath });
+    const [header, ...lines] = (await readFile(destPath, 'utf8')).trim().split('\n');
+    const columns = parseCsvLine(header!);
+    const rows = lines.map((line) => Object.fromEntries(parseCsvLine(line).map((v, i) => [columns[i]!, v])));
+    expect(columns.slice(-2)).toEqual(['sa2_code', 'sa2_name']);
+    expect(new Set(rows.map((r) => `${r['suburb_code']} ${r['sa2_code']} ${r['sa2_name']}`))).toEqual(new Set(['701011002 701011002 Darwin City', 'POA0800 701011002 Darwin City']));
   });
 
   it('finds SA2s by name or code, and lists an SA2\'s variables by its code', () => {

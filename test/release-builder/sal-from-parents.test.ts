@@ -66,9 +66,14 @@ describe.skipIf(!present)('suburbs built from SAL part files and their parents',
     const fits = summary.report.perSuburb.filter((f) => NO_PEOPLE.includes(f.salCode));
     expect(fits).toHaveLength(NO_PEOPLE.length);
     for (const f of fits) expect(f).toMatchObject({ persons: 0, small: true });
-    const catalog = JSON.parse(await readFile(join(summary.dir, 'catalog.json'), 'utf8')) as { suburbs: { salCode: string; smallSuburb: boolean; lga: string; gccsa: string; postcode: string }[] };
+    const catalog = JSON.parse(await readFile(join(summary.dir, 'catalog.json'), 'utf8')) as {
+      suburbs: { salCode: string; smallSuburb: boolean; lga: string; gccsa: string; postcode: string; sa2?: string; sa2Code?: string }[];
+    };
     for (const s of catalog.suburbs) {
       expect(s.lga, s.salCode).not.toBe('');
+      // Each suburb's SA2 (the files' sa2_code and sa2_name): an ACT SA2 from the correspondences it was built with.
+      expect(s.sa2Code, s.salCode).toMatch(/^8\d{8}$/);
+      expect(s.sa2, s.salCode).toMatch(/\S/);
       expect(s.gccsa, s.salCode).toBe('Australian Capital Territory');
       expect(s.postcode, s.salCode).toMatch(/^2\d{3}$/);
     }

@@ -77,9 +77,11 @@ describe('suburbs built from the shipped census inputs (start:census)', () => {
 
   it('gives real links and builds the suburbs with no people, flagged small', async () => {
     const catalog = JSON.parse(await readFile(join(summary.dir, 'catalog.json'), 'utf8')) as {
-      suburbs: { salCode: string; suburbId: string; smallSuburb: boolean; lga: string; gccsa: string; postcode: string }[];
+      suburbs: { salCode: string; suburbId: string; smallSuburb: boolean; lga: string; gccsa: string; postcode: string; sa2Code?: string }[];
     };
-    expect(catalog.suburbs.find((s) => s.salCode === DARWIN_CITY)).toMatchObject({ suburbId: 'Darwin City', postcode: '0800', lga: 'Darwin', gccsa: 'Greater Darwin' });
+    // With its SA2 (the files' sa2_code and sa2_name), from the correspondences it was built with.
+    expect(catalog.suburbs.find((s) => s.salCode === DARWIN_CITY)).toMatchObject({ suburbId: 'Darwin City', postcode: '0800', lga: 'Darwin', gccsa: 'Greater Darwin', sa2Code: '701011002', sa2: 'Darwin City' });
+    for (const s of catalog.suburbs) expect(s.sa2Code, s.salCode).toMatch(/^[78]\d{8}$/);
     expect(catalog.suburbs.find((s) => s.salCode === OAKS_ESTATE)).toMatchObject({ postcode: '2620', gccsa: 'Australian Capital Territory' });
     for (const s of catalog.suburbs) expect(s.lga, s.salCode).not.toBe('');
     const empty = summary.report.perSuburb.filter((f) => noPeople.includes(f.salCode));

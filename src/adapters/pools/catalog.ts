@@ -10,6 +10,8 @@ export type SuburbEntry = Omit<SuburbInfo, 'pools' | 'level'> & {
   readonly postcodes?: readonly string[];
   /** Every LGA whose pool includes this suburb (the primary one is always included). */
   readonly lgas?: readonly { readonly code: string; readonly name: string }[];
+  /** The SA2 the area's records are placed in (its code; its name is `sa2`): CatalogSuburb's. */
+  readonly sa2Code?: string;
 };
 
 export interface CatalogVariable {
@@ -35,6 +37,13 @@ export interface CatalogSuburb extends Omit<SuburbInfo, 'pools' | 'level'> {
   readonly pools: Readonly<Record<DatasetType, number>>;
   /** Variable codes served with their coarse categories in this suburb. */
   readonly coarsened: readonly string[];
+  /**
+   * The SA2 the area's records are placed in: an SA2 its own, a suburb, postal area or LGA the
+   * one holding most of its people (census-input/area-sa2.ts mainSa2Of); its nine-digit code here,
+   * its ABS name in `sa2`. Absent where the correspondences place none, and in releases before
+   * 2026-12-07 (those hold `sa2`, a suburb's SA2 name, without the code).
+   */
+  readonly sa2Code?: string;
 }
 
 /** catalog.json */

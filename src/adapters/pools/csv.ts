@@ -43,9 +43,9 @@ const COMMA = 44;
 const NEWLINE = 10;
 const BUFFER = 1 << 20;
 
-/** A field as DuckDB's csv writer quotes it. */
+/** A field as DuckDB's csv writer quotes it: an empty text (a geography column's, where an area has none) as "", unlike NULL. */
 export function csvField(value: string): string {
-  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  return value === '' || /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /** Writes the file; resolves with the number of data rows once it is complete on disk (removes it on failure). */

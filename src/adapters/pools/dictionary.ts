@@ -94,6 +94,9 @@ const GEOGRAPHY_MEANING: Readonly<Record<string, string>> = {
   lga: "The suburb's main Local Government Area (the one holding most of its people), or the LGA; for postal-area and SA2 pools the LGA holding most of their people, from the ABS correspondences (empty where none places them)",
   gccsa: "The suburb's Greater Capital City Statistical Area; for postal-area and SA2 pools the one holding most of their people; empty for LGA pools",
   state: 'State or territory abbreviation',
+  sa2_code:
+    "Extension: the record's ABS 2021 Statistical Area Level 2 (9 digits, text): for SA2 pools the SA2; for suburbs, postal-area and LGA pools the SA2 holding most of their people, from the ABS correspondences (empty where none places them, and in releases built before 2026-12-07)",
+  sa2_name: "Extension: that SA2's name as the ABS writes it (unique in Australia); empty where no SA2 is known (a release built before 2026-12-07 names a suburb's SA2 without its code)",
 };
 
 const LINKED_OF: Readonly<Record<string, string>> = { family_row: "the record's family", dwelling_row: "the record's dwelling" };

@@ -41,6 +41,9 @@ function geographyColumns(catalog: Catalog, parts: readonly ExportPart[], hierar
     lga: (s) => s.lga,
     gccsa: (s) => s.gccsa,
     state: (s) => s.state,
+    // An SA2's pools are its own; a release before SA2 codes has a suburb's SA2 name alone.
+    sa2_code: (s) => s.sa2Code ?? (s.level === 'sa2' ? s.salCode : ''),
+    sa2_name: (s) => s.sa2 ?? (s.level === 'sa2' ? s.suburbId : ''),
   };
   const names = ['suburb_code', ...(hierarchical ? HIERARCHICAL_COLUMNS : [])];
   const columns = names.map((name) => {

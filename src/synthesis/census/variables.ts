@@ -5,6 +5,7 @@ import { FAMILY_VARIABLES } from './variables/families.ts';
 import { PERSON_VARIABLES } from './variables/persons.ts';
 
 export { MEASUREMENTS, type Measurement, type VariableDef } from './variables/define.ts';
+export { age5pOfAge, agepOfAge } from './variables/persons.ts';
 
 /**
  * The catalogue of served variables, one module per data set (variables/persons.ts,

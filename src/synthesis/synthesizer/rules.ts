@@ -1,6 +1,6 @@
 import type { Population } from '../census/population.ts';
 import { isChild, isPartner, RLHP } from '../census/relationships.ts';
-import { categoryIndex } from '../census/variables.ts';
+import { age5pOfAge, agepOfAge, categoryIndex } from '../census/variables.ts';
 
 /**
  * Structural rules: how persons, families and dwellings must fit together. Each rule counts
@@ -251,7 +251,11 @@ export const STRUCTURAL_RULES: readonly PopulationRule[] = [
   }),
   rule('age-group-matches-age', 'AGE5P is the five-year group of the single-year age', (pop) => {
     const age5 = col(pop.persons.variables, 'AGE5P');
-    return countWhere(pop.persons.count, (p) => age5[p] !== Math.min(20, Math.floor((pop.persons.age[p] as number) / 5)));
+    return countWhere(pop.persons.count, (p) => age5[p] !== age5pOfAge(pop.persons.age[p] as number));
+  }),
+  rule('single-age-matches-age', "AGEP is the single-year age (G04's group above 79), so it always lies in AGE5P's group", (pop) => {
+    const agep = col(pop.persons.variables, 'AGEP');
+    return countWhere(pop.persons.count, (p) => agep[p] !== agepOfAge(pop.persons.age[p] as number));
   }),
   rule('partners-agree', 'both partners of a couple share their marriage kind (RLHP and MDCP agree); only partners are married socially', (pop) => {
     const rlhp = col(pop.persons.variables, 'RLHP');

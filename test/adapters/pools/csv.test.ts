@@ -19,6 +19,8 @@ describe('csv writer', () => {
     expect(csvField('$1,000-$1,999')).toBe('"$1,000-$1,999"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('two\nlines')).toBe('"two\nlines"');
+    // Empty text as DuckDB's COPY writes it, apart from NULL (an empty field).
+    expect(csvField('')).toBe('""');
   });
 
   it('writes exactly what DuckDB\'s csv COPY writes for the same values, across batches', async () => {

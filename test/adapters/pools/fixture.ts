@@ -76,10 +76,15 @@ export interface FixtureSuburb {
 
 const base = { smallSuburb: false } as const;
 export const FIXTURE_SUBURBS: readonly FixtureSuburb[] = [
-  { suburb: { ...base, salCode: 'SAL22170', suburbId: 'Richmond (VIC)', name: 'Richmond', state: 'VIC', postcode: '3121', lga: 'Yarra', lgaCode: 'LGA27350', gccsa: 'Greater Melbourne' }, persons: 320 },
-  { suburb: { ...base, salCode: 'SAL20394', suburbId: 'Burnley', name: 'Burnley', state: 'VIC', postcode: '3121', lga: 'Yarra', lgaCode: 'LGA27350', gccsa: 'Greater Melbourne' }, persons: 150 },
+  // SA2s: Richmond's and Fitzroy's as a release of 2026-12-07 on names them (code and name); Burnley's
+  // as an older release does (its name alone); Wandiligong and the rest none (the correspondences place none).
   {
-    suburb: { ...base, salCode: 'SAL20963', suburbId: 'Fitzroy', name: 'Fitzroy', state: 'VIC', postcode: '3065', lga: 'Yarra', lgaCode: 'LGA27350', gccsa: 'Greater Melbourne', postcodes: ['3065', '3068'] },
+    suburb: { ...base, salCode: 'SAL22170', suburbId: 'Richmond (VIC)', name: 'Richmond', state: 'VIC', postcode: '3121', lga: 'Yarra', lgaCode: 'LGA27350', gccsa: 'Greater Melbourne', sa2: 'Richmond - North', sa2Code: '206071518' },
+    persons: 320,
+  },
+  { suburb: { ...base, salCode: 'SAL20394', suburbId: 'Burnley', name: 'Burnley', state: 'VIC', postcode: '3121', lga: 'Yarra', lgaCode: 'LGA27350', gccsa: 'Greater Melbourne', sa2: 'Richmond (South) - Cremorne' }, persons: 150 },
+  {
+    suburb: { ...base, salCode: 'SAL20963', suburbId: 'Fitzroy', name: 'Fitzroy', state: 'VIC', postcode: '3065', lga: 'Yarra', lgaCode: 'LGA27350', gccsa: 'Greater Melbourne', postcodes: ['3065', '3068'], sa2: 'Fitzroy', sa2Code: '206071142' },
     persons: 280,
   },
   {

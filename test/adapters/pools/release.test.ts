@@ -111,7 +111,7 @@ describe('export', () => {
     const rows = await rowsOf(`SELECT * FROM read_parquet('${destPath}')`);
     expect(rows).toHaveLength(100);
     // Wandiligong is small: AGE5P and INCP come with coarse companions, fine for no record of it.
-    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'INCP_missing', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    expect(Object.keys(rows[0]!)).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'INCP_missing', 'suburb', 'postcode', 'lga', 'gccsa', 'state', 'sa2_code', 'sa2_name']);
     expect(rows.slice(0, 50).every((r) => r['selection'] === '3121')).toBe(true);
     expect(rows.slice(50).every((r) => r['selection'] === 'Wandiligong')).toBe(true);
     // Part order, then row order; ids are the sampled rows.
@@ -121,6 +121,9 @@ describe('export', () => {
       for (const r of part) {
         const s = bySal.get(r['suburb_code'] as string)!;
         expect([r['suburb'], r['postcode'], r['lga'], r['gccsa'], r['state']]).toEqual([s.suburbId, s.postcode, s.lga, s.gccsa, s.state]);
+        // The record's SA2: code and name where the release names them; a release before SA2 codes
+        // (Burnley's entry) gives the name alone, and a suburb with none is empty (text, never null).
+        expect([r['sa2_code'], r['sa2_name']]).toEqual([s.sa2Code ?? '', s.sa2 ?? '']);
         const age = FIXTURE_VARIABLES.persons[0]!;
         // Never a fine and a coarse label in one column: the small suburb's fine AGE5P is empty.
         if (k === 1) expect(r['AGE5P']).toBeNull();
@@ -284,12 +287,13 @@ describe('export', () => {
     await release.export({ dataset: 'persons', parts: p, format: 'xlsx', includeGeography: 'hierarchical', metadata, destPath });
     const parquetPath = join(tmp, 'same.parquet');
     await release.export({ dataset: 'persons', parts: p, format: 'parquet', includeGeography: 'hierarchical', metadata, destPath: parquetPath });
-    const expected = (await duck.runAndReadAll(`SELECT * FROM read_parquet('${parquetPath}')`)).getRowsJS().map((r) => r.map((v) => v ?? null));
+    // An empty geography field (Burnley's sa2_code) is an empty cell: no cell holds empty text.
+    const expected = (await duck.runAndReadAll(`SELECT * FROM read_parquet('${parquetPath}')`)).getRowsJS().map((r) => r.map((v) => (v === '' ? null : (v ?? null))));
 
     const sheets = await readXlsxFile(destPath);
     expect(sheets.map((s) => s.sheet)).toEqual(['persons', 'dictionary', 'columns', 'metadata']);
     const data = sheets[0]!.data;
-    expect(data[0]).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'INCP_missing', 'suburb', 'postcode', 'lga', 'gccsa', 'state']);
+    expect(data[0]).toEqual(['person_id', 'family_id', 'dwelling_id', 'selection', 'suburb_code', 'AGE5P', 'AGE5P_coarse', 'SEXP', 'INCP', 'INCP_coarse', 'INCP_missing', 'suburb', 'postcode', 'lga', 'gccsa', 'state', 'sa2_code', 'sa2_name']);
     // read-excel-file parses "3121" as text (it is a shared string), so rows compare exactly.
     expect(data.slice(1)).toEqual(expected);
     expect(sheets[3]!.data).toContainEqual(['seed', '12345']);

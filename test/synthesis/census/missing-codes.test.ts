@@ -17,6 +17,7 @@ const INCOMES: Expected = [[NA], ['All incomes not stated'], ['Partial income st
 type Expected = readonly [readonly string[], readonly string[], readonly string[]];
 const AUDITED: Readonly<Record<string, Expected>> = {
   AGE5P: [[], [], []],
+  AGEP: [[], [], []],
   SEXP: [[], [], []],
   RLHP: [[NA], [], []],
   MSTP: [[NA], [], []],

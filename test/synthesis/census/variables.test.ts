@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { VARIABLES, columnLabels, variableByCode, variablesOf } from '../../../src/synthesis/census/variables.ts';
+import { INPUT_TABLES } from '../../../src/synthesis/census/tables.ts';
+import { VARIABLES, age5pOfAge, agepOfAge, columnLabels, variableByCode, variablesOf } from '../../../src/synthesis/census/variables.ts';
 
 describe('variables catalogue', () => {
   it('has at least 24 person, 10 family and 14 dwelling variables with unique codes', () => {
@@ -36,6 +37,41 @@ describe('variables catalogue', () => {
       expect(fromFine.length).toBe(v.categories.length);
       expect(categories.length).toBeLessThan(v.categories.length);
       expect(new Set(fromFine)).toEqual(new Set(categories.map((_, i) => i)));
+    }
+  });
+
+  it("AGEP's categories are G04's age cells: single years 0-79, five-year groups to 99, 100 and over", () => {
+    const agep = variableByCode('AGEP');
+    const g04 = INPUT_TABLES.find((t) => t.id === 'G04')!;
+    const boxes = [...new Map(g04.cells.filter((c) => c.age).map((c) => [`${c.age![0]}-${c.age![1]}`, c.age!])).values()];
+    expect(agep.categories).toHaveLength(boxes.length);
+    boxes.forEach(([lo, hi], i) => {
+      // A label's first three digits are its lowest age, and every age of the cell falls in it.
+      expect(Number(agep.categories[i]!.slice(0, 3))).toBe(lo);
+      for (let age = lo; age <= hi; age++) expect(agepOfAge(age)).toBe(i);
+    });
+    expect(agep.categories.slice(0, 2)).toEqual(['000 years', '001 years']);
+    expect(agep.categories.slice(79)).toEqual(['079 years', '080-084 years', '085-089 years', '090-094 years', '095-099 years', '100 years and over']);
+    expect(agep.measurement).toBe('ordinal');
+  });
+
+  it('AGEP labels sort as text in age order, fine and coarse (a reader that drops the order still sorts right)', () => {
+    const agep = variableByCode('AGEP');
+    for (const labels of [agep.categories, agep.coarse!.categories]) expect([...labels].sort()).toEqual(labels);
+  });
+
+  it('AGEP and AGE5P agree for every single-year age: the same group, fine and coarse', () => {
+    const [agep, age5p] = [variableByCode('AGEP'), variableByCode('AGE5P')];
+    const lowest = (label: string) => Number(/^\d+/.exec(label)![0]);
+    for (let age = 0; age <= 115; age++) {
+      const fine = agepOfAge(age);
+      const group = age5pOfAge(age);
+      // The AGEP category's lowest age lies in the person's AGE5P group, and its own range inside it.
+      expect(age5pOfAge(lowest(agep.categories[fine]!))).toBe(group);
+      // A small suburb's coarse AGEP is its coarse AGE5P, label for label (bar the padding).
+      const coarseAgep = agep.coarse!.categories[agep.coarse!.fromFine[fine]!]!;
+      const coarseAge5p = age5p.coarse!.categories[age5p.coarse!.fromFine[group]!]!;
+      expect(coarseAgep.replace(/\b0+(\d)/g, '$1')).toBe(coarseAge5p);
     }
   });
 

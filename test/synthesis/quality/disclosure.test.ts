@@ -52,4 +52,14 @@ describe('rebuild lift: what the other columns give back of a coarsened variable
     expect(rebuildLift(pops, 'persons', 'AGE5P', ['MSTP']).lift).toBeLessThan(0.05);
     expect(variableByCode('RLHP').coarse).toBeUndefined();
   });
+
+  it("on hidden-truth suburbs: a small suburb's AGEP and AGE5P give each other nothing back (the same coarse groups)", () => {
+    const pops = buildDemoGeography('demo', 5, 40).suburbs.map((s) => drawSuburbPopulation(s, createRng(5).fork(s.index)));
+    // Served coarse, AGE5P is AGEP's own coarse group: neither a five-year group nor a single year comes back.
+    expect(rebuildLift(pops, 'persons', 'AGEP', ['AGE5P']).lift).toBe(0);
+    expect(rebuildLift(pops, 'persons', 'AGE5P', ['AGEP']).lift).toBe(0);
+    // What the other person columns give back of the single year is no more than they give of the five-year group.
+    const others = ['SEXP', 'MSTP', 'LFSP', 'TYPP'];
+    expect(rebuildLift(pops, 'persons', 'AGEP', ['AGE5P', ...others]).lift).toBeLessThanOrEqual(rebuildLift(pops, 'persons', 'AGE5P', others).lift + 0.01);
+  });
 });

@@ -6,6 +6,25 @@ const AGE5P_CATS = [
   '100 years and over',
 ];
 
+/**
+ * Age as G04 publishes it: single years 0–79, then five-year groups to "100 years and over" (the
+ * DataPack's cells; the ABS Census Dictionary's AGEP runs to 115, but no table publishes single
+ * years past 79, so none is served). Every label starts with three digits, the lowest age it
+ * holds, so that a reader that sorts the labels as text (polars, DuckDB) sorts them by age, and
+ * `int(label[:3])` is the age (a group's lowest).
+ */
+const AGEP_CATS = [
+  ...Array.from({ length: 80 }, (_, age) => `${String(age).padStart(3, '0')} years`),
+  ...Array.from({ length: 4 }, (_, i) => `${String(80 + i * 5).padStart(3, '0')}-${String(84 + i * 5).padStart(3, '0')} years`),
+  '100 years and over',
+];
+
+/** AGE5P's category of a single-year age (0‥115): its five-year group, 100 and over last. */
+export const age5pOfAge = (age: number): number => Math.min(20, Math.floor(age / 5));
+
+/** AGEP's category of a single-year age (0‥115): the age itself to 79, its G04 group above. */
+export const agepOfAge = (age: number): number => (age < 80 ? age : Math.min(AGEP_CATS.length - 1, 80 + Math.floor((age - 80) / 5)));
+
 const INCOME_WEEKLY_PERSON = [
   'Negative/Nil income',
   '$1-$149',
@@ -216,6 +235,20 @@ export const PERSON_VARIABLES: readonly VariableDef[] = [
       ['0-14 years', 0],
       ...Array.from({ length: 7 }, (_, i) => [`${15 + i * 10}-${24 + i * 10} years`, 3 + i * 2] as const),
       ['85 years and over', 17],
+    ]),
+  },
+  {
+    code: 'AGEP',
+    dataset: 'persons',
+    measurement: 'ordinal',
+    description: 'Age in single years to 79, then five-year groups to 100 years and over (as G04)',
+    categories: AGEP_CATS,
+    // AGE5P's coarse groups (ten years from 15), so that a small suburb's coarse AGEP and coarse
+    // AGE5P are the same groups and neither gives a single year or a five-year group back.
+    coarse: coarsenByRuns(AGEP_CATS, [
+      ['000-014 years', 0],
+      ...Array.from({ length: 7 }, (_, i) => [`${String(15 + i * 10).padStart(3, '0')}-${String(24 + i * 10).padStart(3, '0')} years`, 15 + i * 10] as const),
+      ['085 years and over', agepOfAge(85)],
     ]),
   },
   { code: 'SEXP', dataset: 'persons', measurement: 'nominal', description: 'Sex', categories: ['Male', 'Female'] },

@@ -1,12 +1,12 @@
 import type { Population } from '../../census/population.ts';
-import { categoryIndex } from '../../census/variables.ts';
+import { age5pOfAge, agepOfAge, categoryIndex } from '../../census/variables.ts';
 import type { Rng } from '../rng.ts';
 import { FamilyType, HouseholdKind, TargetRole } from './model.ts';
 import type { Skeleton } from './link/index.ts';
 
 /** The variables this module writes; the attributes step writes every other one. */
 export const STRUCTURE_VARIABLES = {
-  persons: ['AGE5P', 'SEXP', 'RLHP', 'MDCP'],
+  persons: ['AGE5P', 'AGEP', 'SEXP', 'RLHP', 'MDCP'],
   families: ['FMCF', 'CDCF', 'CACF', 'NPRF', 'SSCF', 'FBLF', 'FMHD', 'AGFRF'],
   dwellings: ['DWTD', 'NPRD', 'HHCD', 'HCFMD', 'NFMD'],
 } as const;
@@ -44,11 +44,12 @@ export function encodeStructure(sk: Skeleton, rng: Rng): Population {
   };
 }
 
-/** Persons: five-year age group, sex, relationship in household, social marital status. */
+/** Persons: age (five-year group, and G04's single year or group), sex, relationship in household, social marital status. */
 function encodePersons(sk: Skeleton): Record<string, Uint8Array> {
   const P = sk.persons.count;
   const { age, sex, role, union } = sk.persons;
   const age5 = new Uint8Array(P);
+  const agep = new Uint8Array(P);
   const rlhp = new Uint8Array(P);
   const mdcp = new Uint8Array(P);
   const mdcpNotMarried = categoryIndex('MDCP', 'Not married');
@@ -56,14 +57,15 @@ function encodePersons(sk: Skeleton): Record<string, Uint8Array> {
   for (let p = 0; p < P; p++) {
     const a = age[p] as number;
     const r = role[p] as number;
-    age5[p] = Math.min(20, Math.floor(a / 5));
+    age5[p] = age5pOfAge(a);
+    agep[p] = agepOfAge(a);
     rlhp[p] = rlhpOf(r, union[p] as number);
     // Social marital status is about living arrangements at home on Census night: "Not
     // applicable" to visitors and residents of non-private dwellings (ABS Census Dictionary, MDCP).
     const away = r === TargetRole.Visitor || r === TargetRole.NonPrivate;
     mdcp[p] = away || a < 15 ? mdcpNA : union[p] === 1 ? 0 : union[p] === 2 ? 1 : mdcpNotMarried;
   }
-  return { AGE5P: age5, SEXP: Uint8Array.from(sex), RLHP: rlhp, MDCP: mdcp };
+  return { AGE5P: age5, AGEP: agep, SEXP: Uint8Array.from(sex), RLHP: rlhp, MDCP: mdcp };
 }
 
 /** Family members, counted per family. */
