@@ -227,6 +227,22 @@ function mailConfig(env: Env): MailConfig {
   return { smtpUrl, from };
 }
 
+/** The account area's settings (sessions, links, sign-in limits, password hashing). */
+function accountAreaConfig(merged: Env): Config['accountArea'] {
+  return {
+    sessionHours: integer(merged, 'SPQ_SESSION_HOURS', 12, 1),
+    sessionIdleMinutes: integer(merged, 'SPQ_SESSION_IDLE_MINUTES', 120, 1),
+    oneTimeLinkHours: integer(merged, 'SPQ_ONE_TIME_LINK_HOURS', 72, 1),
+    signInAttemptsPerPair: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_PAIR', 5, 1),
+    signInAttemptsPerAddress: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_ADDRESS', 30, 1),
+    signInAttemptsPerAccount: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_ACCOUNT', 20, 1),
+    resetLinkMinutes: integer(merged, 'SPQ_RESET_LINK_MINUTES', 60, 1),
+    resetEmailsPerHour: integer(merged, 'SPQ_RESET_EMAILS_PER_HOUR', 3, 1),
+    passwordThreads: integer(merged, 'SPQ_PASSWORD_THREADS', 1, 1),
+    passwordQueue: integer(merged, 'SPQ_PASSWORD_QUEUE', 16, 0),
+  };
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Config, 'dataDir' | 'host' | 'port'>> = {}): Config {
   // Environment variables win over the config file.
   const merged: Env = { ...fileEnv(env), ...env };
@@ -284,18 +300,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     readyIoMs: integer(merged, 'SPQ_READY_IO_MS', 1000, 10),
     logLevel: text(merged, 'SPQ_LOG_LEVEL') ?? 'info',
     trustedProxies: trustedProxiesConfig(merged),
-    accountArea: {
-      sessionHours: integer(merged, 'SPQ_SESSION_HOURS', 12, 1),
-      sessionIdleMinutes: integer(merged, 'SPQ_SESSION_IDLE_MINUTES', 120, 1),
-      oneTimeLinkHours: integer(merged, 'SPQ_ONE_TIME_LINK_HOURS', 72, 1),
-      signInAttemptsPerPair: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_PAIR', 5, 1),
-      signInAttemptsPerAddress: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_ADDRESS', 30, 1),
-      signInAttemptsPerAccount: integer(merged, 'SPQ_SIGN_IN_ATTEMPTS_PER_ACCOUNT', 20, 1),
-      resetLinkMinutes: integer(merged, 'SPQ_RESET_LINK_MINUTES', 60, 1),
-      resetEmailsPerHour: integer(merged, 'SPQ_RESET_EMAILS_PER_HOUR', 3, 1),
-      passwordThreads: integer(merged, 'SPQ_PASSWORD_THREADS', 1, 1),
-      passwordQueue: integer(merged, 'SPQ_PASSWORD_QUEUE', 16, 0),
-    },
+    accountArea: accountAreaConfig(merged),
     holderLimits: {
       maxActiveKeys: integer(merged, 'SPQ_MAX_KEYS_PER_ACCOUNT', 20, 1),
       keyCreationsPerHour: integer(merged, 'SPQ_KEY_CREATIONS_PER_HOUR', 10, 1),

@@ -88,8 +88,11 @@ describe('account area: one-time links and sign-in', () => {
     const ok = await form('/console/sign-in', { email: email.toUpperCase(), password: PASSWORD });
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toBe('/console/overview');
-    const cookie = ok.headers.get('set-cookie')!;
+    const [cookie, browser, ...more] = ok.headers.getSetCookie();
     expect(cookie).toMatch(/^spq_session=[0-9A-Za-z]{32}; Path=\/console; Max-Age=43200; HttpOnly; SameSite=Strict$/);
+    // The known-browser cookie (sign-in limits per account spare a browser that signed in before), as strict.
+    expect(browser).toMatch(/^spq_browser=[0-9A-Za-z]{22}\.[0-9a-f]+; Path=\/console; Max-Age=31536000; HttpOnly; SameSite=Strict$/);
+    expect(more).toEqual([]);
     expect(sessionCookie('t'.repeat(32), 60, true)).toBe(`__Host-spq_session=${'t'.repeat(32)}; Path=/; Max-Age=60; HttpOnly; SameSite=Strict; Secure`);
     const keys = await get('/console/keys', { cookie: cookieOf(ok) });
     expect(keys.status).toBe(200);

@@ -139,7 +139,9 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
       return refusal(reply, result.error, 'Sign in', render.signInBody(result.error.detail, form.email ?? ''));
     }
     request.log.info({ reqId: request.id, account: result.value.session.accountId, session: result.value.session.sessionId }, 'account area: signed in');
-    void reply.header('set-cookie', [sessionCookie(result.value.token, deps.config.accountArea.sessionHours * 3600, secure), knownBrowserCookie(result.value.knownBrowser, secure)]);
+    // One header each (Fastify appends every set-cookie; an array would be sent as one joined line).
+    void reply.header('set-cookie', sessionCookie(result.value.token, deps.config.accountArea.sessionHours * 3600, secure));
+    void reply.header('set-cookie', knownBrowserCookie(result.value.knownBrowser, secure));
     return reply.redirect(HOME, 303);
   });
 
