@@ -43,6 +43,11 @@ export interface Config {
    * test can catch an execute in flight (graceful shutdown). 0 (the default) in production.
    */
   readonly testExportDelayMs: number;
+  /**
+   * SPQ_TEST_PAYMENT_APPLY_DELAY_MS, for tests only: a webhook's event waits this long between being
+   * recorded and being applied, so a test can kill the process there. 0 (the default) in production.
+   */
+  readonly testPaymentApplyDelayMs: number;
   readonly smallSuburbThreshold: number;
   /**
    * SPQ_DEMO_IMPLICATES: implicates the demo release holds (default 5). The first is built before
@@ -289,6 +294,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     poolVerify,
     metricsToken: text(merged, 'SPQ_METRICS_TOKEN'),
     testExportDelayMs: integer(merged, 'SPQ_TEST_EXPORT_DELAY_MS', 0),
+    testPaymentApplyDelayMs: integer(merged, 'SPQ_TEST_PAYMENT_APPLY_DELAY_MS', 0),
     smallSuburbThreshold: integer(merged, 'SPQ_SMALL_SUBURB_THRESHOLD', 500),
     demoImplicates: integer(merged, 'SPQ_DEMO_IMPLICATES', 5, 1),
     maxRowsPerExecute: integer(merged, 'SPQ_MAX_ROWS_PER_EXECUTE', 5_000_000, 1),

@@ -26,6 +26,8 @@ export interface Purchase {
   readonly amount: number;
   readonly currency: string | null;
   readonly receiptUrl: string | null;
+  /** The provider's checkout it came from (Stripe: the Checkout Session). */
+  readonly checkoutId: string | null;
   /** When the bundle was granted; null while no completed checkout was applied (refused, or a refund came first). */
   readonly grantedAt: Date | null;
   readonly amountRefunded: number;

@@ -283,7 +283,7 @@ describe.skipIf(!available)('account area in Chromium', () => {
     await page.getByRole('button', { name: 'See the price' }).click();
     expect(await page.textContent('h1')).toBe('Check and run');
     expect(await page.getByRole('button', { name: /^Run/ }).count()).toBe(0);
-    expect(await page.textContent('main')).toContain('To get credits, ask the service operator');
+    expect(await page.textContent('main')).toContain('To get credits, buy a bundle');
     await checkPage('preview, balance cannot pay');
     await shot('query-preview-no-credits');
   });

@@ -214,6 +214,7 @@ function toPurchase(row: Payment): Purchase {
     amount: row.amount_paid,
     currency: row.currency,
     receiptUrl: row.receipt_url,
+    checkoutId: row.checkout_id,
     grantedAt: toDateOrNull(row.granted_at),
     amountRefunded: row.amount_refunded,
     disputeLost: row.dispute_lost === 1,
