@@ -1,7 +1,7 @@
 import { publicBaseUrl, type CatalogueBundle } from '../config.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { err, ok, type Result } from '../core/result.ts';
-import type { PaymentEventStatus, PaymentLedger, Purchase } from '../ports/payment-ledger.ts';
+import type { PaymentEventStatus, PaymentLedger, Purchase, RecordedPaymentEvent } from '../ports/payment-ledger.ts';
 import type { BundlesResult } from '../wire/account.ts';
 import type { OpsLog, UseCaseDeps } from './deps.ts';
 
@@ -85,4 +85,19 @@ export async function recoverPaymentEvents(deps: Pick<UseCaseDeps, 'config' | 'a
 
 export async function accountPurchases(deps: Pick<UseCaseDeps, 'accounts'>, accountId: string): Promise<readonly Purchase[]> {
   return (await ledgerOf(deps)?.purchases(accountId)) ?? [];
+}
+
+export interface PaymentReport {
+  readonly purchases: readonly Purchase[];
+  /** Events recorded and never applied, with why (unknown account or price, another currency, a changed price). */
+  readonly refused: readonly RecordedPaymentEvent[];
+}
+
+/** `spq admin payments`: purchases (with refunds, disputes and shortfalls) and the refused events, newest first. */
+export async function paymentReport(deps: { readonly store: Pick<UseCaseDeps['accounts'], 'payments'> }, filter: { readonly accountId?: string; readonly shortfallsOnly?: boolean } = {}): Promise<Result<PaymentReport, AppError>> {
+  const payments = deps.store.payments;
+  if (payments === undefined) return err(appError('not_found', 'This store keeps no payments.'));
+  const purchases = (await payments.purchases(filter.accountId)).filter((p) => !filter.shortfallsOnly || p.shortfall > 0);
+  const refused = (await payments.events('refused')).filter((e) => filter.accountId === undefined || (e.event.kind === 'checkout_completed' && e.event.accountId === filter.accountId));
+  return ok({ purchases, refused });
 }
