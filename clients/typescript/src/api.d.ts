@@ -1300,6 +1300,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bundles": [
+                     *         {
+                     *           "bundle_id": "starter",
+                     *           "name": "Starter",
+                     *           "credits": 100,
+                     *           "paid_days": 30,
+                     *           "price": 2500,
+                     *           "currency": "aud",
+                     *           "tax_note": "GST included"
+                     *         },
+                     *         {
+                     *           "bundle_id": "research",
+                     *           "name": "Research",
+                     *           "credits": 500,
+                     *           "paid_days": 90,
+                     *           "price": 10000,
+                     *           "currency": "aud",
+                     *           "tax_note": "GST included"
+                     *         }
+                     *       ],
+                     *       "purchase": "checkout",
+                     *       "buy_url": "https://spq.example.org/console/buy"
+                     *     }
+                     */
                     "application/json": {
                         bundles: {
                             /** @description The catalogue id; the account area's "Buy credits" page buys it */
