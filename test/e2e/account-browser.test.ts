@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
 import { startTestServer, type TestServer } from '../http/harness.ts';
-import { checkAccountPage, chromiumForTests, describeViolations, DESKTOP, launchChromium, PHONE, runAxe, unlabelledControls } from '../support/chromium.ts';
+import { acceptInvitation, checkAccountPage, chromiumForTests, describeViolations, DESKTOP, launchChromium, PHONE, runAxe, unlabelledControls } from '../support/chromium.ts';
 
 const available = chromiumForTests();
 const SHOTS = process.env.SPQ_SCREENSHOTS_DIR;
@@ -233,11 +233,7 @@ describe.skipIf(!available)('account area in Chromium', () => {
     for (let i = 0; i < 5; i++) expect((await s.call('/query/execute', { key, body: { geography_level: 'suburb', geography_selections: ['Burnley'], dataset_type: 'persons', n_observations: 5, output_format: 'csv' } })).status).toBe(200);
     const link = await issueOneTimeLink({ ...s.deps, credentials: s.store }, { accountId, purpose: 'invitation' });
     if (!link.ok) throw new Error(link.error.detail);
-    await page.goto(`${s.baseUrl}${link.value.path}`);
-    await page.getByLabel('New password').fill(PASSWORD);
-    await page.getByLabel('The same password again').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password' }).click();
-    await page.waitForURL('**/console/overview?welcome=1');
+    await acceptInvitation(page, `${s.baseUrl}${link.value.path}`, PASSWORD);
     expect(await page.textContent('main')).toMatch(/0 of 5 free credits left this week; back to 5 on \d{1,2} \w{3} 2026/);
     await checkPage('overview, free tier spent', { dark: true });
 

@@ -15,7 +15,7 @@ import { createStripePayments } from '../../src/adapters/payments/stripe.ts';
 import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startTestServer, type TestServer } from '../http/harness.ts';
-import { checkAccountPage, chromiumForTests, DESKTOP, launchChromium } from '../support/chromium.ts';
+import { acceptInvitation, checkAccountPage, chromiumForTests, DESKTOP, launchChromium } from '../support/chromium.ts';
 import { SECRET_KEY, startStripeStandIn, WEBHOOK_SECRET, type StripeStandIn } from '../support/stripe-stand-in.ts';
 
 const available = chromiumForTests();
@@ -37,11 +37,7 @@ async function signInNewHolder(server: TestServer, email: string): Promise<strin
   const { accountId } = await server.store.createAccount({ email, now: server.clock.now() });
   const link = await issueOneTimeLink({ ...server.deps, credentials: server.store }, { accountId, purpose: 'invitation' });
   if (!link.ok) throw new Error(link.error.detail);
-  await page.goto(`${server.baseUrl}${link.value.path}`);
-  await page.getByLabel('New password').fill(PASSWORD);
-  await page.getByLabel('The same password again').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password' }).click();
-  await page.waitForURL('**/console/overview?welcome=1');
+  await acceptInvitation(page, `${server.baseUrl}${link.value.path}`, PASSWORD);
   return accountId;
 }
 

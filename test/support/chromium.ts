@@ -114,3 +114,12 @@ export async function checkAccountPage(page: Page, name: string, options: { dark
   await page.setViewportSize(DESKTOP);
   return checked;
 }
+
+/** A holder opens their invitation link and sets their password: signed in by it, on the overview. */
+export async function acceptInvitation(page: Page, url: string, password: string): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('New password').fill(password);
+  await page.getByLabel('The same password again').fill(password);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await page.waitForURL('**/console/overview?welcome=1');
+}
