@@ -91,7 +91,7 @@ describe.skipIf(!available)('Buy credits in Chromium', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'ledger (csv)' }).click()]);
     const csv = await readFile(await download.path(), 'utf8');
     expect(csv.split('\n')[0]).toBe('created_at,entry_id,kind,free_credits,purchased_credits,balance_after,query_id,note');
-    expect(csv).toMatch(/bundle_purchase,0,100,105,,"pi_[0-9a-f]+: starter, 100 credits, 30 days"/);
+    expect(csv).toMatch(/bundle_purchase,0,100,105,,"pi_[0-9a-f]+: starter, 100 credits, 30 days, paid 25.00 AUD"/);
 
     // Giving up at the checkout: back on the cancel page, nothing changed.
     await nav('Buy credits').click();

@@ -97,7 +97,7 @@ describe('payments through Stripe (stand-in)', () => {
     expect(purchase!.receiptUrl).toBe(`${standIn.url}/receipts/${session.paymentIntent}`);
     const ledger = await ledgerCsv(s.deps, accountId);
     expect(ledger.split('\n')[0]).toBe('created_at,entry_id,kind,free_credits,purchased_credits,balance_after,query_id,note');
-    expect(ledger).toContain(`bundle_purchase,0,100,105,,"${session.paymentIntent}: starter, 100 credits, 30 days"`);
+    expect(ledger).toContain(`bundle_purchase,0,100,105,,"${session.paymentIntent}: starter, 100 credits, 30 days, paid 25.00 AUD"`);
     expect(await purchasesCsv(s.deps, accountId)).toContain(`${session.paymentIntent},starter,100,30,2500,aud,0,,0,granted,${standIn.url}/receipts/`);
   });
 

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../../core/keys.ts';
+import { amountWithCode } from '../../core/money.ts';
 import { clawback, decidePurchase, REFUSAL_WORDS, reversalTarget, type SoldBundle } from '../../core/ledger/payments.ts';
 import type { PaymentEventStatus, PaymentLedger, Purchase, RecordedPaymentEvent } from '../../ports/payment-ledger.ts';
 import type { PaymentEvent } from '../../ports/payments.ts';
@@ -119,7 +120,7 @@ export function createKyselyPaymentLedger(driver: StoreDriver): PaymentLedger {
       .set((eb) => ({ purchased_remaining: eb('purchased_remaining', '+', bundle.credits), credits_purchased: eb('credits_purchased', '+', bundle.credits), updated_at: now.getTime() }))
       .where('account_id', '=', accountId)
       .execute();
-    await appendLedger(trx, { accountId, kind: 'bundle_purchase', free: 0, purchased: bundle.credits, now, note: `${event.paymentId}: ${bundle.id}, ${bundle.credits} credits, ${bundle.days} days` });
+    await appendLedger(trx, { accountId, kind: 'bundle_purchase', free: 0, purchased: bundle.credits, now, note: `${event.paymentId}: ${bundle.id}, ${bundle.credits} credits, ${bundle.days} days, paid ${amountWithCode(event.checkout.amountPaid, bundle.currency)}` });
     const granted = { ...payment, ...facts, credits: bundle.credits, days: bundle.days, bundle_id: bundleId, granted_at: now.getTime() };
     await trx.updateTable('payments').set({ ...facts, credits: bundle.credits, days: bundle.days, bundle_id: bundleId, granted_at: now.getTime() }).where('payment_id', '=', event.paymentId).execute();
     // A refund or a lost dispute that came before the checkout's own event is settled now.

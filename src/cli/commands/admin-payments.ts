@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { amountWithCode } from '../../core/money.ts';
 import type { PaymentReport } from '../../app/payments.ts';
 import type { AppError } from '../../core/errors.ts';
 import type { Result } from '../../core/result.ts';
@@ -11,7 +12,7 @@ export interface AdminKit {
   out(line: string): void;
 }
 
-const amount = (cents: number, currency: string | null) => `${(cents / 100).toFixed(2)} ${(currency ?? '').toUpperCase()}`.trim();
+const amount = (value: number, currency: string | null) => (currency ? amountWithCode(value, currency) : String(value));
 
 function purchaseLine(p: Purchase): string {
   const state =

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clawback, decidePurchase, reversalTarget } from '../../../src/core/ledger/payments.ts';
 import { ConfigError, DEFAULT_BUNDLES, loadConfig } from '../../../src/config.ts';
+import { amountWithCode, priceText } from '../../../src/core/money.ts';
 
 const catalogue = [{ id: 'starter', credits: 100, days: 30, price: 2500, currency: 'aud' }];
 const paid = { bundleId: 'starter', quotedPrice: 2500, quotedCurrency: 'aud', amountPaid: 2500, currency: 'AUD' };
@@ -46,6 +47,14 @@ describe('taking a bundle back', () => {
         expect(settled.reversed + settled.shortfall).toBe(target);
       }),
     );
+  });
+});
+
+describe('amounts in the smallest unit, in words', () => {
+  it('follows the currency’s decimals', () => {
+    expect(amountWithCode(2500, 'aud')).toBe('25.00 AUD');
+    expect(amountWithCode(500, 'jpy')).toBe('500 JPY');
+    expect(priceText(2500, 'aud')).toBe('$25.00');
   });
 });
 

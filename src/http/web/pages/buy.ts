@@ -1,17 +1,13 @@
 import type { CatalogueBundle } from '../../../config.ts';
+import { priceText } from '../../../core/money.ts';
 import type { CreditSummary } from '../../../ports/account-store.ts';
 import type { Purchase } from '../../../ports/payment-ledger.ts';
 import { csrfField, html, notice, tableBox, when, type Html } from '../html.ts';
 
 /** The "Buy credits" page, its success and cancel pages, and the purchases table of the credits page. */
 
-/** An amount in the currency's smallest unit, as the holder reads it (e.g. "A$25.00"). */
-export function money(amount: number, currency: string | null): string {
-  if (currency === null || currency === '') return String(amount);
-  const code = currency.toUpperCase();
-  const digits = new Intl.NumberFormat('en-AU', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
-  return new Intl.NumberFormat('en-AU', { style: 'currency', currency: code }).format(amount / 10 ** digits);
-}
+/** An amount in the currency's smallest unit, as the holder reads it (e.g. "$25.00"). */
+const money = (amount: number, currency: string | null): string => (currency === null || currency === '' ? String(amount) : priceText(amount, currency));
 
 const balanceFigures = (s: CreditSummary): Html => html`<dl class="figures"><dt>Credits available</dt><dd><strong class="big">${s.creditsRemaining}</strong></dd><dt>Tier</dt><dd>${s.tier}</dd></dl>`;
 
