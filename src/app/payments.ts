@@ -67,7 +67,9 @@ export async function receivePaymentWebhook(deps: PaymentDeps, log: OpsLog, rawB
   if (recorded !== 'received') return ok({ eventId: event.eventId, status: recorded });
   if (deps.config.testPaymentApplyDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, deps.config.testPaymentApplyDelayMs));
   const status = await payments.applyEvent(event.eventId, deps.config.payments.bundles, deps.clock.now());
-  log.info({ event: event.eventId, type: event.type, status }, `payment event ${status}`);
+  // A refused checkout was paid and granted nothing: the operator must act (spq admin payments).
+  if (status === 'refused') log.error({ event: event.eventId, type: event.type, status }, 'payment event refused: paid, nothing granted; see `spq admin payments`, then refund it in Stripe or grant the bundle by hand');
+  else log.info({ event: event.eventId, type: event.type, status }, `payment event ${status}`);
   return ok({ eventId: event.eventId, status });
 }
 

@@ -120,6 +120,8 @@ describe('payments through Stripe (stand-in)', () => {
       expect(recorded?.reason, reason).toMatch(new RegExp(`^${reason}`));
     }
     expect(await credits(key)).toMatchObject({ credits_remaining: 5, tier: 'free' });
+    // Paid and granted nothing: the operator is told, at error level.
+    expect(s.logs.filter((l) => l.includes('payment event refused') && l.includes('"level":50'))).toHaveLength(cases.length);
   });
 
   it('a refund after part of the bundle was spent takes back what is left and records the shortfall; a lost dispute takes a bundle back', async () => {
