@@ -43,6 +43,11 @@ export interface Config {
    * test can catch an execute in flight (graceful shutdown). 0 (the default) in production.
    */
   readonly testExportDelayMs: number;
+  /**
+   * SPQ_TEST_PAYMENT_APPLY_DELAY_MS, for tests only: a webhook's event waits this long between being
+   * recorded and being applied, so a test can kill the process there. 0 (the default) in production.
+   */
+  readonly testPaymentApplyDelayMs: number;
   readonly smallSuburbThreshold: number;
   /**
    * SPQ_DEMO_IMPLICATES: implicates the demo release holds (default 5). The first is built before
@@ -125,6 +130,43 @@ export interface Config {
   };
   /** Email (password resets). Without SMTP, the account area points holders to the operator instead. */
   readonly mail: MailConfig;
+  /** Selling bundles (docs/deploy.md, "Payments"): the catalogue, and Stripe or none. */
+  readonly payments: PaymentsConfig;
+}
+
+/** One bundle of the catalogue: what a holder buys, and what it costs (in the currency's smallest unit, tax included). */
+export interface CatalogueBundle {
+  /** Stable id (letters, digits, "-", "_"): checkouts and purchases name it. */
+  readonly id: string;
+  readonly name: string;
+  readonly credits: number;
+  /** Days of the paid tier the bundle brings (from the moment it is bought). */
+  readonly days: number;
+  /** Price in the currency's smallest unit (cents), tax included. */
+  readonly price: number;
+  /** ISO 4217, lower case as Stripe writes it (e.g. "aud"). */
+  readonly currency: string;
+  /** What the price includes, said on the page (e.g. "GST included"). */
+  readonly taxNote: string;
+}
+
+export interface PaymentsConfig {
+  /** SPQ_PAYMENTS: "none" (the default: the operator grants bundles with `spq admin`) or "stripe". */
+  readonly provider: 'none' | 'stripe';
+  /** SPQ_BUNDLES: the catalogue as a JSON array (default DEFAULT_BUNDLES). */
+  readonly bundles: readonly CatalogueBundle[];
+  /** SPQ_OPERATOR_CONTACT: how holders reach the operator to buy a bundle when payments are off. */
+  readonly operatorContact: string | undefined;
+  readonly stripe: StripeConfig | undefined;
+}
+
+export interface StripeConfig {
+  /** SPQ_STRIPE_SECRET_KEY (sk_live_… or sk_test_…, or a restricted rk_ key). */
+  readonly secretKey: string;
+  /** SPQ_STRIPE_WEBHOOK_SECRET (whsec_…): the signing secret of the webhook endpoint. */
+  readonly webhookSecret: string;
+  /** SPQ_STRIPE_API_URL, for tests only: where the library sends its API requests instead of api.stripe.com. */
+  readonly apiUrl: string | undefined;
 }
 
 /**
@@ -188,7 +230,7 @@ function fileEnv(env: Env): Env {
   if (!existsSync(path)) throw new ConfigError(`SPQ_CONFIG_FILE points at ${path}, which does not exist`);
   const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`${path} must hold a JSON object`);
-  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)]));
 }
 
 /** An address as the service compares it: IPv4-mapped IPv6 (::ffff:10.0.0.1) as the IPv4 address; undefined when not an IP address. */
@@ -279,6 +321,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
     poolVerify,
     metricsToken: text(merged, 'SPQ_METRICS_TOKEN'),
     testExportDelayMs: integer(merged, 'SPQ_TEST_EXPORT_DELAY_MS', 0),
+    testPaymentApplyDelayMs: integer(merged, 'SPQ_TEST_PAYMENT_APPLY_DELAY_MS', 0),
     smallSuburbThreshold: integer(merged, 'SPQ_SMALL_SUBURB_THRESHOLD', 500),
     demoImplicates: integer(merged, 'SPQ_DEMO_IMPLICATES', 5, 1),
     maxRowsPerExecute: integer(merged, 'SPQ_MAX_ROWS_PER_EXECUTE', 5_000_000, 1),
@@ -311,7 +354,63 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Pick<Confi
       queriesPerDay: integer(merged, 'SPQ_SANDBOX_QUERIES_PER_DAY', 100, 1),
     },
     mail: mailConfig(merged),
+    payments: paymentsConfig(merged),
   };
+}
+
+/** The catalogue when SPQ_BUNDLES is unset: two bundles in Australian dollars, GST included. */
+export const DEFAULT_BUNDLES: readonly CatalogueBundle[] = [
+  { id: 'starter', name: 'Starter', credits: 100, days: 30, price: 2500, currency: 'aud', taxNote: 'GST included' },
+  { id: 'research', name: 'Research', credits: 500, days: 90, price: 10000, currency: 'aud', taxNote: 'GST included' },
+];
+
+function catalogueBundle(raw: unknown, index: number): CatalogueBundle {
+  const where = `SPQ_BUNDLES[${index}]`;
+  if (typeof raw !== 'object' || raw === null) throw new ConfigError(`${where} must be an object such as {"id":"starter","name":"Starter","credits":100,"days":30,"price":2500,"currency":"aud"}`);
+  const b = raw as Record<string, unknown>;
+  const whole = (name: string, min: number): number => {
+    const value = b[name];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) throw new ConfigError(`${where}.${name} must be a whole number ≥ ${min}, got ${JSON.stringify(value)}`);
+    return value;
+  };
+  if (typeof b.id !== 'string' || !/^[A-Za-z0-9_-]{1,40}$/.test(b.id)) throw new ConfigError(`${where}.id must be 1–40 letters, digits, "-" or "_", got ${JSON.stringify(b.id)}`);
+  if (typeof b.name !== 'string' || b.name.trim() === '' || b.name.length > 60) throw new ConfigError(`${where}.name must be 1–60 characters`);
+  if (typeof b.currency !== 'string' || !/^[A-Za-z]{3}$/.test(b.currency)) throw new ConfigError(`${where}.currency must be a three-letter ISO 4217 code such as "aud", got ${JSON.stringify(b.currency)}`);
+  const taxNote = b.tax_note === undefined ? '' : String(b.tax_note);
+  return { id: b.id, name: b.name.trim(), credits: whole('credits', 1), days: whole('days', 1), price: whole('price', 1), currency: b.currency.toLowerCase(), taxNote };
+}
+
+function bundlesConfig(env: Env): readonly CatalogueBundle[] {
+  const raw = text(env, 'SPQ_BUNDLES');
+  if (raw === undefined) return DEFAULT_BUNDLES;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('SPQ_BUNDLES must be a JSON array of bundles, e.g. [{"id":"starter","name":"Starter","credits":100,"days":30,"price":2500,"currency":"aud","tax_note":"GST included"}]');
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError('SPQ_BUNDLES must be a JSON array of bundles');
+  const bundles = parsed.map(catalogueBundle);
+  const ids = bundles.map((b) => b.id);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated !== undefined) throw new ConfigError(`SPQ_BUNDLES names the bundle "${repeated}" twice`);
+  return bundles;
+}
+
+function paymentsConfig(env: Env): PaymentsConfig {
+  const provider = text(env, 'SPQ_PAYMENTS') ?? 'none';
+  if (provider !== 'none' && provider !== 'stripe') throw new ConfigError(`SPQ_PAYMENTS must be "none" or "stripe", got "${provider}"`);
+  const bundles = bundlesConfig(env);
+  const operatorContact = text(env, 'SPQ_OPERATOR_CONTACT');
+  if (provider === 'none') return { provider, bundles, operatorContact, stripe: undefined };
+  const secretKey = text(env, 'SPQ_STRIPE_SECRET_KEY');
+  const webhookSecret = text(env, 'SPQ_STRIPE_WEBHOOK_SECRET');
+  if (secretKey === undefined || !/^(sk|rk)_(live|test)_/.test(secretKey)) throw new ConfigError('SPQ_PAYMENTS=stripe needs SPQ_STRIPE_SECRET_KEY, the secret key of the Stripe account (sk_live_… or sk_test_…)');
+  if (webhookSecret === undefined || !webhookSecret.startsWith('whsec_')) throw new ConfigError('SPQ_PAYMENTS=stripe needs SPQ_STRIPE_WEBHOOK_SECRET, the signing secret of the webhook endpoint (whsec_…; docs/deploy.md, "Payments")');
+  const apiUrl = text(env, 'SPQ_STRIPE_API_URL');
+  if (apiUrl !== undefined && !/^https?:\/\/[^/]+\/?$/.test(apiUrl)) throw new ConfigError(`SPQ_STRIPE_API_URL must be a base URL such as http://127.0.0.1:12111, got "${apiUrl}"`);
+  if (bundles.length === 0) throw new ConfigError('SPQ_PAYMENTS=stripe needs at least one bundle in SPQ_BUNDLES');
+  return { provider, bundles, operatorContact, stripe: { secretKey, webhookSecret, apiUrl } };
 }
 
 /** The S3 file store's settings when SPQ_S3_BUCKET is set (else files stay on the local disk). */
@@ -342,6 +441,7 @@ export function redactedConfig(config: Config): Record<string, unknown> {
     databaseUrl: redactUrl(config.databaseUrl),
     redisUrl: redactUrl(config.redisUrl),
     mail: { ...config.mail, smtpUrl: redactUrl(config.mail.smtpUrl) },
+    payments: { ...config.payments, stripe: config.payments.stripe ? { secretKey: '(set)', webhookSecret: '(set)', apiUrl: config.payments.stripe.apiUrl ?? null } : null },
     s3: config.s3 ? { ...config.s3, accessKeyId: config.s3.accessKeyId ? '(set)' : '', secretAccessKey: config.s3.secretAccessKey ? '(set)' : '' } : null,
   };
 }

@@ -5,6 +5,7 @@ import type { FileStore } from '../ports/file-store.ts';
 import type { KeyRevocations } from '../ports/key-revocations.ts';
 import type { ImplicateSource, PoolRelease } from '../ports/pool-release.ts';
 import type { Mailer } from '../ports/mailer.ts';
+import type { PaymentProvider } from '../ports/payments.ts';
 import type { Randomness } from '../ports/randomness.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { ScratchSpace } from '../ports/scratch.ts';
@@ -32,6 +33,8 @@ export interface UseCaseDeps {
   readonly instanceId?: string;
   /** Email to holders (password-reset links); absent when no SMTP is configured. */
   readonly mailer?: Mailer | undefined;
+  /** Selling bundles (Stripe, or none: the operator grants them); absent means none. */
+  readonly payments?: PaymentProvider | undefined;
 }
 
 /** Where use cases report what an operator needs to know (infrastructure failures, recoveries). */

@@ -19,7 +19,9 @@ import { registerReference } from './reference/routes.ts';
 import { authenticationHook } from './plugins/authenticate.ts';
 import { refuseKeyInBody, refuseKeyInUrl } from './plugins/key-guard.ts';
 import { refuseControlCharacters } from './plugins/text-guard.ts';
+import { registerBundles } from './routes/account/bundles.ts';
 import { registerCredits } from './routes/account/credits.ts';
+import { registerStripeWebhook } from './routes/webhooks/stripe.ts';
 import { registerDownload } from './routes/downloads/file.ts';
 import { registerSearch } from './routes/geography/search.ts';
 import { registerVariables } from './routes/geography/variables.ts';
@@ -108,6 +110,9 @@ export function buildApp(given: AppDeps): FastifyInstance {
     registerMetrics(open, deps, metrics);
   });
 
+  // Stripe's webhook: its own scope, as it reads the body as the bytes that were signed.
+  void app.register(async (webhooks: Api) => registerStripeWebhook(webhooks, deps));
+
   // The account area: its own scope (form bodies, session cookies, HTML pages).
   void app.register(async (web: Api) => registerAccountArea(web, deps));
 
@@ -118,6 +123,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
     registerHistory(authenticated, deps);
     registerGetQuery(authenticated, deps);
     registerCredits(authenticated, deps);
+    registerBundles(authenticated, deps);
     registerSearch(authenticated, deps);
     registerVariables(authenticated, deps);
     registerCodebook(authenticated, deps);

@@ -75,6 +75,18 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       '200': { credits_remaining: 5, tier: 'free', credits_purchased: 0, credits_used: 12, free_credits_remaining: 5, free_credits_reset: '2026-11-30T00:00:00+11:00' },
     },
   },
+  getBundles: {
+    responses: {
+      '200': {
+        bundles: [
+          { bundle_id: 'starter', name: 'Starter', credits: 100, paid_days: 30, price: 2500, currency: 'aud', tax_note: 'GST included' },
+          { bundle_id: 'research', name: 'Research', credits: 500, paid_days: 90, price: 10000, currency: 'aud', tax_note: 'GST included' },
+        ],
+        purchase: 'checkout',
+        buy_url: 'https://spq.example.org/console/buy',
+      },
+    },
+  },
   searchGeography: {
     responses: {
       '200': {

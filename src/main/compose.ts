@@ -17,6 +17,9 @@ import { createS3FileStore } from '../adapters/filestore/s3.ts';
 import { openImplicates } from '../adapters/pools/implicates.ts';
 import { openPoolRelease } from '../adapters/pools/release.ts';
 import { createSmtpMailer } from '../adapters/mail/smtp.ts';
+import { noPayments } from '../adapters/payments/none.ts';
+import { createStripePayments } from '../adapters/payments/stripe.ts';
+import type { PaymentProvider } from '../ports/payments.ts';
 import { createMemoryRateLimiter } from '../adapters/ratelimit/memory.ts';
 import { createRedisRateLimiter } from '../adapters/ratelimit/redis.ts';
 import { createRedisRevocations } from '../adapters/revocations/redis.ts';
@@ -67,6 +70,12 @@ function revocationsFor(config: Config, log: ServiceLog): KeyRevocations {
 function mailerFor(config: Config): Mailer | undefined {
   if (config.mail.smtpUrl === undefined) return undefined;
   return createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from ?? `spq <no-reply@${new URL(publicBaseUrl(config)).hostname}>` });
+}
+
+/** Stripe when SPQ_PAYMENTS=stripe; else none: the operator grants bundles and the account area says how to reach them. */
+function paymentsFor(config: Config): PaymentProvider {
+  const stripe = config.payments.stripe;
+  return config.payments.provider === 'stripe' && stripe !== undefined ? createStripePayments(stripe) : noPayments(config.payments.operatorContact);
 }
 
 function fileStoreFor(config: Config, secret: string): FileStore {
@@ -143,6 +152,7 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
     closers.push(() => keyRevocations.close());
     const files = fileStoreFor(config, serverSecret);
     const mailer = mailerFor(config);
+    const payments = paymentsFor(config);
     if (mailer !== undefined) closers.push(() => mailer.close());
     const passwords = createThreadHasher({ threads: config.accountArea.passwordThreads, queue: config.accountArea.passwordQueue });
     closers.push(() => passwords.close());
@@ -155,6 +165,9 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
         : `API keys: held in memory, rechecked every ${config.keyRecheckMs} ms (revocations by this process at once)`,
       config.s3 ? `files: S3 bucket ${config.s3.bucket}` : `files: ${config.dataDir}/files`,
       mailer?.description ?? 'mail: none (SPQ_SMTP_URL unset): holders ask the operator for reset links',
+      payments.name === 'stripe'
+        ? `payments: Stripe Checkout, ${config.payments.bundles.length} bundles, webhook at /webhooks/stripe`
+        : 'payments: none (SPQ_PAYMENTS unset): the operator adds bundles with `spq admin bundle add`',
     ];
     // This process's id in the instance leases; its scratch directory carries it (maintenance.ts).
     const instanceId = cryptoRandomness.id('ins');
@@ -169,6 +182,7 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
       clock,
       mailer,
       passwords,
+      payments,
       serverSecret,
       randomness: cryptoRandomness,
       scratch: localScratch(join(config.dataDir, 'tmp', instanceId)),

@@ -1,5 +1,6 @@
 import type { CredentialStore } from './credential-store.ts';
 import type { Ledger } from './ledger.ts';
+import type { PaymentLedger } from './payment-ledger.ts';
 import type { QueryLog } from './query-log.ts';
 
 export type { Account, ApiKeyRecord } from './credential-store.ts';
@@ -20,7 +21,10 @@ export interface StoreLifecycle {
  * (account creation opens a balance; a charge writes the pending query). One implementation per
  * database (SQLite, PostgreSQL) and an in-memory fake, all passing the three suites.
  */
-export interface AccountStore extends StoreLifecycle, CredentialStore, Ledger, QueryLog {}
+export interface AccountStore extends StoreLifecycle, CredentialStore, Ledger, QueryLog {
+  /** Payment events applied to the ledger (the databases' adapters; the in-memory fake has none, so it cannot sell bundles). */
+  readonly payments?: PaymentLedger;
+}
 
 /**
  * The store could not be reached or answered too late (connection lost, pool exhausted, statement

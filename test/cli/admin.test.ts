@@ -225,6 +225,39 @@ describe('spq admin', () => {
   });
 });
 
+describe('spq admin payments', () => {
+  it('lists purchases with refunds and shortfalls, and the refused events with their reasons', async () => {
+    const payments = createSqliteAccountStore({ file: join(dataDir, 'spq.sqlite') });
+    try {
+      const now = new Date();
+      const { accountId } = await payments.createAccount({ email: 'buyer@example.org', now });
+      const catalogue = [{ id: 'starter', credits: 100, days: 30, price: 2500, currency: 'aud' }];
+      const checkout = { bundleId: 'starter', quotedPrice: 2500, quotedCurrency: 'aud', amountPaid: 2500, currency: 'aud' };
+      const events = [
+        { kind: 'checkout_completed', eventId: 'evt_cli_1', type: 'checkout.session.completed', paymentId: 'pi_cli_1', accountId, checkout, receiptUrl: 'https://pay.stripe.com/receipts/x', checkoutId: 'cs_test_1' },
+        { kind: 'refund', eventId: 'evt_cli_2', type: 'charge.refunded', paymentId: 'pi_cli_1', amountRefunded: 2500 },
+        { kind: 'checkout_completed', eventId: 'evt_cli_3', type: 'checkout.session.completed', paymentId: 'pi_cli_2', accountId, checkout: { ...checkout, currency: 'usd' }, receiptUrl: null, checkoutId: 'cs_test_2' },
+      ] as const;
+      await payments.payments!.recordEvent(events[0], now);
+      await payments.payments!.applyEvent('evt_cli_1', catalogue, now);
+      expect((await payments.charge({ accountId, queryId: newId('qry'), credits: 45, now, query: { executedAt: now, datasetType: 'persons', geographySelections: ['Fitzroy'], nObservations: 10, metadata: {}, fileKey: null, downloadExpires: now } })).ok).toBe(true);
+      for (const event of events.slice(1)) {
+        await payments.payments!.recordEvent(event, now);
+        await payments.payments!.applyEvent(event.eventId, catalogue, now);
+      }
+      const run = await spq('admin', 'payments');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`pi_cli_1  ${accountId}  starter  100 credits  25.00 AUD  granted`);
+      expect(run.stdout).toContain('refunded 25.00 AUD, 60 credits taken back, SHORTFALL 40 credits (already spent)');
+      expect(run.stdout).toMatch(/evt_cli_3 {2}checkout\.session\.completed {2}pi_cli_2 .* currency_mismatch/);
+      const json = await spq('admin', 'payments', '--shortfalls', '--json');
+      expect(JSON.parse(json.stdout)).toMatchObject({ purchases: [{ paymentId: 'pi_cli_1', shortfall: 40 }], refused: [{ eventId: 'evt_cli_3' }] });
+    } finally {
+      await payments.close();
+    }
+  });
+});
+
 describe('spq admin --data-dir, --host, --port: the same resolution as spq serve', () => {
   it('writes to the data directory it is given (not ./data) and prints links for the server it names', async () => {
     const other = mkdtempSync(join(tmpdir(), 'spq-admin-other-'));

@@ -16,13 +16,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
 import { startTestServer, type TestServer } from '../http/harness.ts';
-import { chromiumForTests, describeViolations, launchChromium, runAxe, scrollWidth, unlabelledControls } from '../support/chromium.ts';
+import { acceptInvitation, checkAccountPage, chromiumForTests, describeViolations, DESKTOP, launchChromium, PHONE, runAxe, unlabelledControls } from '../support/chromium.ts';
 
 const available = chromiumForTests();
 const SHOTS = process.env.SPQ_SCREENSHOTS_DIR;
 const PASSWORD = 'copper lantern meadow 7';
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
 let s: TestServer;
 let browser: Browser;
@@ -41,43 +39,9 @@ async function shot(name: string, options: { mask?: string[] } = {}): Promise<vo
 /** axe-core's violations on the page as it is now; only violations are gathered in full, as this runs on every page state. */
 const axeViolations = async (): Promise<string[]> => describeViolations(await runAxe(page, { resultTypes: ['violations'] }));
 
-/** Links, buttons and checkboxes smaller than 24 × 24 px (WCAG 2.2 target size), skipping inline links in running text. */
-async function smallTargets(): Promise<string[]> {
-  return page.$$eval('header a, header button, nav a, button, input[type=checkbox], td.action a, summary, .button', (elements) =>
-    elements
-      .filter((e) => (e as unknown as { offsetParent: unknown }).offsetParent !== null)
-      .map((e) => ({ e, r: e.getBoundingClientRect() }))
-      .filter(({ r }) => r.width > 0 && (r.height < 24 || r.width < 24))
-      .map(({ e, r }) => `${e.outerHTML.slice(0, 80)} ${Math.round(r.width)}×${Math.round(r.height)}`),
-  );
-}
-
-/**
- * The page at desktop and phone width: no axe violation, nothing wider than the screen, tap
- * targets ≥ 24 px; on the phone, each card's action link is inside the screen.
- */
+/** The page at desktop and phone width, as every account-area page is checked (support/chromium.ts). */
 async function checkPage(name: string, options: { dark?: boolean } = {}): Promise<void> {
-  for (const viewport of [DESKTOP, PHONE]) {
-    await page.setViewportSize(viewport);
-    const where = `${name} at ${viewport.width} px`;
-    expect(await axeViolations(), where).toEqual([]);
-    expect(await scrollWidth(page), where).toBeLessThanOrEqual(viewport.width);
-    expect(await smallTargets(), where).toEqual([]);
-    if (viewport === PHONE) {
-      const offScreen = await page.$$eval('td.action a', (links, width) => links.filter((a) => a.getBoundingClientRect().right > (width as number)).map((a) => a.outerHTML), viewport.width);
-      expect(offScreen, where).toEqual([]);
-    }
-    checked.push(where);
-    if (options.dark) {
-      await page.emulateMedia({ colorScheme: 'dark' });
-      // The dark palette is really in use (prefers-color-scheme), and still passes (contrast included).
-      expect(await page.$eval('body', (body) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(body).backgroundColor)).toBe('rgb(21, 23, 26)');
-      expect(await axeViolations(), `${where}, dark`).toEqual([]);
-      checked.push(`${where}, dark`);
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
-  }
-  await page.setViewportSize(DESKTOP);
+  checked.push(...(await checkAccountPage(page, name, options)));
 }
 
 describe.skipIf(!available)('account area in Chromium', () => {
@@ -269,11 +233,7 @@ describe.skipIf(!available)('account area in Chromium', () => {
     for (let i = 0; i < 5; i++) expect((await s.call('/query/execute', { key, body: { geography_level: 'suburb', geography_selections: ['Burnley'], dataset_type: 'persons', n_observations: 5, output_format: 'csv' } })).status).toBe(200);
     const link = await issueOneTimeLink({ ...s.deps, credentials: s.store }, { accountId, purpose: 'invitation' });
     if (!link.ok) throw new Error(link.error.detail);
-    await page.goto(`${s.baseUrl}${link.value.path}`);
-    await page.getByLabel('New password').fill(PASSWORD);
-    await page.getByLabel('The same password again').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password' }).click();
-    await page.waitForURL('**/console/overview?welcome=1');
+    await acceptInvitation(page, `${s.baseUrl}${link.value.path}`, PASSWORD);
     expect(await page.textContent('main')).toMatch(/0 of 5 free credits left this week; back to 5 on \d{1,2} \w{3} 2026/);
     await checkPage('overview, free tier spent', { dark: true });
 
@@ -283,7 +243,7 @@ describe.skipIf(!available)('account area in Chromium', () => {
     await page.getByRole('button', { name: 'See the price' }).click();
     expect(await page.textContent('h1')).toBe('Check and run');
     expect(await page.getByRole('button', { name: /^Run/ }).count()).toBe(0);
-    expect(await page.textContent('main')).toContain('To get credits, ask the service operator');
+    expect(await page.textContent('main')).toContain('To get credits, buy a bundle');
     await checkPage('preview, balance cannot pay');
     await shot('query-preview-no-credits');
   });

@@ -291,7 +291,7 @@ describe('the builder', () => {
     expect(price).toBeGreaterThan(before.creditsRemaining);
     expect(page).not.toMatch(/Run for/);
     expect(page).not.toContain('action="/console/query/execute"><input type="hidden" name="_csrf" value="');
-    expect(words(page)).toContain(`This query costs ${price} credit${price === 1 ? '' : 's'} and the account has ${before.creditsRemaining}. To get credits, ask the service operator for a bundle or a grant for this account.`);
+    expect(words(page)).toContain(`This query costs ${price} credit${price === 1 ? '' : 's'} and the account has ${before.creditsRemaining}. To get credits, buy a bundle (Buy credits, in the menu) or ask the service operator for a grant to this account.`);
     expect(words(page)).not.toContain('402');
 
     const test = await post('/console/query/preview', { _csrf: browser.csrf, ...BUILDER, ...big, test_mode: 'yes' }, browser.cookie);

@@ -18,6 +18,7 @@ import { localScratch } from '../../src/adapters/scratch/local.ts';
 import { Drain } from '../../src/app/drain.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Mailer } from '../../src/ports/mailer.ts';
+import type { PaymentProvider } from '../../src/ports/payments.ts';
 import { generateApiKey, hashApiKey, last4, newId, type KeyKind } from '../../src/core/keys.ts';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import type { AccountStore } from '../../src/ports/account-store.ts';
@@ -75,6 +76,8 @@ export async function startTestServer(
     areas?: readonly FixtureSuburb[];
     /** Sends the account area's reset links (e.g. SMTP to a test server); none by default. */
     mailer?: Mailer;
+    /** Sells bundles (e.g. the Stripe adapter pointed at a stand-in); none by default. */
+    payments?: PaymentProvider;
   } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'spq-http-'));
@@ -118,6 +121,7 @@ export async function startTestServer(
     drain: new Drain(),
     ...(options.mailer ? { mailer: options.mailer } : {}),
     passwords: createThreadHasher(),
+    ...(options.payments ? { payments: options.payments } : {}),
   };
   const app = buildApp(deps);
   app.addHook('onClose', async () => deps.passwords.close());

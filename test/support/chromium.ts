@@ -67,3 +67,59 @@ export async function unlabelledControls(page: Page): Promise<string[]> {
 /** The document's full width: more than the viewport means the page scrolls sideways. */
 export const scrollWidth = (page: Page): Promise<number> =>
   page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+
+export const DESKTOP = { width: 1280, height: 900 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+/** Links, buttons and checkboxes smaller than 24 × 24 px (WCAG 2.2 target size), skipping inline links in running text. */
+export async function smallTargets(page: Page): Promise<string[]> {
+  return page.$$eval('header a, header button, nav a, button, input[type=checkbox], td.action a, summary, .button', (elements) =>
+    elements
+      .filter((e) => (e as unknown as { offsetParent: unknown }).offsetParent !== null)
+      .map((e) => ({ e, r: e.getBoundingClientRect() }))
+      .filter(({ r }) => r.width > 0 && (r.height < 24 || r.width < 24))
+      .map(({ e, r }) => `${e.outerHTML.slice(0, 80)} ${Math.round(r.width)}×${Math.round(r.height)}`),
+  );
+}
+
+/**
+ * An account-area page at desktop and phone width: no axe violation, nothing wider than the
+ * screen, tap targets ≥ 24 px; on the phone, each card's action link is inside the screen; with
+ * `dark`, the dark palette in use and still passing. Returns the states it checked.
+ */
+export async function checkAccountPage(page: Page, name: string, options: { dark?: boolean } = {}): Promise<string[]> {
+  const { expect } = await import('vitest');
+  const violations = async () => describeViolations(await runAxe(page, { resultTypes: ['violations'] }));
+  const checked: string[] = [];
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    const where = `${name} at ${viewport.width} px`;
+    expect(await violations(), where).toEqual([]);
+    expect(await scrollWidth(page), where).toBeLessThanOrEqual(viewport.width);
+    expect(await smallTargets(page), where).toEqual([]);
+    if (viewport === PHONE) {
+      const offScreen = await page.$$eval('td.action a', (links, width) => links.filter((a) => a.getBoundingClientRect().right > (width as number)).map((a) => a.outerHTML), viewport.width);
+      expect(offScreen, where).toEqual([]);
+    }
+    checked.push(where);
+    if (options.dark) {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      // The dark palette is really in use (prefers-color-scheme), and still passes (contrast included).
+      expect(await page.$eval('body', (body) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(body).backgroundColor)).toBe('rgb(21, 23, 26)');
+      expect(await violations(), `${where}, dark`).toEqual([]);
+      checked.push(`${where}, dark`);
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  return checked;
+}
+
+/** A holder opens their invitation link and sets their password: signed in by it, on the overview. */
+export async function acceptInvitation(page: Page, url: string, password: string): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('New password').fill(password);
+  await page.getByLabel('The same password again').fill(password);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await page.waitForURL('**/console/overview?welcome=1');
+}

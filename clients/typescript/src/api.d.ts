@@ -164,6 +164,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/bundles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bundles on sale (extension)
+         * @description The bundles this service sells: credits, days of the paid tier, price (in the smallest unit of the currency, tax included). Holders buy them in the account area (`buy_url`) when the operator takes payment through Stripe, else from the operator. Costs nothing; counts against the rate limit like every authenticated call.
+         */
+        get: operations["getBundles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/geography/search": {
         parameters: {
             query?: never;
@@ -1318,6 +1338,127 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CreditsResult"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedBody"];
+                };
+            };
+            /** @description Request rate exceeded; the Retry-After header gives the same seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedBody"];
+                };
+            };
+            /** @description Server error; retry with exponential backoff */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorBody"];
+                };
+            };
+        };
+    };
+    getBundles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extension: the bundles this service sells (docs/api.md, "Bundles") */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bundles": [
+                     *         {
+                     *           "bundle_id": "starter",
+                     *           "name": "Starter",
+                     *           "credits": 100,
+                     *           "paid_days": 30,
+                     *           "price": 2500,
+                     *           "currency": "aud",
+                     *           "tax_note": "GST included"
+                     *         },
+                     *         {
+                     *           "bundle_id": "research",
+                     *           "name": "Research",
+                     *           "credits": 500,
+                     *           "paid_days": 90,
+                     *           "price": 10000,
+                     *           "currency": "aud",
+                     *           "tax_note": "GST included"
+                     *         }
+                     *       ],
+                     *       "purchase": "checkout",
+                     *       "buy_url": "https://spq.example.org/console/buy"
+                     *     }
+                     */
+                    "application/json": {
+                        bundles: {
+                            /** @description The catalogue id; the account area's "Buy credits" page buys it */
+                            bundle_id: string;
+                            name: string;
+                            /** @description Credits added to the purchased balance (they never expire) */
+                            credits: number;
+                            /** @description Days of the paid tier from the moment of purchase */
+                            paid_days: number;
+                            /** @description Price in the currency's smallest unit (cents), tax included */
+                            price: number;
+                            /** @description ISO 4217, lower case (e.g. "aud") */
+                            currency: string;
+                            /** @description What the price includes, e.g. "GST included"; empty when the operator says nothing */
+                            tax_note: string;
+                        }[];
+                        /**
+                         * @description checkout: holders buy bundles themselves in the account area (/console/buy, paid through Stripe); operator: the operator adds bundles on request
+                         * @enum {string}
+                         */
+                        purchase: "checkout" | "operator";
+                        /** @description The account area's "Buy credits" page */
+                        buy_url: string;
+                    };
                 };
             };
             /** @description Error */

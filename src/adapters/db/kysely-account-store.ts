@@ -3,6 +3,7 @@ import type { AccountStore } from '../../ports/account-store.ts';
 import { createKyselyCredentialStore } from './kysely-credential-store.ts';
 import type { StoreDriver } from './kysely-driver.ts';
 import { createKyselyLedger } from './kysely-ledger.ts';
+import { createKyselyPaymentLedger } from './kysely-payment-ledger.ts';
 import { createKyselyQueryLog } from './kysely-query-log.ts';
 import { applyMigrations } from './migrations.ts';
 
@@ -17,6 +18,7 @@ export function createKyselyAccountStore(driver: StoreDriver): AccountStore {
     ...createKyselyCredentialStore(driver),
     ...createKyselyLedger(driver),
     ...createKyselyQueryLog(driver),
+    payments: createKyselyPaymentLedger(driver),
 
     async migrate() {
       await driver.migrate(async (trx) => {

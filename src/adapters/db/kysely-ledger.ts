@@ -18,12 +18,7 @@ type Balance = Selectable<BalancesTable>;
 export function createKyselyLedger(driver: StoreDriver): Ledger {
   const { db } = driver;
 
-  async function lockBalance(trx: Kysely<Database>, accountId: string): Promise<Balance> {
-    const query = trx.selectFrom('balances').selectAll().where('account_id', '=', accountId);
-    const row = await (driver.rowLocks ? query.forUpdate() : query).executeTakeFirst();
-    if (!row) throw new Error(`no balance row for account ${accountId}`);
-    return row;
-  }
+  const lockBalance = (trx: Kysely<Database>, accountId: string): Promise<Balance> => lockBalanceRow(trx, accountId, driver.rowLocks);
 
   async function bundleWindows(trx: Kysely<Database>, accountId: string) {
     const rows = await trx.selectFrom('bundles').select(['starts_at', 'expires_at']).where('account_id', '=', accountId).execute();
@@ -227,6 +222,14 @@ export function createKyselyLedger(driver: StoreDriver): Ledger {
   };
 }
 
+/** The account's balance row, held until the transaction ends (FOR UPDATE where the database needs it). */
+export async function lockBalanceRow(trx: Kysely<Database>, accountId: string, rowLocks: boolean): Promise<Balance> {
+  const query = trx.selectFrom('balances').selectAll().where('account_id', '=', accountId);
+  const row = await (rowLocks ? query.forUpdate() : query).executeTakeFirst();
+  if (!row) throw new Error(`no balance row for account ${accountId}`);
+  return row;
+}
+
 /** This very charge committed already (a retried transaction, or a retry of an unknown outcome): the balance as it stands. */
 async function retriedCharge(trx: Kysely<Database>, request: ChargeRequest, balance: Balance): Promise<Result<{ readonly creditsRemaining: number }, ChargeFailure> | undefined> {
   const { accountId, queryId } = request;
@@ -390,7 +393,7 @@ async function reverseCharge(
   });
 }
 
-async function appendLedger(
+export async function appendLedger(
   trx: Kysely<Database>,
   entry: { accountId: string; kind: LedgerKind; free: number; purchased: number; now: Date; queryId?: string; note?: string },
 ): Promise<void> {

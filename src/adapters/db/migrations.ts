@@ -168,6 +168,46 @@ export const MIGRATIONS: readonly Migration[] = [
       await db.schema.alterTable('web_sessions').addColumn('user_agent', 'text').execute();
     },
   },
+  {
+    // Bundles sold through a payment provider (issue 41): each webhook event once (its id the key),
+    // and each payment once (its id the key, the row every event about it locks).
+    name: '0006_payments',
+    async up(db) {
+      await db.schema
+        .createTable('payments')
+        .addColumn('payment_id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text')
+        .addColumn('catalogue_bundle', 'text')
+        .addColumn('credits', 'integer', (c) => c.notNull())
+        .addColumn('days', 'integer', (c) => c.notNull())
+        .addColumn('amount_paid', 'integer', (c) => c.notNull())
+        .addColumn('currency', 'text')
+        .addColumn('receipt_url', 'text')
+        .addColumn('checkout_id', 'text')
+        .addColumn('bundle_id', 'text')
+        .addColumn('granted_at', 'bigint')
+        .addColumn('amount_refunded', 'integer', (c) => c.notNull())
+        .addColumn('dispute_lost', 'integer', (c) => c.notNull())
+        .addColumn('credits_reversed', 'integer', (c) => c.notNull())
+        .addColumn('shortfall', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('payments_account').on('payments').columns(['account_id', 'created_at']).execute();
+      await db.schema
+        .createTable('payment_events')
+        .addColumn('event_id', 'text', (c) => c.primaryKey())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('payment_id', 'text')
+        .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('received', 'applied', 'refused', 'ignored')`))
+        .addColumn('reason', 'text')
+        .addColumn('event', 'text', (c) => c.notNull())
+        .addColumn('received_at', 'bigint', (c) => c.notNull())
+        .addColumn('applied_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('payment_events_status').on('payment_events').columns(['status', 'received_at']).execute();
+    },
+  },
 ];
 
 /** Applies the pending migrations on `trx`, which must be a transaction holding the migration lock. */

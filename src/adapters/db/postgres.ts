@@ -87,6 +87,8 @@ export function createPostgresAccountStore(options: PostgresStoreOptions): Accou
 function reportingUnavailable<Store extends object>(store: Store): Store {
   const wrapped = {} as Record<string, unknown>;
   for (const [name, method] of Object.entries(store) as [string, unknown][]) {
+    // A port the store carries (its payment ledger) is wrapped the same way.
+    if (typeof method === 'object' && method !== null) wrapped[name] = reportingUnavailable(method);
     if (typeof method !== 'function') continue;
     wrapped[name] = async (...args: unknown[]) => {
       try {

@@ -134,6 +134,44 @@ export interface WebSessionsTable {
   user_agent: string | null;
 }
 
+/** One row per payment (Stripe: PaymentIntent), made by the first event about it (migration 0006). */
+export interface PaymentsTable {
+  payment_id: string;
+  account_id: string | null;
+  /** The catalogue bundle the checkout was for. */
+  catalogue_bundle: string | null;
+  credits: number;
+  days: number;
+  amount_paid: number;
+  currency: string | null;
+  receipt_url: string | null;
+  checkout_id: string | null;
+  /** The bundles row the grant made. */
+  bundle_id: string | null;
+  granted_at: number | null;
+  /** The most any event reported refunded (cumulative). */
+  amount_refunded: number;
+  /** 1 once a dispute was lost. */
+  dispute_lost: number;
+  credits_reversed: number;
+  shortfall: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Every webhook event once, by its id (migration 0006). */
+export interface PaymentEventsTable {
+  event_id: string;
+  type: string;
+  payment_id: string | null;
+  status: 'received' | 'applied' | 'refused' | 'ignored';
+  reason: string | null;
+  /** JSON: the event as the payment port read it. */
+  event: string;
+  received_at: number;
+  applied_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -146,4 +184,6 @@ export interface Database {
   web_credentials: WebCredentialsTable;
   web_tokens: WebTokensTable;
   web_sessions: WebSessionsTable;
+  payments: PaymentsTable;
+  payment_events: PaymentEventsTable;
 }

@@ -6,6 +6,7 @@
  * row. Ids are written digit by digit. Output goes through two 1 MiB buffers in turn, one file
  * write in flight while the other fills.
  */
+import { csvField as rfc4180Field } from '../../core/csv.ts';
 import { writeNewFile } from './file-output.ts';
 import { putPaddedId } from './ascii.ts';
 import { NULL_CODE } from './coded.ts';
@@ -43,10 +44,8 @@ const COMMA = 44;
 const NEWLINE = 10;
 const BUFFER = 1 << 20;
 
-/** A field as DuckDB's csv writer quotes it: an empty text (a geography column's, where an area has none) as "", unlike NULL. */
-export function csvField(value: string): string {
-  return value === '' || /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
+/** A field as DuckDB's csv writer quotes it: RFC 4180 (core/csv.ts), and an empty text (a geography column's, where an area has none) as "", unlike NULL. */
+export const csvField = (value: string): string => (value === '' ? '""' : rfc4180Field(value));
 
 /** Writes the file; resolves with the number of data rows once it is complete on disk (removes it on failure). */
 export async function writeCsv(opts: CsvOptions): Promise<number> {

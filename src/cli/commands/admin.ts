@@ -7,6 +7,7 @@ import type { Result } from '../../core/result.ts';
 import type { ApiKeyRecord, CreditSummary, Tier } from '../../ports/account-store.ts';
 import { systemClock } from '../../ports/clock.ts';
 import { configOverrides, portOption, type ServerLocation } from '../options.ts';
+import { registerPaymentCommands } from './admin-payments.ts';
 
 /** The server's location flags of this `spq admin` run (set before its action runs). */
 let location: ServerLocation = {};
@@ -105,6 +106,7 @@ export function registerAdminCommands(program: Command): void {
   registerKeyCommands(admin);
   registerCreditCommands(admin);
   registerWhereCommand(admin);
+  registerPaymentCommands(admin, { run: runAdmin, out });
 }
 
 /** `spq admin` itself: the server-location flags every subcommand shares, and usage errors exiting with 2. */

@@ -126,6 +126,11 @@ async function recoverInterruptedWork(config: Config, services: Services, opsLog
   const refunded =
     (await recoverPendingQueries(services, opsLog, embedded ? 0 : PENDING_TIMEOUT_MS)) + (embedded ? 0 : await recoverLapsedInstances(services, opsLog));
   if (refunded > 0) say(`refunded ${refunded} quer${refunded === 1 ? 'y' : 'ies'} interrupted by an earlier stop`);
+  // A payment event recorded by a process that stopped before applying it: applied now, once
+  // (applying is conditional on its status, so an instance applying it at this moment is harmless).
+  const { recoverPaymentEvents } = await import('../../app/payments.ts');
+  const applied = await recoverPaymentEvents(services, opsLog);
+  if (applied > 0) say(`applied ${applied} payment event${applied === 1 ? '' : 's'} recorded before an earlier stop`);
   // One embedded instance owns its data directory, so no upload can still be under way: the files of
   // refunded queries (a stop between a refund and its delete left them) go now, not an hour later.
   if (embedded) await collectFailedFiles(services, opsLog, 0);

@@ -21,6 +21,8 @@ import { overviewBody } from './pages/overview.ts';
 import { queryBody } from './pages/query.ts';
 import * as render from './pages/render.ts';
 import { registerSelfService } from './self-service-routes.ts';
+import { registerBuyCredits } from './buy-routes.ts';
+import { accountPurchases } from '../../app/payments.ts';
 import { clearedSessionCookie, cookieValue, csrfOk, currentSession, knownBrowserCookie, knownBrowserCookieName, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
 
 const FORM_BODY_LIMIT = 16 * 1024;
@@ -175,7 +177,9 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     return reply.redirect(`${HOME}?welcome=1`, 303);
   });
 
-  registerSelfService(app, deps, { signInDeps, holderDeps, secure, formRoute, hidden, send, signedIn, refusal });
+  const kit = { signInDeps, holderDeps, secure, formRoute, hidden, send, signedIn, refusal };
+  registerSelfService(app, deps, kit);
+  registerBuyCredits(app, deps, kit);
 
   // API keys
   const keysPage = async (reply: FastifyReply, context: WebContext & { email: string; section: Section }, status = 200, extra: { created?: Parameters<typeof render.keysBody>[3]; message?: ReturnType<typeof html> } = {}) => {
@@ -225,8 +229,8 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   // Credits and settings
   const creditsPage = async (request: FastifyRequest, reply: FastifyReply, context: WebContext & { email: string; section: Section }, status = 200, message?: ReturnType<typeof html>) => {
     const pageNumber = pageOf(request);
-    const [overview, timeZone] = await Promise.all([creditsOverview(holderDeps, context.session.accountId, pageNumber, PER_PAGE), timeZoneOf(holderDeps, context.session.accountId)]);
-    return send(reply, status, 'Credits', render.creditsBody(context.csrf, overview, timeZone, TIME_ZONES, pageNumber, PER_PAGE, message), context);
+    const [overview, timeZone, purchases] = await Promise.all([creditsOverview(holderDeps, context.session.accountId, pageNumber, PER_PAGE), timeZoneOf(holderDeps, context.session.accountId), accountPurchases(deps, context.session.accountId)]);
+    return send(reply, status, 'Credits', render.creditsBody(context.csrf, overview, timeZone, TIME_ZONES, pageNumber, PER_PAGE, message, purchases), context);
   };
   app.get('/console/credits', hidden, async (request, reply) => {
     const context = await signedIn(request, reply, 'credits');

@@ -29,13 +29,14 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
 }
 
 /** The page's place in the navigation ('other': none of its entries, e.g. a 404 page). */
-export type Section = 'overview' | 'keys' | 'credits' | 'queries' | 'query' | 'account' | 'other';
+export type Section = 'overview' | 'keys' | 'credits' | 'buy' | 'queries' | 'query' | 'account' | 'other';
 
 const NAV: readonly [Section, string, string][] = [
   ['overview', '/console/overview', 'Overview'],
   ['query', '/console/query', 'New query'],
   ['queries', '/console/queries', 'Queries'],
   ['credits', '/console/credits', 'Credits'],
+  ['buy', '/console/buy', 'Buy credits'],
   ['keys', '/console/keys', 'API keys'],
   ['account', '/console/account', 'Account'],
 ];

@@ -10,6 +10,8 @@ import { PLACE_EXAMPLES, PLACE_SEPARATOR } from '../../../app/web/builder.ts';
 import { SANDBOX_MAX_OBSERVATIONS } from '../../../core/pricing.ts';
 import { FREE_WEEKLY_CREDITS } from '../../../core/ledger/weekly-reset.ts';
 import type { FormBody } from './forms.ts';
+import type { Purchase } from '../../../ports/payment-ledger.ts';
+import { purchasesSection } from './buy.ts';
 import { randomUUID } from 'node:crypto';
 
 const LEDGER_WORDS: Readonly<Record<string, string>> = {
@@ -19,6 +21,10 @@ const LEDGER_WORDS: Readonly<Record<string, string>> = {
   charge: 'Query charged',
   refund: 'Query refunded',
 };
+
+/** A bundle_purchase entry that takes credits away is a refund's or a lost dispute's take-back (kysely-payment-ledger.ts). */
+const ledgerWords = (e: { readonly kind: string; readonly purchasedCredits: number; readonly note: string | null }): string =>
+  e.kind === 'bundle_purchase' && (e.purchasedCredits < 0 || (e.note ?? '').includes(' taken back')) ? 'Bundle taken back (refund or dispute)' : (LEDGER_WORDS[e.kind] ?? e.kind);
 
 export function signInBody(error?: string, email = ''): Html {
   return html`${error ? notice('error', error) : ''}
@@ -72,7 +78,7 @@ export function revokeBody(csrf: string, key: ApiKeyRecord): Html {
 <div><button type="submit" class="danger">Revoke key</button> <a href="/console/keys">Cancel</a></div></form>`;
 }
 
-export function creditsBody(csrf: string, overview: CreditsOverview, timeZone: string, timeZones: readonly string[], page: number, perPage: number, message?: Html): Html {
+export function creditsBody(csrf: string, overview: CreditsOverview, timeZone: string, timeZones: readonly string[], page: number, perPage: number, message?: Html, purchases: readonly Purchase[] = []): Html {
   const s = overview.summary;
   const totalPages = Math.max(1, Math.ceil(overview.ledger.total / perPage));
   return html`${message ?? ''}<dl class="figures">
@@ -84,9 +90,10 @@ ${renewalFigures(s, overview.bundles, timeZone)}
 <h2>Bundles</h2>
 ${overview.bundles.length === 0 ? html`<p>No bundles. ${GET_CREDITS}</p>` : tableBox('Bundles', html`<table><thead><tr><th scope="col" class="num">Credits</th><th scope="col">From</th><th scope="col">Paid tier until</th></tr></thead><tbody>
 ${overview.bundles.map((b) => html`<tr><td class="num">${b.credits}</td><td>${when(b.startsAt, timeZone)}</td><td>${when(b.expiresAt, timeZone)}</td></tr>`)}</tbody></table>`)}
+${purchasesSection(purchases, timeZone)}
 <h2 id="ledger">Ledger</h2>
 ${tableBox('Ledger', html`<table class="cards"><thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col" class="num">Free</th><th scope="col" class="num">Bought</th><th scope="col" class="num">Balance</th><th scope="col">Query</th></tr></thead><tbody>
-${overview.ledger.items.map((e, i) => html`<tr><td data-label="When">${when(e.createdAt, timeZone)}</td><td data-label="What">${e.kind === 'charge' && e.freeCredits === 0 && e.purchasedCredits === 0 ? html`Test-mode query <span class="hint">(free)</span>` : (LEDGER_WORDS[e.kind] ?? e.kind)}${e.note && e.kind === 'grant' ? html` <span class="hint">(${e.note})</span>` : ''}</td><td class="num" data-label="Free">${signed(e.freeCredits)}</td><td class="num" data-label="Bought">${signed(e.purchasedCredits)}</td><td class="num" data-label="Balance">${overview.balanceAfter[i]}</td><td data-label="Query">${e.queryId ? html`<a href="/console/queries/${e.queryId}"><code class="id">${e.queryId}</code></a>` : ''}</td></tr>`)}
+${overview.ledger.items.map((e, i) => html`<tr><td data-label="When">${when(e.createdAt, timeZone)}</td><td data-label="What">${e.kind === 'charge' && e.freeCredits === 0 && e.purchasedCredits === 0 ? html`Test-mode query <span class="hint">(free)</span>` : ledgerWords(e)}${e.note && (e.kind === 'grant' || e.kind === 'bundle_purchase') ? html` <span class="hint">(${e.note})</span>` : ''}</td><td class="num" data-label="Free">${signed(e.freeCredits)}</td><td class="num" data-label="Bought">${signed(e.purchasedCredits)}</td><td class="num" data-label="Balance">${overview.balanceAfter[i]}</td><td data-label="Query">${e.queryId ? html`<a href="/console/queries/${e.queryId}"><code class="id">${e.queryId}</code></a>` : ''}</td></tr>`)}
 </tbody></table>`)}
 ${pager('/console/credits', page, totalPages, '#ledger')}
 <h2>Time zone</h2>
@@ -95,8 +102,8 @@ ${pager('/console/credits', page, totalPages, '#ledger')}
 <div><button type="submit" class="secondary">Save</button></div></form>`;
 }
 
-/** How a holder gets credits: the operator grants them or sells a bundle (docs/ledger.md). */
-export const GET_CREDITS = 'To get credits, ask the service operator for a bundle or a grant for this account.';
+/** How a holder gets credits: a bundle from the Buy credits page (or the operator, when payments are off), or the operator's grant (docs/ledger.md). */
+export const GET_CREDITS = 'To get credits, buy a bundle (Buy credits, in the menu) or ask the service operator for a grant to this account.';
 
 /** The free allowance and the tier, said as they apply: a free account's allowance renews weekly; a paid one gets none until its bundle ends. */
 export function renewalFigures(s: CreditsOverview['summary'], bundles: CreditsOverview['bundles'], timeZone: string, now = new Date()): Html {
