@@ -3,6 +3,7 @@
  * (execute/result-file.ts) → complete → answer (execute/outcome.ts); a failure after the charge
  * is refunded (execute/refund.ts).
  */
+import { OneAtATime } from './one-at-a-time.ts';
 import type { DatasetType, OutputFormat } from '../core/dataset.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { err, ok, type Result } from '../core/result.ts';
@@ -60,6 +61,17 @@ export async function executeQuery(
   }
 }
 
+/**
+ * This process's queue of charges per account, one per store (so per app: tests open many). A
+ * charge waits for the account's earlier ones here, holding no database connection (OneAtATime).
+ */
+const chargeQueues = new WeakMap<object, OneAtATime>();
+function chargesOf(store: object): OneAtATime {
+  let queue = chargeQueues.get(store);
+  if (queue === undefined) chargeQueues.set(store, (queue = new OneAtATime()));
+  return queue;
+}
+
 /** Debits the account and writes the pending history row in one transaction (ports/ledger charge). */
 async function chargeFor(deps: UseCaseDeps, log: OpsLog, input: ExecuteInput, plan: ExecutePlan): Promise<Result<{ readonly creditsRemaining: number }, ChargeFailure>> {
   const { queryId, now, query: q, metadata, expires, creditCost } = plan;
@@ -81,7 +93,7 @@ async function chargeFor(deps: UseCaseDeps, log: OpsLog, input: ExecuteInput, pl
     ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q, { seed: input.query.seed === undefined ? undefined : String(input.query.seed), implicate: input.query.implicate }) } } : {}),
     ...(deps.instanceId !== undefined ? { instanceId: deps.instanceId } : {}),
   };
-  return deps.accounts.charge(chargeRequest).catch((error: unknown) => {
+  return chargesOf(deps.accounts).run(input.accountId, () => deps.accounts.charge(chargeRequest)).catch((error: unknown) => {
     // The outcome is unknown (the connection may have broken after the commit): refunding the
     // query id settles it either way, as refunding a query that was never charged does nothing.
     log.error({ err: error, queryId, requestId: input.requestId }, 'charge failed; refunding in case it was committed');

@@ -47,17 +47,22 @@ export function createThreadHasher(options: HasherThreadOptions = {}): PasswordH
     if (next !== undefined) run(worker, next);
     else idle.push(worker);
   };
-  for (let k = 0; k < threads; k++) {
-    const worker = startWorker(import.meta.url, 'hasher-worker');
-    worker.unref(); // an idle hasher never keeps the process alive
-    worker.on('message', (reply: FromHasher) => onReply(worker, reply));
-    worker.on('error', (error) => onReply(worker, { id: -1, error: error.message }));
-    workers.push(worker);
-    idle.push(worker);
-  }
+  // Started on the first password to hash, not with the process: most instances (an API behind a
+  // balancer, a restart after a crash) never check one, and a thread costs start-up time and memory.
+  const start = () => {
+    for (let k = 0; k < threads; k++) {
+      const worker = startWorker(import.meta.url, 'hasher-worker');
+      worker.unref(); // an idle hasher never keeps the process alive
+      worker.on('message', (reply: FromHasher) => onReply(worker, reply));
+      worker.on('error', (error) => onReply(worker, { id: -1, error: error.message }));
+      workers.push(worker);
+      idle.push(worker);
+    }
+  };
 
   function submit<T extends string | boolean>(message: HasherRequest): Promise<Result<T, HasherBusy>> {
     if (closed) return Promise.reject(new Error('password hasher closed'));
+    if (workers.length === 0) start();
     if (idle.length === 0 && waiting.length >= queueLimit) {
       refused++;
       return Promise.resolve(err({ kind: 'busy', retryAfterSeconds: retryAfter(waiting.length, threads) }));

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { amountWithCode } from '../../core/money.ts';
+import type { amountWithCode } from '../../core/money.ts';
 import type { PaymentReport } from '../../app/payments.ts';
 import type { AppError } from '../../core/errors.ts';
 import type { Result } from '../../core/result.ts';
@@ -12,9 +12,11 @@ export interface AdminKit {
   out(line: string): void;
 }
 
-const amount = (value: number, currency: string | null) => (currency ? amountWithCode(value, currency) : String(value));
+/** An amount in words, as core/money.ts writes it (loaded with the command, as every command module loads its code). */
+type Money = typeof amountWithCode;
 
-function purchaseLine(p: Purchase): string {
+function purchaseLine(p: Purchase, amountWithCode: Money): string {
+  const amount = (value: number, currency: string | null) => (currency ? amountWithCode(value, currency) : String(value));
   const state =
     p.grantedAt === null
       ? 'not granted'
@@ -30,13 +32,13 @@ function purchaseLine(p: Purchase): string {
   return `${p.paymentId}  ${p.accountId ?? '(no account)'}  ${p.bundleId ?? '?'}  ${p.credits} credits  ${amount(p.amount, p.currency)}  ${state}${p.receiptUrl ? `  ${p.receiptUrl}` : ''}`;
 }
 
-function show(out: AdminKit['out'], report: PaymentReport, json: boolean): void {
+function show(out: AdminKit['out'], report: PaymentReport, json: boolean, money: Money): void {
   if (json) {
     out(JSON.stringify(report));
     return;
   }
   out(report.purchases.length === 0 ? 'no purchases' : `purchases (${report.purchases.length}), newest first:`);
-  report.purchases.forEach((p) => out(`  ${purchaseLine(p)}`));
+  report.purchases.forEach((p) => out(`  ${purchaseLine(p, money)}`));
   const shortfall = report.purchases.reduce((sum, p) => sum + p.shortfall, 0);
   if (shortfall > 0) out(`shortfall in all: ${shortfall} credits were spent before their payment was refunded or lost in a dispute`);
   out(report.refused.length === 0 ? 'no refused events' : `refused events (${report.refused.length}): paid, never granted; refund them in Stripe or grant by hand:`);
@@ -52,10 +54,10 @@ export function registerPaymentCommands(admin: Command, kit: AdminKit): void {
     .option('--shortfalls', 'only purchases with a shortfall (credits spent before a refund or lost dispute)')
     .option('--json', 'print {"purchases", "refused"} as JSON')
     .action(async (opts: { account?: string; shortfalls?: boolean; json?: boolean }) => {
-      const { paymentReport } = await import('../../app/payments.ts');
+      const [{ paymentReport }, { amountWithCode }] = await Promise.all([import('../../app/payments.ts'), import('../../core/money.ts')]);
       await kit.run(
         (deps) => paymentReport(deps, { ...(opts.account ? { accountId: opts.account } : {}), ...(opts.shortfalls ? { shortfallsOnly: true } : {}) }),
-        (report) => show(kit.out, report, opts.json === true),
+        (report) => show(kit.out, report, opts.json === true, amountWithCode),
       );
     });
 }
