@@ -18,7 +18,6 @@ import { openImplicates } from '../adapters/pools/implicates.ts';
 import { openPoolRelease } from '../adapters/pools/release.ts';
 import { createSmtpMailer } from '../adapters/mail/smtp.ts';
 import { noPayments } from '../adapters/payments/none.ts';
-import { createStripePayments } from '../adapters/payments/stripe.ts';
 import type { PaymentProvider } from '../ports/payments.ts';
 import { createMemoryRateLimiter } from '../adapters/ratelimit/memory.ts';
 import { createRedisRateLimiter } from '../adapters/ratelimit/redis.ts';
@@ -73,9 +72,12 @@ function mailerFor(config: Config): Mailer | undefined {
 }
 
 /** Stripe when SPQ_PAYMENTS=stripe; else none: the operator grants bundles and the account area says how to reach them. */
-function paymentsFor(config: Config): PaymentProvider {
+async function paymentsFor(config: Config): Promise<PaymentProvider> {
   const stripe = config.payments.stripe;
-  return config.payments.provider === 'stripe' && stripe !== undefined ? createStripePayments(stripe) : noPayments(config.payments.operatorContact);
+  if (config.payments.provider !== 'stripe' || stripe === undefined) return noPayments(config.payments.operatorContact);
+  // Loaded only when configured: the Stripe library is large, and every start (a restart after a crash too) would pay for it.
+  const { createStripePayments } = await import('../adapters/payments/stripe.ts');
+  return createStripePayments(stripe);
 }
 
 function fileStoreFor(config: Config, secret: string): FileStore {
@@ -152,7 +154,7 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
     closers.push(() => keyRevocations.close());
     const files = fileStoreFor(config, serverSecret);
     const mailer = mailerFor(config);
-    const payments = paymentsFor(config);
+    const payments = await paymentsFor(config);
     if (mailer !== undefined) closers.push(() => mailer.close());
     const passwords = createThreadHasher({ threads: config.accountArea.passwordThreads, queue: config.accountArea.passwordQueue });
     closers.push(() => passwords.close());
