@@ -28,7 +28,8 @@ export function renderError(error: AppError, requestId: string): RenderedError {
     case 'internal_error':
       return { status, body: { error: error.code, detail: error.detail, request_id: requestId }, headers: {} };
     case 'service_unavailable':
-      return { status, body: { error: error.code, detail: error.detail }, headers: { 'retry-after': '5' } };
+      // 5 s unless the failure knows its own wait (the password threads' queue says how long).
+      return { status, body: { error: error.code, detail: error.detail }, headers: { 'retry-after': String(Math.max(1, Number(error.extra?.retry_after_seconds ?? 5))) } };
     default:
       return { status, body: { error: error.code, detail: error.detail, ...error.extra }, headers: {} };
   }

@@ -6,13 +6,12 @@
 import { HIERARCHICAL_COLUMNS, type DatasetType } from '../../core/dataset.ts';
 import { COMPANION_FILES } from '../../core/formats.ts';
 import { fittedToText } from '../../core/provenance.ts';
-import { missingCodesOf } from '../../synthesis/census/missing-codes.ts';
 import { variableByCode, type Measurement } from '../../synthesis/census/variables.ts';
 import type { CodebookEntry } from '../../ports/pool-release.ts';
 import type { Catalog, CatalogVariable } from './catalog.ts';
 import { hasSelectionColumn, selectionLabels, type ExportPart } from './file-shape.ts';
 import { ID_COLUMNS } from './records-sql.ts';
-import { coarseColumnName, missingColumnName, type VariableFileColumn } from './variable-columns.ts';
+import { coarseColumnName, missingCodesOfVariable, missingColumnName, type VariableFileColumn } from './variable-columns.ts';
 
 /** Where an export writes a dictionary beside its file (a format with no place for it inside): `<destPath>.dictionary.json`. */
 export const dictionaryPathOf = (destPath: string): string => `${destPath}.${COMPANION_FILES.dictionary.suffix}.${COMPANION_FILES.dictionary.extension}`;
@@ -48,14 +47,15 @@ function variableEntry(catalog: Catalog, v: CatalogVariable, name: string, fileC
   const fine = fileColumns?.find((c) => c.name === name);
   const missingColumn = fileColumns?.find((c) => c.name === missingColumnName(name));
   const emptyIn = fine?.nullFor ? catalog.suburbs.flatMap((s, o) => (fine.nullFor![o] ? [s.suburbId] : [])) : [];
+  // The codebook's entry, then what this file's columns add (in the dictionary's field order).
+  const { description, measurement, categories, missing, coarse_categories: coarseCategories } = codebookEntryOf(v);
   return {
-    description: v.description,
-    measurement: measurementOf(v),
-    categories: v.categories,
-    // Missing-value codes, so readers order only the substantive levels (fine and coarse labels).
-    missing: missingCodesOf([...new Set([...v.categories, ...(v.coarseCategories ?? [])])]),
+    description,
+    measurement,
+    categories,
+    missing,
     ...(missingColumn ? { missing_column: missingColumn.name } : {}),
-    ...(v.coarseCategories ? { coarse_categories: v.coarseCategories } : {}),
+    ...(coarseCategories ? { coarse_categories: coarseCategories } : {}),
     ...(companion
       ? {
           coarse_column: companion.name,
@@ -76,7 +76,8 @@ export function codebookEntryOf(v: CatalogVariable): CodebookEntry {
     description: v.description,
     measurement: measurementOf(v),
     categories: v.categories,
-    missing: missingCodesOf([...new Set([...v.categories, ...(v.coarseCategories ?? [])])]),
+    // Missing-value codes, so readers order only the substantive levels (fine and coarse labels).
+    missing: missingCodesOfVariable(v),
     ...(v.coarseCategories ? { coarse_categories: v.coarseCategories } : {}),
   };
 }

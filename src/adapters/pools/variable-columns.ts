@@ -17,7 +17,7 @@
  * can occur in it.
  */
 import { LINKED_DATASETS, type DatasetType, type LinkedRecords } from '../../core/dataset.ts';
-import { missingCodesOf } from '../../synthesis/census/missing-codes.ts';
+import { missingCodesOf, type MissingCodes } from '../../synthesis/census/missing-codes.ts';
 import { VARIABLES } from '../../synthesis/census/variables.ts';
 import type { Catalog, CatalogVariable } from './catalog.ts';
 import { NULL_CODE } from './coded.ts';
@@ -79,9 +79,12 @@ export function variableFileColumns(catalog: Catalog, dataset: DatasetType, subu
   );
 }
 
+/** A variable's missing-value codes by kind, over its fine and coarse categories: what files keep out of CODE and CODE_coarse, and what dictionaries list. */
+export const missingCodesOfVariable = (v: CatalogVariable): MissingCodes => missingCodesOf([...new Set([...v.categories, ...(v.coarseCategories ?? [])])]);
+
 /** A variable's missing-value codes (fine and coarse) in the order of its pool labels. */
 function missingLabelsOf(v: CatalogVariable): string[] {
-  const codes = missingCodesOf([...new Set([...v.categories, ...(v.coarseCategories ?? [])])]);
+  const codes = missingCodesOfVariable(v);
   const all = new Set([...codes.not_applicable, ...codes.non_response, ...codes.partial_response]);
   return [...new Set(v.labels.filter((l) => all.has(l.trim())))];
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { changePassword, endSession, requestPasswordReset, signedInBrowsers } from '../../app/web/self-service.ts';
 import { timeZoneOf, type HolderDeps } from '../../app/web/holder.ts';
 import { csrfToken, type SignInDeps } from '../../app/web/sign-in.ts';
-import { statusOf, type AppError } from '../../core/errors.ts';
+import type { AppError } from '../../core/errors.ts';
 import type { Api, AppDeps } from '../types.ts';
 import { html, notice, type Html, type Section } from './html.ts';
 import type { FormBody } from './pages/forms.ts';
@@ -50,10 +50,11 @@ export function registerSelfService(app: Api, deps: AppDeps, kit: AccountAreaKit
     return send(reply, 200, 'Check your email', resetSentBody(email, resetMinutes));
   });
 
-  const accountPage = async (reply: FastifyReply, context: Context, status = 200, message?: Html) => {
+  const accountPageBody = async (context: Context, message?: Html) => {
     const [sessions, timeZone] = await Promise.all([signedInBrowsers(signInDeps, context.session.accountId), timeZoneOf(kit.holderDeps, context.session.accountId)]);
-    return send(reply, status, 'Your account', accountBody(context.csrf, context.session, sessions, timeZone, message), context);
+    return accountBody(context.csrf, context.session, sessions, timeZone, message);
   };
+  const accountPage = async (reply: FastifyReply, context: Context, status = 200, message?: Html) => send(reply, status, 'Your account', await accountPageBody(context, message), context);
   app.get('/console/account', kit.hidden, async (request, reply) => {
     const context = await signedIn(request, reply, 'account');
     return context ? accountPage(reply, context) : reply;
@@ -63,12 +64,8 @@ export function registerSelfService(app: Api, deps: AppDeps, kit: AccountAreaKit
     if (!context) return reply;
     const form = request.body as FormBody;
     const changed = await changePassword(signInDeps, { session: context.session, email: context.email, current: form.current ?? '', password: form.password ?? '', confirmation: form.confirmation ?? '' });
-    if (!changed.ok) {
-      // 422 for a wrong or weak password, 429 past the attempt limit, 503 when the hasher is full; a wait says how long.
-      const wait = changed.error.extra?.['retry_after_seconds'];
-      if (typeof wait === 'number') void reply.header('retry-after', String(wait));
-      return accountPage(reply, context, statusOf(changed.error.code), notice('error', changed.error.detail));
-    }
+    // 422 for a wrong or weak password, 429 past the attempt limit, 503 when the hasher is full (with their waits).
+    if (!changed.ok) return refusal(reply, changed.error, 'Your account', await accountPageBody(context, notice('error', changed.error.detail)), context);
     request.log.info({ reqId: request.id, account: context.session.accountId, ended: changed.value.otherSessionsEnded, session: changed.value.session.sessionId }, 'account area: password changed, other sessions ended, session token rotated');
     const others = changed.value.otherSessionsEnded;
     void reply.header('set-cookie', sessionCookie(changed.value.token, deps.config.accountArea.sessionHours * 3600, kit.secure));
