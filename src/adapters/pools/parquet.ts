@@ -8,6 +8,7 @@
  * key-value metadata and an Arrow schema (arrow-schema.ts) that marks the coded columns as
  * dictionaries, ordered for ordinal variables, and carries the same key-value metadata as its own.
  */
+import { BATCHES_PER_TURN, eventLoopTurn } from './event-loop-turn.ts';
 import { writeNewFile } from './file-output.ts';
 import { arrowSchemaBase64 } from './arrow-schema.ts';
 import type { CsvBatch } from './csv.ts';
@@ -46,13 +47,10 @@ export interface ParquetOptions {
 }
 
 const ROW_GROUP_ROWS = 122_880;
-/**
- * The writer gives the event loop a turn every few batches gathered (and, encoding here, every
- * few columns encoded), so a 1 M-row export does not hold up other requests for a row group's
- * worth of work at a time.
- */
-const BATCHES_PER_TURN = 4;
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+// The writer gives the event loop a turn every few batches gathered (and, encoding here, every
+// few columns encoded), so a 1 M-row export does not hold up other requests for a row group's
+// worth of work at a time.
+const turn = eventLoopTurn;
 const MAGIC = Buffer.from('PAR1', 'ascii');
 
 /** Copies rows [from, from + count) of a batch column into a row group buffer at `at`. */
