@@ -178,7 +178,7 @@ function answerFrameworkError(deps: AppDeps, metrics: HttpMetrics): NonNullable<
         : 'The URL is not validly percent-encoded. Encode each path segment (encodeURIComponent) and retry.';
     void sendError(reply, appError('bad_request', detail));
     // No hook runs for these requests: log and count them here, by method and no route.
-    request.log.info({ req: { method: request.method, url: '(not logged: malformed)' }, status: 400, reqId: request.id }, 'request');
+    request.log.info({ req: { method: request.method, url: '(not logged: malformed)' }, status: 400 }, 'request');
     metrics.observeRequest(request.method, UNMATCHED_ROUTE, 400, 0);
   };
 }

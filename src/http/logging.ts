@@ -6,12 +6,15 @@ const KEY_IN_TEXT = /spq_(live|test)_[0-9A-Za-z]*/gi;
 const SECRET_PARAMS = /([?&](?:api[_-]?key|access_token|token|key|authorization|x-amz-signature|x-amz-credential|x-amz-security-token|signature)=)[^&#]*/gi;
 // A download link is a bearer capability for days: its signature stays out of logs (the payload, expiry and file key, may stay).
 const LINK_SIGNATURE = /(\/downloads\/[^/?#]*\.)[^/?#]*/gi;
+// A link's token wherever it appears (a mistyped /downloads//<token>/…, a token pasted under /query/
+// or /console/): base64url payload "." 43-character base64url HMAC-SHA256 (core/links.ts).
+const TOKEN_SIGNATURE = /([A-Za-z0-9_-]{8,}\.)[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
 // An account-area one-time link (invitation, password reset) signs its holder in once: its token stays out of logs.
 const ONE_TIME_LINK = /(\/console\/welcome\/)[^/?#]*/gi;
 
 /** Removes anything that looks like an API key or a link signature from text bound for a log line. */
 export const redactSecrets = (text: string): string =>
-  text.replace(KEY_IN_TEXT, 'spq_[redacted]').replace(SECRET_PARAMS, '$1[redacted]').replace(LINK_SIGNATURE, '$1[redacted]').replace(ONE_TIME_LINK, '$1[redacted]');
+  text.replace(KEY_IN_TEXT, 'spq_[redacted]').replace(SECRET_PARAMS, '$1[redacted]').replace(LINK_SIGNATURE, '$1[redacted]').replace(TOKEN_SIGNATURE, '$1[redacted]').replace(ONE_TIME_LINK, '$1[redacted]');
 
 /** Lines are written once this many bytes are queued (about 16 access lines)… */
 const LOG_BATCH_BYTES = 4096;

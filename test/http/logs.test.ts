@@ -65,6 +65,11 @@ describe('JSON logs', () => {
     // A tampered link is logged too, with its (wrong) signature no more than the right one.
     const tampered = result.download_url.startsWith(s.baseUrl) ? tamper(result.download_url) : undefined;
     if (tampered) expect((await fetch(tampered)).status).toBe(403);
+    // The link mistyped or pasted where it does not belong: its signature stays out of the log too.
+    const linkUrl = new URL(result.download_url);
+    const [, , linkToken, linkFile] = linkUrl.pathname.split('/');
+    const mistyped = [`/downloads//${linkToken}/${linkFile}`, `/query/${linkToken}`, `/console/${linkToken}`, `/downloads/${linkToken}`];
+    for (const path of mistyped) await (await fetch(`${s.baseUrl}${path}`)).arrayBuffer();
     await new Promise((resolve) => setTimeout(resolve, 50)); // onResponse lines are written after the response
 
     const lines = s.logs.slice();
@@ -105,6 +110,8 @@ describe('JSON logs', () => {
     ];
     if (tampered) secrets.push(['tampered link signature', signatureOf(tampered)]);
     for (const line of lines) {
+      // One request id per line (a handler's own fields never repeat the logger's binding).
+      expect(line.split('"reqId":').length, `reqId twice in: ${line}`).toBeLessThanOrEqual(2);
       for (const [what, secret] of secrets) expect(line.includes(secret), `${what} in: ${line}`).toBe(false);
       expect(line, 'an API key').not.toMatch(/spq_(live|test)_[0-9A-Za-z]{8}/);
       expect(line.toLowerCase(), 'an Authorization header').not.toContain('bearer');

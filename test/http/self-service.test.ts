@@ -112,6 +112,30 @@ describe('forgot password: a reset link by email (real SMTP)', () => {
     s.clock.advance(60 * 60_000);
   });
 
+  it('nobody else can use up the holder\'s reset mail: limited per (email, address), and across addresses except from a browser that signed in before', async () => {
+    const { email } = await holder();
+    // The holder signs in once from their own browser: it keeps a known-browser cookie.
+    const signedIn = await send(s, 'POST', '/console/sign-in', { fields: { email, password: PASSWORD }, from: '127.0.0.60' });
+    expect(signedIn.status).toBe(303);
+    const knownBrowser = (signedIn.headers['set-cookie'] as string[]).map((c) => c.split(';')[0]!).find((c) => c.startsWith('spq_browser='))!;
+    expect(knownBrowser).toBeDefined();
+    // Someone else asks from one address until refused…
+    for (let i = 0; i < 3; i++) expect((await send(s, 'POST', '/console/forgot', { fields: { email }, from: '127.0.0.61' })).status).toBe(200);
+    expect((await send(s, 'POST', '/console/forgot', { fields: { email }, from: '127.0.0.61' })).status).toBe(429);
+    // …which leaves the holder's own allowance at their address untouched.
+    expect((await send(s, 'POST', '/console/forgot', { fields: { email }, from: '127.0.0.60' })).status).toBe(200);
+    // From many addresses the mailbox gets at most 15 an hour (5 × SPQ_RESET_EMAILS_PER_HOUR)…
+    for (let k = 0; k < 11; k++) expect((await send(s, 'POST', '/console/forgot', { fields: { email }, from: `127.0.0.${70 + k}` })).status).toBe(200);
+    const spread = await send(s, 'POST', '/console/forgot', { fields: { email }, from: '127.0.0.90' });
+    expect(spread.status).toBe(429);
+    expect(spread.text).toContain('A browser you have signed in with before can still ask for one.');
+    // …but the holder's browser still gets a link, from anywhere.
+    const own = await sendForm(`${s.baseUrl}/console/forgot`, 'POST', { from: '127.0.0.91', fields: { email }, headers: { origin: s.baseUrl, cookie: knownBrowser } });
+    expect(own.status).toBe(200);
+    for (let i = 0; i < 16; i++) await smtp.next(email);
+    s.clock.advance(60 * 60_000);
+  });
+
   it('without SMTP the page says how to get a link from the operator, whose log names the holder and the command; the same page for unknown emails', async () => {
     const plain = await startTestServer();
     try {

@@ -7,7 +7,7 @@ import type { WebSession } from '../../ports/credential-store.ts';
 import { publicBaseUrl } from '../../config.ts';
 import type { OpsLog } from '../deps.ts';
 import { normaliseEmail } from '../accounts.ts';
-import { hasherBusy, issueOneTimeLink, openSession, pairPolicies, waitError, type SignInDeps } from './sign-in.ts';
+import { hasherBusy, issueOneTimeLink, knownBrowserValid, openSession, pairPolicies, waitError, type SignInDeps } from './sign-in.ts';
 
 /**
  * What a signed-in holder does to their own sign-in, and how one who forgot the password gets
@@ -22,7 +22,7 @@ export async function changePassword(
   // The current password is a guess like any sign-in: limited per account with the same backoff,
   // counted before it is checked (a stolen session must not become a fast password oracle).
   const limit = await deps.limiter.hit(`password-change:account:${input.session.accountId}`, pairPolicies(deps.config.accountArea.signInAttemptsPerPair), deps.clock.now().getTime());
-  if (!limit.allowed) return err(waitError(limit.resetSeconds, 'There were too many attempts at the current password.', ' Or sign out and use "Forgot your password?": a reset link always works.'));
+  if (!limit.allowed) return err(waitError(limit.resetSeconds, 'There were too many attempts at the current password.', ' Or sign out and use "Forgot your password?": no sign-in limit holds up a reset link, and a browser you have signed in with before can always ask for one.'));
   const stored = (await deps.credentials.holder(input.session.accountId))?.passwordHash;
   const checked = stored === undefined || stored === null ? ok(false) : await deps.passwords.verify(input.current, stored);
   if (!checked.ok) return err(hasherBusy(checked.error));
@@ -58,29 +58,43 @@ export async function endSession(deps: Pick<SignInDeps, 'credentials' | 'clock' 
 }
 
 const RESET_WINDOW_SECONDS = 3600;
+/** A mailbox's reset links across all addresses in an hour: this many times the per-address allowance. */
+const RESET_SPREAD = 5;
 
 /**
  * "Forgot your password?": when the email belongs to an account, a reset link goes to it. The
  * answer is the same whether it does or not (no way to learn who holds an account), and so is the
  * work done before it: the limits are counted, and everything that depends on the account (the
  * look-up, the link written, the email sent) runs after the answer, so its timing tells nothing
- * either. Requests are limited per email and per client address; a link already sent keeps
- * working. Without a mailer (no SMTP configured) no link is made: the operator's log says who
+ * either. Requests are limited per client address, per (email, address), and per email across
+ * addresses unless asked from a browser that signed in to the account before, so nobody else can
+ * block the holder's own reset mail; a link already sent keeps working. Without a mailer (no SMTP configured) no link is made: the operator's log says who
  * asked and the command that prints them one.
  */
 export async function requestPasswordReset(
   deps: SignInDeps & { readonly log: OpsLog },
-  input: { readonly email: string; readonly address: string },
+  input: { readonly email: string; readonly address: string; readonly knownBrowser?: string | undefined },
 ): Promise<Result<void, AppError>> {
   const email = normaliseEmail(input.email);
   if (!email.ok) return err(appError('validation_error', 'Type the email address your account is under (e.g. name@example.org).'));
   const nowMs = deps.clock.now().getTime();
   const perHour = deps.config.accountArea.resetEmailsPerHour;
-  const perAddress = await deps.limiter.hit(`reset:address:${addressSubject(input.address)}`, [{ name: 'reset-address', limit: 10 * perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
+  const from = addressSubject(input.address);
+  const perAddress = await deps.limiter.hit(`reset:address:${from}`, [{ name: 'reset-address', limit: 10 * perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
   if (!perAddress.allowed) return err(waitError(perAddress.resetSeconds, 'There were too many reset requests from this address.'));
   // Keyed like the sign-in limits, so the shared limiter (Redis) holds no email in the clear.
-  const perEmail = await deps.limiter.hit(`reset:email:${hashApiKey(`reset-email\0${email.value}`, deps.serverSecret)}`, [{ name: 'reset-email', limit: perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
-  if (!perEmail.allowed) return err(waitError(perEmail.resetSeconds, `Reset links were sent to this address ${perHour} times in the last hour: use the newest one (check the spam folder).`));
+  const emailKey = hashApiKey(`reset-email\0${email.value}`, deps.serverSecret);
+  // Per (email, address): someone else's requests never use up the holder's own allowance…
+  const perPair = await deps.limiter.hit(`reset:pair:${emailKey}:${from}`, [{ name: 'reset-email', limit: perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
+  if (!perPair.allowed) return err(waitError(perPair.resetSeconds, `Reset links were sent to this address ${perHour} times in the last hour: use the newest one (check the spam folder).`));
+  // …and across every address a mailbox gets at most RESET_SPREAD times as many, except when asked
+  // from a browser that has signed in to the account before (the holder's own, which nobody else can block).
+  if (!knownBrowserValid(deps.serverSecret, email.value, input.knownBrowser)) {
+    const perEmail = await deps.limiter.hit(`reset:email:${emailKey}`, [{ name: 'reset-email-all', limit: RESET_SPREAD * perHour, windowSeconds: RESET_WINDOW_SECONDS }], nowMs);
+    if (!perEmail.allowed) {
+      return err(waitError(perEmail.resetSeconds, `Reset links were sent to this address ${RESET_SPREAD * perHour} times in the last hour from several places: use the newest one (check the spam folder).`, ' A browser you have signed in with before can still ask for one.'));
+    }
+  }
   // Not awaited: the answer leaves before the account is even looked up.
   setImmediate(() => void sendResetLink(deps, email.value).catch((error: unknown) => deps.log.error({ err: error }, 'account area: a password reset could not be prepared')));
   return ok(undefined);

@@ -82,7 +82,7 @@ const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 /**
  * Attempts for one email from one address: n a minute, 2n per 15 minutes, 4n a day, so each
  * burst of wrong guesses waits longer (backoff), while the holder at their own address is never
- * held up by guesses from elsewhere, and a reset link (which no sign-in limit touches) always works.
+ * held up by guesses from elsewhere, and a reset link (which no sign-in limit touches) can always be asked for from a known browser.
  */
 export const pairPolicies = (perMinute: number): WindowPolicy[] => [
   { name: 'sign-in-minute', limit: perMinute, windowSeconds: 60 },
@@ -186,7 +186,7 @@ export function knownBrowserToken(serverSecret: string, email: string): string {
   return `${id}.${keyedHash(serverSecret, 'browser', `${email}\0${id}`)}`;
 }
 
-function knownBrowserValid(serverSecret: string, email: string, token: string | undefined): boolean {
+export function knownBrowserValid(serverSecret: string, email: string, token: string | undefined): boolean {
   if (token === undefined || token.length > 200) return false;
   const [id, mac, extra] = token.split('.');
   if (id === undefined || mac === undefined || extra !== undefined || !/^[0-9A-Za-z]{22}$/.test(id)) return false;

@@ -92,7 +92,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
       return undefined;
     }
     if (request.method !== 'GET' && (!sameOrigin(request, deps.config) || !csrfOk(deps.serverSecret, context, request.body))) {
-      request.log.warn({ reqId: request.id }, 'account area: form refused (CSRF token or origin wrong)');
+      request.log.warn('account area: form refused (CSRF token or origin wrong)');
       void send(reply, 403, 'Form refused', html`<p>This form did not come from your open account page (its security token is missing or old). Go back, reload the page and submit it again.</p>`);
       return undefined;
     }
@@ -137,10 +137,10 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
       knownBrowser: cookieValue(request, knownBrowserCookieName(secure)),
     });
     if (!result.ok) {
-      request.log.info({ reqId: request.id, outcome: result.error.code }, 'account area: sign-in refused');
+      request.log.info({ outcome: result.error.code }, 'account area: sign-in refused');
       return refusal(reply, result.error, 'Sign in', render.signInBody(result.error.detail, form.email ?? ''));
     }
-    request.log.info({ reqId: request.id, account: result.value.session.accountId, session: result.value.session.sessionId }, 'account area: signed in');
+    request.log.info({ account: result.value.session.accountId, session: result.value.session.sessionId }, 'account area: signed in');
     // One header each (Fastify appends every set-cookie; an array would be sent as one joined line).
     void reply.header('set-cookie', sessionCookie(result.value.token, deps.config.accountArea.sessionHours * 3600, secure));
     void reply.header('set-cookie', knownBrowserCookie(result.value.knownBrowser, secure));
@@ -151,7 +151,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     const context = await signedIn(request, reply, 'query');
     if (!context) return reply;
     await signOut(signInDeps, context.session, (request.body as FormBody).everywhere === 'yes');
-    request.log.info({ reqId: request.id, account: context.session.accountId, session: context.session.sessionId }, 'account area: signed out');
+    request.log.info({ account: context.session.accountId, session: context.session.sessionId }, 'account area: signed out');
     void reply.header('set-cookie', clearedSessionCookie(secure));
     return reply.redirect('/console/sign-in', 303);
   });
@@ -172,7 +172,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     }
     // The link proved who they are: they are signed in with a fresh session, as after signing in.
     const opened = await openSession(signInDeps, result.value.accountId, request.headers['user-agent']);
-    request.log.info({ reqId: request.id, account: result.value.accountId, session: opened.session.sessionId }, 'account area: password set, other sessions ended, signed in');
+    request.log.info({ account: result.value.accountId, session: opened.session.sessionId }, 'account area: password set, other sessions ended, signed in');
     void reply.header('set-cookie', sessionCookie(opened.token, deps.config.accountArea.sessionHours * 3600, secure));
     return reply.redirect(`${HOME}?welcome=1`, 303);
   });
@@ -207,7 +207,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
       if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
       return keysPage(reply, context, statusOf(created.error.code), { message: failure(created.error) });
     }
-    request.log.info({ reqId: request.id, account: context.session.accountId, key: created.value.key.keyId }, 'account area: key created');
+    request.log.info({ account: context.session.accountId, key: created.value.key.keyId }, 'account area: key created');
     return keysPage(reply, context, 200, { created: created.value });
   });
   app.get<{ Params: { keyId: string } }>('/console/keys/:keyId/revoke', hidden, async (request, reply) => {
@@ -222,7 +222,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     if (!context) return reply;
     const revoked = await revokeOwnKey(holderDeps, { accountId: context.session.accountId, keyId: request.params.keyId });
     if (!revoked.ok) return send(reply, 404, 'Key not found', failure(revoked.error), context);
-    request.log.info({ reqId: request.id, account: context.session.accountId, key: revoked.value.keyId }, 'account area: key revoked');
+    request.log.info({ account: context.session.accountId, key: revoked.value.keyId }, 'account area: key revoked');
     return keysPage(reply, context, 200, { message: notice('ok', `Key ${revoked.value.prefix}…${revoked.value.last4} is revoked.`) });
   });
 
@@ -338,7 +338,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
         sandbox: testMode(form),
       });
       if (!outcome.ok) return builderRefused(reply, context, form, outcome.error);
-      request.log.info({ reqId: request.id, account: context.session.accountId, query: outcome.value.query_id }, 'account area: query run');
+      request.log.info({ account: context.session.accountId, query: outcome.value.query_id }, 'account area: query run');
       return send(reply, 200, 'Query ready', render.executedBody(outcome.value, await timeZoneOf(holderDeps, context.session.accountId)), context);
     } finally {
       deps.summaries?.forget(context.session.accountId);

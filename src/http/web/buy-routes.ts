@@ -49,7 +49,7 @@ export function registerBuyCredits(app: Api, deps: AppDeps, kit: AccountAreaKit)
       const summary = await deps.accounts.credits(context.session.accountId, deps.clock.now());
       return refusal(reply, started.error, 'Buy credits', buyBody(context.csrf, summary, deps.config.payments.bundles, canBuy, deps.config.payments.operatorContact, notice('error', started.error.detail)), context);
     }
-    request.log.info({ reqId: request.id, account: context.session.accountId }, 'account area: checkout started');
+    request.log.info({ account: context.session.accountId }, 'account area: checkout started');
     return reply.redirect(started.value.url, 303);
   });
 

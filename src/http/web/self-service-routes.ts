@@ -7,7 +7,7 @@ import type { Api, AppDeps } from '../types.ts';
 import { html, notice, type Html, type Section } from './html.ts';
 import type { FormBody } from './pages/forms.ts';
 import { accountBody, forgotBody, resetSentBody } from './pages/self-service.ts';
-import { clearedSessionCookie, sameOrigin, sessionCookie, type WebContext } from './session.ts';
+import { clearedSessionCookie, cookieValue, knownBrowserCookieName, sameOrigin, sessionCookie, type WebContext } from './session.ts';
 
 type Context = WebContext & { email: string; section: Section };
 
@@ -40,13 +40,13 @@ export function registerSelfService(app: Api, deps: AppDeps, kit: AccountAreaKit
   app.post('/console/forgot', kit.formRoute, async (request, reply) => {
     const email = ((request.body as FormBody).email ?? '').slice(0, 254);
     if (!sameOrigin(request, deps.config)) return send(reply, 403, 'Forgot your password?', forgotBody(mailer !== undefined, resetMinutes, notice('error', 'This form did not come from this site. Open the page again and resend it.')));
-    const requested = await requestPasswordReset({ ...signInDeps, log: opsLog }, { email, address: request.clientAddress });
+    const requested = await requestPasswordReset({ ...signInDeps, log: opsLog }, { email, address: request.clientAddress, knownBrowser: cookieValue(request, knownBrowserCookieName(kit.secure)) });
     if (mailer === undefined) {
       // The same page whatever the email, refused or not: the operator's log has the request.
       return send(reply, 200, 'Forgot your password?', forgotBody(false, resetMinutes, notice('info', 'Your request is noted for the operator.')));
     }
     if (!requested.ok) return refusal(reply, requested.error, 'Forgot your password?', forgotBody(true, resetMinutes, notice('error', requested.error.detail), email));
-    request.log.info({ reqId: request.id }, 'account area: password reset requested');
+    request.log.info('account area: password reset requested');
     return send(reply, 200, 'Check your email', resetSentBody(email, resetMinutes));
   });
 
@@ -66,7 +66,7 @@ export function registerSelfService(app: Api, deps: AppDeps, kit: AccountAreaKit
     const changed = await changePassword(signInDeps, { session: context.session, email: context.email, current: form.current ?? '', password: form.password ?? '', confirmation: form.confirmation ?? '' });
     // 422 for a wrong or weak password, 429 past the attempt limit, 503 when the hasher is full (with their waits).
     if (!changed.ok) return refusal(reply, changed.error, 'Your account', await accountPageBody(context, notice('error', changed.error.detail)), context);
-    request.log.info({ reqId: request.id, account: context.session.accountId, ended: changed.value.otherSessionsEnded, session: changed.value.session.sessionId }, 'account area: password changed, other sessions ended, session token rotated');
+    request.log.info({ account: context.session.accountId, ended: changed.value.otherSessionsEnded, session: changed.value.session.sessionId }, 'account area: password changed, other sessions ended, session token rotated');
     const others = changed.value.otherSessionsEnded;
     void reply.header('set-cookie', sessionCookie(changed.value.token, deps.config.accountArea.sessionHours * 3600, kit.secure));
     const rotated: Context = { ...context, session: changed.value.session, csrf: csrfToken(deps.serverSecret, changed.value.session) };
@@ -77,7 +77,7 @@ export function registerSelfService(app: Api, deps: AppDeps, kit: AccountAreaKit
     if (!context) return reply;
     const ended = await endSession(signInDeps, { accountId: context.session.accountId, sessionId: request.params.sessionId });
     if (!ended.ok) return accountPage(reply, context, 404, notice('error', ended.error.detail));
-    request.log.info({ reqId: request.id, account: context.session.accountId, session: ended.value.sessionId }, 'account area: session ended by its holder');
+    request.log.info({ account: context.session.accountId, session: ended.value.sessionId }, 'account area: session ended by its holder');
     if (ended.value.sessionId === context.session.sessionId) {
       void reply.header('set-cookie', clearedSessionCookie(kit.secure));
       return reply.redirect('/console/sign-in', 303);
