@@ -102,6 +102,7 @@ describe.skipIf(!available)('account area in Chromium', () => {
     // Keys: create one, call the API with it, revoke it.
     await nav('API keys').click();
     await page.getByLabel(/^Name/).fill('notebook');
+    await page.getByLabel(/^Your password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Create key' }).click();
     const apiKey = (await page.textContent('#new-key-value'))!;
     expect(apiKey).toMatch(/^spq_live_/);

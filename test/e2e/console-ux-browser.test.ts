@@ -49,6 +49,7 @@ describe.skipIf(!available)('account area UX (issue 31) in Chromium', () => {
     const { page, context } = await signedInPage({ width: 390, height: 844 });
     await page.goto(`${s.baseUrl}/console/keys`);
     await page.getByLabel(/^Name/).fill('laptop');
+    await page.getByLabel(/^Your password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.goto(`${s.baseUrl}/console/keys`);
     const caption = await page.locator('table.cards caption').boundingBox();

@@ -201,11 +201,17 @@ describe('account area: keys, CSRF and isolation', () => {
     expect((await s.store.listKeys(accountId)).length).toBe(before);
 
     const formId = /name="form_id" value="([0-9a-f-]{36})"/.exec(await (await get('/console/keys', browser)).text())![1]!;
-    const created = await form('/console/keys', { name: 'analysis server', _csrf: csrf, form_id: formId }, browser);
+    // A key acts for the account: the form asks for the password again (a session alone makes none).
+    const unconfirmed = await form('/console/keys', { name: 'analysis server', _csrf: csrf, form_id: formId }, browser);
+    expect(unconfirmed.status).toBe(422);
+    expect(await unconfirmed.text()).toContain('Your current password is not right.');
+    expect((await form('/console/keys', { name: 'analysis server', _csrf: csrf, form_id: formId, current_password: `${PASSWORD}x` }, browser)).status).toBe(422);
+    expect((await s.store.listKeys(accountId)).length).toBe(before);
+    const created = await form('/console/keys', { name: 'analysis server', _csrf: csrf, form_id: formId, current_password: PASSWORD }, browser);
     expect(created.status).toBe(200);
     const page = await created.text();
     // The same form sent again (a reload of the result page) makes no second key.
-    const again = await form('/console/keys', { name: 'analysis server', _csrf: csrf, form_id: formId }, browser);
+    const again = await form('/console/keys', { name: 'analysis server', _csrf: csrf, form_id: formId, current_password: PASSWORD }, browser);
     expect(again.status).toBe(409);
     expect(await again.text()).not.toMatch(/spq_live_[0-9A-Za-z]{36}/);
     expect((await s.store.listKeys(accountId)).filter((k) => k.name === 'analysis server')).toHaveLength(1);

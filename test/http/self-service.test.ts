@@ -195,6 +195,10 @@ describe('the account page: password and signed-in browsers', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.text).toContain('too many attempts at the current password');
     expect((await change(perMinute + 1, PASSWORD)).status).toBe(429);
+    // The key form re-authenticates on the same allowance: no key either, whatever it is sent.
+    const keyForm = await send(s, 'POST', '/console/keys', { from: '127.0.0.31', cookie: browsers[0]!.cookie, fields: { _csrf: browsers[0]!.csrf, name: 'guessing', form_id: crypto.randomUUID(), current_password: PASSWORD } });
+    expect(keyForm.status).toBe(429);
+    expect(keyForm.text).toContain('too many attempts at the current password');
     // A minute later the backoff's next window allows guesses again, and the right password works.
     s.clock.advance(61_000);
     expect((await change(0, PASSWORD)).status).toBe(200);
@@ -236,7 +240,11 @@ describe('limits per holder', () => {
     try {
       const { email } = await holder(limited);
       const browser = await signIn(email, PASSWORD, { server: limited });
-      const create = (name: string) => send(limited, 'POST', '/console/keys', { cookie: browser.cookie, fields: { _csrf: browser.csrf, name, form_id: crypto.randomUUID() } });
+      // A minute apart: each creation confirms the password, which is limited like a sign-in (5 a minute).
+      const create = (name: string) => {
+        limited.clock.advance(61_000);
+        return send(limited, 'POST', '/console/keys', { cookie: browser.cookie, fields: { _csrf: browser.csrf, name, form_id: crypto.randomUUID(), current_password: PASSWORD } });
+      };
       for (const name of ['a', 'b', 'c']) expect((await create(name)).status).toBe(200);
       const fourth = await create('d');
       expect(fourth.status).toBe(422);

@@ -19,14 +19,8 @@ export async function changePassword(
   deps: SignInDeps,
   input: { readonly session: WebSession; readonly email: string; readonly current: string; readonly password: string; readonly confirmation: string },
 ): Promise<Result<{ readonly otherSessionsEnded: number; readonly token: string; readonly session: WebSession }, AppError>> {
-  // The current password is a guess like any sign-in: limited per account with the same backoff,
-  // counted before it is checked (a stolen session must not become a fast password oracle).
-  const limit = await deps.limiter.hit(`password-change:account:${input.session.accountId}`, pairPolicies(deps.config.accountArea.signInAttemptsPerPair), deps.clock.now().getTime());
-  if (!limit.allowed) return err(waitError(limit.resetSeconds, 'There were too many attempts at the current password.', ' Or sign out and use "Forgot your password?": no sign-in limit holds up a reset link, and a browser you have signed in with before can always ask for one.'));
-  const stored = (await deps.credentials.holder(input.session.accountId))?.passwordHash;
-  const checked = stored === undefined || stored === null ? ok(false) : await deps.passwords.verify(input.current, stored);
-  if (!checked.ok) return err(hasherBusy(checked.error));
-  if (!checked.value) return err(appError('validation_error', 'Your current password is not right. Type it again (or sign out and use "Forgot your password?").'));
+  const confirmed = await confirmCurrentPassword(deps, input.session.accountId, input.current);
+  if (!confirmed.ok) return confirmed;
   if (input.password !== input.confirmation) return err(appError('validation_error', 'The two new passwords differ. Type the same password twice.'));
   if (input.password === input.current) return err(appError('validation_error', 'The new password is the current one. Choose another.'));
   const problem = passwordProblem(input.password, input.email);
@@ -40,6 +34,22 @@ export async function changePassword(
   const rotated = await openSession(deps, input.session.accountId, input.session.userAgent ?? undefined);
   await deps.credentials.changePassword({ accountId: input.session.accountId, passwordHash: passwordHash.value, keepSessionId: rotated.session.sessionId, now });
   return ok({ otherSessionsEnded: others.length, ...rotated });
+}
+
+/**
+ * Re-authentication before what a stolen session must not do alone (change the password, create
+ * an API key): the holder's current password. Each attempt is a guess like any sign-in: limited
+ * per account with the same backoff, one allowance for both forms, counted before it is checked
+ * (a stolen session must not become a fast password oracle).
+ */
+export async function confirmCurrentPassword(deps: SignInDeps, accountId: string, current: string): Promise<Result<void, AppError>> {
+  const limit = await deps.limiter.hit(`password-change:account:${accountId}`, pairPolicies(deps.config.accountArea.signInAttemptsPerPair), deps.clock.now().getTime());
+  if (!limit.allowed) return err(waitError(limit.resetSeconds, 'There were too many attempts at the current password.', ' Or sign out and use "Forgot your password?": no sign-in limit holds up a reset link, and a browser you have signed in with before can always ask for one.'));
+  const stored = (await deps.credentials.holder(accountId))?.passwordHash;
+  const checked = stored === undefined || stored === null ? ok(false) : await deps.passwords.verify(current, stored);
+  if (!checked.ok) return err(hasherBusy(checked.error));
+  if (!checked.value) return err(appError('validation_error', 'Your current password is not right. Type it again (or sign out and use "Forgot your password?").'));
+  return ok(undefined);
 }
 
 /** The holder's signed-in browsers, newest first. */

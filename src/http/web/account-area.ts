@@ -21,6 +21,7 @@ import { overviewBody } from './pages/overview.ts';
 import { queryBody } from './pages/query.ts';
 import * as render from './pages/render.ts';
 import { registerSelfService } from './self-service-routes.ts';
+import { confirmCurrentPassword } from '../../app/web/self-service.ts';
 import { registerBuyCredits } from './buy-routes.ts';
 import { accountPurchases } from '../../app/payments.ts';
 import { clearedSessionCookie, cookieValue, csrfOk, currentSession, knownBrowserCookie, knownBrowserCookieName, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
@@ -194,6 +195,13 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     const context = await signedIn(request, reply, 'keys');
     if (!context) return reply;
     const form = request.body as FormBody;
+    // A key acts for the account for as long as it lives: creating one asks for the password again.
+    const confirmed = await confirmCurrentPassword(signInDeps, context.session.accountId, form.current_password ?? '');
+    if (!confirmed.ok) {
+      const retryAfter = confirmed.error.extra?.retry_after_seconds;
+      if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
+      return keysPage(reply, context, statusOf(confirmed.error.code), { message: failure(confirmed.error) });
+    }
     // A reloaded result page sends the form again: each form creates one key at most (its id is
     // remembered a day, in the limiter every instance shares).
     const formId = /^[0-9a-f-]{36}$/.test(form.form_id ?? '') ? form.form_id : undefined;

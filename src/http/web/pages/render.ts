@@ -60,6 +60,7 @@ export function keysBody(csrf: string, keys: readonly ApiKeyRecord[], timeZone: 
 <form method="post" action="/console/keys" class="stack">${csrfField(csrf)}<input type="hidden" name="form_id" value="${randomUUID()}">
   <div><label for="name">Name <span class="hint">(so you can tell keys apart)</span></label><input id="name" name="name" type="text" maxlength="60" required placeholder="e.g. laptop"></div>
   <div class="check"><input id="sandbox" name="sandbox" type="checkbox" value="yes"> <label for="sandbox" class="inline">Sandbox key (spq_test_): test data, nothing charged</label></div>
+  <div><label for="current_password">Your password <span class="hint">(a key acts for your account: confirm it is you)</span></label><input id="current_password" name="current_password" type="password" autocomplete="current-password" required maxlength="1024"></div>
   <div><button type="submit">Create key</button></div>
 </form>
 <h2>Active keys</h2>
