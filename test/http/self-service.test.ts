@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpMailer } from '../../src/adapters/mail/smtp.ts';
 import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
+import { newId } from '../../src/core/keys.ts';
 import { sendForm, type RawAnswer } from '../support/raw-request.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 import { startTestServer, type TestServer } from './harness.ts';
@@ -134,6 +135,31 @@ describe('forgot password: a reset link by email (real SMTP)', () => {
     expect(own.status).toBe(200);
     for (let i = 0; i < 16; i++) await smtp.next(email);
     s.clock.advance(60 * 60_000);
+  });
+
+  it('keys are for programs: a reset or "sign out everywhere" leaves them working unless the holder ticks "revoke every API key"', async () => {
+    const { accountId, email } = await holder();
+    const makeKey = async () => (await s.store.addKey({ accountId, keyId: newId('key'), keyHash: `h-${crypto.randomUUID()}`, prefix: 'spq_live_', last4: 'abcd', name: 'job', now: s.clock.now() })).keyId;
+    const active = async () => (await s.store.listKeys(accountId)).filter((k) => k.revokedAt === null).map((k) => k.keyId);
+    const reset = async (fields: Record<string, string>) => {
+      expect((await send(s, 'POST', '/console/forgot', { fields: { email }, from: '127.0.0.40' })).status).toBe(200);
+      const link = new RegExp(`${s.baseUrl}(/console/welcome/[0-9A-Za-z]{32})`).exec((await smtp.next(email)).text)![1]!;
+      expect((await send(s, 'GET', link)).text).toContain('Also revoke every API key of this account');
+      expect((await send(s, 'POST', link, { fields: { password: NEW_PASSWORD, confirmation: NEW_PASSWORD, ...fields } })).status).toBe(303);
+    };
+    const kept = await makeKey();
+    await reset({});
+    expect(await active()).toContain(kept);
+    await reset({ revoke_keys: 'yes' });
+    expect(await active()).toEqual([]);
+
+    const again = await makeKey();
+    const browser = await signIn(email, NEW_PASSWORD);
+    expect((await send(s, 'POST', '/console/sign-out', { cookie: browser.cookie, fields: { _csrf: browser.csrf, everywhere: 'yes' } })).status).toBe(303);
+    expect(await active()).toEqual([again]);
+    const next = await signIn(email, NEW_PASSWORD);
+    expect((await send(s, 'POST', '/console/sign-out', { cookie: next.cookie, fields: { _csrf: next.csrf, everywhere: 'yes', revoke_keys: 'yes' } })).status).toBe(303);
+    expect(await active()).toEqual([]);
   });
 
   it('without SMTP the page says how to get a link from the operator, whose log names the holder and the command; the same page for unknown emails', async () => {

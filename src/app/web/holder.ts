@@ -55,6 +55,23 @@ export async function revokeOwnKey(deps: HolderDeps, input: { readonly accountId
   return key;
 }
 
+/**
+ * Every active key of the account revoked at once (the holder's choice when a password was reset
+ * or every browser signed out: a key is made for a program, so neither revokes keys by itself;
+ * docs/api.md, "Keys, passwords and sessions"). Returns how many were revoked.
+ */
+export async function revokeEveryKey(deps: HolderDeps, accountId: string): Promise<number> {
+  let revoked = 0;
+  for (const key of await deps.store.listKeys(accountId)) {
+    if (key.revokedAt !== null) continue;
+    if (await deps.store.revokeKey(key.keyId, deps.clock.now())) {
+      revoked += 1;
+      await deps.keyRevocations?.announce(key.keyId);
+    }
+  }
+  return revoked;
+}
+
 export interface CreditsOverview {
   readonly summary: CreditSummary;
   readonly bundles: readonly Bundle[];

@@ -4,7 +4,7 @@ import { accountPolicies, accountRateKey, rateLimitedError } from '../../app/rat
 import { executeQuery } from '../../app/execute.ts';
 import { queryDetail, queryHistory } from '../../app/history.ts';
 import { previewQuery } from '../../app/preview.ts';
-import { createOwnKey, creditsOverview, ownKey, revokeOwnKey, setTimeZone, timeZoneOf, TIME_ZONES, type HolderDeps } from '../../app/web/holder.ts';
+import { createOwnKey, creditsOverview, ownKey, revokeEveryKey, revokeOwnKey, setTimeZone, timeZoneOf, TIME_ZONES, type HolderDeps } from '../../app/web/holder.ts';
 import { oneTimeLinkHolder, openSession, setPasswordWithLink, signIn, signOut, type SignInDeps } from '../../app/web/sign-in.ts';
 import { builderError, inFormWords } from '../../app/web/builder.ts';
 import { accountOverview } from '../../app/web/usage.ts';
@@ -151,8 +151,10 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   app.post('/console/sign-out', formRoute, async (request, reply) => {
     const context = await signedIn(request, reply, 'query');
     if (!context) return reply;
-    await signOut(signInDeps, context.session, (request.body as FormBody).everywhere === 'yes');
-    request.log.info({ account: context.session.accountId, session: context.session.sessionId }, 'account area: signed out');
+    const form = request.body as FormBody;
+    await signOut(signInDeps, context.session, form.everywhere === 'yes');
+    const keysRevoked = form.everywhere === 'yes' && form.revoke_keys === 'yes' ? await revokeEveryKey(holderDeps, context.session.accountId) : 0;
+    request.log.info({ account: context.session.accountId, session: context.session.sessionId, keysRevoked }, 'account area: signed out');
     void reply.header('set-cookie', clearedSessionCookie(secure));
     return reply.redirect('/console/sign-in', 303);
   });
@@ -171,9 +173,10 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
       const holder = await oneTimeLinkHolder(signInDeps, request.params.token);
       return send(reply, 422, 'Set your password', render.setPasswordBody(holder.ok ? holder.value.email : '', result.error.detail));
     }
+    const keysRevoked = form.revoke_keys === 'yes' ? await revokeEveryKey(holderDeps, result.value.accountId) : 0;
     // The link proved who they are: they are signed in with a fresh session, as after signing in.
     const opened = await openSession(signInDeps, result.value.accountId, request.headers['user-agent']);
-    request.log.info({ account: result.value.accountId, session: opened.session.sessionId }, 'account area: password set, other sessions ended, signed in');
+    request.log.info({ account: result.value.accountId, session: opened.session.sessionId, keysRevoked }, 'account area: password set, other sessions ended, signed in');
     void reply.header('set-cookie', sessionCookie(opened.token, deps.config.accountArea.sessionHours * 3600, secure));
     return reply.redirect(`${HOME}?welcome=1`, 303);
   });

@@ -42,6 +42,7 @@ export function setPasswordBody(email: string, error?: string): Html {
 <form method="post" class="stack">
   <div><label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="12" required></div>
   <div><label for="confirmation">The same password again</label><input id="confirmation" name="confirmation" type="password" autocomplete="new-password" minlength="12" required></div>
+  <div class="check"><input id="revoke_keys" name="revoke_keys" type="checkbox" value="yes"> <label for="revoke_keys" class="inline">Also revoke every API key of this account (if a key may have been seen by someone else; programs using them stop working)</label></div>
   <div><button type="submit">Set password</button></div>
 </form>`;
 }

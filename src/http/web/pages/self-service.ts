@@ -50,6 +50,7 @@ ${sessions.map(
 <td><form method="post" action="/console/account/sessions/${s.sessionId}/end" class="inline">${csrfField(csrf)}<button type="submit" class="secondary">${s.sessionId === current.sessionId ? 'Sign out' : 'End'}</button></form></td></tr>`,
 )}</tbody></table></div>
 <form method="post" action="/console/sign-out" class="stack">${csrfField(csrf)}<input type="hidden" name="everywhere" value="yes">
-<p class="hint">If you signed in on a computer you no longer use, end every session of this account (this one too).</p>
+<p class="hint">If you signed in on a computer you no longer use, end every session of this account (this one too). API keys are for programs and keep working unless you revoke them too.</p>
+<div class="check"><input id="revoke_keys" name="revoke_keys" type="checkbox" value="yes"> <label for="revoke_keys" class="inline">Also revoke every API key of this account</label></div>
 <div><button type="submit" class="secondary">Sign out everywhere</button></div></form>`;
 }
