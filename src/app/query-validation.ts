@@ -5,6 +5,7 @@ import { creditCost, creditCostOfRecords, householdRecords } from '../core/prici
 import { err, ok, type Result } from '../core/result.ts';
 import type { PoolRelease, ResolveFailure, ResolvedSelection } from '../ports/pool-release.ts';
 import { QUERY_DEFAULTS } from '../wire/query.ts';
+import { foldSpaces } from '../core/geography/matching.ts';
 
 /** A query as the client sent it, defaults applied (the body schema has checked the types). */
 export interface QueryInput {
@@ -55,7 +56,8 @@ export interface QueryLimits {
 
 export const normalizeQuery = (input: QueryInput): NormalizedQuery => ({
   geography_level: input.geography_level,
-  geography_selections: [...input.geography_selections],
+  // Surrounding and repeated white space (tabs, line breaks, U+2028 pasted along) is no part of a name: it never reaches metadata or history.
+  geography_selections: input.geography_selections.map(foldSpaces),
   dataset_type: input.dataset_type,
   n_observations: input.n_observations,
   output_format: input.output_format ?? QUERY_DEFAULTS.output_format,

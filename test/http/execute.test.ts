@@ -182,6 +182,11 @@ describe('POST /query/execute', () => {
     expect(second.download_url).toBe(first.download_url);
     expect(second.metadata).toEqual(first.metadata);
     expect(await credits()).toBe(balance);
+    // Defaults written out (implicate 1) and white space around a name are the same request too.
+    const spelledOut = await execute({ ...body, geography_selections: ['\tBurnley\n '], implicate: 1, include_geography: 'none' }, { 'idempotency-key': 'order-1' });
+    expect(spelledOut.status).toBe(200);
+    expect((await spelledOut.json()).query_id).toBe(first.query_id);
+    expect(await credits()).toBe(balance);
     const other = await execute({ ...body, n_observations: 11 }, { 'idempotency-key': 'order-1' });
     expect(other.status).toBe(422);
     expect((await other.json()).error).toBe('validation_error');

@@ -51,6 +51,8 @@ export const selectionSeed = (seed: bigint, index: number): bigint => (seed + Bi
 
 /** The request an Idempotency-Key is bound to: the normalised query, so defaults written out or left out are the same request. */
 export function requestHash(query: NormalizedQuery, sampling: { readonly seed?: string | undefined; readonly implicate?: number | undefined } = {}): string {
+  // Implicate 1 is the default: written out or left out, it is the same request.
+  const implicate = sampling.implicate === 1 ? undefined : sampling.implicate;
   const canonical = JSON.stringify([
     query.geography_level,
     query.geography_selections,
@@ -60,7 +62,7 @@ export function requestHash(query: NormalizedQuery, sampling: { readonly seed?: 
     query.include_geography,
     // Only when set: the hash of a query without the extension stays what it was.
     ...(query.linked_records ? [query.linked_records] : []),
-    ...(sampling.seed !== undefined || sampling.implicate !== undefined ? [{ seed: sampling.seed ?? null, implicate: sampling.implicate ?? null }] : []),
+    ...(sampling.seed !== undefined || implicate !== undefined ? [{ seed: sampling.seed ?? null, implicate: implicate ?? null }] : []),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -20,6 +20,7 @@ import { queryFromForm, testMode, type FormBody } from './pages/forms.ts';
 import { overviewBody } from './pages/overview.ts';
 import { queryBody } from './pages/query.ts';
 import * as render from './pages/render.ts';
+import { printableHeader } from '../plugins/text-guard.ts';
 import { registerSelfService } from './self-service-routes.ts';
 import { confirmCurrentPassword } from '../../app/web/self-service.ts';
 import { registerBuyCredits } from './buy-routes.ts';
@@ -134,7 +135,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
       email: form.email ?? '',
       password: form.password ?? '',
       address: request.clientAddress,
-      userAgent: request.headers['user-agent'],
+      userAgent: printableHeader(request.headers['user-agent']),
       knownBrowser: cookieValue(request, knownBrowserCookieName(secure)),
     });
     if (!result.ok) {
@@ -175,7 +176,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     }
     const keysRevoked = form.revoke_keys === 'yes' ? await revokeEveryKey(holderDeps, result.value.accountId) : 0;
     // The link proved who they are: they are signed in with a fresh session, as after signing in.
-    const opened = await openSession(signInDeps, result.value.accountId, request.headers['user-agent']);
+    const opened = await openSession(signInDeps, result.value.accountId, printableHeader(request.headers['user-agent']));
     request.log.info({ account: result.value.accountId, session: opened.session.sessionId, keysRevoked }, 'account area: password set, other sessions ended, signed in');
     void reply.header('set-cookie', sessionCookie(opened.token, deps.config.accountArea.sessionHours * 3600, secure));
     return reply.redirect(`${HOME}?welcome=1`, 303);
