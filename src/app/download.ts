@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { appError, type AppError } from '../core/errors.ts';
 import { verifyLink } from '../core/links.ts';
@@ -14,13 +15,15 @@ export type ByteRange = { readonly start: number; readonly end: number };
 export type RangeRequest = { readonly kind: 'whole' } | { readonly kind: 'partial'; readonly range: ByteRange } | { readonly kind: 'unsatisfiable' };
 
 /**
- * RFC 9110 §14: "bytes=a-b", "bytes=a-", "bytes=-n". Several ranges or a malformed header are
- * answered with the whole file, which the RFC allows; a well-formed range outside the file is 416.
+ * RFC 9110 §14: "bytes=a-b", "bytes=a-", "bytes=-n". Several ranges, a malformed header or an
+ * invalid range ("bytes=5-2": last before first, §14.1.1) are answered with the whole file, which
+ * the RFC allows; a valid range that starts past the end of the file is 416.
  */
 export function parseRange(header: string | undefined, size: number): RangeRequest {
   if (header === undefined) return { kind: 'whole' };
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === '' && m[2] === '')) return { kind: 'whole' };
+  if (m[1] !== '' && m[2] !== '' && Number(m[2]) < Number(m[1])) return { kind: 'whole' };
   if (m[1] === '') {
     const suffix = Number(m[2]);
     if (suffix === 0 || size === 0) return { kind: 'unsatisfiable' };
@@ -28,9 +31,26 @@ export function parseRange(header: string | undefined, size: number): RangeReque
   }
   const start = Number(m[1]);
   const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start >= size || (m[2] !== '' && Number(m[2]) < start)) return { kind: 'unsatisfiable' };
+  if (start >= size) return { kind: 'unsatisfiable' };
   return { kind: 'partial', range: { start, end } };
 }
+
+/**
+ * A strong validator of a stored file: a result file is written once under its key and never
+ * changed (a query's file is its own), so its key and size name its bytes. A compressed
+ * representation has its own (RFC 9110 §8.8.3: representations differ).
+ */
+export function entityTag(key: string, size: number, coding?: ContentCoding): string {
+  const digest = createHash('sha256').update(key).digest('base64url').slice(0, 22);
+  return `"${digest}-${size.toString(36)}${coding === undefined ? '' : `-${coding}`}"`;
+}
+
+/**
+ * RFC 9110 §13.1.5: a Range is honoured only when If-Range (if sent) is the file's current strong
+ * entity tag; a date, a weak tag or another tag means the client's partial copy may be of other
+ * bytes, so it gets the whole file.
+ */
+export const ifRangeHolds = (ifRange: string | undefined, etag: string): boolean => ifRange === undefined || ifRange.trim() === etag;
 
 export interface DownloadFile {
   readonly key: string;

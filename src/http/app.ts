@@ -13,6 +13,7 @@ import { clientErrorHandler } from './client-errors.ts';
 import { DEFAULT_BODY_LIMIT } from './body-limits.ts';
 import { jsonShapeProblem } from './json-shape.ts';
 import { loggerOptions } from './logging.ts';
+import { refuseUnreadableBody } from './body-encoding.ts';
 import { countingLimiter, createHttpMetrics, UNMATCHED_ROUTE } from './metrics.ts';
 import { openApiOptions } from './openapi.ts';
 import { registerReference } from './reference/routes.ts';
@@ -96,6 +97,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
     metrics.observeRequest(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
+  app.addHook('preParsing', refuseUnreadableBody);
   app.addHook('preValidation', refuseKeyInBody);
   app.addHook('preHandler', refuseControlCharacters);
 

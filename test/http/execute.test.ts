@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { requestBytes } from '../support/raw-request.ts';
 import { join } from 'node:path';
-import { gunzipSync, zstdDecompressSync } from 'node:zlib';
+import { gunzipSync, gzipSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepExpiredFiles } from '../../src/app/maintenance.ts';
 import { FIXTURE_SUBURBS, CATALOGUE_VARIABLES, FIXTURE_VERSION, fileColumnsOf } from '../adapters/pools/fixture.ts';
@@ -247,6 +247,56 @@ describe('downloads', () => {
     const outside = await fetch(url, { headers: { range: `bytes=${whole.length}-` } });
     expect(outside.status).toBe(416);
     expect(outside.headers.get('content-range')).toBe(`bytes */${whole.length}`);
+  });
+
+  // In scale-out the bucket answers ranges with its own validators (the route redirects there).
+  it.runIf(process.env.SPQ_TEST_STACK !== 'scaleout')('validators: an ETag on every answer; If-Range with another validator, or an invalid range (bytes=5-2), gets the whole file', async () => {
+    const first = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9A-Za-z_-]{22}-[0-9a-z]+"$/);
+    await first.arrayBuffer();
+    const resumed = await fetch(url, { headers: { range: 'bytes=10-19', 'if-range': etag } });
+    expect(resumed.status).toBe(206);
+    expect(Buffer.from(await resumed.arrayBuffer())).toEqual(whole.subarray(10, 20));
+    for (const other of ['"another-tag"', `W/${etag}`, 'Wed, 21 Oct 2015 07:28:00 GMT']) {
+      const changed = await fetch(url, { headers: { range: 'bytes=10-19', 'if-range': other, 'accept-encoding': 'identity' } });
+      expect(changed.status, other).toBe(200);
+      expect(Buffer.from(await changed.arrayBuffer())).toEqual(whole);
+    }
+    const invalid = await fetch(url, { headers: { range: 'bytes=5-2', 'accept-encoding': 'identity' } });
+    expect(invalid.status).toBe(200);
+    expect(Buffer.from(await invalid.arrayBuffer())).toEqual(whole);
+    // A compressed copy is another representation, with its own tag.
+    const zstd = await fetch(url, { headers: { 'accept-encoding': 'zstd' } });
+    expect(zstd.headers.get('etag')).not.toBe(etag);
+    await zstd.arrayBuffer();
+  });
+
+  it('Accept-Encoding q-values choose the coding; "identity" weighed above the codings gets the file itself', async () => {
+    for (const [accept, sent] of [
+      ['gzip;q=1, zstd;q=0.5', 'gzip'],
+      ['zstd;q=0.9, gzip;q=0.9', 'zstd'],
+      ['gzip, zstd;q=0', 'gzip'],
+      ['zstd;q=0.2, gzip;q=0.1, identity;q=0.5', null],
+      ['*;q=0.3', 'zstd'],
+    ] as const) {
+      const res = await fetch(url, { headers: { 'accept-encoding': accept }, redirect: 'follow' });
+      expect(res.headers.get('content-encoding'), accept).toBe(sent);
+      await res.arrayBuffer();
+    }
+  });
+
+  it('a request body the service would misread (Content-Encoding, a charset other than UTF-8) is 400 and runs nothing', async () => {
+    const body = JSON.stringify(query({ n_observations: 5 }));
+    const gzipped = await fetch(`${s.baseUrl}/query/preview`, { method: 'POST', headers: { authorization: `Bearer ${acct.key}`, 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(body) });
+    expect(gzipped.status).toBe(400);
+    expect((await gzipped.json()).detail).toContain('send it uncompressed');
+    const latin1 = await fetch(`${s.baseUrl}/query/preview`, { method: 'POST', headers: { authorization: `Bearer ${acct.key}`, 'content-type': 'application/json; charset=iso-8859-1' }, body });
+    expect(latin1.status).toBe(400);
+    expect((await latin1.json()).detail).toContain('send it as UTF-8');
+    const utf8 = await fetch(`${s.baseUrl}/query/preview`, { method: 'POST', headers: { authorization: `Bearer ${acct.key}`, 'content-type': 'application/json; charset=UTF-8' }, body });
+    expect(utf8.status).toBe(200);
+    await utf8.arrayBuffer();
   });
 
   /** The service's own link to a file, as download_url and dictionary_url are on both stacks. */

@@ -704,6 +704,8 @@ export interface operations {
             header?: {
                 /** @description bytes=start-end */
                 range?: string;
+                /** @description The ETag of the part already downloaded: the range is sent only if the file is still that one, else the whole file (200) */
+                "if-range"?: string;
                 /** @description zstd or gzip: a whole csv or json file is sent compressed */
                 "accept-encoding"?: string;
             };

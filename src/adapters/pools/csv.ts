@@ -10,7 +10,7 @@ import { csvField as rfc4180Field } from '../../core/csv.ts';
 import { writeNewFile } from './file-output.ts';
 import { putPaddedId } from './ascii.ts';
 import { NULL_CODE } from './coded.ts';
-import { BATCHES_PER_TURN, eventLoopTurn } from './event-loop-turn.ts';
+import { withTurns } from './event-loop-turn.ts';
 
 /** An id column: a prefix letter and the row number zero-padded to `digits` (a negative row is NULL). */
 export interface CsvIdColumn {
@@ -125,9 +125,7 @@ async function writeRows(opts: CsvOptions, write: (bytes: Buffer) => Promise<voi
   // below reads two arrays in order instead of each column's array, table index and bounds.
   let cellAt = new Int32Array(0);
   let cellLength = new Int32Array(0);
-  let batches = 0;
-  for (const batch of opts.batches) {
-    if (++batches % BATCHES_PER_TURN === 0) await eventLoopTurn();
+  for await (const batch of withTurns(opts.batches)) {
     const values = batch.columns;
     const rowCount = batch.rowCount;
     if (cellAt.length < rowCount * width) {

@@ -7,3 +7,12 @@ export const eventLoopTurn = (): Promise<void> => new Promise<void>((resolve) =>
 
 /** Batches of rows (2,048 each, export.ts) gathered between two turns: a few milliseconds of work. */
 export const BATCHES_PER_TURN = 4;
+
+/** The batches as they come, with a turn of the event loop every BATCHES_PER_TURN of them. */
+export async function* withTurns<T>(batches: AsyncIterable<T> | Iterable<T>): AsyncGenerator<T> {
+  let count = 0;
+  for await (const batch of batches) {
+    if (++count % BATCHES_PER_TURN === 0) await eventLoopTurn();
+    yield batch;
+  }
+}

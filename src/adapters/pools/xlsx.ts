@@ -7,7 +7,7 @@
 import { rm } from 'node:fs/promises';
 import { putPaddedId } from './ascii.ts';
 import { NULL_CODE } from './coded.ts';
-import { BATCHES_PER_TURN, eventLoopTurn } from './event-loop-turn.ts';
+import { withTurns } from './event-loop-turn.ts';
 import { ZipWriter } from './zip.ts';
 
 /** One column of the data sheet. */
@@ -227,9 +227,7 @@ async function writeDataSheet(zip: ZipWriter, opts: XlsxOptions, sst: SharedStri
   const idDigitsOut = new Uint8Array(16);
   let rowCount = 0;
   let nullCells = 0;
-  let batches = 0;
-  for await (const batch of opts.batches) {
-    if (++batches % BATCHES_PER_TURN === 0) await eventLoopTurn();
+  for await (const batch of withTurns(opts.batches)) {
     const values = batch.columns;
     for (let i = 0; i < batch.rowCount; i++) {
       if (pos + worstRow > size) {

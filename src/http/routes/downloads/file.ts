@@ -1,7 +1,7 @@
 import { addressSubject } from '../../../core/address-subject.ts';
 import { Type } from '@sinclair/typebox';
 import { downloadPolicy, rateLimitedError } from '../../../app/rate-limits.ts';
-import { openDownload, parseRange, readDownload, storedRepresentation, type DownloadFile } from '../../../app/download.ts';
+import { entityTag, ifRangeHolds, openDownload, parseRange, readDownload, storedRepresentation, type DownloadFile } from '../../../app/download.ts';
 import { DICTIONARY_BESIDE_FORMATS, listed, mediaTypeOf, OUTPUT_FORMATS, SERVED_FILES } from '../../../core/formats.ts';
 import { appError } from '../../../core/errors.ts';
 import { ErrorBody, RateLimitedBody } from '../../../wire/common.ts';
@@ -30,6 +30,7 @@ export const schema = {
   }),
   headers: Type.Object({
     range: Type.Optional(Type.String({ description: 'bytes=start-end' })),
+    'if-range': Type.Optional(Type.String({ description: 'The ETag of the part already downloaded: the range is sent only if the file is still that one, else the whole file (200)' })),
     'accept-encoding': Type.Optional(Type.String({ description: `zstd or gzip: a whole ${compressedKinds} file is sent compressed` })),
   }),
   response: {
@@ -60,7 +61,8 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
   const opened = await openDownload(deps, request.params.token, request.params.fileName);
   if (!opened.ok) return sendError(reply, opened.error);
   const file = opened.value;
-  const range = parseRange(request.headers.range, file.size);
+  const etag = entityTag(file.key, file.size);
+  const range = ifRangeHolds(request.headers['if-range'], etag) ? parseRange(request.headers.range, file.size) : ({ kind: 'whole' } as const);
   reply
     .header('content-type', file.contentType)
     .header('content-disposition', disposition(file.fileName))
@@ -82,6 +84,7 @@ export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schem
   if (isCompressible(file.contentType)) reply.header('vary', 'accept-encoding');
   if (deps.files.directUrl !== undefined) return redirectToStore(deps, reply, file, request.method === 'HEAD' ? 'HEAD' : 'GET', encoded?.coding);
   if (encoded !== undefined) reply.header('content-encoding', encoded.coding);
+  reply.header('etag', encoded === undefined ? etag : entityTag(file.key, file.size, encoded.coding));
   reply.header('content-length', String(encoded?.size ?? Math.max(0, end - start + 1)));
   if (status === 206) reply.header('content-range', `bytes ${start}-${end}/${file.size}`);
   if (request.method === 'HEAD') return reply.code(status as 200).send();
