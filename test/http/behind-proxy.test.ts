@@ -92,6 +92,13 @@ describe('behind a reverse proxy (X-Forwarded-For, one trusted hop)', () => {
     expect((await send(proxy.url, 'GET', '/account/credits', { from: '127.0.0.7', headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
   });
 
+  it('/metrics without a token answers the scraper on the instance itself, and 404 through the balancer', async () => {
+    expect((await send(proxy.url, 'GET', '/metrics', { from: '127.0.0.12' })).status).toBe(404);
+    const direct = await send(s.baseUrl, 'GET', '/metrics', { from: '127.0.0.12' });
+    expect(direct.status).toBe(200);
+    expect(direct.text).toContain('spq_http_requests_total');
+  });
+
   it('downloads: the per-address limit counts each client behind the balancer on its own', async () => {
     for (let i = 0; i < PER_ADDRESS; i++) expect((await send(proxy.url, 'GET', '/downloads/qry_x/nothing.csv', { from: '127.0.0.8' })).status).not.toBe(429);
     expect((await send(proxy.url, 'GET', '/downloads/qry_x/nothing.csv', { from: '127.0.0.8', headers: { 'x-forwarded-for': randomAddress() } })).status).toBe(429);
