@@ -162,7 +162,7 @@ function serverOptions(deps: AppDeps, metrics: HttpMetrics) {
     routerOptions: { maxParamLength: 1000 },
     // Requests in flight when the server closes are finished (graceful shutdown); new ones get 503.
     return503OnClosing: true,
-    clientErrorHandler: clientErrorHandler((status) => metrics.observeRequest('UNPARSED', UNMATCHED_ROUTE, status, 0)),
+    clientErrorHandler: clientErrorHandler((status) => metrics.observeRequest('UNPARSED', UNMATCHED_ROUTE, status, 0), servedOverTls(deps.config.publicBaseUrl)),
     // Errors the router raises before any hook (bad percent-encoding, an over-long path segment)
     // get the contract's body and request id too, and never echo the URL (it may hold a signature).
     frameworkErrors: answerFrameworkError(deps, metrics),

@@ -8,9 +8,10 @@ import { renderError } from './errors.ts';
  * Requests that Node's HTTP parser refuses before Fastify sees them: a request line and headers
  * over 16 KB (a long URL), a request not received within the request or headers timeout, bytes
  * that are not HTTP. They get the contract's error body (never the URL: it may hold a download
- * signature) with an X-Request-Id, one log line and a metric, and the connection is closed.
+ * signature) with an X-Request-Id (and HSTS when served over TLS, as every answer), one log line
+ * and a metric, and the connection is closed.
  */
-export function clientErrorHandler(observe: (status: number) => void) {
+export function clientErrorHandler(observe: (status: number) => void, hsts: boolean) {
   return function (this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
     // A reset connection has nobody to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -27,7 +28,7 @@ export function clientErrorHandler(observe: (status: number) => void) {
     observe(rendered.status);
     if (socket.writable) {
       socket.write(
-        `HTTP/1.1 ${rendered.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${rendered.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n${hsts ? 'Strict-Transport-Security: max-age=31536000\r\n' : ''}Connection: close\r\n\r\n${body}`,
       );
     }
     socket.destroy();

@@ -106,9 +106,18 @@ describe('console hardening (issue 31)', () => {
     expect((await s.call('/healthz')).headers.get('strict-transport-security')).toBeNull();
     const tls = await startTestServer({ config: { publicBaseUrl: 'https://spq.example.org' } });
     try {
-      for (const path of ['/healthz', '/account/credits', '/console/sign-in', '/no/such/route']) {
+      for (const path of ['/healthz', '/account/credits', '/console/sign-in', '/no/such/route', '/%E0%A4%A']) {
         expect((await fetch(`${tls.baseUrl}${path}`)).headers.get('strict-transport-security'), path).toBe('max-age=31536000');
       }
+      // Bytes that are not HTTP are answered by the parser's own 400: HSTS there too.
+      const raw = await new Promise<string>((resolve) => {
+        const socket = connect(Number(new URL(tls.baseUrl).port), '127.0.0.1', () => socket.write('NOT HTTP\r\n\r\n'));
+        let text = '';
+        socket.on('data', (c) => (text += c.toString('latin1')));
+        socket.on('close', () => resolve(text));
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 400/);
+      expect(raw.toLowerCase()).toContain('strict-transport-security: max-age=31536000');
     } finally {
       await tls.close();
     }

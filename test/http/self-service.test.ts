@@ -230,6 +230,18 @@ describe('the account page: password and signed-in browsers', () => {
     expect((await change(0, PASSWORD)).status).toBe(200);
   });
 
+  it('a session ends SPQ_SESSION_IDLE_MINUTES after its last use, not after the last use that was written down (at most once a minute)', async () => {
+    const { email } = await holder();
+    const idle = s.deps.config.accountArea.sessionIdleMinutes * 60_000;
+    const browser = await signIn(email);
+    s.clock.advance(59_000);
+    expect((await send(s, 'GET', '/console/account', { cookie: browser.cookie })).status).toBe(200); // used; not written (under a minute)
+    s.clock.advance(idle - 1000);
+    expect((await send(s, 'GET', '/console/account', { cookie: browser.cookie })).status).toBe(200);
+    s.clock.advance(idle + 61_000);
+    expect((await send(s, 'GET', '/console/account', { cookie: browser.cookie })).status).toBe(303);
+  });
+
   it('lists each signed-in browser (user agent, signed in, last seen) and ends them one by one; another holder\'s cannot be ended', async () => {
     const { email } = await holder();
     const laptop = await signIn(email, PASSWORD, { userAgent: FIREFOX });

@@ -7,7 +7,7 @@ import type { WebSession } from '../../ports/credential-store.ts';
 import { publicBaseUrl } from '../../config.ts';
 import type { OpsLog } from '../deps.ts';
 import { normaliseEmail } from '../accounts.ts';
-import { hasherBusy, issueOneTimeLink, knownBrowserValid, openSession, pairPolicies, waitError, type SignInDeps } from './sign-in.ts';
+import { hasherBusy, issueOneTimeLink, knownBrowserValid, openSession, pairPolicies, sessionIdleMs, waitError, type SignInDeps } from './sign-in.ts';
 
 /**
  * What a signed-in holder does to their own sign-in, and how one who forgot the password gets
@@ -26,7 +26,7 @@ export async function changePassword(
   const problem = passwordProblem(input.password, input.email);
   if (problem !== undefined) return err(appError('validation_error', problem));
   const now = deps.clock.now();
-  const others = (await deps.credentials.listSessions(input.session.accountId, now, deps.config.accountArea.sessionIdleMinutes * 60_000)).filter((s) => s.sessionId !== input.session.sessionId);
+  const others = (await deps.credentials.listSessions(input.session.accountId, now, sessionIdleMs(deps.config))).filter((s) => s.sessionId !== input.session.sessionId);
   // This browser goes on under a new session token: the old one (which may have been seen) ends
   // with every other session when the password changes.
   const passwordHash = await deps.passwords.hash(input.password);
@@ -54,7 +54,7 @@ export async function confirmCurrentPassword(deps: SignInDeps, accountId: string
 
 /** The holder's signed-in browsers, newest first. */
 export async function signedInBrowsers(deps: Pick<SignInDeps, 'credentials' | 'clock' | 'config'>, accountId: string): Promise<readonly WebSession[]> {
-  return deps.credentials.listSessions(accountId, deps.clock.now(), deps.config.accountArea.sessionIdleMinutes * 60_000);
+  return deps.credentials.listSessions(accountId, deps.clock.now(), sessionIdleMs(deps.config));
 }
 
 /** Ends one of the holder's own sessions; another holder's (or an unknown) id is "not found". */

@@ -33,6 +33,13 @@ export interface SignInDeps {
 
 const TOKEN_LENGTH = 32;
 const MINUTE = 60_000;
+
+/**
+ * How long after its last recorded use a session lives: the idle timeout, plus the minute by which
+ * the record of its last use may lag (it is written at most once a minute), so a session ends no
+ * sooner than the idle timeout after it was really last used.
+ */
+export const sessionIdleMs = (config: Pick<SignInDeps['config'], 'accountArea'>): number => config.accountArea.sessionIdleMinutes * MINUTE + MINUTE;
 /** The path of a one-time link; the token is its last segment (redacted from logs). */
 export const ONE_TIME_LINK_PATH = '/console/welcome/';
 
@@ -199,7 +206,7 @@ export function knownBrowserValid(serverSecret: string, email: string, token: st
 export async function sessionOf(deps: Pick<SignInDeps, 'credentials' | 'clock' | 'config' | 'serverSecret'>, token: string | undefined): Promise<WebSession | undefined> {
   if (token === undefined || !wellFormedToken(token)) return undefined;
   const now = deps.clock.now();
-  const session = await deps.credentials.findSession(keyedHash(deps.serverSecret, 'session', token), now, deps.config.accountArea.sessionIdleMinutes * MINUTE);
+  const session = await deps.credentials.findSession(keyedHash(deps.serverSecret, 'session', token), now, sessionIdleMs(deps.config));
   if (session !== undefined && now.getTime() - session.lastSeenAt.getTime() >= MINUTE) await deps.credentials.touchSession(session.sessionId, now);
   return session;
 }
