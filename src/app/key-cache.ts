@@ -4,8 +4,8 @@ import type { RevocationListener } from '../ports/key-revocations.ts';
 export interface KeyCacheOptions {
   /** A remembered key is read from the store again once it is this old (SPQ_KEY_RECHECK_MS). */
   readonly recheckMs: number;
-  /** Most keys remembered; the longest-remembered is dropped first. */
-  readonly maxEntries?: number;
+  /** Most bytes the remembered keys may take (ENTRY_BYTES each at most); the longest-remembered is dropped first. 16 MiB by default. */
+  readonly maxBytes?: number;
   /** Monotonic milliseconds (performance.now by default): the bound is real time, whatever the service clock says. */
   readonly now?: () => number;
 }
@@ -18,6 +18,13 @@ interface Entry {
   /** The record once the read has brought it, so a request can have it without waiting. */
   found?: ApiKeyRecord;
 }
+
+/**
+ * What one remembered key can take at most: the key's hash (64 characters), a record of fixed-size
+ * ids, dates and flags and a name of at most 60 characters (the key form's limit), the entry, its
+ * promise and the Map's slot. So the cache's bytes are bounded by its number of entries.
+ */
+export const KEY_ENTRY_BYTES = 1024;
 
 /** Key ids heard revoked are remembered up to this many; beyond it everything is forgotten at once. */
 const MAX_HEARD = 10_000;
@@ -43,7 +50,7 @@ export class KeyCache implements RevocationListener {
     options: KeyCacheOptions,
   ) {
     this.#recheckMs = options.recheckMs;
-    this.#maxEntries = options.maxEntries ?? 100_000;
+    this.#maxEntries = Math.max(1, Math.floor((options.maxBytes ?? 16 * 1024 * 1024) / KEY_ENTRY_BYTES));
     this.#now = options.now ?? (() => performance.now());
   }
 
@@ -101,11 +108,16 @@ export class KeyCache implements RevocationListener {
     return this.#entries.size;
   }
 
+  /**
+   * Entries are kept in the order their reads started (a re-read moves one to the end), so the
+   * expired ones, which would be read again anyway, are at the front: they go first, then the
+   * oldest while the cache is full.
+   */
   #remember(keyHash: string, entry: Entry): void {
     this.#entries.delete(keyHash);
-    if (this.#entries.size >= this.#maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
+    for (const [hash, held] of this.#entries) {
+      if (entry.atMs - held.atMs < this.#recheckMs && this.#entries.size < this.#maxEntries) break;
+      this.#entries.delete(hash);
     }
     this.#entries.set(keyHash, entry);
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteAccountStore } from '../../src/adapters/db/sqlite.ts';
 import { createAccountWithKey, revokeKey } from '../../src/app/accounts.ts';
-import { KeyCache } from '../../src/app/key-cache.ts';
+import { KEY_ENTRY_BYTES, KeyCache } from '../../src/app/key-cache.ts';
 import { InProcessRevocations } from '../../src/app/revocations.ts';
 import { hashApiKey } from '../../src/core/keys.ts';
 import type { AccountStore } from '../../src/ports/account-store.ts';
@@ -30,6 +30,7 @@ afterAll(async () => {
 
 /** A cache over the store with a clock the test moves, counting the store reads it makes. */
 function cacheWithClock(recheckMs = 1000, maxEntries?: number) {
+  // Bounded in bytes: maxEntries entries' worth.
   const clock = { ms: 0 };
   const reads: string[] = [];
   const cache = new KeyCache(
@@ -37,7 +38,7 @@ function cacheWithClock(recheckMs = 1000, maxEntries?: number) {
       reads.push(hash);
       return store.findKeyByHash(hash);
     },
-    { recheckMs, now: () => clock.ms, ...(maxEntries !== undefined ? { maxEntries } : {}) },
+    { recheckMs, now: () => clock.ms, ...(maxEntries !== undefined ? { maxBytes: maxEntries * KEY_ENTRY_BYTES } : {}) },
   );
   return { cache, clock, reads };
 }
@@ -148,5 +149,15 @@ describe('KeyCache', () => {
     expect(cache.size).toBe(0);
     await cache.find(keys[2]!.hash);
     expect(reads).toHaveLength(5);
+  });
+
+  it('forgets expired keys as new ones arrive: what it holds is what was read within recheckMs', async () => {
+    const { cache, clock } = cacheWithClock(1000, 100);
+    const keys = [await newKey(), await newKey(), await newKey()];
+    await cache.find(keys[0]!.hash);
+    await cache.find(keys[1]!.hash);
+    clock.ms += 1500;
+    await cache.find(keys[2]!.hash);
+    expect(cache.size).toBe(1);
   });
 });
