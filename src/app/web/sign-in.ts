@@ -100,9 +100,13 @@ const WRONG = 'The email or password is wrong. Check both and try again; if you 
 /** Verified against when the email has no password, so a wrong email costs as long as a wrong password. */
 let decoyHash: Promise<string | undefined> | undefined;
 
-/** Every password thread and queue place is taken: a page that says so, with the wait (503 with Retry-After). */
+/**
+ * Every password thread and queue place is taken: a page that says so, with the wait. 429 with
+ * Retry-After, not a 5xx: the instance is well, it refuses more of one kind of work than it
+ * takes at once (a flood of guesses), and everything else it serves goes on as before.
+ */
 export const hasherBusy = (busy: HasherBusy): AppError =>
-  appError('service_unavailable', `Too many passwords are being checked right now. Try again in ${durationInWords(busy.retryAfterSeconds)}.`, { retry_after_seconds: busy.retryAfterSeconds });
+  appError('rate_limited', `Too many passwords are being checked right now. Try again in ${durationInWords(busy.retryAfterSeconds)}.`, { retry_after_seconds: busy.retryAfterSeconds });
 
 /** The check a wrong email costs: the same scrypt as a wrong password (against a decoy hash made once). */
 async function checkDecoy(passwords: PasswordHasher, password: string): Promise<Result<false, AppError>> {
