@@ -35,6 +35,10 @@ daemon off;
 events { worker_connections 128; }
 http {
   access_log off;
+  # Bodies stay in memory (its workers cannot write to this root-owned temp directory); the
+  # service's largest body (a query of 5,000 selections) is 1.1 MB.
+  client_body_buffer_size 2m;
+  client_max_body_size 2m;
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;

@@ -25,7 +25,7 @@ import { registerSelfService } from './self-service-routes.ts';
 import { confirmCurrentPassword } from '../../app/web/self-service.ts';
 import { registerBuyCredits } from './buy-routes.ts';
 import { accountPurchases } from '../../app/payments.ts';
-import { clearedSessionCookie, cookieValue, csrfOk, currentSession, knownBrowserCookie, knownBrowserCookieName, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
+import { clearedSessionCookie, cookieValue, csrfOk, currentSession, guessTarpit, knownBrowserCookie, knownBrowserCookieName, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
 
 const FORM_BODY_LIMIT = 16 * 1024;
 const PER_PAGE = 20;
@@ -68,10 +68,11 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
    * A page for a refused action, with the status and Retry-After the API would send for the same
    * error (renderError decides both; its Bearer challenge belongs to the API, not to pages).
    */
-  const refusal = (reply: FastifyReply, error: AppError, title: string, body: Html, context?: WebContext & { email: string; section: Section }) => {
+  const refusal = async (reply: FastifyReply, error: AppError, title: string, body: Html, context?: WebContext & { email: string; section: Section }) => {
     const rendered = renderError(error, String(reply.request.id));
     const retryAfter = rendered.headers['retry-after'];
     if (retryAfter !== undefined) void reply.header('retry-after', retryAfter);
+    await guessTarpit(error);
     return send(reply, rendered.status, title, body, context);
   };
 
@@ -202,8 +203,8 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
     // A key acts for the account for as long as it lives: creating one asks for the password again.
     const confirmed = await confirmCurrentPassword(signInDeps, context.session.accountId, form.current_password ?? '');
     if (!confirmed.ok) {
-      const retryAfter = confirmed.error.extra?.retry_after_seconds;
-      if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
+      // Past the limit: the refusal alone (a refused guess costs no page of reads); a wrong password: the page again.
+      if (confirmed.error.code === 'rate_limited') return refusal(reply, confirmed.error, 'API keys', failure(confirmed.error), context);
       return keysPage(reply, context, statusOf(confirmed.error.code), { message: failure(confirmed.error) });
     }
     // A reloaded result page sends the form again: each form creates one key at most (its id is

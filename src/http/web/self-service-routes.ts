@@ -20,7 +20,7 @@ export interface AccountAreaKit {
   readonly hidden: { readonly schema: { readonly hide: true } };
   send(reply: FastifyReply, status: number, title: string, body: Html, context?: Context): FastifyReply;
   signedIn(request: FastifyRequest, reply: FastifyReply, section: Section): Promise<Context | undefined>;
-  refusal(reply: FastifyReply, error: AppError, title: string, body: Html, context?: Context): FastifyReply;
+  refusal(reply: FastifyReply, error: AppError, title: string, body: Html, context?: Context): Promise<FastifyReply>;
 }
 
 /**
@@ -64,8 +64,12 @@ export function registerSelfService(app: Api, deps: AppDeps, kit: AccountAreaKit
     if (!context) return reply;
     const form = request.body as FormBody;
     const changed = await changePassword(signInDeps, { session: context.session, email: context.email, current: form.current ?? '', password: form.password ?? '', confirmation: form.confirmation ?? '' });
-    // 422 for a wrong or weak password, 429 past the attempt limit, 503 when the hasher is full (with their waits).
-    if (!changed.ok) return refusal(reply, changed.error, 'Your account', await accountPageBody(context, notice('error', changed.error.detail)), context);
+    // 422 for a wrong or weak password; 429 past the attempt limit or when the hasher is full (with
+    // their waits), answered with the notice alone: a refused guess costs no page of reads.
+    if (!changed.ok) {
+      const body = changed.error.code === 'rate_limited' ? notice('error', changed.error.detail) : await accountPageBody(context, notice('error', changed.error.detail));
+      return refusal(reply, changed.error, 'Your account', body, context);
+    }
     request.log.info({ account: context.session.accountId, ended: changed.value.otherSessionsEnded, session: changed.value.session.sessionId }, 'account area: password changed, other sessions ended, session token rotated');
     const others = changed.value.otherSessionsEnded;
     void reply.header('set-cookie', sessionCookie(changed.value.token, deps.config.accountArea.sessionHours * 3600, kit.secure));

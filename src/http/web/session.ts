@@ -94,3 +94,14 @@ export function pageHeaders(reply: FastifyReply): FastifyReply {
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'same-origin');
 }
+
+/**
+ * How long a refused guess (a sign-in, a current password, a reset request past its limit) waits
+ * before its answer. A waiting answer costs a timer, not work: a flood of refused guesses that
+ * each came back at once would keep the event loop busy answering them (16 lanes of refusals
+ * doubled every execute's time), while one that waits a second sends a request a second per lane.
+ */
+export const GUESS_TARPIT_MS = 1000;
+
+export const guessTarpit = (error: { readonly code: string }): Promise<void> =>
+  error.code === 'rate_limited' ? new Promise((resolve) => setTimeout(resolve, GUESS_TARPIT_MS)) : Promise.resolve();
