@@ -14,13 +14,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
-import { Worker } from 'node:worker_threads';
 import { Drain } from '../src/app/drain.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { composeServices, type Services } from '../src/main/compose.ts';
 import { benchAccount, benchOptions, fmtMs, freePort, machineLine } from './lib.ts';
 import { buildSyntheticRelease } from './pool-release-synthetic.ts';
+import { workerLoop } from '../test/support/worker-loop.ts';
 
 const options = benchOptions({ persons: 700000, n: 257757, formats: 'csv,parquet', phases: false });
 const SUBURBS = 140;
@@ -50,19 +50,7 @@ function healthProbe(url: string, everyMs = 10): { stop(): Promise<number[]> } {
       }
       parentPort.postMessage(latencies);
     })();`;
-  const worker = new Worker(source, { eval: true, workerData: { url, everyMs } });
-  const done = new Promise<number[]>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  return {
-    async stop() {
-      worker.postMessage('stop');
-      const latencies = await done;
-      await worker.terminate();
-      return latencies;
-    },
-  };
+  return workerLoop<number[]>(source, { url, everyMs });
 }
 
 /** Records the duration of `object[method]` (sync or async) under `label` in `into`. */

@@ -6,12 +6,12 @@
  * any IPv4 or IPv6 client. Figures are medians of sequential requests; the bound is the issue's
  * goal (2× the quiet median) with a floor for medians of a few milliseconds on a loaded machine.
  */
-import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueOneTimeLink } from '../../src/app/web/sign-in.ts';
 import { freePort } from '../support/free-port.ts';
 import { sendForm, type RawAnswer } from '../support/raw-request.ts';
 import { NGINX, startReverseProxy, type ReverseProxy } from '../support/reverse-proxy.ts';
+import { workerLoop } from '../support/worker-loop.ts';
 import { query, startTestServer, type TestServer } from './harness.ts';
 
 const PASSWORD = 'violet kettle harbour 42';
@@ -101,16 +101,10 @@ function flood(lanes: number, spec: FloodSpec): { stop(): Promise<number[]> } {
     });
     Promise.all(Array.from({ length: lanes }, async () => { while (running) statuses.push(await post(sent++)); }))
       .then(() => { agent.destroy(); parentPort.postMessage(statuses); });`;
-  const worker = new Worker(source, { eval: true, workerData: { url: proxy.url, from: FRONT, lanes, spec } });
-  const done = new Promise<number[]>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
+  const loop = workerLoop<number[]>(source, { url: proxy.url, from: FRONT, lanes, spec });
   return {
     async stop() {
-      worker.postMessage('stop');
-      const got = await done;
-      await worker.terminate();
+      const got = await loop.stop();
       statuses.push(...got);
       return got;
     },
@@ -156,6 +150,8 @@ describe.runIf(NGINX !== undefined)('the probe harness: floods behind a real ngi
 
   const expectUnstarved = (during: { executes: number[]; downloads: number[] }, what: string) => {
     const [e0, e1, d0, d1] = [median(quiet.executes), median(during.executes), median(quiet.downloads), median(during.downloads)];
+    // For docs/performance.md: SPQ_PROBE_REPORT=1 prints the medians.
+    if (process.env.SPQ_PROBE_REPORT) console.info(`${s.stack} ${what}: execute p50 ${e0.toFixed(1)} → ${e1.toFixed(1)} ms (${(e1 / e0).toFixed(2)}×), download p50 ${d0.toFixed(1)} → ${d1.toFixed(1)} ms (${(d1 / d0).toFixed(2)}×)`);
     expect(e1, `${what}: execute p50 ${e1.toFixed(1)} ms vs quiet ${e0.toFixed(1)} ms`).toBeLessThanOrEqual(Math.max(2 * e0, e0 + FLOOR_MS));
     expect(d1, `${what}: download p50 ${d1.toFixed(1)} ms vs quiet ${d0.toFixed(1)} ms`).toBeLessThanOrEqual(Math.max(2 * d0, d0 + FLOOR_MS));
   };
