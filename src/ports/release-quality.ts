@@ -62,6 +62,8 @@ export interface ReleaseQuality {
   report(): Promise<ReleaseReportView | undefined>;
   /** When the build finished writing the release (its manifest's time). */
   builtAt(): Promise<Date>;
+  /** Every area of the release: its code, level, persons and small flag (the release page's size bands). */
+  areas(): readonly { readonly code: string; readonly level: AreaLevel; readonly persons: number; readonly small: boolean }[];
   /** The variables the area's records are served coarsened in. */
   coarsened(area: SuburbInfo): readonly string[];
   /** The area's records of one dataset as served: the label index of each of `codes` per record. */

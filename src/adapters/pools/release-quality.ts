@@ -34,6 +34,7 @@ export function releaseQuality(dir: string, manifest: Manifest, catalog: Catalog
       })),
     report: () => (report ??= verified<ReleaseReportView | null>(RELEASE_FILES.report).then((r) => r ?? undefined)),
     builtAt: () => (builtAt ??= stat(join(dir, RELEASE_FILES.manifest)).then((s) => s.mtime)),
+    areas: () => catalog.suburbs.map((c) => ({ code: c.salCode, level: c.level ?? 'sal', persons: c.pools.persons, small: c.smallSuburb })),
     coarsened: (area) => catalogSuburbOf(area).coarsened,
     async records(area, dataset, codes) {
       const c = catalogSuburbOf(area);
