@@ -54,8 +54,7 @@ export interface AreaQualityModel {
 const INPUT_TABLE_IDS = INPUT_TABLES.map((t) => t.id);
 const describe = (tableId: string): string => INPUT_TABLES.find((t) => t.id === tableId)?.description ?? tableId;
 
-/** The path of an area's quality page (API key), as search results and previews give it. */
-export const qualityPath = (level: GeographyLevel, canonical: string): string => `/quality/areas/${level}/${encodeURIComponent(canonical)}`;
+export { qualityPath } from './path.ts';
 
 function qualityOf(deps: Pick<UseCaseDeps, 'pools'>): Result<ReleaseQuality, AppError> {
   return deps.pools.quality ? ok(deps.pools.quality) : err(appError('not_found', 'This pool release has no quality figures.'));
