@@ -77,7 +77,12 @@ export async function areaQuality(deps: Pick<UseCaseDeps, 'pools'>, level: Geogr
   const usable = file !== undefined && QUALITY_CHARTS.every((c) => file.charts[c.id] === barsOf(c).length) ? file : undefined;
   const derived = new Set(areas.flatMap((a) => file?.levels[a.level]?.derivedTables ?? []));
   const figuresOf = (a: SuburbInfo): QualityArea | undefined => usable?.areas[a.salCode];
-  const charts = await chartModels(quality, areas, figuresOf, derived);
+  // A chart whose variables the release does not serve (a release of another catalogue) is left out.
+  const served = (chart: QualityChart) => {
+    const codes = new Set(deps.pools.codebook(chartUniverse(chart)).map((v) => v.code));
+    return chartVariables(chart).every((code) => codes.has(code));
+  };
+  const charts = await chartModels(quality, areas, figuresOf, derived, QUALITY_CHARTS.filter(served));
   const coarsened = new Map<string, number>();
   for (const a of areas) for (const code of quality.coarsened(a)) coarsened.set(code, (coarsened.get(code) ?? 0) + 1);
   const scored = areas.flatMap((a) => (figuresOf(a) ? [figuresOf(a)!] : []));
@@ -98,10 +103,10 @@ export async function areaQuality(deps: Pick<UseCaseDeps, 'pools'>, level: Geogr
 }
 
 /** Each chart over the areas: their records read once per dataset, with the published bars and noise quality.json holds. */
-async function chartModels(quality: ReleaseQuality, areas: readonly SuburbInfo[], figuresOf: (a: SuburbInfo) => QualityArea | undefined, derived: ReadonlySet<string>): Promise<ChartModel[]> {
-  const parts = new Map<string, Parameters<typeof chartFigures>[1][number][]>(QUALITY_CHARTS.map((c) => [c.id, []]));
+async function chartModels(quality: ReleaseQuality, areas: readonly SuburbInfo[], figuresOf: (a: SuburbInfo) => QualityArea | undefined, derived: ReadonlySet<string>, shown: readonly QualityChart[]): Promise<ChartModel[]> {
+  const parts = new Map<string, Parameters<typeof chartFigures>[1][number][]>(shown.map((c) => [c.id, []]));
   const byDataset = new Map<DatasetType, QualityChart[]>();
-  for (const chart of QUALITY_CHARTS) byDataset.set(chartUniverse(chart), [...(byDataset.get(chartUniverse(chart)) ?? []), chart]);
+  for (const chart of shown) byDataset.set(chartUniverse(chart), [...(byDataset.get(chartUniverse(chart)) ?? []), chart]);
   for (const area of areas) {
     const coarsened = new Set(quality.coarsened(area));
     const figures = figuresOf(area);
@@ -113,7 +118,7 @@ async function chartModels(quality: ReleaseQuality, areas: readonly SuburbInfo[]
       }
     }
   }
-  return QUALITY_CHARTS.map((chart) => ({ chart, tableDescription: describe(chart.tableId), ...chartFigures(chart, parts.get(chart.id)!), own: !derived.has(chart.tableId) }));
+  return shown.map((chart) => ({ chart, tableDescription: describe(chart.tableId), ...chartFigures(chart, parts.get(chart.id)!), own: !derived.has(chart.tableId) }));
 }
 
 export interface ReleaseQualityModel {

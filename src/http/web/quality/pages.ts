@@ -50,8 +50,19 @@ function chartSection(c: ChartModel, index: number): Html {
   return html`<section class="quality-chart" aria-labelledby="${id}-h"><h2 id="${id}-h">${index + 1}. ${c.chart.title}</h2>
 <p class="hint">Census table ${c.chart.tableId}: ${c.tableDescription}${c.own ? '' : ' — taken from the area’s SA2s and postcodes, not its own'}${c.view === 'coarse' ? '. Shown in coarse categories (the records are served coarsened here)' : ''}.</p>
 <div class="chart-pair"><figure class="chart"><figcaption id="${id}-title"><strong>${c.chart.title}</strong> <span class="hint">${summary}</span></figcaption>${svg}</figure>
-${tableBox(`${c.chart.title}: figures`, html`<table class="figures-table"><caption class="hint">${c.chart.title}, ${c.chart.unit}</caption><thead><tr><th scope="col">Category</th><th scope="col" class="num">Records</th><th scope="col" class="num">Census</th><th scope="col" class="num">± noise</th></tr></thead><tbody>
-${c.bars.map((b) => html`<tr><th scope="row">${b.label}</th><td class="num">${fmt(b.records)}</td><td class="num">${fmt(b.published, b.published !== null && !Number.isInteger(b.published) ? 1 : 0)}</td><td class="num">${fmt(b.noise, 1)}</td></tr>`)}</tbody></table>`)}</div></section>`;
+${c.chart.split ? splitTable(c) : tableBox(`${c.chart.title}: figures`, html`<table class="figures-table"><caption class="hint">${c.chart.title}, ${c.chart.unit}</caption><thead><tr><th scope="col">Category</th><th scope="col" class="num">Records</th><th scope="col" class="num">Census</th><th scope="col" class="num">± noise</th></tr></thead><tbody>
+${c.bars.map((b) => html`<tr><th scope="row">${b.label}</th><td class="num">${fmt(b.records)}</td><td class="num">${census(b.published)}</td><td class="num">${fmt(b.noise, 1)}</td></tr>`)}</tbody></table>`)}</div></section>`;
+}
+
+const census = (v: number | null): string => fmt(v, v !== null && !Number.isInteger(v) ? 1 : 0);
+
+/** The pyramid's figures: a row per age, the two sexes side by side (each bar's label is "<sex>, <age>"). */
+function splitTable(c: ChartModel): Html {
+  const ages = [...new Set(c.bars.map((b) => b.label.replace(/^[^,]*, /, '')))];
+  const sexes = [...new Set(c.bars.map((b) => b.label.replace(/, .*$/, '')))];
+  const at = (sex: string, age: string) => c.bars.find((b) => b.label === `${sex}, ${age}`);
+  return tableBox(`${c.chart.title}: figures`, html`<table class="figures-table"><caption class="hint">${c.chart.title}, ${c.chart.unit}; ± noise is each sex’s</caption><thead><tr><th scope="col">Age</th>${sexes.map((sex) => html`<th scope="col" class="num">${sex}: records</th><th scope="col" class="num">${sex}: census</th>`)}<th scope="col" class="num">± noise</th></tr></thead><tbody>
+${ages.map((age) => html`<tr><th scope="row">${age}</th>${sexes.map((sex) => html`<td class="num">${fmt(at(sex, age)?.records)}</td><td class="num">${census(at(sex, age)?.published ?? null)}</td>`)}<td class="num">${fmt(at(sexes[0]!, age)?.noise, 1)}</td></tr>`)}</tbody></table>`);
 }
 
 function fitSection(m: AreaQualityModel): Html {

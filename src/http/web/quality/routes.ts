@@ -1,7 +1,7 @@
 /**
  * The quality pages' routes. The release's page, /quality, is public (no account, no key); an
  * area's page is behind the API key like search (/quality/areas/{level}/{id}) and, for people,
- * behind the account area's session (/console/quality/{level}/{id}). Free of credits. Each page
+ * behind the account area's session (/console/quality/areas/{level}/{id}: the same path under /console). Free of credits. Each page
  * is made once per release and kept (the release is immutable): later requests are a lookup.
  */
 import type { FastifyReply } from 'fastify';
@@ -80,9 +80,9 @@ export function registerQualityArea(authenticated: Api, deps: AppDeps): void {
   });
 }
 
-/** GET /console/quality/{level}/{id}: the same page in the account area, signed in. */
+/** GET /console/quality/areas/{level}/{id}: the same page in the account area, signed in. */
 export function registerQualityConsole(app: Api, deps: AppDeps, kit: AccountAreaKit): void {
-  app.get<{ Params: { level: string; id: string } }>('/console/quality/:level/:id', kit.hidden, async (request, reply) => {
+  app.get<{ Params: { level: string; id: string } }>('/console/quality/areas/:level/:id', kit.hidden, async (request, reply) => {
     const context = await kit.signedIn(request, reply, 'other');
     if (!context) return reply;
     const page = await areaPage(deps, request.params.level, request.params.id);
