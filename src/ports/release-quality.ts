@@ -5,7 +5,6 @@
  */
 import type { AreaLevel, DatasetType } from '../core/dataset.ts';
 import type { ServedRecords } from '../synthesis/census/quality-charts.ts';
-import type { SuburbInfo } from './pool-release.ts';
 
 /** One area's figures in quality.json. Numbers are rounded (counts to 0.1, scores to 4 significant digits). */
 export interface QualityArea {
@@ -55,6 +54,11 @@ export interface ReleaseReportView {
   readonly realism?: { readonly all?: { readonly synthetic?: { readonly resemblance?: { readonly links?: Readonly<Record<string, LinkFiguresView>> } } } };
 }
 
+/** An area with pools, by its code (a SuburbInfo's salCode). */
+export interface AreaRef {
+  readonly salCode: string;
+}
+
 export interface ReleaseQuality {
   /** quality.json; undefined for a release built before it. */
   file(): Promise<QualityFile | undefined>;
@@ -65,7 +69,7 @@ export interface ReleaseQuality {
   /** Every area of the release: its code, level, persons and small flag (the release page's size bands). */
   areas(): readonly { readonly code: string; readonly level: AreaLevel; readonly persons: number; readonly small: boolean }[];
   /** The variables the area's records are served coarsened in. */
-  coarsened(area: SuburbInfo): readonly string[];
+  coarsened(area: AreaRef): readonly string[];
   /** The area's records of one dataset as served: the label index of each of `codes` per record. */
-  records(area: SuburbInfo, dataset: DatasetType, codes: readonly string[]): Promise<ServedRecords>;
+  records(area: AreaRef, dataset: DatasetType, codes: readonly string[]): Promise<ServedRecords>;
 }

@@ -7,14 +7,13 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DatasetType } from '../../core/dataset.ts';
-import type { SuburbInfo } from '../../ports/pool-release.ts';
 import type { QualityFile, ReleaseQuality, ReleaseReportView } from '../../ports/release-quality.ts';
 import type { ServedRecords } from '../../synthesis/census/quality-charts.ts';
 import { RELEASE_FILES, type Catalog, type CatalogSuburb, type Manifest } from './catalog.ts';
 import type { DatasetColumns } from './file-shape.ts';
 import { QUALITY_FILE } from './quality-file.ts';
 
-export function releaseQuality(dir: string, manifest: Manifest, catalog: Catalog, columns: Readonly<Record<DatasetType, DatasetColumns>>, catalogSuburbOf: (s: SuburbInfo) => CatalogSuburb): ReleaseQuality {
+export function releaseQuality(dir: string, manifest: Manifest, catalog: Catalog, columns: Readonly<Record<DatasetType, DatasetColumns>>, catalogSuburbOf: (salCode: string) => CatalogSuburb): ReleaseQuality {
   /** A release file as the manifest records it, parsed; undefined where the release has none. */
   const verified = async <T>(name: string): Promise<T | undefined> => {
     const entry = manifest.files[name];
@@ -35,9 +34,9 @@ export function releaseQuality(dir: string, manifest: Manifest, catalog: Catalog
     report: () => (report ??= verified<ReleaseReportView | null>(RELEASE_FILES.report).then((r) => r ?? undefined)),
     builtAt: () => (builtAt ??= stat(join(dir, RELEASE_FILES.manifest)).then((s) => s.mtime)),
     areas: () => catalog.suburbs.map((c) => ({ code: c.salCode, level: c.level ?? 'sal', persons: c.pools.persons, small: c.smallSuburb })),
-    coarsened: (area) => catalogSuburbOf(area).coarsened,
+    coarsened: (area) => catalogSuburbOf(area.salCode).coarsened,
     async records(area, dataset, codes) {
-      const c = catalogSuburbOf(area);
+      const c = catalogSuburbOf(area.salCode);
       const offset = c.offsets[dataset];
       const count = c.pools[dataset];
       const variables = catalog.variables[dataset];

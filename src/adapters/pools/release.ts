@@ -170,7 +170,11 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
 
     exportBundle: (request: ExportBundleRequest) => exportBundle(release, request),
 
-    quality: releaseQuality(dir, manifest, catalog, columns, catalogSuburbOf),
+    quality: releaseQuality(dir, manifest, catalog, columns, (salCode) => {
+      const c = bySal.get(salCode);
+      if (!c) throw new Error(`area ${salCode} is not in pool release ${catalog.version}`);
+      return c;
+    }),
 
     async close() {
       if (closed) return;
