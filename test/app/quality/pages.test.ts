@@ -7,6 +7,7 @@
  * number (the model's, the figures table's and the SVG's bar lengths) must equal them.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPoolRelease } from '../../../src/adapters/pools/release.ts';
@@ -22,6 +23,7 @@ import { tableById } from '../../../src/synthesis/census/tables.ts';
 import { tabulate } from '../../../src/synthesis/census/tabulate.ts';
 import { variableByCode } from '../../../src/synthesis/census/variables.ts';
 import { buildDemoRelease, type DemoRelease } from '../../support/demo-release.ts';
+import { writeReportHtml } from '../../../src/cli/report-html.ts';
 
 let demo: DemoRelease;
 let pools: PoolRelease;
@@ -203,6 +205,21 @@ describe('quality pages recomputed from the demo release and its inputs', () => 
     expect(body).toContain('release-fit-svg');
     expect(body).toContain('Family and household links');
     expect(body).toContain(`${demo.summary.report.structuralViolations.toLocaleString('en-AU')} records break a structural rule`);
+  }, 120_000);
+});
+
+describe('report.html', () => {
+  it("is the release's page, readable offline: the stylesheet inline, no script, nothing it loads from elsewhere", async () => {
+    const path = await writeReportHtml(demo.releaseDir);
+    expect(path).toBe(join(demo.releaseDir, 'report.html'));
+    const text = await readFile(path, 'utf8');
+    expect(text).toContain(`<title>Release ${pools.version}: fit to the census · spq quality</title>`);
+    expect(text).toContain('<style>');
+    expect(text).toContain('<svg id="release-fit-svg"');
+    expect(text).not.toMatch(/<script|<link |\ssrc=|href="\//);
+    // Written after the manifest: the release still opens (its files as the manifest says).
+    const reopened = await openPoolRelease(demo.releaseDir, { verify: 'full' });
+    await reopened.close();
   }, 120_000);
 });
 
