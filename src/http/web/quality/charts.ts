@@ -94,14 +94,15 @@ const BANDS = [
 export function bandPanels(id: string, labelledBy: string, rows: readonly { readonly level: string; readonly tableId: string; readonly band: string; readonly srmse: number | null; readonly floor: number | null }[]): Html {
   const levels = [...new Set(rows.map((r) => r.level))];
   const lines = levels.flatMap((level) => [{ level, tableId: undefined as string | undefined }, ...[...new Set(rows.filter((r) => r.level === level).map((r) => r.tableId))].map((tableId) => ({ level, tableId }))]);
-  const max = Math.max(0.05, ...rows.flatMap((r) => [r.srmse ?? 0, r.floor ?? 0]));
+  // Each panel its own scale: small areas' scores are an order of magnitude above large ones'.
+  const maxOf = BANDS.map(([band]) => Math.max(0.01, ...rows.filter((r) => r.band === band).flatMap((r) => [r.srmse ?? 0, r.floor ?? 0])));
   const left = 60;
   const gap = 10;
   const panel = (WIDTH - left - gap * 3) / 3;
   const row = 16;
   const top = 24;
   const height = top + lines.length * row + 22;
-  const x = (band: number, v: number) => left + gap + band * (panel + gap) + (Math.min(v, max) / max) * panel;
+  const x = (band: number, v: number) => left + gap + band * (panel + gap) + (Math.min(v, maxOf[band]!) / maxOf[band]!) * panel;
   return html`<svg id="${id}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${labelledBy}" focusable="false">
 ${BANDS.map(([, words], b) => html`<text class="label small" x="${(x(b, 0) + panel / 2).toFixed(1)}" y="14" text-anchor="middle">${words}</text><line class="axis" x1="${x(b, 0).toFixed(1)}" x2="${x(b, 0).toFixed(1)}" y1="${top - 4}" y2="${height - 20}"/>`)}
 ${lines.map((line, i) => {
@@ -110,9 +111,9 @@ ${lines.map((line, i) => {
   return html`<text class="label small" x="${left - 4}" y="${y + 4}" text-anchor="end">${line.tableId}</text>${BANDS.map(([band], b) => {
     const r = rows.find((v) => v.level === line.level && v.tableId === line.tableId && v.band === band);
     if (!r) return html``;
-    return html`<line class="grid" x1="${x(b, 0).toFixed(1)}" x2="${x(b, max).toFixed(1)}" y1="${y}" y2="${y}"/>${r.floor === null ? '' : html`<circle class="floor" cx="${x(b, r.floor).toFixed(1)}" cy="${y}" r="4.5"/>`}${r.srmse === null ? '' : html`<circle class="fit" cx="${x(b, r.srmse).toFixed(1)}" cy="${y}" r="3"/>`}`;
+    return html`<line class="grid" x1="${x(b, 0).toFixed(1)}" x2="${x(b, maxOf[b]!).toFixed(1)}" y1="${y}" y2="${y}"/>${r.floor === null ? '' : html`<circle class="floor" cx="${x(b, r.floor).toFixed(1)}" cy="${y}" r="4.5"/>`}${r.srmse === null ? '' : html`<circle class="fit" cx="${x(b, r.srmse).toFixed(1)}" cy="${y}" r="3"/>`}`;
   })}`;
 })}
-<text class="label small" x="${WIDTH - 4}" y="${height - 4}" text-anchor="end">each panel 0 to SRMSE ${max.toFixed(2)}</text>
+${BANDS.map((_, b) => html`<text class="label small" x="${x(b, 0).toFixed(1)}" y="${height - 4}">0</text><text class="label small" x="${x(b, maxOf[b]!).toFixed(1)}" y="${height - 4}" text-anchor="end">${maxOf[b]!.toFixed(maxOf[b]! < 0.1 ? 3 : 2)}</text>`)}
 </svg>`;
 }
