@@ -45,10 +45,7 @@ export function releaseQuality(dir: string, manifest: Manifest, catalog: Catalog
       for (const code of codes) {
         const k = variables.findIndex((v) => v.code === code);
         if (k < 0) throw new Error(`pool release ${dir}: no ${dataset} variable ${code}`);
-        const reader = columns[dataset].variables[k]!.reader();
-        const values = new Uint8Array(count);
-        for (let i = 0; i < count; i++) values[i] = reader.get(offset + i);
-        out[code] = values;
+        out[code] = columns[dataset].variables[k]!.bytes(offset, count);
         labels[code] = variables[k]!.labels;
       }
       return { count, columns: out, labels } satisfies ServedRecords;

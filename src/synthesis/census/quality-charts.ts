@@ -216,17 +216,7 @@ type Value = { readonly fine: number } | { readonly coarse: number };
 /** The records' bars: fine, or coarse where the area serves the chart's variable coarsened (`coarsened`: the area's coarsened codes). */
 export function syntheticBars(chart: QualityChart, records: ServedRecords, coarsened: ReadonlySet<string>): { readonly view: 'fine' | 'coarse'; readonly values: number[] } {
   const codes = chartVariables(chart);
-  const tuples = new Map<number, number>();
-  const columns = codes.map((code) => {
-    const column = records.columns[code];
-    if (!column) throw new Error(`records have no ${code} column`);
-    return column;
-  });
-  for (let r = 0; r < records.count; r++) {
-    let key = 0;
-    for (let k = 0; k < columns.length; k++) key = key * 256 + columns[k]![r]!;
-    tuples.set(key, (tuples.get(key) ?? 0) + 1);
-  }
+  const tuples = countTuples(codes, records);
   const view = coarsened.has(chart.variable) && coarseBarsOf(chart) ? 'coarse' : 'fine';
   const values = new Array<number>(view === 'fine' ? barsOf(chart).length : coarseBarsOf(chart)!.length).fill(0);
   for (const [key, n] of tuples) {
@@ -235,6 +225,39 @@ export function syntheticBars(chart: QualityChart, records: ServedRecords, coars
     if (bar >= 0) values[bar]! += n;
   }
   return { view, values };
+}
+
+/**
+ * How many records hold each combination of the variables' label indices, keyed by the indices in
+ * base 256 (the first variable most significant). Counted in a dense array over the labels' joint
+ * (a few thousand cells), so a state's millions of records cost one pass of array increments.
+ */
+function countTuples(codes: readonly string[], records: ServedRecords): Map<number, number> {
+  const columns = codes.map((code) => {
+    const column = records.columns[code];
+    if (!column) throw new Error(`records have no ${code} column`);
+    return column;
+  });
+  const sizes = codes.map((code) => Math.max(1, records.labels[code]?.length ?? 256));
+  const counts = new Float64Array(sizes.reduce((a, b) => a * b, 1));
+  for (let r = 0; r < records.count; r++) {
+    let at = 0;
+    for (let k = 0; k < columns.length; k++) at = at * sizes[k]! + columns[k]![r]!;
+    counts[at]! += 1;
+  }
+  const tuples = new Map<number, number>();
+  counts.forEach((n, at) => {
+    if (n === 0) return;
+    let key = 0;
+    let scale = 1;
+    for (let k = columns.length - 1; k >= 0; k--) {
+      key += (at % sizes[k]!) * scale;
+      at = Math.floor(at / sizes[k]!);
+      scale *= 256;
+    }
+    tuples.set(key, n);
+  });
+  return tuples;
 }
 
 function decode(key: number, codes: readonly string[], labels: ServedRecords['labels'], coarsened: ReadonlySet<string>): ReadonlyMap<string, Value> {
