@@ -51,7 +51,15 @@ export interface ReleaseReportView {
   readonly cellsNotPublished?: { readonly estimated: number; readonly structural: number };
   readonly inputNotes?: readonly string[];
   readonly totalsMismatched?: readonly string[];
-  readonly realism?: { readonly all?: { readonly synthetic?: { readonly resemblance?: { readonly links?: Readonly<Record<string, LinkFiguresView>> } } } };
+  readonly realism?: { readonly all?: { readonly synthetic?: { readonly resemblance?: ResemblanceView } } };
+}
+
+/** The build report's family resemblance figures (quality/resemblance.ts ResemblanceFigures), as far as the release page shows them. */
+export interface ResemblanceView {
+  readonly links?: Readonly<Record<string, LinkFiguresView>>;
+  readonly homeLanguage?: { readonly households: number; readonly householdsOverPersons?: number; readonly published: number };
+  readonly parentsOfDependentChildren?: { readonly children: number; readonly alike?: number; readonly independence?: number; readonly published: { readonly alike: number; readonly independence: number } };
+  readonly degreeOverChance?: { readonly couples: number; readonly records?: number; readonly target?: number; readonly published: number };
 }
 
 /** An area with pools, by its code (a SuburbInfo's salCode). */

@@ -105,11 +105,12 @@ function listTable(label: string, rows: readonly { readonly area: string; readon
 function reportSections(m: ReleaseQualityModel): Html {
   const r = m.report;
   if (!r) return html`<p>This release holds no build report.</p>`;
-  const rules = Object.entries(r.violationsByRule ?? {}).sort(([, a], [, b]) => b - a);
-  const links = Object.entries(r.realism?.all?.synthetic?.resemblance?.links ?? {});
+  const rules = Object.entries(r.violationsByRule ?? {}).filter(([, n]) => n > 0).sort(([, a], [, b]) => b - a);
+  const resemblance = r.realism?.all?.synthetic?.resemblance;
+  const links = Object.entries(resemblance?.links ?? {});
   return html`<section aria-labelledby="violations-h"><h2 id="violations-h">Structural rules</h2>
 <p>${fmt(r.structuralViolations ?? 0)} records break a structural rule (a child older than a parent, a lone person in a family household …).</p>
-${rules.length === 0 ? '' : tableBox('Structural violations by rule', html`<table class="figures-table"><thead><tr><th scope="col">Rule</th><th scope="col" class="num">Records</th></tr></thead><tbody>${rules.map(([rule, n]) => html`<tr><th scope="row">${rule}</th><td class="num">${fmt(n)}</td></tr>`)}</tbody></table>`)}</section>
+${rules.length === 0 ? html`<p>Every rule the build checks (${Object.keys(r.violationsByRule ?? {}).length}) holds for every record.</p>` : tableBox('Structural violations by rule', html`<table class="figures-table"><thead><tr><th scope="col">Rule</th><th scope="col" class="num">Records</th></tr></thead><tbody>${rules.map(([rule, n]) => html`<tr><th scope="row">${rule}</th><td class="num">${fmt(n)}</td></tr>`)}</tbody></table>`)}</section>
 <section aria-labelledby="left-out-h"><h2 id="left-out-h">Areas left out</h2>
 <h3>Not built because of the inputs</h3>${listTable('Areas left out', r.areasLeftOut ?? [])}
 <h3>Could not be fitted</h3>${listTable('Areas that could not be fitted', r.areasFailed ?? [])}
@@ -117,7 +118,10 @@ ${r.cellsNotPublished ? html`<p>Unpublished census cells: ${fmt(r.cellsNotPublis
 <section aria-labelledby="links-h"><h2 id="links-h">Family and household links against their published sources</h2>
 <p>How alike the members of a family or home are in the records, against what independence would give at the same margins, the synthesizer’s target, and the published figure the strength comes from.</p>
 ${links.length === 0 ? html`<p>This release’s report has no link figures.</p>` : tableBox('Family links', html`<table class="figures-table"><thead><tr><th scope="col">Link</th><th scope="col" class="num">Pairs</th><th scope="col" class="num">Alike</th><th scope="col" class="num">Independence</th><th scope="col" class="num">Target</th><th scope="col" class="num">Published</th><th scope="col">Source</th></tr></thead><tbody>
-${links.map(([name, l]) => html`<tr><th scope="row">${name}</th><td class="num">${fmt(l.pairs)}</td><td class="num">${share(l.alike)}</td><td class="num">${share(l.independence)}</td><td class="num">${share(l.target)}</td><td class="num">${share(l.published)}</td><td>${l.source}</td></tr>`)}</tbody></table>`)}</section>
+${links.map(([name, l]) => html`<tr><th scope="row">${name}</th><td class="num">${fmt(l.pairs)}</td><td class="num">${share(l.alike)}</td><td class="num">${share(l.independence)}</td><td class="num">${share(l.target)}</td><td class="num">${share(l.published)}</td><td>${l.source}</td></tr>`)}
+${resemblance?.parentsOfDependentChildren ? html`<tr><th scope="row">parents of dependent children both born in Australia or both overseas</th><td class="num">${fmt(resemblance.parentsOfDependentChildren.children)}</td><td class="num">${share(resemblance.parentsOfDependentChildren.alike)}</td><td class="num">${share(resemblance.parentsOfDependentChildren.independence)}</td><td class="num">—</td><td class="num">${share(resemblance.parentsOfDependentChildren.published.alike)}</td><td>G30 (Australia, 2021)</td></tr>` : ''}
+</tbody></table>`)}
+${resemblance?.homeLanguage || resemblance?.degreeOverChance ? html`<ul>${resemblance.homeLanguage ? html`<li>Homes where another language is used, over the persons in them who use one: ${fmt(resemblance.homeLanguage.householdsOverPersons, 3)} in the records against ${fmt(resemblance.homeLanguage.published, 3)} published (1 when every home agrees).</li>` : ''}${resemblance.degreeOverChance ? html`<li>Couples both holding a degree, over what chance gives: ${fmt(resemblance.degreeOverChance.records, 2)} in the records, target ${fmt(resemblance.degreeOverChance.target, 2)}, published ${fmt(resemblance.degreeOverChance.published, 2)}.</li>` : ''}</ul>` : ''}</section>
 ${(r.inputNotes ?? []).length === 0 ? '' : html`<section aria-labelledby="notes-h"><h2 id="notes-h">Notes on the inputs</h2><ul>${r.inputNotes!.map((n) => html`<li>${n}</li>`)}</ul></section>`}`;
 }
 
