@@ -18,13 +18,14 @@ const available = chromiumForTests();
 const PASSWORD = 'juniper anchor violet 5';
 
 let s: TestServer;
+let demo: Awaited<ReturnType<typeof buildDemoRelease>> | undefined;
 let browser: Browser;
 let page: Page;
 const checked: string[] = [];
 
 describe.skipIf(!available)('quality pages in Chromium', () => {
   beforeAll(async () => {
-    const demo = await buildDemoRelease();
+    demo = await buildDemoRelease();
     s = await startTestServer({ releaseDir: demo.releaseDir });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-AU', bypassCSP: true, javaScriptEnabled: true });
@@ -33,6 +34,7 @@ describe.skipIf(!available)('quality pages in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await s?.close();
+    await demo?.remove();
   });
 
   it('preview → one click → the suburb’s page; suburb, small suburb, state and release pages accessible at 1280 and 390 px, light and dark', async () => {

@@ -43,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   db?.closeSync();
   await pools?.close();
+  await demo?.remove();
 });
 
 /** The areas' records of a dataset from pools.duckdb, as a Population of that dataset alone (single-year age from AGEP's lower bound). */
