@@ -5,6 +5,7 @@ import type { CodebookEntry, ResolvedSelection, ResolveFailure, SuburbInfo } fro
 import type { Static } from '@sinclair/typebox';
 import { SEARCH_DEFAULTS, type SearchQuery, type SearchResult, type SearchResultItem, type VariablesResult, type CodebookResult, CodebookVariable } from '../wire/geography.ts';
 import type { UseCaseDeps } from './deps.ts';
+import { qualityPath, queryLevelOfArea } from './quality/path.ts';
 
 /** One search result, as the published schema defines it (src/wire). */
 export type SearchItem = Static<typeof SearchResultItem>;
@@ -25,6 +26,7 @@ const searchItem = (s: SuburbInfo, fittedTo: FittedTo): SearchItem => ({
   fitted_to: fittedTo,
   datasets_available: DATASET_TYPES.filter((d) => s.pools[d] > 0),
   pool_sizes: s.pools,
+  quality_url: qualityPath(queryLevelOfArea(s.level), s.suburbId),
 });
 
 export function searchGeography(deps: Pick<UseCaseDeps, 'pools'>, input: SearchQuery): SearchResult {

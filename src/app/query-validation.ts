@@ -6,6 +6,7 @@ import { err, ok, type Result } from '../core/result.ts';
 import type { PoolRelease, ResolveFailure, ResolvedSelection } from '../ports/pool-release.ts';
 import { QUERY_DEFAULTS } from '../wire/query.ts';
 import { foldSpaces } from '../core/geography/matching.ts';
+import { qualityPath } from './quality/path.ts';
 
 /** A query as the client sent it, defaults applied (the body schema has checked the types). */
 export interface QueryInput {
@@ -37,6 +38,8 @@ export interface GeographyMatch {
   readonly suburb_id: string;
   readonly pool_size: number;
   readonly small_suburb_flag: boolean;
+  /** Extension: the selection's quality page (its records beside the census), a path on this service. */
+  readonly quality_url: string;
 }
 
 export interface ValidatedQuery {
@@ -215,6 +218,7 @@ const matchesOf = (selections: readonly ResolvedSelection[], poolSizes: readonly
     suburb_id: s.canonical,
     pool_size: poolSizes[i]!,
     small_suburb_flag: s.suburbs.length > 0 && s.suburbs.every((sub) => sub.smallSuburb),
+    quality_url: qualityPath(s.level, s.canonical),
   }));
 
 function priceOf(query: NormalizedQuery, selectionCount: number, billable: number): number {

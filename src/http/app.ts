@@ -36,6 +36,7 @@ import { registerHistory } from './routes/query/history.ts';
 import { registerPreview } from './routes/query/preview.ts';
 import type { Api, AppDeps } from './types.ts';
 import { registerAccountArea } from './web/account-area.ts';
+import { registerQualityArea, registerQualityPublic } from './web/quality/routes.ts';
 import { servedOverTls } from './web/session.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
@@ -110,6 +111,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     registerReference(open, { json: () => app.swagger(), yaml: () => app.swagger({ yaml: true }) });
     registerMetrics(open, deps, metrics);
+    registerQualityPublic(open, deps);
   });
 
   // Stripe's webhook: its own scope, as it reads the body as the bytes that were signed.
@@ -129,6 +131,7 @@ export function buildApp(given: AppDeps): FastifyInstance {
     registerSearch(authenticated, deps);
     registerVariables(authenticated, deps);
     registerCodebook(authenticated, deps);
+    registerQualityArea(authenticated, deps);
   });
 
   return app as unknown as FastifyInstance;

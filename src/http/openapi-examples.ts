@@ -45,8 +45,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
         credit_cost: 2,
         pool_available: 63970,
         geography_matches: [
-          { suburb_id: 'Richmond (VIC)', pool_size: 28420, small_suburb_flag: false },
-          { suburb_id: 'Fitzroy', pool_size: 35550, small_suburb_flag: false },
+          { suburb_id: 'Richmond (VIC)', pool_size: 28420, small_suburb_flag: false, quality_url: '/quality/areas/suburb/Richmond%20(VIC)' },
+          { suburb_id: 'Fitzroy', pool_size: 35550, small_suburb_flag: false, quality_url: '/quality/areas/suburb/Fitzroy' },
         ],
         warnings: [],
       },
@@ -105,6 +105,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
             fitted_to: 'census',
             datasets_available: ['persons', 'families', 'dwellings'],
             pool_sizes: { persons: 28420, families: 6510, dwellings: 14210 },
+            quality_url: '/quality/areas/suburb/Richmond%20(VIC)',
           },
         ],
         total_matches: 1,

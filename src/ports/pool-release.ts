@@ -2,6 +2,7 @@ import type { AreaLevel, DatasetType, FittedTo, GeographyLevel, IncludeGeography
 import type { Result } from '../core/result.ts';
 import type { MissingCodes } from '../synthesis/census/missing-codes.ts';
 import type { Measurement } from '../synthesis/census/variables.ts';
+import type { ReleaseQuality } from './release-quality.ts';
 
 /**
  * One area of a pool release whose pools were fitted to its own tables: a suburb (ABS Suburb
@@ -143,6 +144,8 @@ export interface PoolRelease {
   export(request: ExportRequest): Promise<ExportResult>;
   /** Writes several files (csv ones with their dictionaries) into one zip at destPath; rows are the files' total. */
   exportBundle(request: ExportBundleRequest): Promise<ExportResult>;
+  /** What the quality pages read of the release (absent where the release cannot tell, e.g. a stand-in in tests). */
+  readonly quality?: ReleaseQuality;
   close(): Promise<void>;
 }
 

@@ -22,6 +22,8 @@ import type { BuildReport } from '../synthesis/pipeline/report.ts';
 import { implicateSeed } from '../synthesis/pipeline/seeds.ts';
 import { createAreaTally, pooledTally, tallyArea, type AreaTally } from '../synthesis/pipeline/tally.ts';
 import { runJobsInOrder } from './worker-pool.ts';
+import { qualityAreaOf, qualityFileOf } from './quality.ts';
+import { QUALITY_FILE, type QualityArea } from '../adapters/pools/quality-file.ts';
 import type { PoolReleaseWriter } from '../adapters/pools/writer.ts';
 import type { SuburbEntry } from '../adapters/pools/catalog.ts';
 
@@ -219,11 +221,13 @@ async function synthesizeInto(options: Omit<BuildOptions, 'poolsDir' | 'implicat
   const fittedTo: FittedTo = prepared.truth.size > 0 ? 'demo' : 'census';
   const writer = await createPoolReleaseWriter({ dir, version: options.version, variables, fittedTo, synthesis: { implicate: k, seed: String(seed) } });
   try {
-    const tally = await synthesizeAreas(options, prepared, seed, writer);
+    const quality = new Map<string, QualityArea>();
+    const tally = await synthesizeAreas(options, prepared, seed, writer, quality);
     const report = releaseReport(options.version, prepared, tally);
     const summaryText = renderReport(report, (performance.now() - started) / 1000);
     progress('write', 0, 1);
-    const { checksum } = await writer.finish(report, summaryText);
+    const qualityFile = qualityFileOf(options.version, prepared.loadedLevels, quality);
+    const { checksum } = await writer.finish(report, summaryText, [{ name: QUALITY_FILE, data: JSON.stringify(qualityFile) }]);
     progress('write', 1, 1);
     return buildSummaryOf({ version: options.version, dir, checksum, fittedTo, started, summaryText }, prepared, tally, report, variables);
   } catch (error) {
@@ -238,7 +242,7 @@ type ReleaseVariables = Record<(typeof DATASET_TYPES)[number], ReturnType<typeof
  * Every area of every level synthesized (on worker threads) and appended to the release in
  * release order; an area that cannot be fitted is listed, and a build where none could fails.
  */
-async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, prepared: PreparedBuild, seed: number, writer: PoolReleaseWriter): Promise<AreaTally> {
+async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, prepared: PreparedBuild, seed: number, writer: PoolReleaseWriter, quality: Map<string, QualityArea>): Promise<AreaTally> {
   const progress = options.onProgress ?? (() => {});
   const { loadedLevels, truth } = prepared;
   const tally = createAreaTally(loadedLevels.map((level) => level.inputs.level));
@@ -261,6 +265,7 @@ async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implica
       return;
     }
     tallyArea(into, tally.realism, level, suburb, outcome);
+    quality.set(suburb.salCode, qualityAreaOf(level, suburb.salCode, outcome.inputs));
     await writer.append({ suburb: suburbEntryOf(suburb, outcome.small), population: outcome.population, coarsened: outcome.coarsened });
     written++;
   }, (job) => job.persons);

@@ -43,6 +43,9 @@ export const SearchResultItem = Type.Object({
     { persons: Type.Integer(), families: Type.Integer(), dwellings: Type.Integer() },
     { description: 'Extension: the pool of every dataset' },
   ),
+  quality_url: Type.String({
+    description: 'Extension: the area\'s quality page (its records beside the census tables it was fitted to, with the census\'s noise; HTML, free of credits, with the API key or signed in to the account area at the same path under /console), a path on this service, e.g. "/quality/areas/suburb/Fitzroy"',
+  }),
 });
 
 export const SearchResult = Type.Object({

@@ -76,6 +76,9 @@ export const GeographyMatch = Type.Object({
   suburb_id: Type.String({ description: 'Canonical identifier of the selection' }),
   pool_size: Type.Integer(),
   small_suburb_flag: Type.Boolean(),
+  quality_url: Type.String({
+    description: 'Extension: the selection\'s quality page (its records beside the census tables they were fitted to; HTML, free of credits, with the API key or signed in to the account area at the same path under /console), a path on this service, e.g. "/quality/areas/postcode/3065"',
+  }),
 });
 
 export const PreviewResult = Type.Object(

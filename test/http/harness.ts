@@ -74,6 +74,8 @@ export async function startTestServer(
     implicates?: number;
     /** The fixture release's areas (default FIXTURE_SUBURBS). */
     areas?: readonly FixtureSuburb[];
+    /** Serve this release directory (e.g. the demo's, test/support/demo-release.ts) instead of the fixture. */
+    releaseDir?: string;
     /** Sends the account area's reset links (e.g. SMTP to a test server); none by default. */
     mailer?: Mailer;
     /** Sells bundles (e.g. the Stripe adapter pointed at a stand-in); none by default. */
@@ -81,7 +83,7 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'spq-http-'));
-  const releaseDir = await buildFixtureRelease(join(dataDir, 'pools'), { implicates: options.implicates ?? 1, ...(options.areas ? { areas: options.areas } : {}) });
+  const releaseDir = options.releaseDir ?? await buildFixtureRelease(join(dataDir, 'pools'), { implicates: options.implicates ?? 1, ...(options.areas ? { areas: options.areas } : {}) });
   const pools = await openPoolRelease(releaseDir, { threads: 1 });
   const implicates = openImplicates(releaseDir, pools, { threads: 1 });
   const base = loadConfig({ SPQ_DATA_DIR: dataDir, SPQ_LOG_LEVEL: 'info' });

@@ -36,6 +36,7 @@ describe('geography', () => {
       fitted_to: 'demo',
       datasets_available: ['persons', 'families', 'dwellings'],
       pool_sizes: { persons: 320, families: expect.any(Number), dwellings: expect.any(Number) },
+      quality_url: '/quality/areas/suburb/Richmond%20(VIC)',
     });
     const nsw = await (await s.call('/geography/search?query=RICH&state=NSW', { key })).json();
     expect(nsw.results.map((r: { suburb_id: string }) => r.suburb_id)).toEqual(['Richmond (NSW)']);

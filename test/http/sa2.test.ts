@@ -74,8 +74,8 @@ describe('geography_level "sa2" queries', () => {
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.geography_matches).toEqual([
-      { suburb_id: 'Hobart', pool_size: 300, small_suburb_flag: false },
-      { suburb_id: 'Sandy Bay', pool_size: 250, small_suburb_flag: false },
+      { suburb_id: 'Hobart', pool_size: 300, small_suburb_flag: false, quality_url: '/quality/areas/sa2/Hobart' },
+      { suburb_id: 'Sandy Bay', pool_size: 250, small_suburb_flag: false, quality_url: '/quality/areas/sa2/Sandy%20Bay' },
     ]);
     expect(body.pool_available).toBe(550);
   });

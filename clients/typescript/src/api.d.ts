@@ -287,6 +287,8 @@ export interface components {
             suburb_id: string;
             pool_size: number;
             small_suburb_flag: boolean;
+            /** @description Extension: the selection's quality page (its records beside the census tables they were fitted to; HTML, free of credits, with the API key or signed in to the account area at the same path under /console), a path on this service, e.g. "/quality/areas/postcode/3065" */
+            quality_url: string;
         };
         /** @description Preview result */
         PreviewResult: {
@@ -467,6 +469,8 @@ export interface components {
                 families: number;
                 dwellings: number;
             };
+            /** @description Extension: the area's quality page (its records beside the census tables it was fitted to, with the census's noise; HTML, free of credits, with the API key or signed in to the account area at the same path under /console), a path on this service, e.g. "/quality/areas/suburb/Fitzroy" */
+            quality_url: string;
         };
         SearchResult: {
             results: components["schemas"]["SearchResultItem"][];
@@ -842,12 +846,14 @@ export interface operations {
                      *         {
                      *           "suburb_id": "Richmond (VIC)",
                      *           "pool_size": 28420,
-                     *           "small_suburb_flag": false
+                     *           "small_suburb_flag": false,
+                     *           "quality_url": "/quality/areas/suburb/Richmond%20(VIC)"
                      *         },
                      *         {
                      *           "suburb_id": "Fitzroy",
                      *           "pool_size": 35550,
-                     *           "small_suburb_flag": false
+                     *           "small_suburb_flag": false,
+                     *           "quality_url": "/quality/areas/suburb/Fitzroy"
                      *         }
                      *       ],
                      *       "warnings": []
@@ -1569,7 +1575,8 @@ export interface operations {
                      *             "persons": 28420,
                      *             "families": 6510,
                      *             "dwellings": 14210
-                     *           }
+                     *           },
+                     *           "quality_url": "/quality/areas/suburb/Richmond%20(VIC)"
                      *         }
                      *       ],
                      *       "total_matches": 1

@@ -37,6 +37,8 @@ export interface ColumnFile {
   readonly length: number;
   /** A reader with its own window (one per pass: an export's gather, a search). */
   reader(): ColumnReader;
+  /** Rows start‥start+count of a u8 column in one read (an area's records are one run of rows: the quality pages). */
+  bytes(start: number, count: number): Uint8Array;
 }
 
 /** Reads single rows of one column, buffering a window around the last row asked for. */
@@ -138,6 +140,19 @@ export class OpenColumnFile implements ColumnFile {
   reader(): ColumnReader {
     this.descriptor();
     return new WindowReader(this, this.kind, this.length);
+  }
+
+  bytes(start: number, count: number): Uint8Array {
+    if (this.kind !== 'u8') throw new Error('bytes() reads u8 columns');
+    if (!(start >= 0 && count >= 0 && start + count <= this.length)) throw new RangeError(`rows ${start}+${count} are outside the column (${this.length} rows)`);
+    const out = new Uint8Array(count);
+    const fd = this.descriptor();
+    for (let done = 0; done < count; ) {
+      const got = readSync(fd, out, done, count - done, start + done);
+      if (got === 0) throw new Error(`column file ends before row ${start + count}`);
+      done += got;
+    }
+    return out;
   }
 
   descriptor(): number {

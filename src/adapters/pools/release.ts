@@ -21,6 +21,7 @@ import type { DatasetColumns } from './file-shape.ts';
 import { verifyManifest, type VerifyMode } from './manifest.ts';
 import type { ParquetEncoding } from './parquet.ts';
 import { ZipWriter } from './zip.ts';
+import { releaseQuality } from './release-quality.ts';
 import type { ExportResult } from '../../ports/pool-release.ts';
 
 export interface OpenPoolReleaseOptions {
@@ -168,6 +169,12 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
     },
 
     exportBundle: (request: ExportBundleRequest) => exportBundle(release, request),
+
+    quality: releaseQuality(dir, manifest, catalog, columns, (salCode) => {
+      const c = bySal.get(salCode);
+      if (!c) throw new Error(`area ${salCode} is not in pool release ${catalog.version}`);
+      return c;
+    }),
 
     async close() {
       if (closed) return;

@@ -30,8 +30,11 @@ export interface PoolReleaseWriterOptions {
 
 export interface PoolReleaseWriter {
   append(set: SuburbRecordSet): Promise<void>;
-  /** Closes the tables, adds the public views, writes catalog, report and manifest (report.txt too when summary is given). */
-  finish(report: unknown, summary?: string): Promise<{ dir: string; checksum: string }>;
+  /**
+   * Closes the tables, adds the public views, writes catalog, report and manifest (report.txt too
+   * when summary is given, and any further files, e.g. quality.json, in the manifest too).
+   */
+  finish(report: unknown, summary?: string, files?: readonly { readonly name: string; readonly data: string }[]): Promise<{ dir: string; checksum: string }>;
   /** Gives up: closes the database and removes everything written. */
   abort(): Promise<void>;
 }
@@ -205,7 +208,7 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       suburbs.push(catalogSuburb(suburb, offsets, population, co));
     },
 
-    async finish(report, summary) {
+    async finish(report, summary, extra = []) {
       if (closed) throw new Error('pool release writer is closed');
       for (const dataset of DATASET_TYPES) appenders[dataset].close();
       await writeSuburbsTable(connection, suburbs);
@@ -220,6 +223,10 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       if (summary !== undefined) {
         await writeFile(join(dir, RELEASE_FILES.reportText), summary);
         names.push(RELEASE_FILES.reportText);
+      }
+      for (const file of extra) {
+        await writeFile(join(dir, file.name), file.data);
+        names.push(file.name);
       }
       const manifest = await writeManifest(dir, version, names);
       return { dir, checksum: manifest.checksum };

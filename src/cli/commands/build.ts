@@ -75,11 +75,13 @@ export function registerBuildCommand(program: Command): void {
           },
         });
         progress.done();
+        const { writeReportHtml } = await import('../report-html.ts');
+        const reportHtml = await writeReportHtml(summary.dir);
         const { report: _report, summaryText, ...figures } = summary;
         if (flags.json) process.stdout.write(`${JSON.stringify(figures)}\n`);
         else {
           const extra = summary.implicates.slice(1).map((i) => `implicate ${i.implicate} (seed ${i.seed}, SRMSE median ${i.srmse_median?.toFixed(4) ?? 'n/a'}): ${i.dir}\n`).join('');
-          process.stdout.write(`${summaryText}${levelLines(summary)}release written to ${summary.dir} (implicate 1, seed ${summary.implicates[0]!.seed})\n${extra}`);
+          process.stdout.write(`${summaryText}${levelLines(summary)}release written to ${summary.dir} (implicate 1, seed ${summary.implicates[0]!.seed}); its quality page: ${reportHtml}\n${extra}`);
         }
       } catch (error) {
         if (error instanceof BuildInputError) {

@@ -24,6 +24,7 @@ import { printableHeader } from '../plugins/text-guard.ts';
 import { registerSelfService } from './self-service-routes.ts';
 import { confirmCurrentPassword } from '../../app/web/self-service.ts';
 import { registerBuyCredits } from './buy-routes.ts';
+import { registerQualityConsole } from './quality/routes.ts';
 import { accountPurchases } from '../../app/payments.ts';
 import { clearedSessionCookie, cookieValue, csrfOk, currentSession, guessTarpit, knownBrowserCookie, knownBrowserCookieName, pageHeaders, sameOrigin, servedOverTls, sessionCookie, type WebContext } from './session.ts';
 
@@ -186,6 +187,7 @@ export function registerAccountArea(app: Api, deps: AppDeps): void {
   const kit = { signInDeps, holderDeps, secure, formRoute, hidden, send, signedIn, refusal };
   registerSelfService(app, deps, kit);
   registerBuyCredits(app, deps, kit);
+  registerQualityConsole(app, deps, kit);
 
   // API keys
   const keysPage = async (reply: FastifyReply, context: WebContext & { email: string; section: Section }, status = 200, extra: { created?: Parameters<typeof render.keysBody>[3]; message?: ReturnType<typeof html> } = {}) => {

@@ -55,6 +55,16 @@ dl.figures { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1
 dl.figures dt { font-weight: 600; } dl.figures dd { margin: 0; }
 .skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: 1rem; background: var(--page); padding: .5rem; z-index: 1; }
 .expired { color: var(--muted); }
+/* Quality pages: the records as bars, the census's figure as a tick, its noise as a band; fit as dots against the floor's rings. */
+.chart .records { fill: var(--accent); } .chart .published { stroke: var(--ink); stroke-width: 2.5; } .chart .band { fill: var(--ink); fill-opacity: .2; }
+.chart .fit { fill: var(--accent); } .chart .floor { fill: none; stroke: var(--ink); stroke-width: 1.5; } .chart .grid { stroke: var(--line); stroke-dasharray: 2 3; }
+.quality-chart .chart .label { font-size: 13px; } .chart .label.small { font-size: 12px; } .chart .label.strong { font-weight: 700; fill: var(--ink); }
+.chart-pair { display: grid; gap: 1rem; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); align-items: start; }
+figure.chart.wide svg { max-width: 48rem; }
+.legend .key { display: inline-block; width: 1rem; height: .8rem; vertical-align: middle; border: 1px solid var(--ink); }
+.legend .key.records { background: var(--accent); border-color: var(--accent); } .legend .key.published { width: 3px; background: var(--ink); } .legend .key.band { background: var(--line); }
+table.figures-table th[scope=row] { font-weight: 400; } table.figures-table td, table.figures-table th { padding: .25rem .4rem; }
+@media (max-width: 50rem) { .chart-pair { grid-template-columns: minmax(0, 1fr); } }
 @media (max-width: 40rem) { header { flex-direction: column; align-items: flex-start; } th, td { padding: .3rem; font-size: .92rem; } dl.figures { grid-template-columns: 1fr; } dl.figures dd { margin-bottom: .4rem; } }
 /* Phones: a table of cards becomes one card per row, each cell labelled, its action (Download, Revoke) in view. */
 @media (max-width: 30rem) {

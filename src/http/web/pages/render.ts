@@ -166,7 +166,7 @@ export function previewBody(csrf: string, form: FormBody, preview: PreviewOutcom
   const change = html`<a href="/console/query?${new URLSearchParams(Object.entries(form).filter(([name, value]) => value !== undefined && name !== '_csrf' && name !== 'idempotency_key') as [string, string][]).toString()}">Change the query</a>`;
   return html`${test ? html`<p class="notice info"><span class="badge">test data</span> Test mode: nothing is charged and the file is marked as test data, not for analysis.</p>` : ''}<dl class="figures"><dt>Price</dt><dd><strong>${test ? 'free (test mode)' : creditWord(preview.credit_cost)}</strong> <span class="hint">(you have ${available})</span></dd>
 <dt>Records</dt><dd>${preview.n_observations} per place</dd>
-<dt>Places</dt><dd>${preview.geography_matches.map((m) => m.suburb_id).join('; ')}</dd>
+<dt>Places</dt><dd>${preview.geography_matches.map((m, i) => html`${i > 0 ? '; ' : ''}${m.suburb_id} <a href="/console${m.quality_url}">fit to the census<span class="skip"> of ${m.suburb_id}</span></a>`)}</dd>
 <dt>Records available</dt><dd>${preview.pool_available}</dd>${form.seed ? html`
 <dt>Seed</dt><dd><code class="id">${form.seed}</code>, implicate ${form.implicate ?? '1'} <span class="hint">(the same records as the query it came from)</span></dd>` : ''}</dl>
 ${preview.warnings.map((w) => notice('info', w))}
