@@ -6,8 +6,8 @@
  * pairs, by persons band, G27 (relationship in household), areas whose persons or dwellings miss
  * the census totals, structural violations, areas that could not be fitted, seconds, peak RSS.
  *
- * Usage: node bin/run-ts.js bench/real-census.ts [--state TAS|NSW|…|all] [--level poa|sa2|lga]
- *        [--pack DIR] [--json FILE] [--keep]
+ * Usage: node bin/run-ts.js bench/real-census.ts [--state TAS|NSW|…|all] [--level poa|sa2|lga|sal]
+ *        [--pack DIR] [--correspondences DIR (the ABS 2016 correspondences, for sal)] [--json FILE] [--keep]
  * All Australia (2,641 postal areas, 25.4 M persons) takes about 7 minutes on this 2-core machine.
  */
 import { spawnSync } from 'node:child_process';
@@ -24,12 +24,13 @@ const { values } = parseArgs({
     state: { type: 'string', default: 'all' },
     level: { type: 'string', default: 'poa' },
     pack: { type: 'string', default: fileURLToPath(new URL('../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url)) },
+    correspondences: { type: 'string' },
     json: { type: 'string' },
     keep: { type: 'boolean' },
   },
 });
 const level = values.level as BenchLevel;
-if (!(level in LEVEL_REFERENCE)) throw new Error(`--level must be poa, sa2 or lga, got ${values.level}`);
+if (!(level in LEVEL_REFERENCE)) throw new Error(`--level must be poa, sa2, lga or sal, got ${values.level}`);
 const state = values.state!.toUpperCase();
 const pack = resolve(values.pack!);
 const work = mkdtempSync(join(tmpdir(), 'spq-real-census-'));
@@ -39,7 +40,8 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 function inputsDir(): string {
   if (state === 'ALL') return pack;
   const dir = join(work, 'inputs');
-  writeStatePack(pack, level, state, dir);
+  const correspondences = resolve(values.correspondences ?? join(pack, '..', '..', '..', 'asgs-2016-correspondences'));
+  writeStatePack(pack, level, state, dir, correspondences);
   return dir;
 }
 
