@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LEVEL_REFERENCE, writeStatePack, type BenchLevel } from './state-pack.ts';
 import { renderStrengths, type StrengthFigures } from '../src/synthesis/pipeline/borrowing.ts';
+import type { LevelFitFigures } from '../src/synthesis/pipeline/release-report.ts';
 
 const { values } = parseArgs({
   options: {
@@ -72,6 +73,7 @@ const summary = JSON.parse(built.stdout) as {
   areas_failed: { area: string; reason: string }[];
   cells_not_published: { estimated: number; structural: number };
   borrowing_strength: StrengthFigures;
+  by_level: LevelFitFigures;
 };
 
 const f = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(4));
@@ -95,6 +97,14 @@ process.stdout.write(`census noise floor by band (median / p95; fit / floor, goa
   .join(', ')}\n`);
 process.stdout.write(`census noise floor per table (median / p95): ${Object.entries(summary.floor_srmse_by_table).map(([t, d]) => `${t} ${f(d.median)}/${f(d.p95)}`).join(', ')}\n`);
 process.stdout.write(`${renderStrengths(summary.borrowing_strength).join('\n')}\n`);
+const mine = summary.by_level[level as keyof LevelFitFigures];
+if (mine?.own_tables) {
+  process.stdout.write(`own tables (not taken from parents): median ${f(mine.own_tables.srmse_median)}, p95 ${f(mine.own_tables.srmse_p95)}, ${mine.own_tables.pairs} pairs; by band (fit / floor, median): ${Object.entries(mine.own_tables.by_band ?? {})
+    .map(([b, d]) => `${b} ${f(d.median)} / ${f(d.floor_median)} (${d.pairs})`)
+    .join(', ')}\n`);
+}
+if (mine?.own_cells) process.stdout.write(`own published cells: median ${f(mine.own_cells.srmse_median)}, p95 ${f(mine.own_cells.srmse_p95)}, ${mine.own_cells.pairs} pairs; per table ${Object.entries(mine.own_cells.by_table).map(([t, d]) => `${t} ${f(d.median)}`).join(', ')}\n`);
+if (mine?.derived_targets) process.stdout.write(`cells taken from parents (targets): median ${f(mine.derived_targets.srmse_median)}, p95 ${f(mine.derived_targets.srmse_p95)}, ${mine.derived_targets.pairs} pairs\n`);
 for (const failed of summary.areas_failed) process.stdout.write(`not fitted: ${failed.area}: ${failed.reason}\n`);
 if (values.json) writeFileSync(values.json, `${JSON.stringify({ state, level, ...summary }, null, 2)}\n`);
 if (!values.keep) rmSync(work, { recursive: true, force: true });
