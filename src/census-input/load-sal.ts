@@ -128,10 +128,12 @@ export async function loadSalFromParents(index: InputIndex, options: TableLoadOp
   const into = { tables, totals, aggregates };
   const relations = new Map(derived.map((spec) => [spec.id, partWholes(spec, [...areas].flatMap((a) => figuresOf(into, spec.id, a) ?? []))]));
   const sources = new Map<string, TableSources>(own.map((spec) => [spec.id, { cells: new Uint8Array(spec.cells.length), others: new Uint8Array(spec.otherCells.length) }]));
+  // The tables as taken from parents, before any own figure: what a table of part of the people is proportioned by.
+  const fromParents = new Map(derived.map((spec) => [spec.id, new Map([...areas].flatMap((a) => { const f = figuresOf(into, spec.id, a); return f ? [[a, { cells: f.cells.slice(), others: f.others.slice() }] as const] : []; }))]));
   const ownParts = await overlayOwnParts(salParts!, derived, areas, into, sources);
   if (!ownParts.ok) return err(ownParts.error);
   if (ownParts.value.length > 0) notes.push(`SAL part files of tables otherwise taken from parents: ${ownParts.value.join(', ')}; the suburbs' own cells of these bind them, their parents' shares only fill what those leave open`);
-  const figureSources = ownFirstTables(derived, suburbs, into, sources, relations);
+  const figureSources = ownFirstTables(derived, suburbs, into, sources, relations, fromParents);
   notes.push(...sourceNotes(figureSources));
   return ok({ level: 'sal', suburbs, tables, totals, aggregates, parents: published, derivedTables: new Set(derived.map((d) => d.id)), figureSources, notes, leftOut });
 }
@@ -190,7 +192,14 @@ const figuresOf = (into: Into, tableId: string, area: string): AreaFigures | und
  * them, the rest rescaled to what the own and bound figures leave. Returns each table's sources
  * (own, bound, derived), the same for every suburb of the pack.
  */
-function ownFirstTables(derived: readonly TableSpec[], suburbs: readonly SuburbGeography[], into: Into, sources: ReadonlyMap<string, TableSources>, relations: ReadonlyMap<string, PartWhole[]>): Map<string, TableSources> {
+function ownFirstTables(
+  derived: readonly TableSpec[],
+  suburbs: readonly SuburbGeography[],
+  into: Into,
+  sources: ReadonlyMap<string, TableSources>,
+  relations: ReadonlyMap<string, PartWhole[]>,
+  fromParents: ReadonlyMap<string, ReadonlyMap<string, AreaFigures>>,
+): Map<string, TableSources> {
   const out = new Map(sources);
   const resolved = new Set<string>();
   // The table of the finest ages first (G04), then those with the most own figures: the age and
@@ -210,7 +219,7 @@ function ownFirstTables(derived: readonly TableSpec[], suburbs: readonly SuburbG
     for (const suburb of suburbs) {
       const area = figuresOf(into, spec.id, suburb.salCode);
       if (!area) continue;
-      const { figures } = ownFirst(spec, area, source, relations.get(spec.id) ?? [], byTable, (id) => figuresOf(into, id, suburb.salCode), externals);
+      const { figures } = ownFirst(spec, area, source, relations.get(spec.id) ?? [], byTable, (id) => figuresOf(into, id, suburb.salCode), externals, (id) => fromParents.get(id)?.get(suburb.salCode));
       cells.set(suburb.salCode, figures.cells);
       others.set(suburb.salCode, figures.others);
       if (totalAt >= 0) totals.set(suburb.salCode, figures.others[totalAt]!);

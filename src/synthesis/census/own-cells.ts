@@ -57,8 +57,11 @@ const ageRange = (c: CellSpec): [number, number] => [c.age?.[0] ?? 0, Math.min(c
  */
 function figureSpecs(spec: TableSpec): readonly CellSpec[] {
   const from = minAge(spec);
+  const population = spec.population.where;
+  // A condition every figure carries as its population's (G27's persons in private dwellings) says nothing of the figure.
+  const implied = (code: string, allowed: readonly number[]) => population[code]?.length === allowed.length && allowed.every((v) => population[code]!.includes(v));
   return [...spec.cells, ...spec.otherCells].map((c) => {
-    const where = Object.fromEntries(Object.entries(c.where).filter(([code, allowed]) => allowed.length < variableByCode(code).categories.length));
+    const where = Object.fromEntries(Object.entries(c.where).filter(([code, allowed]) => allowed.length < variableByCode(code).categories.length && !implied(code, allowed)));
     const [lo, hi] = ageRange(c);
     return { ...c, where, age: [Math.max(lo, from), hi] as const };
   });
@@ -157,6 +160,12 @@ const nz = (v: number) => (Number.isFinite(v) ? v : 0);
 export interface Binding {
   readonly tableId: string;
   readonly figures: readonly number[];
+  /**
+   * A table of part of the people (G27: persons in occupied private dwellings) is bound to the
+   * whole population's own-first figures (G04's ages) in the proportion its parents show: the
+   * figure is the whole's × (its parents' estimate / the whole's parents' estimate).
+   */
+  readonly ratio?: true;
 }
 
 /**
@@ -191,12 +200,31 @@ export function bindings(spec: TableSpec, specs: readonly TableSpec[], sources: 
     }
     return undefined;
   };
+  // A table of part of the universe's people: bound by proportion to a resolved table of all of them.
+  const whole = specs
+    .filter((s) => resolved.has(s.id) && s.id !== spec.id && s.universe === spec.universe && s.population.label === 'Persons' && Object.keys(s.population.where).length === 0 && !s.population.members)
+    .map((other) => ({ other, figures: figureSpecs(other), isOwn: () => false, anyFigure: true }));
+  const part = whole.filter((o) => populationKey(o.other) !== key);
   all.forEach((target, w) => {
     if ((w < n ? mine.cells[w] : mine.others[w - n]) === SOURCE.own) return;
     const found = find(target, (o) => o.isOwn) ?? find(target, (o) => (o.anyFigure ? () => true : undefined));
     if (found) out.set(w, found);
+    else if (part.length > 0 && (target.age?.[0] !== 0 || target.age?.[1] !== MAX_AGE || Object.keys(target.where).length > 0)) {
+      const ratio = findIn(part, target);
+      if (ratio) out.set(w, { ...ratio, ratio: true });
+    }
   });
   return out;
+}
+
+function findIn(candidates: readonly { other: TableSpec; figures: readonly CellSpec[] }[], target: CellSpec): Binding | undefined {
+  for (const o of candidates) {
+    const [lo, hi] = ageRange(target);
+    const exact = o.figures.findIndex((c) => sameConditions(c, target) && ageRange(c)[0] === lo && ageRange(c)[1] === hi);
+    const tiles = exact >= 0 ? [exact] : ageTiling(target, o.figures, () => true, 'coarse');
+    if (tiles) return { tableId: o.other.id, figures: tiles };
+  }
+  return undefined;
 }
 
 /** An own figure of another table that figures of this one tile: a whole this table's figures must add up to. */
@@ -290,6 +318,7 @@ export function ownFirst(
   bound: ReadonlyMap<number, Binding>,
   lookup: (tableId: string) => AreaFigures | undefined,
   externals: readonly External[] = [],
+  lookupParents: (tableId: string) => AreaFigures | undefined = () => undefined,
 ): { figures: AreaFigures; bound: number } {
   const n = spec.cells.length;
   const size = n + spec.otherCells.length;
@@ -299,8 +328,8 @@ export function ownFirst(
   values.set(area.others, n);
   const fixed = new Uint8Array(values.length);
   for (let i = 0; i < size; i++) fixed[i] = (i < n ? sources.cells[i] : sources.others[i - n]) === SOURCE.own ? 1 : 0;
-  const figureOf = (tableId: string, figures: readonly number[]) => {
-    const other = lookup(tableId);
+  const figureOf = (tableId: string, figures: readonly number[], from = lookup) => {
+    const other = from(tableId);
     if (!other) return Number.NaN;
     const m = other.cells.length;
     let s = 0;
@@ -309,7 +338,11 @@ export function ownFirst(
   };
   let boundCount = 0;
   for (const [w, b] of bound) {
-    const s = figureOf(b.tableId, b.figures);
+    let s = figureOf(b.tableId, b.figures);
+    if (b.ratio) {
+      const whole = figureOf(b.tableId, b.figures, lookupParents);
+      s = whole > 0 ? (s * values[w]!) / whole : Number.NaN;
+    }
     if (!Number.isFinite(s)) continue;
     values[w] = s;
     fixed[w] = 1;
