@@ -10,6 +10,8 @@ import { loadSuburbs2016 } from './correspondences-2016.ts';
 import { loadDataPackTable, loadDataPackTables, readDataPackPart, type LoadedTable, type TableLoadOptions, type TableSource } from './datapack.ts';
 import { dataPackKeyColumn } from './file-names.ts';
 import { GCP_PART_HEADERS } from '../synthesis/census/gcp/layout.generated.ts';
+import { gcpColumns, gcpTableOf, gcpVocabulary } from '../synthesis/census/gcp/cells.ts';
+import { GCP_TABLE_POPULATIONS } from '../synthesis/census/gcp/populations.generated.ts';
 import type { FoundPart, InputIndex } from './file-index.ts';
 import { linkSuburbs2016 } from './sal-links.ts';
 
@@ -133,7 +135,11 @@ export async function loadSalFromParents(index: InputIndex, options: TableLoadOp
   const ownParts = await overlayOwnParts(salParts!, derived, areas, into, sources);
   if (!ownParts.ok) return err(ownParts.error);
   if (ownParts.value.length > 0) notes.push(`SAL part files of tables otherwise taken from parents: ${ownParts.value.join(', ')}; the suburbs' own cells of these bind them, their parents' shares only fill what those leave open`);
-  const figureSources = ownFirstTables(derived, suburbs, into, sources, relations, fromParents);
+  const extra = await readSourceTables(salParts!, areas);
+  if (!extra.ok) return err(extra.error);
+  if (extra.value.specs.length > 0)
+    notes.push(`SAL part files of tables spq does not fit, read as the suburbs' own figures that bind the tables taken from parents: ${extra.value.specs.map((t) => `${t.files.join('+')} (${t.otherCells.length} columns)`).join(', ')}`);
+  const figureSources = ownFirstTables(derived, suburbs, into, sources, relations, fromParents, extra.value);
   notes.push(...sourceNotes(figureSources));
   return ok({ level: 'sal', suburbs, tables, totals, aggregates, parents: published, derivedTables: new Set(derived.map((d) => d.id)), figureSources, notes, leftOut });
 }
@@ -199,8 +205,11 @@ function ownFirstTables(
   sources: ReadonlyMap<string, TableSources>,
   relations: ReadonlyMap<string, PartWhole[]>,
   fromParents: ReadonlyMap<string, ReadonlyMap<string, AreaFigures>>,
+  extra: SourceTables,
 ): Map<string, TableSources> {
   const out = new Map(sources);
+  const allSources = new Map([...sources, ...extra.specs.map((t) => [t.id, { cells: new Uint8Array(0), others: new Uint8Array(t.otherCells.length) }] as const)]);
+  const specs = [...INPUT_TABLES, ...extra.specs];
   const resolved = new Set<string>();
   // The table of the finest ages first (G04), then those with the most own figures: the age and
   // sex margins each settles bind the tables after it.
@@ -208,8 +217,8 @@ function ownFirstTables(
   const ages = (spec: TableSpec) => new Set([...spec.cells, ...spec.otherCells].map((c) => `${c.age?.[0]}-${c.age?.[1]}`)).size;
   for (const spec of [...derived].sort((a, b) => ages(b) - ages(a) || ownCount(b) - ownCount(a))) {
     const source = sources.get(spec.id)!;
-    const byTable = bindings(spec, INPUT_TABLES, sources, resolved);
-    const externals = externalWholes(spec, INPUT_TABLES, sources);
+    const byTable = bindings(spec, specs, allSources, resolved);
+    const externals = externalWholes(spec, specs, allSources);
     const hasOwn = byTable.size > 0 || externals.length > 0 || source.cells.some((s) => s === SOURCE.own) || source.others.some((s) => s === SOURCE.own);
     if (!hasOwn) continue;
     const totalAt = spec.totalHeader ? spec.otherHeaders.indexOf(spec.totalHeader) : -1;
@@ -219,7 +228,7 @@ function ownFirstTables(
     for (const suburb of suburbs) {
       const area = figuresOf(into, spec.id, suburb.salCode);
       if (!area) continue;
-      const { figures } = ownFirst(spec, area, source, relations.get(spec.id) ?? [], byTable, (id) => figuresOf(into, id, suburb.salCode), externals, (id) => fromParents.get(id)?.get(suburb.salCode));
+      const { figures } = ownFirst(spec, area, source, relations.get(spec.id) ?? [], byTable, (id) => figuresOf(into, id, suburb.salCode) ?? extra.figures.get(id)?.get(suburb.salCode), externals, (id) => fromParents.get(id)?.get(suburb.salCode));
       cells.set(suburb.salCode, figures.cells);
       others.set(suburb.salCode, figures.others);
       if (totalAt >= 0) totals.set(suburb.salCode, figures.others[totalAt]!);
@@ -234,6 +243,62 @@ function ownFirstTables(
     out.set(spec.id, marked);
   }
   return out;
+}
+
+interface SourceTables {
+  readonly specs: readonly TableSpec[];
+  readonly figures: ReadonlyMap<string, ReadonlyMap<string, AreaFigures>>;
+}
+
+/**
+ * The SAL part files of tables that are no input of the build (G20B's persons by age, G13E …)
+ * whose columns the DataPack vocabulary reads (gcp/): every column a figure of the suburb's own,
+ * not fitted, but binding the tables taken from parents where it counts the same people
+ * (census/own-cells.ts). A table's spec holds its present parts' columns as totals and
+ * subtotals (no cells).
+ */
+async function readSourceTables(salParts: Parts, areas: ReadonlySet<string>): Promise<Result<SourceTables, InputError[]>> {
+  const inputIds = new Set(INPUT_TABLES.map((t) => t.id));
+  const specs: TableSpec[] = [];
+  const figures = new Map<string, Map<string, AreaFigures>>();
+  const byTable = new Map<string, string[]>();
+  for (const part of [...salParts.keys()].sort()) {
+    const id = gcpTableOf(part);
+    if (!inputIds.has(id) && gcpVocabulary(id) && (salParts.get(part) ?? []).length > 0) byTable.set(id, [...(byTable.get(id) ?? []), part]);
+  }
+  for (const [id, parts] of byTable) {
+    const vocabulary = gcpVocabulary(id)!;
+    const columns = parts.flatMap((part) => gcpColumns(part).flatMap((c) => (c.cell && c.cell.count !== 'members' ? [{ part, cell: c.cell }] : [])));
+    if (columns.length === 0) continue;
+    const spec: TableSpec = {
+      id,
+      files: parts,
+      universe: vocabulary.universe,
+      population: { label: GCP_TABLE_POPULATIONS[id] ?? `all ${vocabulary.universe}`, where: vocabulary.where ?? {} },
+      description: `${id} (SAL part files ${parts.join(', ')}; read to bind, not fitted)`,
+      cells: [],
+      otherHeaders: columns.map((c) => c.cell.header),
+      otherCells: columns.map((c) => c.cell),
+    };
+    const byArea = new Map<string, AreaFigures>();
+    for (const part of parts) {
+      const headers = columns.filter((c) => c.part === part).map((c) => c.cell.header);
+      if (headers.length === 0) continue;
+      for (const found of salParts.get(part)!) {
+        const read = await readDataPackPart(found.path, part, { keyColumn: dataPackKeyColumn('SAL'), headers, key: (raw) => { const k = salRowKey(raw); return k !== null && areas.has(k) ? k : null; } });
+        if (!read.ok) return err([read.error]);
+        const at = new Map(read.value.headers.map((h, i) => [h, i]));
+        for (const [area, values] of read.value.rows) {
+          let f = byArea.get(area);
+          if (!f) byArea.set(area, (f = { cells: new Float64Array(0), others: new Float64Array(spec.otherCells.length).fill(Number.NaN) }));
+          spec.otherHeaders.forEach((h, j) => at.has(h) && (f.others[j] = values[at.get(h)!]!));
+        }
+      }
+    }
+    specs.push(spec);
+    figures.set(id, byArea);
+  }
+  return ok({ specs, figures });
 }
 
 /** One line per table that is not wholly the suburbs' own: its cells, and its totals and subtotals, own, bound to own (or own-first) figures of another table, and derived. */
