@@ -245,6 +245,16 @@ function ownFirstTables(
   return out;
 }
 
+/** A part of a table no input of the build whose columns the DataPack vocabulary reads (some of them): read at SAL to bind. */
+const bindsOnly = (part: string, inputIds: ReadonlySet<string>) =>
+  !inputIds.has(gcpTableOf(part)) && gcpVocabulary(gcpTableOf(part)) !== undefined && gcpColumns(part).some((c) => c.cell && c.cell.count !== 'members');
+
+/** Every part file a suburb build reads where the SAL pack holds it: the input tables' and those read to bind (readSourceTables). */
+export function salPartsRead(): string[] {
+  const inputIds = new Set(INPUT_TABLES.map((t) => t.id));
+  return [...new Set([...INPUT_TABLES.flatMap((t) => t.files), ...Object.keys(GCP_PART_HEADERS).filter((p) => bindsOnly(p, inputIds))])];
+}
+
 interface SourceTables {
   readonly specs: readonly TableSpec[];
   readonly figures: ReadonlyMap<string, ReadonlyMap<string, AreaFigures>>;
@@ -264,7 +274,7 @@ async function readSourceTables(salParts: Parts, areas: ReadonlySet<string>): Pr
   const byTable = new Map<string, string[]>();
   for (const part of [...salParts.keys()].sort()) {
     const id = gcpTableOf(part);
-    if (!inputIds.has(id) && gcpVocabulary(id) && (salParts.get(part) ?? []).length > 0) byTable.set(id, [...(byTable.get(id) ?? []), part]);
+    if (bindsOnly(part, inputIds) && (salParts.get(part) ?? []).length > 0) byTable.set(id, [...(byTable.get(id) ?? []), part]);
   }
   for (const [id, parts] of byTable) {
     const vocabulary = gcpVocabulary(id)!;
