@@ -6,8 +6,8 @@
  * pairs, by persons band, G27 (relationship in household), areas whose persons or dwellings miss
  * the census totals, structural violations, areas that could not be fitted, seconds, peak RSS.
  *
- * Usage: node bin/run-ts.js bench/real-census.ts [--state TAS|NSW|…|all] [--level poa|sa2|lga]
- *        [--pack DIR] [--json FILE] [--keep]
+ * Usage: node bin/run-ts.js bench/real-census.ts [--state TAS|NSW|…|all] [--level poa|sa2|lga|sal]
+ *        [--pack DIR] [--correspondences DIR (the ABS 2016 correspondences, for sal)] [--json FILE] [--keep]
  * All Australia (2,641 postal areas, 25.4 M persons) takes about 7 minutes on this 2-core machine.
  */
 import { spawnSync } from 'node:child_process';
@@ -18,18 +18,20 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LEVEL_REFERENCE, writeStatePack, type BenchLevel } from './state-pack.ts';
 import { renderStrengths, type StrengthFigures } from '../src/synthesis/pipeline/borrowing.ts';
+import type { LevelFitFigures } from '../src/synthesis/pipeline/release-report.ts';
 
 const { values } = parseArgs({
   options: {
     state: { type: 'string', default: 'all' },
     level: { type: 'string', default: 'poa' },
     pack: { type: 'string', default: fileURLToPath(new URL('../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url)) },
+    correspondences: { type: 'string' },
     json: { type: 'string' },
     keep: { type: 'boolean' },
   },
 });
 const level = values.level as BenchLevel;
-if (!(level in LEVEL_REFERENCE)) throw new Error(`--level must be poa, sa2 or lga, got ${values.level}`);
+if (!(level in LEVEL_REFERENCE)) throw new Error(`--level must be poa, sa2, lga or sal, got ${values.level}`);
 const state = values.state!.toUpperCase();
 const pack = resolve(values.pack!);
 const work = mkdtempSync(join(tmpdir(), 'spq-real-census-'));
@@ -39,7 +41,8 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 function inputsDir(): string {
   if (state === 'ALL') return pack;
   const dir = join(work, 'inputs');
-  writeStatePack(pack, level, state, dir);
+  const correspondences = resolve(values.correspondences ?? join(pack, '..', '..', '..', 'asgs-2016-correspondences'));
+  writeStatePack(pack, level, state, dir, correspondences);
   return dir;
 }
 
@@ -70,6 +73,7 @@ const summary = JSON.parse(built.stdout) as {
   areas_failed: { area: string; reason: string }[];
   cells_not_published: { estimated: number; structural: number };
   borrowing_strength: StrengthFigures;
+  by_level: LevelFitFigures;
 };
 
 const f = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(4));
@@ -93,6 +97,14 @@ process.stdout.write(`census noise floor by band (median / p95; fit / floor, goa
   .join(', ')}\n`);
 process.stdout.write(`census noise floor per table (median / p95): ${Object.entries(summary.floor_srmse_by_table).map(([t, d]) => `${t} ${f(d.median)}/${f(d.p95)}`).join(', ')}\n`);
 process.stdout.write(`${renderStrengths(summary.borrowing_strength).join('\n')}\n`);
+const mine = summary.by_level[level as keyof LevelFitFigures];
+if (mine?.own_tables) {
+  process.stdout.write(`own tables (not taken from parents): median ${f(mine.own_tables.srmse_median)}, p95 ${f(mine.own_tables.srmse_p95)}, ${mine.own_tables.pairs} pairs; by band (fit / floor, median): ${Object.entries(mine.own_tables.by_band ?? {})
+    .map(([b, d]) => `${b} ${f(d.median)} / ${f(d.floor_median)} (${d.pairs})`)
+    .join(', ')}\n`);
+}
+if (mine?.own_cells) process.stdout.write(`own published cells: median ${f(mine.own_cells.srmse_median)}, p95 ${f(mine.own_cells.srmse_p95)}, ${mine.own_cells.pairs} pairs; per table ${Object.entries(mine.own_cells.by_table).map(([t, d]) => `${t} ${f(d.median)}`).join(', ')}\n`);
+if (mine?.derived_targets) process.stdout.write(`cells taken from parents (targets): median ${f(mine.derived_targets.srmse_median)}, p95 ${f(mine.derived_targets.srmse_p95)}, ${mine.derived_targets.pairs} pairs\n`);
 for (const failed of summary.areas_failed) process.stdout.write(`not fitted: ${failed.area}: ${failed.reason}\n`);
 if (values.json) writeFileSync(values.json, `${JSON.stringify({ state, level, ...summary }, null, 2)}\n`);
 if (!values.keep) rmSync(work, { recursive: true, force: true });

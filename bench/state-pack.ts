@@ -5,14 +5,29 @@
  */
 import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { realLgas, realPostcodes, realSa2s } from '../src/census-input/asgs-reference.ts';
+import { realLgas, realPostcodes, realSa2s, realSals } from '../src/census-input/asgs-reference.ts';
 import { parseDataPackFileName } from '../src/census-input/file-names.ts';
 
-export const LEVEL_REFERENCE = { poa: realPostcodes, sa2: realSa2s, lga: realLgas } as const;
+export const LEVEL_REFERENCE = { poa: realPostcodes, sa2: realSa2s, lga: realLgas, sal: realSals } as const;
 export type BenchLevel = keyof typeof LEVEL_REFERENCE;
 
-/** Writes `state`'s rows of `level` from the national `pack` into `dir` (created), with links to its STE and AUS files. */
-export function writeStatePack(pack: string, level: BenchLevel, state: string, dir: string): void {
+/**
+ * Writes `state`'s rows of `level` from the national `pack` into `dir` (created), with links to its
+ * STE and AUS files. A suburb (`sal`) pack also gets the state's SA2 and POA rows (the suburbs'
+ * parents) and a link to the ABS 2016 correspondences (`correspondences`, needed for `sal`).
+ */
+export function writeStatePack(pack: string, level: BenchLevel, state: string, dir: string, correspondences?: string): void {
+  if (level === 'sal') {
+    if (!correspondences) throw new Error('a suburb pack needs the ABS 2016 correspondences');
+    writeLevelRows(pack, 'sa2', state, dir);
+    writeLevelRows(pack, 'poa', state, dir);
+    symlinkSync(correspondences, join(dir, 'correspondences'));
+  }
+  writeLevelRows(pack, level, state, dir);
+  for (const parent of ['STE', 'AUS']) symlinkSync(join(pack, parent), join(dir, parent));
+}
+
+function writeLevelRows(pack: string, level: BenchLevel, state: string, dir: string): void {
   const LEVEL = level.toUpperCase();
   mkdirSync(join(dir, LEVEL), { recursive: true });
   const stateOf = new Map(LEVEL_REFERENCE[level]().map((a) => [a.code, a.state]));
@@ -25,5 +40,4 @@ export function writeStatePack(pack: string, level: BenchLevel, state: string, d
     if (kept.length === 0) throw new Error(`no ${LEVEL} rows of ${state} in ${name}`);
     writeFileSync(join(dir, LEVEL, `2021Census_${parsed.part}_${state}_${LEVEL}.csv`), [header, ...kept].join('\n') + '\n');
   }
-  for (const parent of ['STE', 'AUS']) symlinkSync(join(pack, parent), join(dir, parent));
 }

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realPostcodes, realSa2s, realSals, type RealArea } from '../src/census-input/asgs-reference.ts';
 import { INPUT_TABLES } from '../src/synthesis/census/tables.ts';
+import { salPartsRead } from '../src/census-input/load-sal.ts';
 import { SHIPPED_STATES, writeCorrespondenceSubsets } from './extract-correspondences.ts';
 
 /** The levels shipped, by the ABS's name for them in file names, with where their areas' states come from. */
@@ -22,6 +23,8 @@ const LEVELS: Readonly<Record<string, () => readonly RealArea[]>> = { POA: realP
 const pack = process.argv[2] || fileURLToPath(new URL('../../shared/abs/2021-gcp/datapack/2021 Census GCP All Geographies for AUS/', import.meta.url));
 const levels = process.argv[3]?.split(',') ?? Object.keys(LEVELS);
 const parts = [...new Set(INPUT_TABLES.flatMap((t) => t.files))];
+/** At SAL also the part files of tables no input reads to bind the suburbs' tables taken from parents (issue 39). */
+const partsOf = (level: string) => (level === 'SAL' ? salPartsRead() : parts);
 
 for (const level of levels) {
   const areas = LEVELS[level];
@@ -31,7 +34,7 @@ for (const level of levels) {
   const stateOf = new Map(areas().map((a) => [a.code, a.state]));
   let bytes = 0;
   let files = 0;
-  for (const part of parts) {
+  for (const part of partsOf(level)) {
     const source = join(pack, level, 'AUS', `2021Census_${part}_AUST_${level}.csv`);
     if (!existsSync(source)) continue;
     const [header, ...rows] = readFileSync(source, 'utf8').trimEnd().split(/\r?\n/);

@@ -2,6 +2,7 @@ import type { CensusInputs, InputError, SuburbGeography } from '../synthesis/cen
 import { INPUT_TABLES } from '../synthesis/census/tables.ts';
 import type { TableSpec } from '../synthesis/census/table-spec.ts';
 import { figureFromParents, tableFromParents, type WeightedParent } from '../synthesis/census/from-parents.ts';
+import { bindings, externalWholes, ownFirst, partWholes, SOURCE, type AreaFigures, type PartWhole, type TableSources } from '../synthesis/census/own-cells.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import { isNonSpatialSal, salKey } from './asgs.ts';
 import { realSals } from './asgs-reference.ts';
@@ -9,6 +10,8 @@ import { loadSuburbs2016 } from './correspondences-2016.ts';
 import { loadDataPackTable, loadDataPackTables, readDataPackPart, type LoadedTable, type TableLoadOptions, type TableSource } from './datapack.ts';
 import { dataPackKeyColumn } from './file-names.ts';
 import { GCP_PART_HEADERS } from '../synthesis/census/gcp/layout.generated.ts';
+import { gcpColumns, gcpTableOf, gcpVocabulary } from '../synthesis/census/gcp/cells.ts';
+import { GCP_TABLE_POPULATIONS } from '../synthesis/census/gcp/populations.generated.ts';
 import type { FoundPart, InputIndex } from './file-index.ts';
 import { linkSuburbs2016 } from './sal-links.ts';
 
@@ -124,10 +127,21 @@ export async function loadSalFromParents(index: InputIndex, options: TableLoadOp
   problems.push(...sa2.problems, ...poa.problems);
   if (problems.length > 0) return err(problems);
   deriveTables(suburbs, derived, { SA2: sa2.tables, POA: poa.tables }, { tables, totals, aggregates });
-  const ownParts = await overlayOwnParts(salParts!, derived, areas, { tables, totals, aggregates });
+  const into = { tables, totals, aggregates };
+  const relations = new Map(derived.map((spec) => [spec.id, partWholes(spec, [...areas].flatMap((a) => figuresOf(into, spec.id, a) ?? []))]));
+  const sources = new Map<string, TableSources>(own.map((spec) => [spec.id, { cells: new Uint8Array(spec.cells.length), others: new Uint8Array(spec.otherCells.length) }]));
+  // The tables as taken from parents, before any own figure: what a table of part of the people is proportioned by.
+  const fromParents = new Map(derived.map((spec) => [spec.id, new Map([...areas].flatMap((a) => { const f = figuresOf(into, spec.id, a); return f ? [[a, { cells: f.cells.slice(), others: f.others.slice() }] as const] : []; }))]));
+  const ownParts = await overlayOwnParts(salParts!, derived, areas, into, sources);
   if (!ownParts.ok) return err(ownParts.error);
-  if (ownParts.value.length > 0) notes.push(`SAL part files of tables otherwise taken from parents: ${ownParts.value.join(', ')}; the suburbs' own cells of these replace their parents'`);
-  return ok({ level: 'sal', suburbs, tables, totals, aggregates, parents: published, derivedTables: new Set(derived.map((d) => d.id)), notes, leftOut });
+  if (ownParts.value.length > 0) notes.push(`SAL part files of tables otherwise taken from parents: ${ownParts.value.join(', ')}; the suburbs' own cells of these bind them, their parents' shares only fill what those leave open`);
+  const extra = await readSourceTables(salParts!, areas);
+  if (!extra.ok) return err(extra.error);
+  if (extra.value.specs.length > 0)
+    notes.push(`SAL part files of tables spq does not fit, read as the suburbs' own figures that bind the tables taken from parents: ${extra.value.specs.map((t) => `${t.files.join('+')} (${t.otherCells.length} columns)`).join(', ')}`);
+  const figureSources = ownFirstTables(derived, suburbs, into, sources, relations, fromParents, extra.value);
+  notes.push(...sourceNotes(figureSources));
+  return ok({ level: 'sal', suburbs, tables, totals, aggregates, parents: published, derivedTables: new Set(derived.map((d) => d.id)), figureSources, notes, leftOut });
 }
 
 type Loaded = ReadonlyMap<string, LoadedTable>;
@@ -138,9 +152,11 @@ type Into = { tables: Map<string, ReadonlyMap<string, Float64Array>>; totals: Ma
  * the suburbs' own cells of those parts replace the parents' estimate: a suburb gets real figures
  * wherever the ABS publishes them. Returns the parts used.
  */
-async function overlayOwnParts(salParts: Parts, derived: readonly TableSpec[], areas: ReadonlySet<string>, into: Into): Promise<Result<string[], InputError[]>> {
+async function overlayOwnParts(salParts: Parts, derived: readonly TableSpec[], areas: ReadonlySet<string>, into: Into, sources: Map<string, TableSources>): Promise<Result<string[], InputError[]>> {
   const used: string[] = [];
   for (const spec of derived) {
+    const source: TableSources = { cells: new Uint8Array(spec.cells.length).fill(SOURCE.derived), others: new Uint8Array(spec.otherCells.length).fill(SOURCE.derived) };
+    sources.set(spec.id, source);
     for (const part of spec.files) {
       const files = salParts.get(part) ?? [];
       if (files.length === 0) continue;
@@ -150,6 +166,8 @@ async function overlayOwnParts(salParts: Parts, derived: readonly TableSpec[], a
       const total = spec.totalHeader && listed.has(spec.totalHeader) ? spec.totalHeader : undefined;
       const headers = [...new Set([...cellAt.keys(), ...aggregateAt.keys(), ...(total ? [total] : [])])];
       if (headers.length === 0) continue;
+      for (const i of cellAt.values()) source.cells[i] = SOURCE.own;
+      for (const i of aggregateAt.values()) source.others[i] = SOURCE.own;
       for (const found of files) {
         const read = await readDataPackPart(found.path, part, { keyColumn: dataPackKeyColumn('SAL'), headers, key: (raw) => { const k = salRowKey(raw); return k !== null && areas.has(k) ? k : null; } });
         if (!read.ok) return err([read.error]);
@@ -166,6 +184,142 @@ async function overlayOwnParts(salParts: Parts, derived: readonly TableSpec[], a
     }
   }
   return ok(used);
+}
+
+const figuresOf = (into: Into, tableId: string, area: string): AreaFigures | undefined => {
+  const cells = into.tables.get(tableId)?.get(area);
+  const others = into.aggregates.get(tableId)?.get(area);
+  return cells && others ? { cells, others } : undefined;
+};
+
+/**
+ * Each table taken wholly or partly from parents, with the suburb's own figures first
+ * (census/own-cells.ts): figures that are sums of its own figures of another table bound to
+ * them, the rest rescaled to what the own and bound figures leave. Returns each table's sources
+ * (own, bound, derived), the same for every suburb of the pack.
+ */
+function ownFirstTables(
+  derived: readonly TableSpec[],
+  suburbs: readonly SuburbGeography[],
+  into: Into,
+  sources: ReadonlyMap<string, TableSources>,
+  relations: ReadonlyMap<string, PartWhole[]>,
+  fromParents: ReadonlyMap<string, ReadonlyMap<string, AreaFigures>>,
+  extra: SourceTables,
+): Map<string, TableSources> {
+  const out = new Map(sources);
+  const allSources = new Map([...sources, ...extra.specs.map((t) => [t.id, { cells: new Uint8Array(0), others: new Uint8Array(t.otherCells.length) }] as const)]);
+  const specs = [...INPUT_TABLES, ...extra.specs];
+  const resolved = new Set<string>();
+  // The table of the finest ages first (G04), then those with the most own figures: the age and
+  // sex margins each settles bind the tables after it.
+  const ownCount = (spec: TableSpec) => [...sources.get(spec.id)!.cells, ...sources.get(spec.id)!.others].filter((s) => s === SOURCE.own).length;
+  const ages = (spec: TableSpec) => new Set([...spec.cells, ...spec.otherCells].map((c) => `${c.age?.[0]}-${c.age?.[1]}`)).size;
+  for (const spec of [...derived].sort((a, b) => ages(b) - ages(a) || ownCount(b) - ownCount(a))) {
+    const source = sources.get(spec.id)!;
+    const byTable = bindings(spec, specs, allSources, resolved);
+    const externals = externalWholes(spec, specs, allSources);
+    const hasOwn = byTable.size > 0 || externals.length > 0 || source.cells.some((s) => s === SOURCE.own) || source.others.some((s) => s === SOURCE.own);
+    if (!hasOwn) continue;
+    const totalAt = spec.totalHeader ? spec.otherHeaders.indexOf(spec.totalHeader) : -1;
+    const cells = new Map(into.tables.get(spec.id));
+    const others = new Map(into.aggregates.get(spec.id));
+    const totals = new Map(into.totals.get(spec.id));
+    for (const suburb of suburbs) {
+      const area = figuresOf(into, spec.id, suburb.salCode);
+      if (!area) continue;
+      const { figures } = ownFirst(spec, area, source, relations.get(spec.id) ?? [], byTable, (id) => figuresOf(into, id, suburb.salCode) ?? extra.figures.get(id)?.get(suburb.salCode), externals, (id) => fromParents.get(id)?.get(suburb.salCode));
+      cells.set(suburb.salCode, figures.cells);
+      others.set(suburb.salCode, figures.others);
+      if (totalAt >= 0) totals.set(suburb.salCode, figures.others[totalAt]!);
+    }
+    into.tables.set(spec.id, cells);
+    into.aggregates.set(spec.id, others);
+    if (totalAt >= 0) into.totals.set(spec.id, totals);
+    resolved.add(spec.id);
+    const n = spec.cells.length;
+    const marked = { cells: Uint8Array.from(source.cells), others: Uint8Array.from(source.others) };
+    for (const w of byTable.keys()) (w < n ? marked.cells : marked.others)[w < n ? w : w - n] = SOURCE.bound;
+    out.set(spec.id, marked);
+  }
+  return out;
+}
+
+/** A part of a table no input of the build whose columns the DataPack vocabulary reads (some of them): read at SAL to bind. */
+const bindsOnly = (part: string, inputIds: ReadonlySet<string>) =>
+  !inputIds.has(gcpTableOf(part)) && gcpVocabulary(gcpTableOf(part)) !== undefined && gcpColumns(part).some((c) => c.cell && c.cell.count !== 'members');
+
+/** Every part file a suburb build reads where the SAL pack holds it: the input tables' and those read to bind (readSourceTables). */
+export function salPartsRead(): string[] {
+  const inputIds = new Set(INPUT_TABLES.map((t) => t.id));
+  return [...new Set([...INPUT_TABLES.flatMap((t) => t.files), ...Object.keys(GCP_PART_HEADERS).filter((p) => bindsOnly(p, inputIds))])];
+}
+
+interface SourceTables {
+  readonly specs: readonly TableSpec[];
+  readonly figures: ReadonlyMap<string, ReadonlyMap<string, AreaFigures>>;
+}
+
+/**
+ * The SAL part files of tables that are no input of the build (G20B's persons by age, G13E …)
+ * whose columns the DataPack vocabulary reads (gcp/): every column a figure of the suburb's own,
+ * not fitted, but binding the tables taken from parents where it counts the same people
+ * (census/own-cells.ts). A table's spec holds its present parts' columns as totals and
+ * subtotals (no cells).
+ */
+async function readSourceTables(salParts: Parts, areas: ReadonlySet<string>): Promise<Result<SourceTables, InputError[]>> {
+  const inputIds = new Set(INPUT_TABLES.map((t) => t.id));
+  const specs: TableSpec[] = [];
+  const figures = new Map<string, Map<string, AreaFigures>>();
+  const byTable = new Map<string, string[]>();
+  for (const part of [...salParts.keys()].sort()) {
+    const id = gcpTableOf(part);
+    if (bindsOnly(part, inputIds) && (salParts.get(part) ?? []).length > 0) byTable.set(id, [...(byTable.get(id) ?? []), part]);
+  }
+  for (const [id, parts] of byTable) {
+    const vocabulary = gcpVocabulary(id)!;
+    const columns = parts.flatMap((part) => gcpColumns(part).flatMap((c) => (c.cell && c.cell.count !== 'members' ? [{ part, cell: c.cell }] : [])));
+    if (columns.length === 0) continue;
+    const spec: TableSpec = {
+      id,
+      files: parts,
+      universe: vocabulary.universe,
+      population: { label: GCP_TABLE_POPULATIONS[id] ?? `all ${vocabulary.universe}`, where: vocabulary.where ?? {} },
+      description: `${id} (SAL part files ${parts.join(', ')}; read to bind, not fitted)`,
+      cells: [],
+      otherHeaders: columns.map((c) => c.cell.header),
+      otherCells: columns.map((c) => c.cell),
+    };
+    const byArea = new Map<string, AreaFigures>();
+    for (const part of parts) {
+      const headers = columns.filter((c) => c.part === part).map((c) => c.cell.header);
+      if (headers.length === 0) continue;
+      for (const found of salParts.get(part)!) {
+        const read = await readDataPackPart(found.path, part, { keyColumn: dataPackKeyColumn('SAL'), headers, key: (raw) => { const k = salRowKey(raw); return k !== null && areas.has(k) ? k : null; } });
+        if (!read.ok) return err([read.error]);
+        const at = new Map(read.value.headers.map((h, i) => [h, i]));
+        for (const [area, values] of read.value.rows) {
+          let f = byArea.get(area);
+          if (!f) byArea.set(area, (f = { cells: new Float64Array(0), others: new Float64Array(spec.otherCells.length).fill(Number.NaN) }));
+          spec.otherHeaders.forEach((h, j) => at.has(h) && (f.others[j] = values[at.get(h)!]!));
+        }
+      }
+    }
+    specs.push(spec);
+    figures.set(id, byArea);
+  }
+  return ok({ specs, figures });
+}
+
+/** One line per table that is not wholly the suburbs' own: its cells, and its totals and subtotals, own, bound to own (or own-first) figures of another table, and derived. */
+function sourceNotes(sources: ReadonlyMap<string, TableSources>): string[] {
+  const counts = (xs: Uint8Array) => [SOURCE.own, SOURCE.bound, SOURCE.derived].map((k) => xs.filter((v) => v === k).length);
+  return [...sources].flatMap(([id, s]) => {
+    const [own = 0, bound = 0, derived = 0] = counts(s.cells);
+    const [ownT = 0, boundT = 0, derivedT = 0] = counts(s.others);
+    if (derived + bound + derivedT + boundT === 0) return [];
+    return [`${id}: cells ${own} own, ${bound} bound, ${derived} derived; totals and subtotals ${ownT} own, ${boundT} bound, ${derivedT} derived (bound: the sum of own or own-first figures of another table counting the same people; derived: the parents' shares rescaled to those)`];
+  });
 }
 
 /** Every derived table of every suburb from its parents (cells, total and subtotals alike). */

@@ -14,6 +14,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRelease, type BuildSummary } from '../../src/release-builder/build-release.ts';
+import { loadCensusInputs } from '../../src/census-input/load-inputs.ts';
+import { SOURCE } from '../../src/synthesis/census/own-cells.ts';
+import { tableById } from '../../src/synthesis/census/tables.ts';
 
 const SHIPPED = fileURLToPath(new URL('../../census/2021-gcp/', import.meta.url));
 const DARWIN_CITY = 'SAL70073';
@@ -87,5 +90,30 @@ describe('suburbs built from the shipped census inputs (start:census)', () => {
     const empty = summary.report.perSuburb.filter((f) => noPeople.includes(f.salCode));
     expect(empty).toHaveLength(3);
     for (const f of empty) expect(f).toMatchObject({ persons: 0, small: true });
+  });
+
+  it("a suburb's own published figures bind its tables taken from parents (issue 39)", async () => {
+    const loaded = await loadCensusInputs(join(root, 'inputs'), undefined, { level: 'sal' });
+    if (!loaded.ok) throw new Error(loaded.error.map((e) => e.message).join('; '));
+    const inputs = loaded.value;
+    const G01 = tableById('G01');
+    const G04 = tableById('G04');
+    const at = (spec: typeof G01, id: string, code: string, header: string) => {
+      const i = spec.cells.findIndex((c) => c.header === header);
+      return i >= 0 ? inputs.tables.get(id)!.get(code)![i]! : inputs.aggregates.get(id)!.get(code)![spec.otherHeaders.indexOf(header)]!;
+    };
+    // Darwin City's G01 (not in the SAL pack) takes its ages from 55 and its persons by sex from its own G04B.
+    expect(at(G01, 'G01', DARWIN_CITY, 'Age_55_64_yr_M')).toBe(at(G04, 'G04', DARWIN_CITY, 'Age_yr_55_59_M') + at(G04, 'G04', DARWIN_CITY, 'Age_yr_60_64_M'));
+    expect(at(G01, 'G01', DARWIN_CITY, 'Tot_P_F')).toBe(at(G04, 'G04', DARWIN_CITY, 'Tot_F'));
+    // G04's single years under 55 (from parents) add up, with its own years from 55, to its own total per sex,
+    // within what its own figures' perturbation lets them (G17C's own persons by age bind the same years: 3,808 against 3,806).
+    const males = G04.cells.reduce((a, c, i) => a + (c.where['SEXP']![0] === 0 ? inputs.tables.get('G04')!.get(DARWIN_CITY)![i]! : 0), 0);
+    expect(Math.abs(males - at(G04, 'G04', DARWIN_CITY, 'Tot_M'))).toBeLessThanOrEqual(3);
+    expect(inputs.figureSources?.get('G04')?.cells.filter((v) => v === SOURCE.own).length).toBe(58);
+    expect(summary.input_notes.some((n) => n.startsWith('sal: G01: cells 0 own, 2 bound'))).toBe(true);
+    // The fit on own cells and on targets taken from parents, apart.
+    expect(summary.by_level.sal?.own_cells?.pairs).toBeGreaterThan(0);
+    expect(summary.by_level.sal?.derived_targets?.pairs).toBeGreaterThan(0);
+    expect(Object.keys(summary.by_level.sal?.own_tables?.by_band ?? {})).toEqual(['<500', '500-4999', '5000+']);
   });
 });

@@ -104,7 +104,7 @@ export function levelLines(summary: Pick<BuildSummary, 'levels' | 'by_level'>): 
     .map((level) => {
       const l = summary.by_level[level];
       if (!l) return '';
-      const own = l.own_tables ? `, own tables ${f(l.own_tables.srmse_median)}` : '';
+      const own = l.own_tables ? `, own tables ${f(l.own_tables.srmse_median)}${l.own_cells ? `, own cells ${f(l.own_cells.srmse_median)}` : ''}${l.derived_targets ? `, derived targets ${f(l.derived_targets.srmse_median)}` : ''}` : '';
       return `${level}: ${l.areas} areas, ${l.persons} persons, SRMSE median ${f(l.srmse_median)}${own} (areas of 5,000+ persons ${f(l.srmse_by_band['5000+'].median)}), ${l.structural_violations} structural violations, ${l.areas_failed.length} areas failed\n`;
     })
     .join('');

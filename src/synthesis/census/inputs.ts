@@ -1,4 +1,5 @@
 import { AREA_LEVELS, type AreaLevel, type StateAbbr } from '../../census-names.ts';
+import type { TableSources } from './own-cells.ts';
 
 export { AREA_LEVELS, type AreaLevel };
 
@@ -76,6 +77,13 @@ export interface CensusInputs {
    * report scores the fit to its own tables apart.
    */
   readonly derivedTables?: ReadonlySet<string>;
+  /**
+   * Per table of a level whose tables are partly taken from parents (suburbs built from SAL part
+   * files): each figure's source, own (published for the area), bound (the sum of own figures of
+   * another table counting the same people) or derived (parents' shares rescaled to those);
+   * census/own-cells.ts. The same for every area of the level.
+   */
+  readonly figureSources?: ReadonlyMap<string, TableSources>;
   /** What an operator must know about the inputs (match rates, areas the pack lacks …), one line each. */
   readonly notes?: readonly string[];
   /** Areas of the level's geography that are not built, each with its reason. */

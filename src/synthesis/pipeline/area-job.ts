@@ -34,6 +34,8 @@ export interface SuburbJob {
   readonly stateTables: readonly (readonly [string, Float64Array])[];
   /** Per table, the borrowing strength chosen for the area's size band (borrowing.ts, synthesizer/borrow-strength.ts); absent tables borrow with the default. */
   readonly borrowing?: readonly (readonly [string, number])[];
+  /** Per table partly taken from parents, each cell's source (census/own-cells.ts SOURCE): what the fit to own cells is scored on. */
+  readonly cellSources?: readonly (readonly [string, Uint8Array])[];
   /** Hidden-truth cross-tabs of this suburb (demo inputs only). */
   readonly truth: readonly (readonly [string, Float64Array])[];
 }
@@ -97,6 +99,7 @@ export function areaJob(
     lgaTables: [...(lga ?? [])],
     stateTables: [...(state ?? [])],
     ...(level.borrowing ? { borrowing: areaStrengths(level.borrowing, persons) } : {}),
+    ...(inputs.figureSources ? { cellSources: [...inputs.figureSources].map(([id, s]) => [id, s.cells] as const) } : {}),
     truth: VALIDATION_TABLES.flatMap((table) => {
       const cells = truth.get(table.id)?.get(suburb.salCode);
       return cells ? [[table.id, cells] as const] : [];

@@ -29,7 +29,17 @@ export interface FitFigures {
   readonly floor_srmse_median?: number | null;
   readonly floor_srmse_p95?: number | null;
   /** Where some tables were taken from parents (suburbs): the fit to the areas' own tables. */
-  readonly own_tables: { readonly srmse_median: number | null; readonly srmse_p95: number | null; readonly pairs: number } | null;
+  readonly own_tables: {
+    readonly srmse_median: number | null;
+    readonly srmse_p95: number | null;
+    readonly pairs: number;
+    /** By size band, beside the census's noise floor over the same pairs. */
+    readonly by_band?: Readonly<Record<string, { readonly median: number | null; readonly p95: number | null; readonly pairs: number; readonly floor_median: number | null; readonly floor_p95: number | null }>>;
+  } | null;
+  /** SRMSE over the areas' own published cells: own tables whole and the own cells of tables partly taken from parents (census/own-cells.ts); per table too. */
+  readonly own_cells?: { readonly srmse_median: number | null; readonly srmse_p95: number | null; readonly pairs: number; readonly by_table: Readonly<Record<string, { readonly median: number | null; readonly p95: number | null }>> } | null;
+  /** SRMSE over the cells taken from parents (derived from their shares, or bound to own figures of another table): targets, not published figures of the area. */
+  readonly derived_targets?: { readonly srmse_median: number | null; readonly srmse_p95: number | null; readonly pairs: number } | null;
   /** Areas that could not be fitted, by name with the reason; they are not in the release. */
   readonly areas_failed: readonly { readonly area: string; readonly reason: string }[];
   /** Unpublished (`..`) cells: estimated from a parent area that publishes them, and structural zeros (published at no level). */
@@ -101,8 +111,20 @@ export function fitFiguresOf(report: BuildReport, tally: LevelTally): FitFigures
     totals_mismatched: tally.totalsMismatched.length,
     areas_failed: tally.failed,
     cells_not_published: tally.notPublished,
-    own_tables: report.ownTables ? { srmse_median: report.ownTables.median, srmse_p95: report.ownTables.p95, pairs: report.ownTables.pairs } : null,
+    own_tables: report.ownTables ? { srmse_median: report.ownTables.median, srmse_p95: report.ownTables.p95, pairs: report.ownTables.pairs, ...ownBands(report) } : null,
+    own_cells: report.ownCells
+      ? { srmse_median: report.ownCells.overall.median, srmse_p95: report.ownCells.overall.p95, pairs: report.ownCells.overall.pairs, by_table: Object.fromEntries(Object.entries(report.ownCells.byTable).map(([id, d]) => [id, { median: d.median, p95: d.p95 }])) }
+      : null,
+    derived_targets: report.derivedTargets ? { srmse_median: report.derivedTargets.median, srmse_p95: report.derivedTargets.p95, pairs: report.derivedTargets.pairs } : null,
   };
+}
+
+const BAND_NAMES: Readonly<Record<SizeBand, string>> = { '<500': '<500', '500-5000': '500-4999', '>=5000': '5000+' };
+
+function ownBands(report: BuildReport) {
+  if (!report.ownTablesByBand) return {};
+  const entries = Object.entries(report.ownTablesByBand) as [SizeBand, { fit: { median: number | null; p95: number | null; pairs: number }; floor: { median: number | null; p95: number | null } }][];
+  return { by_band: Object.fromEntries(entries.map(([b, d]) => [BAND_NAMES[b], { median: d.fit.median, p95: d.fit.p95, pairs: d.fit.pairs, floor_median: d.floor.median, floor_p95: d.floor.p95 }])) };
 }
 
 /** Each level's figures alone, from a report over its areas only (the realism figures stay the release's). */

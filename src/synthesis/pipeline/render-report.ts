@@ -37,6 +37,12 @@ export function renderReport(report: BuildReport, seconds: number): string {
   lines.push(`suburbs whose person or dwelling total misses the census total: ${report.totalsMismatched.length}`);
   if (report.ownTables)
     lines.push(`SRMSE vs the areas' own tables (not those taken from parents): median ${fmt(report.ownTables.median)}, p95 ${fmt(report.ownTables.p95)} over ${report.ownTables.pairs} pairs`);
+  if (report.ownTablesByBand)
+    lines.push(`  by size band (fit / census noise floor, median): ${Object.entries(report.ownTablesByBand).map(([b, d]) => `${b} ${fmt(d.fit.median)} / ${fmt(d.floor.median)} (${d.fit.pairs} pairs)`).join(', ')}`);
+  if (report.ownCells)
+    lines.push(`SRMSE vs the areas' own published cells (own tables, and own cells of tables partly taken from parents): median ${fmt(report.ownCells.overall.median)}, p95 ${fmt(report.ownCells.overall.p95)} over ${report.ownCells.overall.pairs} pairs`);
+  if (report.derivedTargets)
+    lines.push(`SRMSE vs the cells taken from parents (targets, not the areas' published figures): median ${fmt(report.derivedTargets.median)}, p95 ${fmt(report.derivedTargets.p95)} over ${report.derivedTargets.pairs} pairs`);
   for (const note of report.inputNotes) lines.push(`inputs: ${note}`);
   if (report.areasLeftOut.length > 0) {
     lines.push(`areas not built because of the inputs: ${report.areasLeftOut.length}`);

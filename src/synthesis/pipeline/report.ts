@@ -82,6 +82,16 @@ export interface BuildReport {
    * fit to the area's own figures. Null where every table is the area's own.
    */
   readonly ownTables: Distribution | null;
+  /** The same pairs by size band, each beside the census's noise floor over them. */
+  readonly ownTablesByBand: Readonly<Record<SizeBand, { readonly fit: Distribution; readonly floor: Distribution }>> | null;
+  /**
+   * Where some tables are partly the areas' own (census/own-cells.ts): SRMSE over each (area,
+   * table)'s own published cells (own tables whole, and the own cells of tables partly taken
+   * from parents), and over the cells taken from parents (derived, or bound to own figures of
+   * another table); per table for the own cells. Null where every cell is the areas' own.
+   */
+  readonly ownCells: { readonly overall: Distribution; readonly byTable: Readonly<Record<string, Distribution>> } | null;
+  readonly derivedTargets: Distribution | null;
   /** Demo inputs: the hidden truth scored against the tables it was published as (what no synthesizer can beat). */
   readonly floor: { readonly median: number | null; readonly p95: number | null } | null;
   /** How strongly areas borrowed from their parents, per level, table and size band (borrowing.ts); null where not chosen. */
@@ -168,6 +178,8 @@ export function summariseReport(
     inputNotes: extras.inputNotes ?? [],
     areasLeftOut: extras.areasLeftOut ?? [],
     ownTables: ownTablesFit(fits, extras.derivedTables),
+    ownTablesByBand: ownTablesByBand(fits, extras.derivedTables),
+    ...ownAndDerived(fits, extras.derivedTables),
     floor: extras.floor ?? null,
     borrowingStrength: extras.borrowingStrength ?? null,
     columnsRead: columnsRead(),
@@ -180,4 +192,33 @@ export function summariseReport(
 function ownTablesFit(fits: readonly SuburbFit[], derivedOf: BuildExtras['derivedTables']): Distribution | null {
   if (!derivedOf || !fits.some((fit) => (derivedOf(fit.salCode)?.size ?? 0) > 0)) return null;
   return distribution(fits.flatMap((fit) => scores(fit.inputs.filter((t) => !derivedOf(fit.salCode)?.has(t.tableId)))));
+}
+
+function ownTablesByBand(fits: readonly SuburbFit[], derivedOf: BuildExtras['derivedTables']): BuildReport['ownTablesByBand'] {
+  if (!derivedOf || !fits.some((fit) => (derivedOf(fit.salCode)?.size ?? 0) > 0)) return null;
+  const own = (fit: SuburbFit) => fit.inputs.filter((t) => !derivedOf(fit.salCode)?.has(t.tableId));
+  const fit = byBand(fits, own);
+  const floor = byBand(fits, own, floors);
+  return Object.fromEntries(SIZE_BANDS.map((b) => [b, { fit: fit[b], floor: floor[b] }])) as Record<SizeBand, { fit: Distribution; floor: Distribution }>;
+}
+
+/** The fit to own cells (own tables whole, own cells of mixed tables) and to cells taken from parents. */
+function ownAndDerived(fits: readonly SuburbFit[], derivedOf: BuildExtras['derivedTables']): Pick<BuildReport, 'ownCells' | 'derivedTargets'> {
+  if (!derivedOf || !fits.some((fit) => (derivedOf(fit.salCode)?.size ?? 0) > 0)) return { ownCells: null, derivedTargets: null };
+  const ownScore = (fit: SuburbFit, t: TableFit) => (t.own !== undefined ? t.own : derivedOf(fit.salCode)?.has(t.tableId) ? undefined : t.srmse);
+  const own: number[] = [];
+  const byTable = new Map<string, number[]>();
+  const derived: number[] = [];
+  for (const fit of fits) {
+    for (const t of fit.inputs) {
+      const o = ownScore(fit, t);
+      if (o !== undefined) {
+        own.push(o);
+        byTable.set(t.tableId, [...(byTable.get(t.tableId) ?? []), o]);
+      }
+      const d = t.derived !== undefined ? t.derived : derivedOf(fit.salCode)?.has(t.tableId) && t.own === undefined ? t.srmse : undefined;
+      if (d !== undefined) derived.push(d);
+    }
+  }
+  return { ownCells: { overall: distribution(own), byTable: Object.fromEntries([...byTable].map(([id, xs]) => [id, distribution(xs)])) }, derivedTargets: distribution(derived) };
 }

@@ -74,6 +74,7 @@ export function runSuburbJob(job: SuburbJob): SuburbOutcome {
   // Scored before coarsening: the tables are in fine categories. Against the published cells
   // only: an unpublished cell's estimate is no census figure.
   const published = new Map(job.published);
+  const sources = new Map(job.cellSources ?? []);
   const inputs = INPUT_TABLES.flatMap((table) => {
     const target = published.get(table.id) ?? targets.tables.get(table.id);
     if (!target) return [];
@@ -83,7 +84,7 @@ export function runSuburbJob(job: SuburbJob): SuburbOutcome {
     const floor = subtotals
       ? noiseFloorSrmse(table, { published: target, subtotals, recordsCells, recordsSubtotals: tabulateCells(population, table.universe, table.otherCells, table.population.members) })
       : undefined;
-    return [compareTable(table.id, recordsCells, target, floor)];
+    return [compareTable(table.id, recordsCells, target, floor, sources.get(table.id))];
   });
   const truthTables = new Map(job.truth);
   const truth = VALIDATION_TABLES.flatMap((table) => {

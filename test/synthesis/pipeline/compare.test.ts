@@ -29,4 +29,13 @@ describe('compareTable', () => {
     expect(synthetic).toEqual(cells(1, 2));
     expect(published).toEqual(cells(Number.NaN, 2));
   });
+
+  it('scores own cells and cells taken from parents apart where the table is partly the area\'s own (issue 39)', () => {
+    const fit = compareTable('G04', cells(10, 20, 7, 9), cells(10, 18, 5, Number.NaN), undefined, Uint8Array.of(0, 0, 2, 1));
+    expect(fit.own).toBe(srmse(cells(10, 20), cells(10, 18)));
+    expect(fit.derived).toBe(srmse(cells(7), cells(5)));
+    expect(fit.srmse).toBe(srmse(cells(10, 20, 7), cells(10, 18, 5)));
+    // A table wholly the area's own carries neither.
+    expect(compareTable('G14', cells(1, 2), cells(1, 2), undefined, Uint8Array.of(0, 0))).toEqual(compareTable('G14', cells(1, 2), cells(1, 2)));
+  });
 });
