@@ -44,6 +44,9 @@ export async function executeQuery(
   if (!planned.ok) return planned;
   const plan = planned.value;
   const charged = await chargeFor(deps, log, input, plan);
+  if (charged === 'waited too long') {
+    return err(appError('rate_limited', `This account's executes are queued on this server for longer than ${CHARGE_WAIT_MS / 1000} s: nothing was run or charged. Retry after the Retry-After seconds (the same Idempotency-Key is safe to reuse).`, { retry_after_seconds: 2 }));
+  }
   if (!charged.ok) return answerRefusedCharge(deps, charged.error);
   const scratch: ScratchFiles = {};
   try {
@@ -66,6 +69,12 @@ export async function executeQuery(
  * charge waits for the account's earlier ones here, holding no database connection (OneAtATime).
  */
 const chargeQueues = new WeakMap<object, OneAtATime>();
+/**
+ * The longest a charge waits for its account's earlier ones before it is answered 429 instead of
+ * run: well inside a client's patience (20–30 s is common), so every request gets its real answer
+ * (200, 402, or 429 with Retry-After when this instance has more than it can do) and none times out.
+ */
+const CHARGE_WAIT_MS = 10_000;
 function chargesOf(store: object): OneAtATime {
   let queue = chargeQueues.get(store);
   if (queue === undefined) chargeQueues.set(store, (queue = new OneAtATime()));
@@ -73,7 +82,7 @@ function chargesOf(store: object): OneAtATime {
 }
 
 /** Debits the account and writes the pending history row in one transaction (ports/ledger charge). */
-async function chargeFor(deps: UseCaseDeps, log: OpsLog, input: ExecuteInput, plan: ExecutePlan): Promise<Result<{ readonly creditsRemaining: number }, ChargeFailure>> {
+async function chargeFor(deps: UseCaseDeps, log: OpsLog, input: ExecuteInput, plan: ExecutePlan): Promise<Result<{ readonly creditsRemaining: number }, ChargeFailure> | 'waited too long'> {
   const { queryId, now, query: q, metadata, expires, creditCost } = plan;
   const chargeRequest = {
     accountId: input.accountId,
@@ -93,7 +102,7 @@ async function chargeFor(deps: UseCaseDeps, log: OpsLog, input: ExecuteInput, pl
     ...(input.idempotencyKey !== undefined ? { idempotency: { key: input.idempotencyKey, requestHash: requestHash(q, { seed: input.query.seed === undefined ? undefined : String(input.query.seed), implicate: input.query.implicate }) } } : {}),
     ...(deps.instanceId !== undefined ? { instanceId: deps.instanceId } : {}),
   };
-  return chargesOf(deps.accounts).run(input.accountId, () => deps.accounts.charge(chargeRequest)).catch((error: unknown) => {
+  return chargesOf(deps.accounts).runWithin(input.accountId, CHARGE_WAIT_MS, () => deps.accounts.charge(chargeRequest)).catch((error: unknown) => {
     // The outcome is unknown (the connection may have broken after the commit): refunding the
     // query id settles it either way, as refunding a query that was never charged does nothing.
     log.error({ err: error, queryId, requestId: input.requestId }, 'charge failed; refunding in case it was committed');

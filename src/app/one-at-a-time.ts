@@ -10,6 +10,21 @@ export class OneAtATime {
   readonly #tails = new Map<string, Promise<unknown>>();
 
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    return this.#queue(key, task);
+  }
+
+  /**
+   * run(), unless the task's turn comes more than `maxWaitMs` after it was queued: then it is not
+   * run and the answer is 'waited too long' (a burst bigger than the work this instance can do in
+   * that time answers the rest at once, for them to come back later, instead of holding each
+   * request until its client gives up). `now` is monotonic milliseconds.
+   */
+  runWithin<T>(key: string, maxWaitMs: number, task: () => Promise<T>, now: () => number = () => performance.now()): Promise<T | 'waited too long'> {
+    const queuedAt = now();
+    return this.#queue<T | 'waited too long'>(key, () => (now() - queuedAt > maxWaitMs ? Promise.resolve('waited too long' as const) : task()));
+  }
+
+  #queue<T>(key: string, task: () => Promise<T>): Promise<T> {
     const before = this.#tails.get(key) ?? Promise.resolve();
     const result = before.then(task, task); // a failed task never blocks the ones after it
     const tail = result.then(

@@ -48,4 +48,26 @@ describe('OneAtATime: one task at a time per key, keys side by side', () => {
     release();
     await slow;
   });
+
+  it('runWithin: a task whose turn comes later than maxWaitMs after it was queued is not run, and says so; the rest run in order', async () => {
+    const queue = new OneAtATime();
+    let clock = 0;
+    const now = () => clock;
+    let release!: () => void;
+    const ran: string[] = [];
+    const first = queue.runWithin('a', 1000, () => new Promise<string>((resolve) => (release = () => resolve('first'))), now);
+    await tick(); // the first has started
+    const second = queue.runWithin('a', 1000, async () => (ran.push('second'), 'second'), now);
+    clock = 400;
+    const third = queue.runWithin('a', 1000, async () => (ran.push('third'), 'third'), now);
+    clock = 1200; // the second has waited 1,200 ms, the third 800 ms
+    release();
+    expect(await first).toBe('first');
+    expect(await second).toBe('waited too long');
+    expect(await third).toBe('third');
+    expect(ran).toEqual(['third']);
+    await tick();
+    expect(queue.busyKeys).toBe(0);
+  });
 });
+

@@ -61,7 +61,7 @@ interface Job {
 interface Books {
   readonly jobs: Job[];
   readonly statuses: Map<string, number>;
-  /** Answers other than 200 and 409 (5xx from a live server, a refused query): none are expected. */
+  /** Answers other than 200, 409, 429 and 503 (another 5xx from a live server, a refused query): none are expected. */
   readonly serverErrors: string[];
 }
 
@@ -88,7 +88,9 @@ async function attempt(books: Books, job: Job, instance: SpqProcess): Promise<vo
     books.serverErrors.push(`${res.status} ${text.slice(0, 300)} log: ${logged.join(' | ')}`);
     return;
   }
-  if (res.status !== 200 && res.status !== 409 && res.status !== 503) books.serverErrors.push(`unexpected ${res.status} ${text.slice(0, 300)}`);
+  // 429: the instance has more executes queued for the account than it can start within its wait
+  // (backpressure under load): nothing was run or charged, and the client retries.
+  if (res.status !== 200 && res.status !== 409 && res.status !== 429 && res.status !== 503) books.serverErrors.push(`unexpected ${res.status} ${text.slice(0, 300)}`);
   if (res.status !== 200) return; // 409: its first attempt is still pending (or awaits recovery)
   const body = JSON.parse(text) as { query_id: string; credit_cost: number };
   if (job.queryId !== undefined && job.queryId !== body.query_id) {
