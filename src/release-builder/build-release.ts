@@ -22,6 +22,8 @@ import type { BuildReport } from '../synthesis/pipeline/report.ts';
 import { implicateSeed } from '../synthesis/pipeline/seeds.ts';
 import { createAreaTally, pooledTally, tallyArea, type AreaTally } from '../synthesis/pipeline/tally.ts';
 import { runJobsInOrder } from './worker-pool.ts';
+import { loadSizing, sizeLevelInputs, type PreparedPopulation } from './population-sizing.ts';
+import type { LevelSizing } from '../synthesis/pipeline/population.ts';
 import type { PoolReleaseWriter } from '../adapters/pools/writer.ts';
 import type { SuburbEntry } from '../adapters/pools/catalog.ts';
 
@@ -53,6 +55,12 @@ export interface BuildOptions {
    * (implicateSeed), so that draws from different implicates carry the synthesis's uncertainty.
    */
   readonly implicates?: number;
+  /**
+   * Size every area to an estimated resident population (src/census-input/population-estimates.ts
+   * reads the file; src/synthesis/pipeline/population.ts scales each area's tables): the file and
+   * the year (needed when the file holds several).
+   */
+  readonly population?: { readonly file: string; readonly year?: number };
   /** Stops the build between areas (what is half written is removed); the build then rejects with BuildAborted. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (phase: 'load' | 'synthesize' | 'write', done: number, total: number) => void;
@@ -175,17 +183,23 @@ export interface PreparedBuild {
   readonly floor: Loaded<typeof loadPerturbationFloor>;
   /** Lines about the inputs as a whole (a level asked for whose pack is not there). */
   readonly notes: readonly string[];
+  /** The estimated resident population the areas were sized to, and each level's sizes (absent: the census counts). */
+  readonly population?: PreparedPopulation;
 }
 
 type Loaded<F extends (...args: never[]) => Promise<unknown>> = Extract<Awaited<ReturnType<F>>, { ok: true }> extends { value: infer T } ? T : never;
 
-async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' | 'allowUnknownHeaders' | 'onProgress' | 'smallSuburbThreshold'>): Promise<PreparedBuild> {
+async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' | 'allowUnknownHeaders' | 'onProgress' | 'smallSuburbThreshold' | 'population'>): Promise<PreparedBuild> {
   const progress = options.onProgress ?? (() => {});
   const levels = orderLevels(options.levels ?? ['sal']);
   const problems: InputError[] = [];
   const loadedLevels: LevelInputs[] = [];
   const notes: string[] = [];
   const index = await indexInputs(options.inputsDir);
+  const sized = options.population ? await loadSizing(options.population, index) : undefined;
+  if (sized && !sized.ok) throw new BuildInputError(sized.error);
+  const sizing = sized?.value;
+  const sizes = new Map<AreaLevel, LevelSizing>();
   const absent = levels.filter((level) => !index.dataPack.has(PACK_LEVEL[level]));
   // A pack holding only some of the levels asked for: the others are built, each absent one is a line of the report.
   if (absent.length > 0 && absent.length < levels.length)
@@ -195,8 +209,14 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
       level,
       allowUnknownHeaders: options.allowUnknownHeaders ?? false,
     });
-    if (loaded.ok) loadedLevels.push(withBorrowing(prepareLevel(loaded.value), options.smallSuburbThreshold));
-    else problems.push(...loaded.error);
+    if (!loaded.ok) problems.push(...loaded.error);
+    else if (!sizing) loadedLevels.push(withBorrowing(prepareLevel(loaded.value), options.smallSuburbThreshold));
+    else {
+      const sized = sizeLevelInputs(loaded.value, sizing);
+      problems.push(...sized.problems);
+      sizes.set(level, sized.sizing);
+      loadedLevels.push(withBorrowing(prepareLevel(sized.inputs), options.smallSuburbThreshold));
+    }
   }
   if (problems.length > 0) throw new BuildInputError(problems);
   const truthLoaded = await loadTruth(options.inputsDir);
@@ -206,7 +226,8 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
   if (!referenceLoaded.ok) throw new BuildInputError([referenceLoaded.error]);
   const floorLoaded = await loadPerturbationFloor(options.inputsDir);
   if (!floorLoaded.ok) throw new BuildInputError([floorLoaded.error]);
-  return { levels: loadedLevels.map((l) => l.inputs.level), loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value, notes };
+  const population = sizing ? { estimate: sizing.estimate, byLevel: sizes, notes: sizing.notes } : undefined;
+  return { levels: loadedLevels.map((l) => l.inputs.level), loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value, notes, ...(population ? { population } : {}) };
 }
 
 /** One synthesis of every area (implicate k, with its own seed) written as a complete release into `dir`. */

@@ -1,0 +1,299 @@
+/**
+ * A level's areas sized to an estimated resident population (ERP), pure: each area's factor
+ * (its estimate over its census count) and its census tables scaled by it before synthesis, every
+ * cell, total and subtotal × the factor and integerised, so the synthesizer builds whole
+ * households to the scaled tables exactly as it builds them to the census's: every structural
+ * rule holds, the census's proportions are kept, and the fit is scored against the scaled tables.
+ *
+ * An SA2 is sized by its own estimate. Every other area by its SA2s' change: the census-weighted
+ * mean of their factors (estimate ÷ census count) through the correspondences that place its
+ * people in SA2s (docs/synthesis.md, "Sized to the estimated resident population"). With an
+ * estimate by age and sex, an SA2's persons cells are scaled by age group and sex.
+ */
+import type { CensusInputs, InputError } from '../census/inputs.ts';
+import { ERP_AGE_GROUPS, type AgeSexEstimate, type PopulationEstimate } from '../census/population-estimate.ts';
+import type { CellSpec, TableSpec } from '../census/table-spec.ts';
+import { INPUT_TABLES } from '../census/tables.ts';
+import { publishedPersons } from './area-inputs.ts';
+
+/** A share of an area's people in one SA2 (RATIO_FROM_TO), the links an area's change is carried through. */
+export interface Sa2Share {
+  readonly code: string;
+  readonly ratio: number;
+}
+
+/** How an area's people are placed in SA2s: the shares, and which correspondence placed them (words for the report). */
+export interface AreaSa2Links {
+  readonly shares: readonly Sa2Share[];
+  readonly via: string;
+}
+
+/** One area's census count, its estimate and how the estimate was reached. */
+export interface AreaSize {
+  readonly census: number;
+  readonly estimate: number;
+  readonly via: string;
+}
+
+export interface LevelSizing {
+  /** Area code → its size. */
+  readonly sizes: ReadonlyMap<string, AreaSize>;
+  /** SA2 level with an estimate by age and sex: the SA2s sized by age group and sex. */
+  readonly ageSex: ReadonlyMap<string, AgeSexEstimate>;
+  /** Areas by how their estimate was reached ("own estimate": 301, "2021 postcode → SA2 correspondence": 170 …). */
+  readonly byVia: Readonly<Record<string, number>>;
+  readonly notes: readonly string[];
+}
+
+/**
+ * Each SA2's factor: its estimate over its census count (G01 persons), or over its 2021 estimate
+ * where the inputs hold no census count. SA2s with no count to set against have none.
+ */
+export function sa2Factors(estimate: Pick<PopulationEstimate, 'sa2' | 'base2021'>, census: ReadonlyMap<string, number> | undefined): Map<string, number> {
+  const factors = new Map<string, number>();
+  for (const [code, value] of estimate.sa2) {
+    const base = census ? census.get(code) : estimate.base2021?.get(code);
+    if (base !== undefined && base > 0) factors.set(code, value / base);
+  }
+  return factors;
+}
+
+/** The state's factor: its SA2s' estimates over their counts (what an area with no SA2 link changes by). */
+export function stateFactors(estimate: Pick<PopulationEstimate, 'sa2' | 'base2021'>, census: ReadonlyMap<string, number> | undefined, stateOf: (sa2: string) => string | undefined): Map<string, number> {
+  const sums = new Map<string, { est: number; base: number }>();
+  for (const [code, value] of estimate.sa2) {
+    const base = census ? census.get(code) : estimate.base2021?.get(code);
+    const state = stateOf(code);
+    if (base === undefined || state === undefined) continue;
+    const s = sums.get(state) ?? { est: 0, base: 0 };
+    sums.set(state, { est: s.est + value, base: s.base + base });
+  }
+  return new Map([...sums].filter(([, s]) => s.base > 0).map(([state, s]) => [state, s.est / s.base]));
+}
+
+/** The mean of the SA2s' factors weighted by the area's shares in them (the SA2s with a factor); undefined where none has one. */
+export function linkedFactor(shares: readonly Sa2Share[], factors: ReadonlyMap<string, number>): number | undefined {
+  let weight = 0;
+  let sum = 0;
+  for (const { code, ratio } of shares) {
+    const f = factors.get(code);
+    if (f === undefined || !(ratio > 0)) continue;
+    weight += ratio;
+    sum += ratio * f;
+  }
+  return weight > 0 ? sum / weight : undefined;
+}
+
+/**
+ * Every area of a level sized: an SA2 to its own estimate (an SA2 of the release the estimate
+ * lacks is a problem), any other area by its SA2s' change through `linksOf` (its state's change
+ * where it has no linked SA2 with a factor).
+ */
+export function sizeLevel(
+  inputs: Pick<CensusInputs, 'level' | 'suburbs' | 'totals'>,
+  estimate: PopulationEstimate,
+  factors: ReadonlyMap<string, number>,
+  byState: ReadonlyMap<string, number>,
+  linksOf: (area: CensusInputs['suburbs'][number]) => AreaSa2Links,
+  file: string,
+): { sizes: LevelSizing; problems: InputError[] } {
+  const sizes = new Map<string, AreaSize>();
+  const problems: InputError[] = [];
+  const byVia: Record<string, number> = {};
+  for (const area of inputs.suburbs) {
+    const census = publishedPersons(inputs as CensusInputs, area.salCode);
+    let size: AreaSize | undefined;
+    if (inputs.level === 'sa2') {
+      const own = estimate.sa2.get(area.salCode);
+      if (own === undefined) problems.push({ file, message: `no estimate for SA2 ${area.salCode} (${area.absName}), an area of the release` });
+      else size = { census, estimate: own, via: 'own estimate' };
+    } else {
+      const links = linksOf(area);
+      const f = linkedFactor(links.shares, factors);
+      const state = byState.get(area.state);
+      if (f !== undefined) size = { census, estimate: census * f, via: links.via };
+      else if (state !== undefined) size = { census, estimate: census * state, via: 'its state\'s change (no SA2 linked)' };
+      else problems.push({ file, message: `${area.suburbId} (${area.salCode}): no SA2 of its state in the estimate` });
+    }
+    if (!size) continue;
+    sizes.set(area.salCode, size);
+    byVia[size.via] = (byVia[size.via] ?? 0) + 1;
+  }
+  const ageSex = inputs.level === 'sa2' && estimate.ageSex ? estimate.ageSex : new Map<string, AgeSexEstimate>();
+  const notes = inputs.level === 'sa2' && estimate.breakdown === 'totals' ? ['ages and sexes are the census\'s (the estimate has totals only)'] : [];
+  return { sizes: { sizes, ageSex, byVia, notes }, problems };
+}
+
+/**
+ * Whole numbers summing to round(Σ values) (largest remainders), NaN kept where the census
+ * does not publish a cell: a table scaled stays a table of counts with the scaled total.
+ */
+export function integerise(values: Float64Array): Float64Array {
+  const out = new Float64Array(values.length);
+  let sum = 0;
+  let floors = 0;
+  const rest: { i: number; r: number }[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (Number.isNaN(v)) {
+      out[i] = NaN;
+      continue;
+    }
+    const x = Math.max(0, v);
+    sum += x;
+    out[i] = Math.floor(x);
+    floors += out[i]!;
+    rest.push({ i, r: x - out[i]! });
+  }
+  let left = Math.round(sum) - floors;
+  rest.sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of rest) {
+    if (left <= 0) break;
+    out[i]! += 1;
+    left--;
+  }
+  return out;
+}
+
+/** The census's G04 cells of one SA2 (age by sex) with each one's age-group-and-sex factor: what an age × sex estimate makes of every persons cell. */
+interface AgeSexFactors {
+  readonly cells: readonly CellSpec[];
+  readonly census: Float64Array;
+  readonly factor: Float64Array;
+}
+
+const G04 = INPUT_TABLES.find((t) => t.id === 'G04');
+
+function groupOf(age: readonly [number, number] | undefined): number {
+  const a = age?.[0] ?? 0;
+  return Math.min(ERP_AGE_GROUPS.length - 1, Math.floor(a / 5));
+}
+
+/** Per G04 cell, the estimate over the census of its age group and sex (the total factor where the census has no one there). */
+export function ageSexFactors(g04: Float64Array, estimate: AgeSexEstimate, total: number): AgeSexFactors | undefined {
+  if (!G04) return undefined;
+  const groups = { male: new Float64Array(ERP_AGE_GROUPS.length), female: new Float64Array(ERP_AGE_GROUPS.length) };
+  const sexOf = (cell: CellSpec): 'male' | 'female' => (cell.where['SEXP']?.[0] === 0 ? 'male' : 'female');
+  G04.cells.forEach((cell, i) => {
+    const v = g04[i]!;
+    if (!Number.isNaN(v)) groups[sexOf(cell)][groupOf(cell.age)]! += v;
+  });
+  const factor = new Float64Array(G04.cells.length);
+  G04.cells.forEach((cell, i) => {
+    const sex = sexOf(cell);
+    const g = groupOf(cell.age);
+    const c = groups[sex][g]!;
+    factor[i] = c > 0 ? estimate[sex][g]! / c : total;
+  });
+  return { cells: G04.cells, census: g04, factor };
+}
+
+/** A persons cell's factor: the census-weighted mean of the factors of the G04 cells of its ages and sex. */
+function cellFactor(cell: CellSpec, by: AgeSexFactors, total: number): number {
+  const sexes = cell.where['SEXP'];
+  const [lo, hi] = cell.age ?? [0, 115];
+  let weight = 0;
+  let sum = 0;
+  by.cells.forEach((g, i) => {
+    const [a, b] = g.age ?? [0, 115];
+    if (a < lo || b > hi) return;
+    if (sexes && !sexes.includes(g.where['SEXP']?.[0] ?? -1)) return;
+    const c = by.census[i]!;
+    if (!(c > 0)) return;
+    weight += c;
+    sum += c * by.factor[i]!;
+  });
+  return weight > 0 ? sum / weight : total;
+}
+
+function scaleCells(cells: Float64Array, specs: readonly CellSpec[], universe: TableSpec['universe'], factor: number, by: AgeSexFactors | undefined): Float64Array {
+  const scaled = new Float64Array(cells.length);
+  for (let i = 0; i < cells.length; i++) scaled[i] = cells[i]! * (by && universe === 'persons' && specs[i] ? cellFactor(specs[i]!, by, factor) : factor);
+  return scaled;
+}
+
+/** A table of one area scaled: its cells integerised to their scaled sum, its subtotals and total rounded alike. */
+function scaleTable(spec: TableSpec, cells: Float64Array, aggregates: Float64Array | undefined, total: number | undefined, factor: number, by: AgeSexFactors | undefined) {
+  const scaledCells = integerise(scaleCells(cells, spec.cells, spec.universe, factor, by));
+  const rounded = (values: Float64Array) => values.map((v) => (Number.isNaN(v) ? NaN : Math.round(Math.max(0, v))));
+  const scaledAggregates = aggregates ? rounded(scaleCells(aggregates, spec.otherCells, spec.universe, factor, by)) : undefined;
+  let sum = 0;
+  let scaledSum = 0;
+  cells.forEach((v, i) => {
+    if (!Number.isNaN(v)) {
+      sum += v;
+      scaledSum += scaledCells[i]!;
+    }
+  });
+  const totalAt = spec.totalHeader ? spec.otherHeaders.indexOf(spec.totalHeader) : -1;
+  const scaledTotal =
+    total === undefined ? undefined : totalAt >= 0 && scaledAggregates && !Number.isNaN(scaledAggregates[totalAt]!) ? scaledAggregates[totalAt]! : Math.round(total * (sum > 0 ? scaledSum / sum : factor));
+  return { cells: scaledCells, aggregates: scaledAggregates, total: scaledTotal };
+}
+
+/**
+ * The level's inputs with every sized area's tables scaled (areas without a size are left as
+ * they are), and the states' and Australia's published tables scaled by the mean change of the
+ * level's areas in them (the parents small areas borrow proportions from).
+ */
+export function scaleInputs(inputs: CensusInputs, sizing: LevelSizing): CensusInputs {
+  const specs = new Map(INPUT_TABLES.map((t) => [t.id, t]));
+  const tables = new Map<string, Map<string, Float64Array>>();
+  const totals = new Map<string, Map<string, number>>();
+  const aggregates = new Map<string, Map<string, Float64Array>>();
+  const byArea = new Map<string, AgeSexFactors | undefined>();
+  for (const [id, areas] of inputs.tables) {
+    const spec = specs.get(id);
+    const outCells = new Map<string, Float64Array>();
+    const outTotals = new Map<string, number>();
+    const outAggregates = new Map<string, Float64Array>();
+    for (const [code, cells] of areas) {
+      const size = sizing.sizes.get(code);
+      const total = inputs.totals.get(id)?.get(code);
+      const agg = inputs.aggregates.get(id)?.get(code);
+      if (!spec || !size || !(size.census > 0)) {
+        outCells.set(code, cells);
+        if (total !== undefined) outTotals.set(code, total);
+        if (agg) outAggregates.set(code, agg);
+        continue;
+      }
+      const factor = size.estimate / size.census;
+      if (!byArea.has(code)) byArea.set(code, ageSexOf(inputs, sizing, code, factor));
+      const scaled = scaleTable(spec, cells, agg, total, factor, byArea.get(code));
+      outCells.set(code, scaled.cells);
+      if (scaled.total !== undefined) outTotals.set(code, scaled.total);
+      if (scaled.aggregates) outAggregates.set(code, scaled.aggregates);
+    }
+    tables.set(id, outCells);
+    totals.set(id, outTotals);
+    aggregates.set(id, outAggregates);
+  }
+  for (const [id, byCode] of inputs.totals) if (!totals.has(id)) totals.set(id, new Map(byCode));
+  return { ...inputs, tables, totals, aggregates, parents: scaledParents(inputs, sizing, specs) };
+}
+
+function ageSexOf(inputs: CensusInputs, sizing: LevelSizing, code: string, factor: number): AgeSexFactors | undefined {
+  const est = sizing.ageSex.get(code);
+  const g04 = inputs.tables.get('G04')?.get(code);
+  return est && g04 ? ageSexFactors(g04, est, factor) : undefined;
+}
+
+function scaledParents(inputs: CensusInputs, sizing: LevelSizing, specs: ReadonlyMap<string, TableSpec>): CensusInputs['parents'] {
+  const sums = new Map<string, { est: number; census: number }>();
+  let all = { est: 0, census: 0 };
+  for (const area of inputs.suburbs) {
+    const size = sizing.sizes.get(area.salCode);
+    if (!size) continue;
+    const s = sums.get(area.state) ?? { est: 0, census: 0 };
+    sums.set(area.state, { est: s.est + size.estimate, census: s.census + size.census });
+    all = { est: all.est + size.estimate, census: all.census + size.census };
+  }
+  const scaleAll = (tables: ReadonlyMap<string, Float64Array>, factor: number) =>
+    new Map([...tables].map(([id, cells]) => [id, specs.has(id) ? integerise(cells.map((v) => v * factor)) : cells]));
+  const states = new Map([...inputs.parents.states].map(([state, tables]) => {
+    const s = sums.get(state);
+    return [state, s && s.census > 0 ? scaleAll(tables, s.est / s.census) : tables] as const;
+  }));
+  const australia = inputs.parents.australia && all.census > 0 ? scaleAll(inputs.parents.australia, all.est / all.census) : inputs.parents.australia;
+  return { states, australia };
+}
