@@ -23,7 +23,10 @@ import { implicateSeed } from '../synthesis/pipeline/seeds.ts';
 import { createAreaTally, pooledTally, tallyArea, type AreaTally } from '../synthesis/pipeline/tally.ts';
 import { runJobsInOrder } from './worker-pool.ts';
 import { loadSizing, sizeLevelInputs, type PreparedPopulation } from './population-sizing.ts';
-import type { LevelSizing } from '../synthesis/pipeline/population.ts';
+import { populationFigures, renderPopulationFigures, type LevelSizing, type PopulationFigures } from '../synthesis/pipeline/population.ts';
+import type { PopulationEstimate } from '../synthesis/census/population-estimate.ts';
+import type { PopulationBasis } from '../core/provenance.ts';
+import { STATE_BY_ABS_CODE } from '../census-names.ts';
 import type { PoolReleaseWriter } from '../adapters/pools/writer.ts';
 import type { SuburbEntry } from '../adapters/pools/catalog.ts';
 
@@ -95,6 +98,8 @@ export interface BuildSummary extends FitFigures {
   readonly peak_rss_mb: number;
   readonly report: BuildReport;
   readonly summaryText: string;
+  /** The estimated resident population the areas were sized to, and each level's and state's persons against it (absent: the census counts). */
+  readonly population?: PopulationFigures;
   /** Every implicate the build wrote (the first is this summary's own), with its seed and fit. */
   readonly implicates: readonly ImplicateSummary[];
 }
@@ -238,11 +243,13 @@ async function synthesizeInto(options: Omit<BuildOptions, 'poolsDir' | 'implicat
   const variables = Object.fromEntries(DATASET_TYPES.map((d) => [d, variablesOf(d)])) as ReleaseVariables;
   // Demo inputs carry their hidden truth (truth/); real ABS inputs have none.
   const fittedTo: FittedTo = prepared.truth.size > 0 ? 'demo' : 'census';
-  const writer = await createPoolReleaseWriter({ dir, version: options.version, variables, fittedTo, synthesis: { implicate: k, seed: String(seed) } });
+  const population = prepared.population ? populationBasisOf(prepared.population.estimate) : undefined;
+  const writer = await createPoolReleaseWriter({ dir, version: options.version, variables, fittedTo, synthesis: { implicate: k, seed: String(seed) }, ...(population ? { population } : {}) });
   try {
     const tally = await synthesizeAreas(options, prepared, seed, writer);
-    const report = releaseReport(options.version, prepared, tally);
-    const summaryText = renderReport(report, (performance.now() - started) / 1000);
+    const population = prepared.population ? populationFiguresOf(prepared, prepared.population, tally) : undefined;
+    const report = { ...releaseReport(options.version, prepared, tally), ...(population ? { population } : {}) };
+    const summaryText = renderReport(report, (performance.now() - started) / 1000) + (population ? renderPopulationFigures(population) : '');
     progress('write', 0, 1);
     const { checksum } = await writer.finish(report, summaryText);
     progress('write', 1, 1);
@@ -282,12 +289,34 @@ async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implica
       return;
     }
     tallyArea(into, tally.realism, level, suburb, outcome);
-    await writer.append({ suburb: suburbEntryOf(suburb, outcome.small), population: outcome.population, coarsened: outcome.coarsened });
+    await writer.append({ suburb: { ...suburbEntryOf(suburb, outcome.small), ...sizeOf(prepared, level.inputs.level, suburb.salCode) }, population: outcome.population, coarsened: outcome.coarsened });
     written++;
   }, (job) => job.persons);
   const { failed } = pooledTally(tally);
   if (written === 0) throw new BuildInputError([{ file: options.inputsDir, message: `no area could be fitted (${failed.length} failed: ${failed.slice(0, 3).map((f) => `${f.area}: ${f.reason}`).join('; ')})` }]);
   return tally;
+}
+
+/** The area's census count and estimated population, where the build was sized to an estimate. */
+function sizeOf(prepared: PreparedBuild, level: AreaLevel, code: string): Pick<SuburbEntry, 'censusPersons' | 'estimatedPersons'> {
+  const size = prepared.population?.byLevel.get(level)?.sizes.get(code);
+  return size ? { censusPersons: size.census, estimatedPersons: Math.round(size.estimate) } : {};
+}
+
+/** The estimate as the release's catalog names it. */
+const populationBasisOf = (e: PopulationEstimate): PopulationBasis => ({ year: e.year, source: e.source, breakdown: e.breakdown, ...(e.status ? { status: e.status } : {}) });
+
+/** Each level's persons against its areas' estimates and its states' (pipeline/population.ts). */
+function populationFiguresOf(prepared: PreparedBuild, population: PreparedPopulation, tally: AreaTally): PopulationFigures {
+  const levels = new Map(
+    prepared.loadedLevels.flatMap((l) => {
+      const sizing = population.byLevel.get(l.inputs.level);
+      const fits = tally.byLevel.get(l.inputs.level)?.fits ?? [];
+      return sizing ? [[l.inputs.level, { sizing, fits, stateOf: new Map(l.inputs.suburbs.map((s) => [s.salCode, s.state as string])) }] as const] : [];
+    }),
+  );
+  const notes = [...population.notes, ...[...population.byLevel.values()].flatMap((s) => s.notes)];
+  return populationFigures(population.estimate, levels, (sa2) => STATE_BY_ABS_CODE[sa2.slice(0, 1)], [...new Set(notes)]);
 }
 
 /** The area as the release's catalog lists it. */
@@ -344,6 +373,7 @@ function buildSummaryOf(
     seconds: (performance.now() - release.started) / 1000,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     report,
+    ...(report.population ? { population: report.population } : {}),
     summaryText: release.summaryText,
   };
 }

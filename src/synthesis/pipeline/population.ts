@@ -297,3 +297,98 @@ function scaledParents(inputs: CensusInputs, sizing: LevelSizing, specs: Readonl
   const australia = inputs.parents.australia && all.census > 0 ? scaleAll(inputs.parents.australia, all.est / all.census) : inputs.parents.australia;
   return { states, australia };
 }
+
+/** An area's synthesized persons against its estimate, within ±0.5 % or ±5 persons. */
+export const withinEstimate = (persons: number, estimate: number): boolean => Math.abs(persons - estimate) <= Math.max(5, 0.005 * estimate);
+
+export interface LevelPopulationFigures {
+  readonly areas: number;
+  /** The areas' census counts (G01 persons) summed. */
+  readonly census_persons: number;
+  /** The areas' estimates summed (rounded). */
+  readonly estimated_persons: number;
+  /** The persons synthesized in them. */
+  readonly persons: number;
+  /** How the areas' estimates were reached, areas by way. */
+  readonly sized_by: Readonly<Record<string, number>>;
+  /** Areas whose persons are within ±0.5 % (or ±5 persons) of their estimate. */
+  readonly within_estimate: number;
+  /** The area furthest from its estimate (relative). */
+  readonly largest_miss: { readonly area: string; readonly persons: number; readonly estimate: number; readonly percent: number } | null;
+}
+
+export interface PopulationFigures {
+  readonly year: number;
+  readonly source: string;
+  readonly breakdown: PopulationEstimate['breakdown'];
+  readonly status?: PopulationEstimate['status'];
+  readonly by_level: Readonly<Record<string, LevelPopulationFigures>>;
+  /** Per state the estimate holds areas of: its SA2s' estimates summed, and each level's persons against it (percent off). */
+  readonly by_state: Readonly<Record<string, { readonly estimate: number; readonly persons: Readonly<Record<string, number>>; readonly percent_off: Readonly<Record<string, number>> }>>;
+  readonly notes: readonly string[];
+}
+
+/**
+ * The build's figures against the estimate: per level, the areas' persons against their
+ * estimates; per state, each level's persons against the state's SA2s' estimates summed.
+ */
+export function populationFigures(
+  estimate: PopulationEstimate,
+  levels: ReadonlyMap<string, { readonly sizing: LevelSizing; readonly fits: readonly { readonly salCode: string; readonly suburbId: string; readonly persons: number }[]; readonly stateOf: ReadonlyMap<string, string> }>,
+  sa2State: (sa2: string) => string | undefined,
+  notes: readonly string[],
+): PopulationFigures {
+  const byLevel: Record<string, LevelPopulationFigures> = {};
+  const statePersons = new Map<string, Record<string, number>>();
+  for (const [level, { sizing, fits, stateOf }] of levels) {
+    let census = 0;
+    let est = 0;
+    let persons = 0;
+    let within = 0;
+    let miss: LevelPopulationFigures['largest_miss'] = null;
+    for (const fit of fits) {
+      const size = sizing.sizes.get(fit.salCode);
+      if (!size) continue;
+      census += size.census;
+      est += size.estimate;
+      persons += fit.persons;
+      if (withinEstimate(fit.persons, size.estimate)) within++;
+      const percent = size.estimate > 0 ? (100 * (fit.persons - size.estimate)) / size.estimate : 0;
+      if (!miss || Math.abs(percent) > Math.abs(miss.percent)) miss = { area: fit.suburbId, persons: fit.persons, estimate: Math.round(size.estimate), percent };
+      const state = stateOf.get(fit.salCode);
+      if (state) {
+        const s = statePersons.get(state) ?? {};
+        s[level] = (s[level] ?? 0) + fit.persons;
+        statePersons.set(state, s);
+      }
+    }
+    byLevel[level] = { areas: fits.length, census_persons: census, estimated_persons: Math.round(est), persons, sized_by: sizing.byVia, within_estimate: within, largest_miss: miss };
+  }
+  const stateEstimates = new Map<string, number>();
+  for (const [code, value] of estimate.sa2) {
+    const state = sa2State(code);
+    if (state) stateEstimates.set(state, (stateEstimates.get(state) ?? 0) + value);
+  }
+  const byState = Object.fromEntries(
+    [...statePersons].sort(([a], [b]) => a.localeCompare(b)).map(([state, persons]) => {
+      const e = stateEstimates.get(state) ?? 0;
+      return [state, { estimate: e, persons, percent_off: Object.fromEntries(Object.entries(persons).map(([l, p]) => [l, e > 0 ? (100 * (p - e)) / e : 0])) }];
+    }),
+  );
+  return { year: estimate.year, source: estimate.source, breakdown: estimate.breakdown, ...(estimate.status ? { status: estimate.status } : {}), by_level: byLevel, by_state: byState, notes };
+}
+
+/** The figures as lines of the build's text summary. */
+export function renderPopulationFigures(f: PopulationFigures): string {
+  const pct = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)} %`;
+  const lines = [`sized to the ABS estimated resident population, 30 June ${f.year}${f.status ? ` (${f.status})` : ''}: ${f.source}; ${f.breakdown === 'age_sex' ? 'by age and sex' : 'totals only (ages are the census\'s)'}`];
+  for (const [level, l] of Object.entries(f.by_level)) {
+    const by = Object.entries(l.sized_by).map(([via, n]) => `${n} by ${via}`).join(', ');
+    const miss = l.largest_miss ? `; furthest: ${l.largest_miss.area} ${l.largest_miss.persons} against ${l.largest_miss.estimate} (${pct(l.largest_miss.percent)})` : '';
+    lines.push(`  ${level}: ${l.areas} areas, census ${l.census_persons} → estimate ${l.estimated_persons}, synthesized ${l.persons}; ${l.within_estimate} of ${l.areas} within ±0.5 % (or ±5 persons) of their estimate${miss}; ${by}`);
+  }
+  for (const [state, s] of Object.entries(f.by_state))
+    lines.push(`  ${state}: estimate ${s.estimate}; ${Object.entries(s.persons).map(([l, p]) => `${l} ${p} (${pct(s.percent_off[l]!)})`).join(', ')}`);
+  for (const note of f.notes) lines.push(`  ${note}`);
+  return `${lines.join('\n')}\n`;
+}
