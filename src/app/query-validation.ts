@@ -36,6 +36,9 @@ export interface GeographyMatch {
   readonly suburb_id: string;
   readonly pool_size: number;
   readonly small_suburb_flag: boolean;
+  /** A release sized to an estimated resident population: the selection's areas' census counts and estimates, summed. */
+  readonly census_count?: number;
+  readonly estimated_population?: number;
 }
 
 export interface ValidatedQuery {
@@ -213,7 +216,14 @@ const matchesOf = (selections: readonly ResolvedSelection[], poolSizes: readonly
     suburb_id: s.canonical,
     pool_size: poolSizes[i]!,
     small_suburb_flag: s.suburbs.length > 0 && s.suburbs.every((sub) => sub.smallSuburb),
+    ...populationOf(s),
   }));
+
+/** A selection's census count and estimate (its areas' summed), where every area of it has both. */
+function populationOf(s: ResolvedSelection): Pick<GeographyMatch, 'census_count' | 'estimated_population'> {
+  if (s.suburbs.length === 0 || !s.suburbs.every((a) => a.censusPersons !== undefined && a.estimatedPersons !== undefined)) return {};
+  return { census_count: s.suburbs.reduce((n, a) => n + a.censusPersons!, 0), estimated_population: s.suburbs.reduce((n, a) => n + a.estimatedPersons!, 0) };
+}
 
 function priceOf(query: NormalizedQuery, selectionCount: number, billable: number): number {
   return query.linked_records === 'household'

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DATASET_TYPES, FITTED_TO, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, LINKED_RECORDS, OUTPUT_FORMATS } from '../core/dataset.ts';
 import { DICTIONARY_BESIDE_FORMATS, listed } from '../core/formats.ts';
-import { StringEnum, Timestamp } from './common.ts';
+import { PopulationEstimateInfo, StringEnum, Timestamp } from './common.ts';
 
 /** The signed link of a result's dictionary, for the formats that have it beside the file (the format registry says which). */
 export const DictionaryUrl = Type.String({
@@ -76,6 +76,8 @@ export const GeographyMatch = Type.Object({
   suburb_id: Type.String({ description: 'Canonical identifier of the selection' }),
   pool_size: Type.Integer(),
   small_suburb_flag: Type.Boolean(),
+  census_count: Type.Optional(Type.Integer({ description: 'Extension: in a release sized to an estimated resident population, the 2021 Census count of the area (G01 persons; for a selection, of its areas summed)' })),
+  estimated_population: Type.Optional(Type.Integer({ description: 'Extension: in a release sized to an estimated resident population, the area\'s estimate, which its pool is sized to (population_estimate says which)' })),
 });
 
 export const PreviewResult = Type.Object(
@@ -115,6 +117,7 @@ export const QueryMetadata = Type.Object(
         description: 'Extension: "census" when the pools were fitted to the real ABS 2021 Census tables, "demo" when to the demo\'s made-up figures (absent on queries run before 2026-11-25)',
       }),
     ),
+    population_estimate: Type.Optional(PopulationEstimateInfo),
     generated_at: Timestamp('When the file was generated'),
     seed: Type.String({ description: 'Extension: the 64-bit sampling seed (decimal), to reproduce the file' }),
     implicate: Type.Optional(
