@@ -12,6 +12,8 @@ import { DEMO_SEED, DEMO_VERSION } from './releases.ts';
 export interface ReleaseInputs {
   readonly inputsDir: string;
   readonly levels: readonly AreaLevel[];
+  /** Size the areas to this estimated resident population (spq build --population). */
+  readonly population?: { readonly file: string; readonly year?: number };
 }
 
 /** The version of a release `spq serve --inputs` builds. */
@@ -55,6 +57,7 @@ async function buildFirstRelease(config: Config, log: (line: string) => void, wh
     version: what.version,
     seed: DEMO_SEED,
     levels: what.levels,
+    ...(what.population ? { population: what.population } : {}),
     smallSuburbThreshold: config.smallSuburbThreshold,
     onProgress: (phase, done, total) => {
       const percent = Math.floor((done / Math.max(1, total)) * 100);
@@ -64,7 +67,7 @@ async function buildFirstRelease(config: Config, log: (line: string) => void, wh
       }
     },
   });
-  log(`pools ${summary.version} (fitted to ${summary.fitted_to} tables): ${summary.suburbs} areas, ${summary.persons} persons in ${summary.seconds.toFixed(1)} s`);
+  log(`pools ${summary.version} (fitted to ${summary.fitted_to} tables${summary.population ? `, sized to the ABS estimated resident population of 30 June ${summary.population.year}` : ''}): ${summary.suburbs} areas, ${summary.persons} persons in ${summary.seconds.toFixed(1)} s`);
   for (const failed of summary.areas_failed) log(`  not fitted, left out: ${failed.area}: ${failed.reason}`);
   return summary.dir;
 }

@@ -5,13 +5,13 @@ import type { InputIndex } from '../census-input/file-index.ts';
 import { readPopulationEstimates } from '../census-input/population-estimates.ts';
 import { areaSa2Shares, loadPopulationLinks, type AreaSa2Shares } from '../census-input/population-links.ts';
 import { err, ok, type Result } from '../core/result.ts';
-import { sa2Factors, scaleInputs, sizeLevel, stateFactors, type LevelSizing } from '../synthesis/pipeline/population.ts';
+import { sa2Factors, scaleInputs, sizeLevel, stateTotals, type LevelSizing, type StateTotals } from '../synthesis/pipeline/population.ts';
 
 /** What every level of a build sized to an estimate shares: the estimate, the SA2s' and states' factors, each area's SA2 links. */
 export interface Sizing {
   readonly estimate: PopulationEstimate;
   readonly factors: ReadonlyMap<string, number>;
-  readonly byState: ReadonlyMap<string, number>;
+  readonly byState: ReadonlyMap<string, StateTotals>;
   readonly linksOf: (area: CensusInputs['suburbs'][number]) => AreaSa2Shares;
   readonly file: string;
   readonly notes: readonly string[];
@@ -38,7 +38,7 @@ export async function loadSizing(population: { readonly file: string; readonly y
   return ok({
     estimate: estimate.value,
     factors,
-    byState: stateFactors(estimate.value, census, stateOf),
+    byState: stateTotals(estimate.value, census, stateOf),
     linksOf: areaSa2Shares(links.value),
     file: population.file,
     notes: links.value.notes,

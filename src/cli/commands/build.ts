@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../config.ts';
-import { parseLevels } from '../options.ts';
+import { parseLevels, populationOption } from '../options.ts';
 import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
 import { DEMO_SEED, DEMO_VERSION } from '../../release-builder/releases.ts'; // constants only: the builder loads when the command runs
 import { createProgress } from '../progress.ts';
@@ -98,17 +98,6 @@ export function registerBuildCommand(program: Command): void {
         if (scratch) await rm(scratch, { recursive: true, force: true });
       }
     });
-}
-
-/** --population and --population-year, checked: a year without a file, or not a year, is an error. */
-export function populationOption(flags: { readonly population?: string | undefined; readonly populationYear?: string | undefined; readonly inputs?: string | undefined }): { file: string; year?: number } | undefined {
-  if (flags.populationYear !== undefined && !flags.population) throw new Error('--population-year needs --population FILE');
-  if (!flags.population) return undefined;
-  if (!flags.inputs) throw new Error('--population needs --inputs (the census tables the estimate is set against)');
-  if (flags.populationYear === undefined) return { file: flags.population };
-  const year = Number(flags.populationYear);
-  if (!/^\d{4}$/.test(flags.populationYear) || year < 1991 || year > 2100) throw new Error(`--population-year must be a year such as 2023, got "${flags.populationYear}"`);
-  return { file: flags.population, year };
 }
 
 /** With several levels in the release, one line of figures per level (the --json summary's by_level). */

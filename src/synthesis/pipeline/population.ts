@@ -58,8 +58,14 @@ export function sa2Factors(estimate: Pick<PopulationEstimate, 'sa2' | 'base2021'
   return factors;
 }
 
-/** The state's factor: its SA2s' estimates over their counts (what an area with no SA2 link changes by). */
-export function stateFactors(estimate: Pick<PopulationEstimate, 'sa2' | 'base2021'>, census: ReadonlyMap<string, number> | undefined, stateOf: (sa2: string) => string | undefined): Map<string, number> {
+/** A state's SA2s (those with a count to set against): their estimates and their census counts summed. */
+export interface StateTotals {
+  readonly estimate: number;
+  readonly census: number;
+}
+
+/** Each state's SA2s' estimates and census counts summed (the SA2s with both). */
+export function stateTotals(estimate: Pick<PopulationEstimate, 'sa2' | 'base2021'>, census: ReadonlyMap<string, number> | undefined, stateOf: (sa2: string) => string | undefined): Map<string, StateTotals> {
   const sums = new Map<string, { est: number; base: number }>();
   for (const [code, value] of estimate.sa2) {
     const base = census ? census.get(code) : estimate.base2021?.get(code);
@@ -68,7 +74,42 @@ export function stateFactors(estimate: Pick<PopulationEstimate, 'sa2' | 'base202
     const s = sums.get(state) ?? { est: 0, base: 0 };
     sums.set(state, { est: s.est + value, base: s.base + base });
   }
-  return new Map([...sums].filter(([, s]) => s.base > 0).map(([state, s]) => [state, s.est / s.base]));
+  return new Map([...sums].filter(([, s]) => s.base > 0).map(([state, s]) => [state, { estimate: s.est, census: s.base }]));
+}
+
+/** Areas of a level summing to this share of their state's SA2s' census count or more are calibrated to the state's estimate. */
+export const CALIBRATION_COVERAGE = 0.95;
+
+/**
+ * A level's areas (not SA2s) in each state they cover whole, scaled alike so that they sum to
+ * the state's SA2s' estimate: the SA2s' change carried through the correspondences misses what
+ * the correspondences cannot place (suburbs linked through 2016's SA2s miss the SA2s split in
+ * 2021, often the growing ones). Each area keeps its change relative to the others.
+ */
+function calibrateToStates(
+  sizes: Map<string, AreaSize>,
+  areas: CensusInputs['suburbs'],
+  byState: ReadonlyMap<string, StateTotals>,
+): Map<string, number> {
+  const sums = new Map<string, { census: number; estimate: number }>();
+  for (const area of areas) {
+    const size = sizes.get(area.salCode);
+    if (!size) continue;
+    const s = sums.get(area.state) ?? { census: 0, estimate: 0 };
+    sums.set(area.state, { census: s.census + size.census, estimate: s.estimate + size.estimate });
+  }
+  const calibration = new Map<string, number>();
+  for (const [state, s] of sums) {
+    const total = byState.get(state);
+    if (!total || s.estimate <= 0 || s.census < CALIBRATION_COVERAGE * total.census) continue;
+    calibration.set(state, total.estimate / s.estimate);
+  }
+  for (const area of areas) {
+    const size = sizes.get(area.salCode);
+    const k = calibration.get(area.state);
+    if (size && k !== undefined) sizes.set(area.salCode, { ...size, estimate: size.estimate * k });
+  }
+  return calibration;
 }
 
 /** The mean of the SA2s' factors weighted by the area's shares in them (the SA2s with a factor); undefined where none has one. */
@@ -93,7 +134,7 @@ export function sizeLevel(
   inputs: Pick<CensusInputs, 'level' | 'suburbs' | 'totals'>,
   estimate: PopulationEstimate,
   factors: ReadonlyMap<string, number>,
-  byState: ReadonlyMap<string, number>,
+  byState: ReadonlyMap<string, StateTotals>,
   linksOf: (area: CensusInputs['suburbs'][number]) => AreaSa2Links,
   file: string,
 ): { sizes: LevelSizing; problems: InputError[] } {
@@ -112,7 +153,7 @@ export function sizeLevel(
       const f = linkedFactor(links.shares, factors);
       const state = byState.get(area.state);
       if (f !== undefined) size = { census, estimate: census * f, via: links.via };
-      else if (state !== undefined) size = { census, estimate: census * state, via: 'its state\'s change (no SA2 linked)' };
+      else if (state !== undefined) size = { census, estimate: (census * state.estimate) / state.census, via: 'its state\'s change (no SA2 linked)' };
       else problems.push({ file, message: `${area.suburbId} (${area.salCode}): no SA2 of its state in the estimate` });
     }
     if (!size) continue;
@@ -121,6 +162,8 @@ export function sizeLevel(
   }
   const ageSex = inputs.level === 'sa2' && estimate.ageSex ? estimate.ageSex : new Map<string, AgeSexEstimate>();
   const notes = inputs.level === 'sa2' && estimate.breakdown === 'totals' ? ['ages and sexes are the census\'s (the estimate has totals only)'] : [];
+  const calibration = inputs.level === 'sa2' ? new Map<string, number>() : calibrateToStates(sizes, inputs.suburbs, byState);
+  for (const [state, k] of calibration) notes.push(`${inputs.level}: the areas of ${state} scaled by ${k.toFixed(4)} to sum to its SA2s' estimate`);
   return { sizes: { sizes, ageSex, byVia, notes }, problems };
 }
 
