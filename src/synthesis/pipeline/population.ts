@@ -212,7 +212,10 @@ function groupOf(age: readonly [number, number] | undefined): number {
   return Math.min(ERP_AGE_GROUPS.length - 1, Math.floor(a / 5));
 }
 
-/** Per G04 cell, the estimate over the census of its age group and sex (the total factor where the census has no one there). */
+/**
+ * Per G04 cell, the estimate over the census of its age group and sex (the total factor where the
+ * census has no one there), all scaled so that their census-weighted mean is the total factor.
+ */
 export function ageSexFactors(g04: Float64Array, estimate: AgeSexEstimate, total: number): AgeSexFactors | undefined {
   if (!G04) return undefined;
   const groups = { male: new Float64Array(ERP_AGE_GROUPS.length), female: new Float64Array(ERP_AGE_GROUPS.length) };
@@ -228,6 +231,16 @@ export function ageSexFactors(g04: Float64Array, estimate: AgeSexEstimate, total
     const c = groups[sex][g]!;
     factor[i] = c > 0 ? estimate[sex][g]! / c : total;
   });
+  // The all-ages, both-sexes factor is the total's (estimate ÷ G01 persons): G04 and G01 differ by the census's perturbation, and every table keeps its relation to G01.
+  let weight = 0;
+  let sum = 0;
+  g04.forEach((v, i) => {
+    if (v > 0) {
+      weight += v;
+      sum += v * factor[i]!;
+    }
+  });
+  if (sum > 0) for (let i = 0; i < factor.length; i++) factor[i] = (factor[i]! * total * weight) / sum;
   return { cells: G04.cells, census: g04, factor };
 }
 
@@ -311,7 +324,12 @@ export function scaleInputs(inputs: CensusInputs, sizing: LevelSizing): CensusIn
     totals.set(id, outTotals);
     aggregates.set(id, outAggregates);
   }
-  for (const [id, byCode] of inputs.totals) if (!totals.has(id)) totals.set(id, new Map(byCode));
+  // A total whose table has no cells here (the person count of an area whose G01 is not read) scales with its area.
+  const scaledTotal = (code: string, total: number) => {
+    const size = sizing.sizes.get(code);
+    return size && size.census > 0 ? Math.round((total * size.estimate) / size.census) : total;
+  };
+  for (const [id, byCode] of inputs.totals) if (!totals.has(id)) totals.set(id, new Map([...byCode].map(([code, total]) => [code, scaledTotal(code, total)])));
   return { ...inputs, tables, totals, aggregates, parents: scaledParents(inputs, sizing, specs) };
 }
 
