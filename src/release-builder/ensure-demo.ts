@@ -30,7 +30,7 @@ export async function ensureDemoRelease(config: Config, log: (line: string) => v
   const existing = await newestRelease(config.dataDir);
   if (existing) return existing;
   if (inputs) {
-    log(`no pool release in ${poolsRoot(config.dataDir)}: building ${inputs.levels.join(', ')} pools from ${inputs.inputsDir} (once; later starts reuse them)`);
+    log(`no pool release in ${poolsRoot(config.dataDir)}: building ${inputs.levels.join(', ')} pools from ${inputs.inputsDir}${inputs.population ? `, sized to the estimated resident population in ${inputs.population.file}` : ''} (once; later starts reuse them)`);
     return buildFirstRelease(config, log, { ...inputs, version: inputs.population?.year ? `census-2021-erp${inputs.population.year}.1` : CENSUS_VERSION });
   }
   const inputsDir = join(config.dataDir, 'demo-inputs');
