@@ -204,6 +204,7 @@ function readTable(table: Table, file: string, year: number | undefined): Result
       if (b.ok) base2021.set(code, (base2021.get(code) ?? 0) + b.value);
     }
   }
+  if (byAgeSex) problems.push(...incompleteAgeSex(seen, file));
   if (problems.length > 0) return err(problems);
   if (sa2.size === 0) return err([{ file, message: 'no SA1 or SA2 rows under the header' }]);
   const layout = byAgeSex ? 'SA2 × five-year age × sex' : table.key.kind === 'sa1' ? 'by SA1, summed into SA2s' : 'by SA2';
@@ -222,6 +223,17 @@ function keyOf(raw: string, kind: 'sa1' | 'sa2'): string | undefined {
   const digits = raw.replace(/\.0+$/, '');
   if (kind === 'sa1') return /^\d{11}$/.test(digits) ? digits.slice(0, 9) : undefined;
   return /^\d{9}$/.test(digits) ? digits : undefined;
+}
+
+/** An SA2 of an age × sex file without every age group of both sexes (36 rows) is a problem naming it. */
+function incompleteAgeSex(seen: ReadonlySet<string>, file: string): InputError[] {
+  const rows = new Map<string, number>();
+  for (const key of seen) {
+    const code = key.slice(0, key.indexOf('|'));
+    rows.set(code, (rows.get(code) ?? 0) + 1);
+  }
+  const want = 2 * ERP_AGE_GROUPS.length;
+  return [...rows].filter(([, n]) => n !== want).slice(0, 20).map(([code, n]) => ({ file, message: `${code} has ${n} of the ${want} rows by age group and sex` }));
 }
 
 /** Age group of the ABS's labels: "0–4", "0-4", "5 to 9", "85 and over", "85+". */

@@ -113,10 +113,13 @@ describe('the "Regional population by age and sex" layout (hand-made: SA2 × fiv
     const a = read.value.ageSex!.get(HOBART_A)!;
     expect([a.male[0], a.male[17], a.female[0], a.female[17]]).toEqual([0, 17, 10, 27]);
     expect(read.value.sa2.get(HOBART_A)).toBe(2 * (153) + 10 * 18);
+    const short = await write('age-sex-short.csv', `SA2 code,Sex,Age,2023\n${rows.slice(0, 35).join('\n')}\n`);
+    expect(errors(await readPopulationEstimates(short))).toEqual([`age-sex-short.csv: ${HOBART_A} has 35 of the 36 rows by age group and sex`]);
     const bad = await write('age-sex-bad.csv', `SA2 code,Sex,Age,2023\n${HOBART_A},Males,0–5,1\n${HOBART_A},Unknown,0–4,1\n`);
     expect(errors(await readPopulationEstimates(bad))).toEqual([
       'age-sex-bad.csv, row 2, column age: "0–5" is not one of the ABS\'s five-year age groups (0–4 … 80–84, 85 and over)',
       'age-sex-bad.csv, row 3, column sex: "Unknown" is not a sex (Males, Females)',
+      `age-sex-bad.csv: ${HOBART_A} has 2 of the 36 rows by age group and sex`,
     ]);
   });
 

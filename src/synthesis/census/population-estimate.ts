@@ -35,9 +35,3 @@ export interface PopulationEstimate {
   /** SA2 code → its estimate for 2021, where the file has that year (the change since the census where no census count is at hand). */
   readonly base2021?: ReadonlyMap<string, number>;
 }
-
-/** The estimate as releases name it: "ABS estimated resident population, 30 June 2023 (preliminary; totals only)". */
-export function describeEstimate(e: Pick<PopulationEstimate, 'year' | 'breakdown' | 'status'>): string {
-  const parts = [...(e.status ? [e.status] : []), e.breakdown === 'age_sex' ? 'by age and sex' : 'totals only: ages are the census\'s'];
-  return `ABS estimated resident population, 30 June ${e.year} (${parts.join('; ')})`;
-}
