@@ -162,6 +162,9 @@ export function sizeLevel(
   }
   const ageSex = inputs.level === 'sa2' && estimate.ageSex ? estimate.ageSex : new Map<string, AgeSexEstimate>();
   const notes = inputs.level === 'sa2' && estimate.breakdown === 'totals' ? ['ages and sexes are the census\'s (the estimate has totals only)'] : [];
+  const empty = [...sizes].filter(([, z]) => z.census === 0 && z.estimate > 0);
+  if (empty.length > 0)
+    notes.push(`${inputs.level}: ${empty.length} areas the census counted nobody in have an estimate (${empty.slice(0, 5).map(([code, z]) => `${code}: ${Math.round(z.estimate)}`).join(', ')}): a table of zeros scales to zeros, so they stay empty`);
   const calibration = inputs.level === 'sa2' ? new Map<string, number>() : calibrateToStates(sizes, inputs.suburbs, byState);
   for (const [state, k] of calibration) notes.push(`${inputs.level}: the areas of ${state} scaled by ${k.toFixed(4)} to sum to its SA2s' estimate`);
   return { sizes: { sizes, ageSex, byVia, notes }, problems };

@@ -52,12 +52,15 @@ describe('each area\'s estimate', () => {
   });
 
   const sa2Area = (code: string) => ({ ...area(code, 'L1', 'NSW'), level: 'sa2' as const, salCode: code });
-  it('SA2s get their own estimate; an SA2 of the release the estimate lacks is a problem naming it', () => {
-    const inputs = { level: 'sa2' as const, suburbs: [sa2Area('101'), sa2Area('102')], totals: new Map([['G01', new Map([['101', 100], ['102', 80]])]]) };
-    const { sizes, problems } = sizeLevel(inputs, estimate({ '101': 130 }), new Map([['101', 1.3]]), new Map(), () => ({ shares: [], via: 'x' }), 'erp.csv');
-    expect([...sizes.sizes]).toEqual([['101', { census: 100, estimate: 130, via: 'own estimate' }]]);
+  it('SA2s get their own estimate; an SA2 of the release the estimate lacks is a problem naming it; one the census found empty is a note', () => {
+    const inputs = { level: 'sa2' as const, suburbs: [sa2Area('101'), sa2Area('102'), sa2Area('103')], totals: new Map([['G01', new Map([['101', 100], ['102', 80], ['103', 0]])]]) };
+    const { sizes, problems } = sizeLevel(inputs, estimate({ '101': 130, '103': 50 }), new Map([['101', 1.3]]), new Map(), () => ({ shares: [], via: 'x' }), 'erp.csv');
+    expect([...sizes.sizes]).toEqual([['101', { census: 100, estimate: 130, via: 'own estimate' }], ['103', { census: 0, estimate: 50, via: 'own estimate' }]]);
     expect(problems).toEqual([{ file: 'erp.csv', message: 'no estimate for SA2 102 (102), an area of the release' }]);
-    expect(sizes.notes).toEqual(["ages and sexes are the census's (the estimate has totals only)"]);
+    expect(sizes.notes).toEqual([
+      "ages and sexes are the census's (the estimate has totals only)",
+      'sa2: 1 areas the census counted nobody in have an estimate (103: 50): a table of zeros scales to zeros, so they stay empty',
+    ]);
   });
 
   it('other areas change with their SA2s, or their state; a level covering its state sums to the state\'s SA2s\' estimate', () => {
