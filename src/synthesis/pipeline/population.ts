@@ -164,7 +164,7 @@ export function sizeLevel(
   const notes = inputs.level === 'sa2' && estimate.breakdown === 'totals' ? ['ages and sexes are the census\'s (the estimate has totals only)'] : [];
   const empty = [...sizes].filter(([, z]) => z.census === 0 && z.estimate > 0);
   if (empty.length > 0)
-    notes.push(`${inputs.level}: ${empty.length} areas the census counted nobody in have an estimate (${empty.slice(0, 5).map(([code, z]) => `${code}: ${Math.round(z.estimate)}`).join(', ')}): a table of zeros scales to zeros, so they stay empty`);
+    notes.push(`${inputs.level}: ${empty.length} areas the census counted nobody in have an estimate (${empty.slice(0, 5).map(([code, z]) => `${code}: ${Math.round(z.estimate)}`).join(', ')}): they take their state's tables, scaled to it`);
   const calibration = inputs.level === 'sa2' ? new Map<string, number>() : calibrateToStates(sizes, inputs.suburbs, byState);
   for (const [state, k] of calibration) notes.push(`${inputs.level}: the areas of ${state} scaled by ${k.toFixed(4)} to sum to its SA2s' estimate`);
   return { sizes: { sizes, ageSex, byVia, notes }, problems };
@@ -312,7 +312,39 @@ export function scaleInputs(inputs: CensusInputs, sizing: LevelSizing): CensusIn
     return size && size.census > 0 ? Math.round((total * size.estimate) / size.census) : total;
   };
   for (const [id, byCode] of inputs.totals) if (!totals.has(id)) totals.set(id, new Map([...byCode].map(([code, total]) => [code, scaledTotal(code, total)])));
+  fillEmptyAreas(inputs, sizing, { tables, totals, aggregates });
   return { ...inputs, tables, totals, aggregates, parents: scaledParents(inputs, sizing, specs) };
+}
+
+/**
+ * An area the census counted nobody in whose estimate has people (new housing since 2021): a
+ * table of zeros scales to zeros, so it takes its state's published tables instead, scaled to its
+ * estimate (its persons from the state's G04), their totals the scaled cells' sums (G01's the
+ * estimate), no subtotals. Its structure is its state's, and the report says so.
+ */
+function fillEmptyAreas(
+  inputs: CensusInputs,
+  sizing: LevelSizing,
+  into: { tables: Map<string, Map<string, Float64Array>>; totals: Map<string, Map<string, number>>; aggregates: Map<string, Map<string, Float64Array>> },
+): void {
+  for (const area of inputs.suburbs) {
+    const size = sizing.sizes.get(area.salCode);
+    const state = inputs.parents.states.get(area.state);
+    const g04 = state?.get('G04');
+    if (!size || size.census > 0 || !(size.estimate > 0) || !state || !g04) continue;
+    const persons = g04.reduce((sum, v) => (Number.isNaN(v) ? sum : sum + v), 0);
+    if (!(persons > 0)) continue;
+    for (const [id, byArea] of into.tables) {
+      const cells = state.get(id);
+      if (!cells || !byArea.has(area.salCode)) continue;
+      const scaled = roundCells(cells.map((v) => (v * size.estimate) / persons));
+      byArea.set(area.salCode, scaled);
+      const sum = scaled.reduce((s, v) => (Number.isNaN(v) ? s : s + v), 0);
+      into.totals.get(id)?.set(area.salCode, id === 'G01' ? Math.round(size.estimate) : sum);
+      into.aggregates.get(id)?.delete(area.salCode);
+    }
+    into.totals.get('G01')?.set(area.salCode, Math.round(size.estimate));
+  }
 }
 
 function ageSexOf(inputs: CensusInputs, sizing: LevelSizing, code: string, factor: number): AgeSexFactors | undefined {

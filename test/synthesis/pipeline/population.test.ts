@@ -59,7 +59,7 @@ describe('each area\'s estimate', () => {
     expect(problems).toEqual([{ file: 'erp.csv', message: 'no estimate for SA2 102 (102), an area of the release' }]);
     expect(sizes.notes).toEqual([
       "ages and sexes are the census's (the estimate has totals only)",
-      'sa2: 1 areas the census counted nobody in have an estimate (103: 50): a table of zeros scales to zeros, so they stay empty',
+      "sa2: 1 areas the census counted nobody in have an estimate (103: 50): they take their state's tables, scaled to it",
     ]);
   });
 
@@ -114,6 +114,28 @@ describe('the inputs scaled', () => {
     // C has no size: as it was.
     expect(scaled.tables.get(T1.id)!.get('C')).toBe(withSpec.tables.get(T1.id)!.get('C'));
     expect(scaled.totals.get(T1.id)!.get('C')).toBe(7);
+  });
+
+  it('an area the census counted nobody in takes its state\'s tables, scaled to its estimate', () => {
+    const G04 = INPUT_TABLES.find((t) => t.id === 'G04')!;
+    const G33 = INPUT_TABLES.find((t) => t.id === 'G33')!;
+    const stateG04 = cells(...G04.cells.map(() => 100)); // the state's persons: 100 a cell
+    const stateG33 = cells(...G33.cells.map((_, i) => (i === 0 ? Number.NaN : 2 * i)));
+    const inputs: CensusInputs = {
+      level: 'sa2',
+      suburbs: [{ ...area('Z', 'L1', 'NSW'), level: 'sa2' }],
+      tables: new Map([['G04', new Map([['Z', cells(...G04.cells.map(() => 0))]])], ['G33', new Map([['Z', cells(...G33.cells.map(() => 0))]])]]),
+      totals: new Map([['G01', new Map([['Z', 0]])], ['G04', new Map([['Z', 0]])]]),
+      aggregates: new Map([['G04', new Map([['Z', cells(0, 0)]])]]),
+      parents: { states: new Map([['NSW', new Map([['G04', stateG04], ['G33', stateG33]])]]), australia: undefined },
+    };
+    const persons = 100 * G04.cells.length;
+    const scaled = scaleInputs(inputs, { sizes: new Map([['Z', { census: 0, estimate: persons / 10, via: 'own estimate' }]]), ageSex: new Map(), byVia: {}, notes: [] });
+    expect([...scaled.tables.get('G04')!.get('Z')!]).toEqual(G04.cells.map(() => 10));
+    expect([...scaled.tables.get('G33')!.get('Z')!]).toEqual(G33.cells.map((_, i) => (i === 0 ? Number.NaN : Math.round(0.2 * i))));
+    expect(scaled.totals.get('G01')!.get('Z')).toBe(persons / 10);
+    expect(scaled.totals.get('G04')!.get('Z')).toBe(persons / 10);
+    expect(scaled.aggregates.get('G04')!.has('Z')).toBe(false);
   });
 
   it('with an estimate by age and sex, each G04 cell takes its age group\'s and sex\'s factor, so G04 adds up to the estimate', () => {
