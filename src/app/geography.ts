@@ -6,11 +6,12 @@ import type { Static } from '@sinclair/typebox';
 import { SEARCH_DEFAULTS, type SearchQuery, type SearchResult, type SearchResultItem, type VariablesResult, type CodebookResult, CodebookVariable } from '../wire/geography.ts';
 import type { UseCaseDeps } from './deps.ts';
 import { qualityPath, queryLevelOfArea } from './quality/path.ts';
+import type { PopulationBasis } from '../core/provenance.ts';
 
 /** One search result, as the published schema defines it (src/wire). */
 export type SearchItem = Static<typeof SearchResultItem>;
 
-const searchItem = (s: SuburbInfo, fittedTo: FittedTo): SearchItem => ({
+const searchItem = (s: SuburbInfo, fittedTo: FittedTo, population: PopulationBasis | undefined): SearchItem => ({
   suburb_id: s.suburbId,
   code: s.salCode,
   state: s.state,
@@ -23,7 +24,10 @@ const searchItem = (s: SuburbInfo, fittedTo: FittedTo): SearchItem => ({
   ...(s.largestSuburbs && s.largestSuburbs.length > 0 ? { largest_suburbs: [...s.largestSuburbs] } : {}),
   pool_size: s.pools.persons,
   small_suburb_flag: s.smallSuburb,
+  ...(s.censusPersons !== undefined ? { census_count: s.censusPersons } : {}),
+  ...(s.estimatedPersons !== undefined ? { estimated_population: s.estimatedPersons } : {}),
   fitted_to: fittedTo,
+  ...(population ? { population_estimate: { ...population } } : {}),
   datasets_available: DATASET_TYPES.filter((d) => s.pools[d] > 0),
   pool_sizes: s.pools,
   quality_url: qualityPath(queryLevelOfArea(s.level), s.suburbId),
@@ -36,7 +40,7 @@ export function searchGeography(deps: Pick<UseCaseDeps, 'pools'>, input: SearchQ
     limit: input.limit ?? SEARCH_DEFAULTS.limit,
     ...(input.state !== undefined ? { state: input.state } : {}),
   });
-  return { results: found.results.map((s) => searchItem(s, deps.pools.fittedTo)), total_matches: found.total };
+  return { results: found.results.map((s) => searchItem(s, deps.pools.fittedTo, deps.pools.population)), total_matches: found.total };
 }
 
 function suburbNotFound(suburbId: string, failure: ResolveFailure): AppError {
@@ -65,6 +69,7 @@ export function areaVariables(
     dataset_type: input.dataset,
     version: deps.pools.version,
     fitted_to: deps.pools.fittedTo,
+    ...(deps.pools.population ? { population_estimate: { ...deps.pools.population } } : {}),
     variables: deps.pools.variables(area.value, input.dataset).map(wireVariable),
   });
 }
@@ -111,6 +116,7 @@ export function releaseCodebook(deps: Pick<UseCaseDeps, 'pools'>, dataset: Datas
   return {
     version: deps.pools.version,
     fitted_to: deps.pools.fittedTo,
+    ...(deps.pools.population ? { population_estimate: { ...deps.pools.population } } : {}),
     datasets: Object.fromEntries(datasets.map((d) => [d, deps.pools.codebook(d).map(wireVariable)])),
   };
 }

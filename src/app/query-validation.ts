@@ -40,6 +40,9 @@ export interface GeographyMatch {
   readonly small_suburb_flag: boolean;
   /** Extension: the selection's quality page (its records beside the census), a path on this service. */
   readonly quality_url: string;
+  /** A release sized to an estimated resident population: the selection's areas' census counts and estimates, summed. */
+  readonly census_count?: number;
+  readonly estimated_population?: number;
 }
 
 export interface ValidatedQuery {
@@ -219,7 +222,14 @@ const matchesOf = (selections: readonly ResolvedSelection[], poolSizes: readonly
     pool_size: poolSizes[i]!,
     small_suburb_flag: s.suburbs.length > 0 && s.suburbs.every((sub) => sub.smallSuburb),
     quality_url: qualityPath(s.level, s.canonical),
+    ...populationOf(s),
   }));
+
+/** A selection's census count and estimate (its areas' summed), where every area of it has both. */
+function populationOf(s: ResolvedSelection): Pick<GeographyMatch, 'census_count' | 'estimated_population'> {
+  if (s.suburbs.length === 0 || !s.suburbs.every((a) => a.censusPersons !== undefined && a.estimatedPersons !== undefined)) return {};
+  return { census_count: s.suburbs.reduce((n, a) => n + a.censusPersons!, 0), estimated_population: s.suburbs.reduce((n, a) => n + a.estimatedPersons!, 0) };
+}
 
 function priceOf(query: NormalizedQuery, selectionCount: number, billable: number): number {
   return query.linked_records === 'household'

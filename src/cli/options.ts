@@ -27,3 +27,14 @@ export const configOverrides = (options: ServerLocation): ServerLocation => ({
   ...(options.host !== undefined ? { host: options.host } : {}),
   ...(options.port !== undefined ? { port: options.port } : {}),
 });
+
+/** --population and --population-year, checked: a year without a file, or not a year, is an error. */
+export function populationOption(flags: { readonly population?: string | undefined; readonly populationYear?: string | undefined; readonly inputs?: string | undefined }): { file: string; year?: number } | undefined {
+  if (flags.populationYear !== undefined && !flags.population) throw new Error('--population-year needs --population FILE');
+  if (!flags.population) return undefined;
+  if (!flags.inputs) throw new Error('--population needs --inputs (the census tables the estimate is set against)');
+  if (flags.populationYear === undefined) return { file: flags.population };
+  const year = Number(flags.populationYear);
+  if (!/^\d{4}$/.test(flags.populationYear) || year < 1991 || year > 2100) throw new Error(`--population-year must be a year such as 2023, got "${flags.populationYear}"`);
+  return { file: flags.population, year };
+}

@@ -1,5 +1,6 @@
 import type { AreaLevel, DatasetType, FittedTo, GeographyLevel, IncludeGeography, LinkedRecords, OutputFormat, StateAbbr } from '../core/dataset.ts';
 import type { Result } from '../core/result.ts';
+import type { PopulationBasis } from '../core/provenance.ts';
 import type { MissingCodes } from '../synthesis/census/missing-codes.ts';
 import type { Measurement } from '../synthesis/census/variables.ts';
 import type { ReleaseQuality } from './release-quality.ts';
@@ -32,6 +33,9 @@ export interface SuburbInfo {
   readonly largestSuburbs?: readonly string[];
   readonly smallSuburb: boolean;
   readonly pools: Readonly<Record<DatasetType, number>>;
+  /** A release sized to an estimated resident population: the area's 2021 Census count (G01 persons) and its estimate, which the pools are sized to. */
+  readonly censusPersons?: number;
+  readonly estimatedPersons?: number;
 }
 
 /** A geography selection resolved against the release: which suburbs its pool is made of. */
@@ -125,6 +129,8 @@ export interface PoolRelease {
   readonly checksum: string;
   /** Whether the pools were fitted to the real ABS census tables or to the demo's made-up figures. */
   readonly fittedTo: FittedTo;
+  /** The estimated resident population the areas were sized to (absent: the 2021 Census counts). */
+  readonly population?: PopulationBasis;
   /** The query levels this release serves (postcode from postal-area pools or from suburbs, …). */
   readonly levels: readonly GeographyLevel[];
   resolve(level: GeographyLevel, selection: string): Result<ResolvedSelection, ResolveFailure>;

@@ -24,6 +24,11 @@ import { createAreaTally, pooledTally, tallyArea, type AreaTally } from '../synt
 import { runJobsInOrder } from './worker-pool.ts';
 import { qualityAreaOf, qualityFileOf } from './quality.ts';
 import { QUALITY_FILE, type QualityArea } from '../adapters/pools/quality-file.ts';
+import { loadSizing, sizeLevelInputs, type PreparedPopulation } from './population-sizing.ts';
+import { populationFigures, renderPopulationFigures, type LevelSizing, type PopulationFigures } from '../synthesis/pipeline/population.ts';
+import type { PopulationEstimate } from '../synthesis/census/population-estimate.ts';
+import type { PopulationBasis } from '../core/provenance.ts';
+import { STATE_BY_ABS_CODE } from '../census-names.ts';
 import type { PoolReleaseWriter } from '../adapters/pools/writer.ts';
 import type { SuburbEntry } from '../adapters/pools/catalog.ts';
 
@@ -55,6 +60,12 @@ export interface BuildOptions {
    * (implicateSeed), so that draws from different implicates carry the synthesis's uncertainty.
    */
   readonly implicates?: number;
+  /**
+   * Size every area to an estimated resident population (src/census-input/population-estimates.ts
+   * reads the file; src/synthesis/pipeline/population.ts scales each area's tables): the file and
+   * the year (needed when the file holds several).
+   */
+  readonly population?: { readonly file: string; readonly year?: number };
   /** Stops the build between areas (what is half written is removed); the build then rejects with BuildAborted. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (phase: 'load' | 'synthesize' | 'write', done: number, total: number) => void;
@@ -89,6 +100,8 @@ export interface BuildSummary extends FitFigures {
   readonly peak_rss_mb: number;
   readonly report: BuildReport;
   readonly summaryText: string;
+  /** The estimated resident population the areas were sized to, and each level's and state's persons against it (absent: the census counts). */
+  readonly population?: PopulationFigures;
   /** Every implicate the build wrote (the first is this summary's own), with its seed and fit. */
   readonly implicates: readonly ImplicateSummary[];
 }
@@ -177,17 +190,23 @@ export interface PreparedBuild {
   readonly floor: Loaded<typeof loadPerturbationFloor>;
   /** Lines about the inputs as a whole (a level asked for whose pack is not there). */
   readonly notes: readonly string[];
+  /** The estimated resident population the areas were sized to, and each level's sizes (absent: the census counts). */
+  readonly population?: PreparedPopulation;
 }
 
 type Loaded<F extends (...args: never[]) => Promise<unknown>> = Extract<Awaited<ReturnType<F>>, { ok: true }> extends { value: infer T } ? T : never;
 
-async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' | 'allowUnknownHeaders' | 'onProgress' | 'smallSuburbThreshold'>): Promise<PreparedBuild> {
+async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' | 'allowUnknownHeaders' | 'onProgress' | 'smallSuburbThreshold' | 'population'>): Promise<PreparedBuild> {
   const progress = options.onProgress ?? (() => {});
   const levels = orderLevels(options.levels ?? ['sal']);
   const problems: InputError[] = [];
   const loadedLevels: LevelInputs[] = [];
   const notes: string[] = [];
   const index = await indexInputs(options.inputsDir);
+  const sized = options.population ? await loadSizing(options.population, index) : undefined;
+  if (sized && !sized.ok) throw new BuildInputError(sized.error);
+  const sizing = sized?.value;
+  const sizes = new Map<AreaLevel, LevelSizing>();
   const absent = levels.filter((level) => !index.dataPack.has(PACK_LEVEL[level]));
   // A pack holding only some of the levels asked for: the others are built, each absent one is a line of the report.
   if (absent.length > 0 && absent.length < levels.length)
@@ -197,8 +216,14 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
       level,
       allowUnknownHeaders: options.allowUnknownHeaders ?? false,
     });
-    if (loaded.ok) loadedLevels.push(withBorrowing(prepareLevel(loaded.value), options.smallSuburbThreshold));
-    else problems.push(...loaded.error);
+    if (!loaded.ok) problems.push(...loaded.error);
+    else if (!sizing) loadedLevels.push(withBorrowing(prepareLevel(loaded.value), options.smallSuburbThreshold));
+    else {
+      const sized = sizeLevelInputs(loaded.value, sizing);
+      problems.push(...sized.problems);
+      sizes.set(level, sized.sizing);
+      loadedLevels.push(withBorrowing(prepareLevel(sized.inputs), options.smallSuburbThreshold));
+    }
   }
   if (problems.length > 0) throw new BuildInputError(problems);
   const truthLoaded = await loadTruth(options.inputsDir);
@@ -208,7 +233,8 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
   if (!referenceLoaded.ok) throw new BuildInputError([referenceLoaded.error]);
   const floorLoaded = await loadPerturbationFloor(options.inputsDir);
   if (!floorLoaded.ok) throw new BuildInputError([floorLoaded.error]);
-  return { levels: loadedLevels.map((l) => l.inputs.level), loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value, notes };
+  const population = sizing ? { estimate: sizing.estimate, byLevel: sizes, notes: sizing.notes } : undefined;
+  return { levels: loadedLevels.map((l) => l.inputs.level), loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value, notes, ...(population ? { population } : {}) };
 }
 
 /** One synthesis of every area (implicate k, with its own seed) written as a complete release into `dir`. */
@@ -219,12 +245,14 @@ async function synthesizeInto(options: Omit<BuildOptions, 'poolsDir' | 'implicat
   const variables = Object.fromEntries(DATASET_TYPES.map((d) => [d, variablesOf(d)])) as ReleaseVariables;
   // Demo inputs carry their hidden truth (truth/); real ABS inputs have none.
   const fittedTo: FittedTo = prepared.truth.size > 0 ? 'demo' : 'census';
-  const writer = await createPoolReleaseWriter({ dir, version: options.version, variables, fittedTo, synthesis: { implicate: k, seed: String(seed) } });
+  const population = prepared.population ? populationBasisOf(prepared.population.estimate) : undefined;
+  const writer = await createPoolReleaseWriter({ dir, version: options.version, variables, fittedTo, synthesis: { implicate: k, seed: String(seed) }, ...(population ? { population } : {}) });
   try {
     const quality = new Map<string, QualityArea>();
     const tally = await synthesizeAreas(options, prepared, seed, writer, quality);
-    const report = releaseReport(options.version, prepared, tally);
-    const summaryText = renderReport(report, (performance.now() - started) / 1000);
+    const population = prepared.population ? populationFiguresOf(prepared, prepared.population, tally) : undefined;
+    const report = { ...releaseReport(options.version, prepared, tally), ...(population ? { population } : {}) };
+    const summaryText = renderReport(report, (performance.now() - started) / 1000) + (population ? renderPopulationFigures(population) : '');
     progress('write', 0, 1);
     const qualityFile = qualityFileOf(options.version, prepared.loadedLevels, quality);
     const { checksum } = await writer.finish(report, summaryText, [{ name: QUALITY_FILE, data: JSON.stringify(qualityFile) }]);
@@ -266,12 +294,34 @@ async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implica
     }
     tallyArea(into, tally.realism, level, suburb, outcome);
     quality.set(suburb.salCode, qualityAreaOf(level, suburb.salCode, outcome.inputs));
-    await writer.append({ suburb: suburbEntryOf(suburb, outcome.small), population: outcome.population, coarsened: outcome.coarsened });
+    await writer.append({ suburb: { ...suburbEntryOf(suburb, outcome.small), ...sizeOf(prepared, level.inputs.level, suburb.salCode) }, population: outcome.population, coarsened: outcome.coarsened });
     written++;
   }, (job) => job.persons);
   const { failed } = pooledTally(tally);
   if (written === 0) throw new BuildInputError([{ file: options.inputsDir, message: `no area could be fitted (${failed.length} failed: ${failed.slice(0, 3).map((f) => `${f.area}: ${f.reason}`).join('; ')})` }]);
   return tally;
+}
+
+/** The area's census count and estimated population, where the build was sized to an estimate. */
+function sizeOf(prepared: PreparedBuild, level: AreaLevel, code: string): Pick<SuburbEntry, 'censusPersons' | 'estimatedPersons'> {
+  const size = prepared.population?.byLevel.get(level)?.sizes.get(code);
+  return size ? { censusPersons: size.census, estimatedPersons: Math.round(size.estimate) } : {};
+}
+
+/** The estimate as the release's catalog names it. */
+const populationBasisOf = (e: PopulationEstimate): PopulationBasis => ({ year: e.year, source: e.source, breakdown: e.breakdown, ...(e.status ? { status: e.status } : {}) });
+
+/** Each level's persons against its areas' estimates and its states' (pipeline/population.ts). */
+function populationFiguresOf(prepared: PreparedBuild, population: PreparedPopulation, tally: AreaTally): PopulationFigures {
+  const levels = new Map(
+    prepared.loadedLevels.flatMap((l) => {
+      const sizing = population.byLevel.get(l.inputs.level);
+      const fits = tally.byLevel.get(l.inputs.level)?.fits ?? [];
+      return sizing ? [[l.inputs.level, { sizing, fits, stateOf: new Map(l.inputs.suburbs.map((s) => [s.salCode, s.state as string])) }] as const] : [];
+    }),
+  );
+  const notes = [...population.notes, ...[...population.byLevel.values()].flatMap((s) => s.notes)];
+  return populationFigures(population.estimate, levels, (sa2) => STATE_BY_ABS_CODE[sa2.slice(0, 1)], [...new Set(notes)]);
 }
 
 /** The area as the release's catalog lists it. */
@@ -328,6 +378,7 @@ function buildSummaryOf(
     seconds: (performance.now() - release.started) / 1000,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     report,
+    ...(report.population ? { population: report.population } : {}),
     summaryText: release.summaryText,
   };
 }

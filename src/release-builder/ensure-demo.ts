@@ -12,6 +12,8 @@ import { DEMO_SEED, DEMO_VERSION } from './releases.ts';
 export interface ReleaseInputs {
   readonly inputsDir: string;
   readonly levels: readonly AreaLevel[];
+  /** Size the areas to this estimated resident population (spq build --population). */
+  readonly population?: { readonly file: string; readonly year?: number };
 }
 
 /** The version of a release `spq serve --inputs` builds. */
@@ -28,8 +30,8 @@ export async function ensureDemoRelease(config: Config, log: (line: string) => v
   const existing = await newestRelease(config.dataDir);
   if (existing) return existing;
   if (inputs) {
-    log(`no pool release in ${poolsRoot(config.dataDir)}: building ${inputs.levels.join(', ')} pools from ${inputs.inputsDir} (once; later starts reuse them)`);
-    return buildFirstRelease(config, log, { ...inputs, version: CENSUS_VERSION });
+    log(`no pool release in ${poolsRoot(config.dataDir)}: building ${inputs.levels.join(', ')} pools from ${inputs.inputsDir}${inputs.population ? `, sized to the estimated resident population in ${inputs.population.file}` : ''} (once; later starts reuse them)`);
+    return buildFirstRelease(config, log, { ...inputs, version: inputs.population?.year ? `census-2021-erp${inputs.population.year}.1` : CENSUS_VERSION });
   }
   const inputsDir = join(config.dataDir, 'demo-inputs');
   if (!existsSync(join(inputsDir, 'README.txt'))) {
@@ -55,6 +57,7 @@ async function buildFirstRelease(config: Config, log: (line: string) => void, wh
     version: what.version,
     seed: DEMO_SEED,
     levels: what.levels,
+    ...(what.population ? { population: what.population } : {}),
     smallSuburbThreshold: config.smallSuburbThreshold,
     onProgress: (phase, done, total) => {
       const percent = Math.floor((done / Math.max(1, total)) * 100);
@@ -64,7 +67,7 @@ async function buildFirstRelease(config: Config, log: (line: string) => void, wh
       }
     },
   });
-  log(`pools ${summary.version} (fitted to ${summary.fitted_to} tables): ${summary.suburbs} areas, ${summary.persons} persons in ${summary.seconds.toFixed(1)} s`);
+  log(`pools ${summary.version} (fitted to ${summary.fitted_to} tables${summary.population ? `, sized to the ABS estimated resident population of 30 June ${summary.population.year}` : ''}): ${summary.suburbs} areas, ${summary.persons} persons in ${summary.seconds.toFixed(1)} s`);
   for (const failed of summary.areas_failed) log(`  not fitted, left out: ${failed.area}: ${failed.reason}`);
   return summary.dir;
 }

@@ -69,3 +69,14 @@ export function authenticatedErrors(): Record<number, TSchema> {
 }
 
 export const bearerSecurity = [{ bearerAuth: [] as string[] }];
+
+/** Extension: the estimated resident population a release's areas were sized to (absent: sized to the 2021 Census counts). */
+export const PopulationEstimateInfo = Type.Object(
+  {
+    year: Type.Integer({ description: 'The year of the estimate (30 June)' }),
+    source: Type.String({ description: 'The estimate\'s file and layout, as the operator built the release from it' }),
+    breakdown: StringEnum(['totals', 'age_sex'] as const, { description: '"totals": each area sized to its total, ages and sexes are the census\'s; "age_sex": fitted to the estimate by five-year age group and sex as well (SA2s)' }),
+    status: Type.Optional(StringEnum(['preliminary', 'revised'] as const, { description: 'As the ABS marks the year\'s estimate' })),
+  },
+  { description: 'Extension: the ABS estimated resident population the pools were sized to: every area\'s census tables scaled to its estimate (whole households), the census\'s structure kept' },
+);

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DATASET_TYPES, FITTED_TO, GEOGRAPHY_LEVELS, STATES } from '../core/dataset.ts';
 import { MEASUREMENTS } from '../synthesis/census/variables.ts';
-import { StringEnum } from './common.ts';
+import { PopulationEstimateInfo, StringEnum } from './common.ts';
 
 export const SearchQuery = Type.Object({
   query: Type.String({ minLength: 1, maxLength: 100, description: 'Search term; partial, case- and accent-insensitive match' }),
@@ -37,7 +37,10 @@ export const SearchResultItem = Type.Object({
   largest_suburbs: Type.Optional(Type.Array(Type.String(), { description: 'Extension: a postal area\'s or SA2\'s suburbs holding most of its people, largest first' })),
   pool_size: Type.Integer({ description: 'The persons pool' }),
   small_suburb_flag: Type.Boolean(),
+  census_count: Type.Optional(Type.Integer({ description: 'Extension: in a release sized to an estimated resident population, the 2021 Census count of the area (G01 persons; for a selection, of its areas summed)' })),
+  estimated_population: Type.Optional(Type.Integer({ description: 'Extension: in a release sized to an estimated resident population, the area\'s estimate, which its pool is sized to (population_estimate says which)' })),
   fitted_to: StringEnum(FITTED_TO, { description: 'Extension: "census" when the pools were fitted to the real ABS 2021 Census tables, "demo" when to the demo\'s made-up figures' }),
+  population_estimate: Type.Optional(PopulationEstimateInfo),
   datasets_available: Type.Array(StringEnum(DATASET_TYPES)),
   pool_sizes: Type.Object(
     { persons: Type.Integer(), families: Type.Integer(), dwellings: Type.Integer() },
@@ -95,6 +98,7 @@ export const VariablesResult = Type.Object({
   dataset_type: StringEnum(DATASET_TYPES),
   version: Type.Optional(Type.String({ description: 'Extension: the pool release' })),
   fitted_to: Type.Optional(StringEnum(FITTED_TO)),
+  population_estimate: Type.Optional(PopulationEstimateInfo),
   variables: Type.Array(
     Type.Composite([
       CodebookVariable,
@@ -115,6 +119,7 @@ export const CodebookResult = Type.Object(
   {
     version: Type.String({ description: 'The pool release the codebook describes' }),
     fitted_to: StringEnum(FITTED_TO),
+    population_estimate: Type.Optional(PopulationEstimateInfo),
     datasets: Type.Object(
       {
         persons: Type.Optional(Type.Array(CodebookVariable)),

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DATASET_TYPES, FITTED_TO, GEOGRAPHY_LEVELS, INCLUDE_GEOGRAPHY, LINKED_RECORDS, OUTPUT_FORMATS } from '../core/dataset.ts';
 import { DICTIONARY_BESIDE_FORMATS, listed } from '../core/formats.ts';
-import { StringEnum, Timestamp } from './common.ts';
+import { PopulationEstimateInfo, StringEnum, Timestamp } from './common.ts';
 
 /** The signed link of a result's dictionary, for the formats that have it beside the file (the format registry says which). */
 export const DictionaryUrl = Type.String({
@@ -79,6 +79,8 @@ export const GeographyMatch = Type.Object({
   quality_url: Type.String({
     description: 'Extension: the selection\'s quality page (its records beside the census tables they were fitted to; HTML, free of credits, with the API key or signed in to the account area at the same path under /console), a path on this service, e.g. "/quality/areas/postcode/3065"',
   }),
+  census_count: Type.Optional(Type.Integer({ description: 'Extension: in a release sized to an estimated resident population, the 2021 Census count of the area (G01 persons; for a selection, of its areas summed)' })),
+  estimated_population: Type.Optional(Type.Integer({ description: 'Extension: in a release sized to an estimated resident population, the area\'s estimate, which its pool is sized to (population_estimate says which)' })),
 });
 
 export const PreviewResult = Type.Object(
@@ -118,6 +120,7 @@ export const QueryMetadata = Type.Object(
         description: 'Extension: "census" when the pools were fitted to the real ABS 2021 Census tables, "demo" when to the demo\'s made-up figures (absent on queries run before 2026-11-25)',
       }),
     ),
+    population_estimate: Type.Optional(PopulationEstimateInfo),
     generated_at: Timestamp('When the file was generated'),
     seed: Type.String({ description: 'Extension: the 64-bit sampling seed (decimal), to reproduce the file' }),
     implicate: Type.Optional(

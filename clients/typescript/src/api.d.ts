@@ -289,6 +289,10 @@ export interface components {
             small_suburb_flag: boolean;
             /** @description Extension: the selection's quality page (its records beside the census tables they were fitted to; HTML, free of credits, with the API key or signed in to the account area at the same path under /console), a path on this service, e.g. "/quality/areas/postcode/3065" */
             quality_url: string;
+            /** @description Extension: in a release sized to an estimated resident population, the 2021 Census count of the area (G01 persons; for a selection, of its areas summed) */
+            census_count?: number;
+            /** @description Extension: in a release sized to an estimated resident population, the area's estimate, which its pool is sized to (population_estimate says which) */
+            estimated_population?: number;
         };
         /** @description Preview result */
         PreviewResult: {
@@ -327,6 +331,23 @@ export interface components {
              * @enum {string}
              */
             fitted_to?: "census" | "demo";
+            /** @description Extension: the ABS estimated resident population the pools were sized to: every area's census tables scaled to its estimate (whole households), the census's structure kept */
+            population_estimate?: {
+                /** @description The year of the estimate (30 June) */
+                year: number;
+                /** @description The estimate's file and layout, as the operator built the release from it */
+                source: string;
+                /**
+                 * @description "totals": each area sized to its total, ages and sexes are the census's; "age_sex": fitted to the estimate by five-year age group and sex as well (SA2s)
+                 * @enum {string}
+                 */
+                breakdown: "totals" | "age_sex";
+                /**
+                 * @description As the ABS marks the year's estimate
+                 * @enum {string}
+                 */
+                status?: "preliminary" | "revised";
+            };
             /**
              * Format: date-time
              * @description When the file was generated
@@ -457,11 +478,32 @@ export interface components {
             /** @description The persons pool */
             pool_size: number;
             small_suburb_flag: boolean;
+            /** @description Extension: in a release sized to an estimated resident population, the 2021 Census count of the area (G01 persons; for a selection, of its areas summed) */
+            census_count?: number;
+            /** @description Extension: in a release sized to an estimated resident population, the area's estimate, which its pool is sized to (population_estimate says which) */
+            estimated_population?: number;
             /**
              * @description Extension: "census" when the pools were fitted to the real ABS 2021 Census tables, "demo" when to the demo's made-up figures
              * @enum {string}
              */
             fitted_to: "census" | "demo";
+            /** @description Extension: the ABS estimated resident population the pools were sized to: every area's census tables scaled to its estimate (whole households), the census's structure kept */
+            population_estimate?: {
+                /** @description The year of the estimate (30 June) */
+                year: number;
+                /** @description The estimate's file and layout, as the operator built the release from it */
+                source: string;
+                /**
+                 * @description "totals": each area sized to its total, ages and sexes are the census's; "age_sex": fitted to the estimate by five-year age group and sex as well (SA2s)
+                 * @enum {string}
+                 */
+                breakdown: "totals" | "age_sex";
+                /**
+                 * @description As the ABS marks the year's estimate
+                 * @enum {string}
+                 */
+                status?: "preliminary" | "revised";
+            };
             datasets_available: ("persons" | "families" | "dwellings")[];
             /** @description Extension: the pool of every dataset */
             pool_sizes: {
@@ -490,6 +532,23 @@ export interface components {
             version?: string;
             /** @enum {string} */
             fitted_to?: "census" | "demo";
+            /** @description Extension: the ABS estimated resident population the pools were sized to: every area's census tables scaled to its estimate (whole households), the census's structure kept */
+            population_estimate?: {
+                /** @description The year of the estimate (30 June) */
+                year: number;
+                /** @description The estimate's file and layout, as the operator built the release from it */
+                source: string;
+                /**
+                 * @description "totals": each area sized to its total, ages and sexes are the census's; "age_sex": fitted to the estimate by five-year age group and sex as well (SA2s)
+                 * @enum {string}
+                 */
+                breakdown: "totals" | "age_sex";
+                /**
+                 * @description As the ABS marks the year's estimate
+                 * @enum {string}
+                 */
+                status?: "preliminary" | "revised";
+            };
             variables: {
                 /** @description The column name in files (ABS 2021 Census mnemonic) */
                 code: string;
@@ -549,6 +608,23 @@ export interface components {
             version: string;
             /** @enum {string} */
             fitted_to: "census" | "demo";
+            /** @description Extension: the ABS estimated resident population the pools were sized to: every area's census tables scaled to its estimate (whole households), the census's structure kept */
+            population_estimate?: {
+                /** @description The year of the estimate (30 June) */
+                year: number;
+                /** @description The estimate's file and layout, as the operator built the release from it */
+                source: string;
+                /**
+                 * @description "totals": each area sized to its total, ages and sexes are the census's; "age_sex": fitted to the estimate by five-year age group and sex as well (SA2s)
+                 * @enum {string}
+                 */
+                breakdown: "totals" | "age_sex";
+                /**
+                 * @description As the ABS marks the year's estimate
+                 * @enum {string}
+                 */
+                status?: "preliminary" | "revised";
+            };
             /** @description Each dataset's variables in file order */
             datasets: {
                 persons?: components["schemas"]["CodebookVariable"][];

@@ -1,5 +1,6 @@
 import type { DatasetType, FittedTo } from '../../core/dataset.ts';
 import type { SuburbInfo } from '../../ports/pool-release.ts';
+import type { PopulationBasis } from '../../core/provenance.ts';
 import type { Measurement } from '../../synthesis/census/variables.ts';
 
 /** One suburb as the builder describes it; postcodes and LGAs beyond the primary ones are optional memberships. */
@@ -52,6 +53,8 @@ export interface Catalog {
   readonly version: string;
   /** What the pools were fitted to (absent in releases before 2026-11-25, which were all demo builds). */
   readonly fittedTo?: FittedTo;
+  /** The estimated resident population the areas were sized to (absent: sized to the 2021 Census counts, and releases before 2026-12-07). */
+  readonly population?: PopulationBasis;
   readonly variables: Readonly<Record<DatasetType, readonly CatalogVariable[]>>;
   readonly suburbs: readonly CatalogSuburb[];
   readonly totals: Readonly<Record<DatasetType, number>>;

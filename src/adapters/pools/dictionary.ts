@@ -26,7 +26,8 @@ export const dictionaryPathOf = (destPath: string): string => `${destPath}.${COM
 export function dictionaryOf(catalog: Catalog, dataset: DatasetType, fileColumns?: readonly VariableFileColumn[], parts?: readonly ExportPart[], hierarchical = false) {
   return {
     version: catalog.version,
-    fitted_to: fittedToText(catalog.fittedTo ?? 'demo'),
+    fitted_to: fittedToText(catalog.fittedTo ?? 'demo', catalog.population),
+    ...(catalog.population ? { population_estimate: catalog.population } : {}),
     dataset_type: dataset,
     ...(fileColumns ? { columns: describeColumns(catalog, dataset, fileColumns, parts ?? [], hierarchical) } : {}),
     ...(fileColumns?.some((c) => c.source.link) ? { linked_variables: linkedVariables(catalog, fileColumns) } : {}),

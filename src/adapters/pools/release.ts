@@ -56,6 +56,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
       salCode: c.salCode, suburbId: c.suburbId, name: c.name, state: c.state, postcode: c.postcode,
       lga: c.lga, lgaCode: c.lgaCode, gccsa: c.gccsa, smallSuburb: c.smallSuburb, pools: c.pools,
       postcodes: c.postcodes, lgas: c.lgas,
+      ...(c.censusPersons !== undefined ? { censusPersons: c.censusPersons } : {}), ...(c.estimatedPersons !== undefined ? { estimatedPersons: c.estimatedPersons } : {}),
       // The geography API's sa2 is a suburb's (a postal area's or LGA's SA2 is for the files' sa2 columns).
       ...(c.sa2 && (c.level ?? 'sal') === 'sal' ? { sa2: c.sa2 } : {}), ...(c.largestSuburbs ? { largestSuburbs: c.largestSuburbs } : {}),
     };
@@ -115,6 +116,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
     checksum: manifest.checksum,
     levels: index.levels,
     fittedTo: catalog.fittedTo ?? 'demo',
+    ...(catalog.population ? { population: catalog.population } : {}),
 
     resolve(level: GeographyLevel, selection: string) {
       const r = resolveGeography(index, level, selection);

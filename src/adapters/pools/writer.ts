@@ -1,4 +1,5 @@
 import { DuckDBDataChunk, DuckDBInstance, ENUM, UINTEGER, type DuckDBAppender, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import type { PopulationBasis } from '../../core/provenance.ts';
 import { mkdir, open, readdir, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Population } from '../../synthesis/census/population.ts';
@@ -24,6 +25,8 @@ export interface PoolReleaseWriterOptions {
   readonly variables: Readonly<Record<DatasetType, readonly VariableDef[]>>;
   /** What the pools are fitted to (default "demo"). */
   readonly fittedTo?: FittedTo;
+  /** The estimated resident population the areas were sized to, recorded in the catalog. */
+  readonly population?: PopulationBasis;
   /** Which implicate of the release this is and its synthesis seed, recorded in the catalog. */
   readonly synthesis?: ImplicateOrigin;
 }
@@ -333,6 +336,7 @@ function catalogOf(opts: PoolReleaseWriterOptions, suburbs: CatalogSuburb[], tot
     format: 1,
     version,
     fittedTo: opts.fittedTo ?? 'demo',
+    ...(opts.population ? { population: opts.population } : {}),
     variables: Object.fromEntries(DATASET_TYPES.map((d) => [d, variables[d].map(catalogVariable)])) as Record<DatasetType, CatalogVariable[]>,
     suburbs,
     totals,

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FittedTo } from '../../core/dataset.ts';
+import type { PopulationBasis } from '../../core/provenance.ts';
 import type { AppError } from '../../core/errors.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { withoutTaken } from '../../core/sampling/index.ts';
@@ -19,6 +20,8 @@ export interface ExecuteMetadata extends NormalizedQuery {
   readonly version: string;
   /** Whether the pools were fitted to the real census tables or to demo figures. */
   readonly fitted_to: FittedTo;
+  /** Extension: the estimated resident population the release's areas were sized to (absent: the 2021 Census counts). */
+  readonly population_estimate?: PopulationBasis;
   readonly generated_at: string;
   readonly seed: string;
   /** Extension: the implicate (independent synthesis of the release) the records come from. */
@@ -129,6 +132,7 @@ function executeMetadata(deps: Pick<UseCaseDeps, 'pools'>, q: NormalizedQuery, n
     ...q,
     version: deps.pools.version,
     fitted_to: deps.pools.fittedTo,
+    ...(deps.pools.population ? { population_estimate: { ...deps.pools.population } } : {}),
     generated_at: now.toISOString(),
     seed: seed.toString(),
     implicate: implicate.number,

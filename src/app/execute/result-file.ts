@@ -4,7 +4,7 @@
  * companion; discarded after a failure.
  */
 import { COMPANION_FILES, HOUSEHOLD_FILE, OUTPUT_FORMAT_SPECS } from '../../core/formats.ts';
-import { citationOf } from '../../core/provenance.ts';
+import { citationOf, populationBasisText } from '../../core/provenance.ts';
 import type { ExportResult, SampledPart } from '../../ports/pool-release.ts';
 import type { UseCaseDeps } from '../deps.ts';
 import { dictionaryFileKey, resultFileName } from '../format.ts';
@@ -74,7 +74,8 @@ function fileMetadata(deps: Pick<UseCaseDeps, 'pools'>, plan: ExecutePlan): Reco
     include_geography: q.include_geography,
     ...(q.linked_records ? { linked_records: q.linked_records } : {}),
     fitted_to: deps.pools.fittedTo,
-    citation: sandbox ? `${TEST_DATA_NOTICE} ${citationOf(deps.pools.fittedTo)}` : citationOf(deps.pools.fittedTo),
+    ...(deps.pools.population ? { population_estimate: populationBasisText(deps.pools.population) } : {}),
+    citation: sandbox ? `${TEST_DATA_NOTICE} ${citationOf(deps.pools.fittedTo, deps.pools.population)}` : citationOf(deps.pools.fittedTo, deps.pools.population),
     ...(sandbox ? { test_data: 'true' } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../config.ts';
-import { parseLevels } from '../options.ts';
+import { parseLevels, populationOption } from '../options.ts';
 import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
 import { DEMO_SEED, DEMO_VERSION } from '../../release-builder/releases.ts'; // constants only: the builder loads when the command runs
 import { createProgress } from '../progress.ts';
@@ -19,6 +19,8 @@ interface BuildFlags {
   allowUnknownHeaders?: boolean;
   levels: string;
   implicates: string;
+  population?: string;
+  populationYear?: string;
 }
 
 export function registerBuildCommand(program: Command): void {
@@ -32,6 +34,8 @@ export function registerBuildCommand(program: Command): void {
     .option('--implicates <m>', 'independent syntheses of every pool the release holds, each with its own seed (multiple imputation; implicate k ≥ 2 in <release>/implicates/<k>)', '1')
     .option('--scale <scale>', 'demo inputs only: demo or national', 'demo')
     .option('--levels <list>', 'comma list of the levels to fit, each to its own DataPack tables, all in one release: sal (suburbs, with the ASGS files), sa2 (Statistical Areas Level 2), poa (postal areas), lga', 'sal')
+    .option('--population <file>', 'size every area to the ABS estimated resident population in this file (csv by SA1 or SA2, the ABS data cube xlsx, or SA2 × age × sex; docs/inputs.md): SA2s to their own estimates, other levels by their SA2s\' change')
+    .option('--population-year <yyyy>', 'with --population: the year (30 June) to size to, needed when the file holds several')
     .option('--allow-unknown-headers', 'accept DataPack headers the ABS 2021 metadata does not list (a DataPack release with another layout; a real 2021 DataPack does not need it)')
     .option('--json', 'print one JSON summary on stdout (progress stays on stderr)')
     .action(async (flags: BuildFlags) => {
@@ -43,6 +47,7 @@ export function registerBuildCommand(program: Command): void {
       const implicates = Number(flags.implicates);
       if (!Number.isSafeInteger(implicates) || implicates < 1 || implicates > 1000) throw new Error(`--implicates must be a whole number from 1 to 1000, got "${flags.implicates}"`);
       if (!flags.inputs && levels.join() !== 'sal') throw new Error('--levels other than sal need --inputs (the demo inputs are suburbs)');
+      const population = populationOption(flags);
       const config = loadConfig();
       const progress = createProgress(process.stderr);
       let inputsDir = flags.inputs;
@@ -65,6 +70,7 @@ export function registerBuildCommand(program: Command): void {
           allowUnknownHeaders: flags.allowUnknownHeaders ?? false,
           levels,
           implicates,
+          ...(population ? { population } : {}),
           onProgress: (next, done, total) => {
             if (next !== phase) {
               if (phase) progress.done();

@@ -5,7 +5,7 @@ import type { ServiceLog, Services } from '../../main/compose.ts';
 import { loadConfig } from '../../config.ts';
 import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
 import { DEMO_VERSION } from '../../release-builder/releases.ts'; // a constant only: the builder loads when it is needed
-import { configOverrides, parseLevels, portOption } from '../options.ts';
+import { configOverrides, parseLevels, populationOption, portOption } from '../options.ts';
 import { deploymentWarnings } from '../../main/deployment-warnings.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
@@ -27,6 +27,9 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port to listen on (SPQ_PORT, default 8080)', portOption)
     .option('--inputs <dir>', 'on a data directory with no release: build it from these ABS DataPack files (e.g. census/2021-gcp) instead of the demo inputs')
     .option('--levels <list>', 'with --inputs: the levels to fit (comma list of sal, sa2, poa, lga)', 'sal')
+    .option('--population <file>', 'with --inputs: size every area to the ABS estimated resident population in this file (as spq build --population)')
+    .option('--population-year <yyyy>', 'with --population: the year to size to, needed when the file holds several')
+    .option('--census-counts', 'with --inputs: size the areas to the 2021 Census counts, whatever --population says (use another --data-dir than the sized release\'s)')
     .action(serve);
 }
 
@@ -36,6 +39,9 @@ interface ServeOptions {
   readonly port?: number;
   readonly inputs?: string;
   readonly levels: string;
+  readonly population?: string;
+  readonly populationYear?: string;
+  readonly censusCounts?: boolean;
 }
 
 type Config = ReturnType<typeof loadConfig>;
@@ -54,7 +60,8 @@ async function serve(options: ServeOptions): Promise<void> {
   const config = loadConfig(process.env, configOverrides(options));
   const startupLog = logToStderrUntilListening();
   // The release builder is loaded only when the data directory holds no release yet.
-  const inputs = options.inputs !== undefined ? { inputsDir: options.inputs, levels } : undefined;
+  const population = options.censusCounts ? undefined : populationOption(options);
+  const inputs = options.inputs !== undefined ? { inputsDir: options.inputs, levels, ...(population ? { population } : {}) } : undefined;
   const demoRelease = async (c: typeof config, log: (line: string) => void) => (await import('../../release-builder/index.ts')).ensureDemoRelease(c, log, inputs);
   const services = await composeServices(config, startupLog.serviceLog, { demoRelease });
   const drain = new Drain();

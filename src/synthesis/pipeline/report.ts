@@ -39,9 +39,12 @@ const distribution = (values: readonly number[]): Distribution => ({
 
 const scores = (fits: readonly TableFit[]) => fits.flatMap((fit) => (fit.srmse === undefined ? [] : [fit.srmse]));
 const floors = (fits: readonly TableFit[]) => fits.flatMap((fit) => (fit.floor === undefined ? [] : [fit.floor]));
+import type { PopulationFigures } from './population.ts';
 
 export interface BuildReport {
   readonly version: string;
+  /** The estimated resident population the areas were sized to, and each level's persons against it (absent: sized to the census counts). */
+  readonly population?: PopulationFigures;
   readonly suburbs: number;
   readonly persons: number;
   readonly families: number;

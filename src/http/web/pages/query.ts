@@ -140,7 +140,7 @@ ${Object.entries(FIELD_LABELS)
   .map(([field, label]) => html`<dt>${label}</dt><dd>${Array.isArray(m[field]) ? (m[field] as string[]).join(`${PLACE_SEPARATOR} `) : String(m[field])}</dd>`)}
 <dt>Credits</dt><dd>${q.credit_cost}</dd>
 <dt>Seed</dt><dd><code class="id">${String(m['seed'] ?? '')}</code></dd>
-<dt>Pool release</dt><dd>${String(m['version'] ?? '')}${m['fitted_to'] ? html` <span class="hint">(fitted to ${String(m['fitted_to'])})</span>` : ''}</dd>
+<dt>Pool release</dt><dd>${String(m['version'] ?? '')}${m['fitted_to'] ? html` <span class="hint">(fitted to ${String(m['fitted_to'])}${sizedTo(m['population_estimate'])})</span>` : ''}</dd>
 <dt>Implicate</dt><dd>${String(m['implicate'] ?? 1)}</dd>
 <dt>Test data</dt><dd>${test ? 'yes (test mode)' : 'no'}</dd>
 <dt>Run with</dt><dd>${detail.keyId === null ? 'the account area' : key ? html`API key ${key.name ?? '(made by the operator)'} <code>${key.prefix}…${key.last4}</code>${key.revokedAt ? ' (revoked)' : ''}` : 'an API key since deleted'}</dd>
@@ -157,4 +157,11 @@ ${snippets(baseUrl, request, extension).map(
   (s) => html`<details class="snippet"><summary>${s.language}</summary><pre tabindex="0"><code id="snippet-${s.id}">${s.code}</code></pre><button type="button" class="secondary" data-copy="snippet-${s.id}" hidden>Copy ${s.language}</button></details>`,
 )}
 <p><a href="/console/queries">All queries</a></p>`;
+}
+
+/** A query run on a release sized to an estimated resident population: ", sized to the ABS estimated resident population of 30 June 2023". */
+function sizedTo(estimate: unknown): string {
+  if (typeof estimate !== 'object' || estimate === null || !('year' in estimate)) return '';
+  const e = estimate as { year: unknown; breakdown?: unknown };
+  return `, sized to the ABS estimated resident population of 30 June ${String(e.year)}${e.breakdown === 'age_sex' ? ' by age and sex' : ''}`;
 }

@@ -158,6 +158,15 @@ export function builderForm(csrf: string, form: FormBody, error?: string): Html 
 <div><button type="submit">See the price</button></div></form>`;
 }
 
+/** A release sized to an estimated resident population: each place's 2021 Census count and its estimate (what its pool is sized to). */
+function populationRows(matches: PreviewOutcome['geography_matches']): Html | string {
+  const sized = matches.filter((m) => m.census_count !== undefined && m.estimated_population !== undefined);
+  if (sized.length === 0) return '';
+  const figure = (n: number) => n.toLocaleString('en-AU');
+  return html`
+<dt>Population</dt><dd>${sized.map((m, i) => html`${i > 0 ? '; ' : ''}${m.suburb_id}: ${figure(m.estimated_population!)} estimated <span class="hint">(2021 Census count ${figure(m.census_count!)})</span>`)}</dd>`;
+}
+
 export function previewBody(csrf: string, form: FormBody, preview: PreviewOutcome, idempotencyKey: string, available: number, test: boolean): Html {
   const hidden = Object.entries(form)
     .filter(([name]) => name !== '_csrf' && name !== 'idempotency_key')
@@ -166,7 +175,7 @@ export function previewBody(csrf: string, form: FormBody, preview: PreviewOutcom
   const change = html`<a href="/console/query?${new URLSearchParams(Object.entries(form).filter(([name, value]) => value !== undefined && name !== '_csrf' && name !== 'idempotency_key') as [string, string][]).toString()}">Change the query</a>`;
   return html`${test ? html`<p class="notice info"><span class="badge">test data</span> Test mode: nothing is charged and the file is marked as test data, not for analysis.</p>` : ''}<dl class="figures"><dt>Price</dt><dd><strong>${test ? 'free (test mode)' : creditWord(preview.credit_cost)}</strong> <span class="hint">(you have ${available})</span></dd>
 <dt>Records</dt><dd>${preview.n_observations} per place</dd>
-<dt>Places</dt><dd>${preview.geography_matches.map((m, i) => html`${i > 0 ? '; ' : ''}${m.suburb_id} <a href="/console${m.quality_url}">fit to the census<span class="skip"> of ${m.suburb_id}</span></a>`)}</dd>
+<dt>Places</dt><dd>${preview.geography_matches.map((m, i) => html`${i > 0 ? '; ' : ''}${m.suburb_id} <a href="/console${m.quality_url}">fit to the census<span class="skip"> of ${m.suburb_id}</span></a>`)}</dd>${populationRows(preview.geography_matches)}
 <dt>Records available</dt><dd>${preview.pool_available}</dd>${form.seed ? html`
 <dt>Seed</dt><dd><code class="id">${form.seed}</code>, implicate ${form.implicate ?? '1'} <span class="hint">(the same records as the query it came from)</span></dd>` : ''}</dl>
 ${preview.warnings.map((w) => notice('info', w))}

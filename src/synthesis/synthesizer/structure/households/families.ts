@@ -78,7 +78,8 @@ export function oneFamilyTypesBySize(typeCounts: Int32Array, oneFamilySizes: num
   const allowed = new Uint8Array(seed.length);
   for (let r = 0; r < FAMILY_TYPE_COUNT; r++) {
     for (let c = 0; c < sizes.length; c++) {
-      seed[r * sizes.length + c] = familySizePrior(r, sizes[c] as number);
+      // The prior of a household past 40 is 40's: further out it underflows to 0 (a prison or a camp counted as one private dwelling of a thousand), and a column of zeros cannot be raked to its households.
+      seed[r * sizes.length + c] = familySizePrior(r, Math.min(sizes[c] as number, 40));
       allowed[r * sizes.length + c] = (sizes[c] as number) >= MIN_FAMILY_SIZE[r as 0] ? 1 : 0;
     }
   }

@@ -82,6 +82,16 @@ describe('oneFamilyTypesBySize', () => {
     expect(columns.map((_, c) => [0, 1, 2, 3].reduce((s, r) => s + cell(r, c), 0))).toEqual([12, 6, 4, 1]);
     expect(cell(FamilyType.CoupleWithChildren, 0)).toBe(0);
   });
+
+  it('places a household of a thousand (a prison counted as one private dwelling), whose prior underflows to 0', () => {
+    // Holtze (NT) sized to its 2023 estimate: 1,043 residents in one private dwelling lost their household ("row totals … differ").
+    const typeCounts = Int32Array.of(2, 1, 1, 0);
+    const sizes = [2, 2, 3, 1043];
+    const { sizes: columns, rounded } = oneFamilyTypesBySize(typeCounts, sizes);
+    expect(rounded.forced).toBe(0);
+    const inLargest = [0, 1, 2, 3].reduce((s, r) => s + rounded.cells[r * columns.length + columns.length - 1]!, 0);
+    expect(inLargest).toBe(1);
+  });
 });
 
 describe('layOutHouseholds', () => {
