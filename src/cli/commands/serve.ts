@@ -6,7 +6,6 @@ import { loadConfig } from '../../config.ts';
 import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
 import { DEMO_VERSION } from '../../release-builder/releases.ts'; // a constant only: the builder loads when it is needed
 import { configOverrides, parseLevels, populationOption, portOption } from '../options.ts';
-import { deploymentWarnings } from '../../main/deployment-warnings.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
 const DEMO_EMAIL = 'demo@spq.local';
@@ -75,7 +74,7 @@ async function serve(options: ServeOptions): Promise<void> {
     await app.listen({ host: config.host, port: config.port });
     startupLog.switchTo(app.log);
     for (const line of services.description) say(line);
-    for (const line of deploymentWarnings(config)) say(line);
+    for (const line of (await import('../../main/deployment-warnings.ts')).deploymentWarnings(config)) say(line);
     say(`listening on ${publicBaseUrl(config)} (reference: /docs)`);
   } catch (error) {
     await releaseLease().catch(() => undefined);
