@@ -27,6 +27,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/adapters/db/open-store.ts';
 import { parseCsvLine } from '../src/census-input/csv.ts';
+import { byYear, medianAge } from './age-histogram.ts';
 import { benchAccount, machineLine, median } from './lib.ts';
 import { serverEnv, startServer, stopServer } from './server.ts';
 
@@ -59,24 +60,6 @@ interface Area {
   readonly postcode: string;
   readonly smallSuburb: boolean;
   readonly pools: { readonly persons: number };
-}
-
-/** People by single year of age 0–109: each group's count spread evenly over its years (an open group over 20 years). */
-function byYear(groups: readonly { lo: number; hi: number; n: number }[]): Float64Array {
-  const years = new Float64Array(110);
-  for (const g of groups) for (let y = g.lo; y <= g.hi; y++) years[y]! += g.n / (g.hi - g.lo + 1);
-  return years;
-}
-
-/** Median of a single-year histogram, interpolated within the year it falls in. */
-function medianAge(years: Float64Array): number {
-  const total = years.reduce((a, b) => a + b, 0);
-  let below = 0;
-  for (let y = 0; y < years.length; y++) {
-    if (below + years[y]! >= total / 2) return y + (total / 2 - below) / Math.max(years[y]!, 1e-12);
-    below += years[y]!;
-  }
-  return Number.NaN;
 }
 
 /** A label "20-24 years" or "100 years and over" as its years. */

@@ -23,6 +23,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseCsvLine } from '../src/census-input/csv.ts';
+import { byYear, medianAge } from './age-histogram.ts';
 
 const { values } = parseArgs({
   options: {
@@ -70,22 +71,6 @@ function packRows(part: string): Map<string, Map<string, number>> {
 }
 
 type Group = { lo: number; hi: number };
-/** People by single year 0–109 from groups, each group's count spread evenly over its years. */
-function byYear(groups: readonly (Group & { n: number })[]): Float64Array {
-  const years = new Float64Array(110);
-  for (const g of groups) for (let y = g.lo; y <= g.hi; y++) years[y]! += g.n / (g.hi - g.lo + 1);
-  return years;
-}
-/** Median of a single-year histogram, interpolated within its year. */
-function medianAge(years: Float64Array): number {
-  const total = years.reduce((a, b) => a + b, 0);
-  let below = 0;
-  for (let y = 0; y < years.length; y++) {
-    if (below + years[y]! >= total / 2) return y + (total / 2 - below) / Math.max(years[y]!, 1e-12);
-    below += years[y]!;
-  }
-  return Number.NaN;
-}
 const regroup = (years: Float64Array, groups: readonly Group[]) => byYear(groups.map((g) => ({ ...g, n: years.slice(g.lo, g.hi + 1).reduce((a, b) => a + b, 0) })));
 
 const G20_GROUPS: Group[] = [[0, 14], [15, 24], [25, 34], [35, 44], [45, 54], [55, 64], [65, 74], [75, 84], [85, 109]].map(([lo, hi]) => ({ lo: lo!, hi: hi! }));
