@@ -4,7 +4,7 @@ import type { RevocationListener } from '../ports/key-revocations.ts';
 export interface KeyCacheOptions {
   /** A remembered key is read from the store again once it is this old (SPQ_KEY_RECHECK_MS). */
   readonly recheckMs: number;
-  /** Most bytes the remembered keys may take (ENTRY_BYTES each at most); the longest-remembered is dropped first. 16 MiB by default. */
+  /** Most bytes the remembered keys may take (KEY_ENTRY_BYTES each at most); the longest-remembered is dropped first. 16 MiB by default. */
   readonly maxBytes?: number;
   /** Monotonic milliseconds (performance.now by default): the bound is real time, whatever the service clock says. */
   readonly now?: () => number;
