@@ -37,7 +37,7 @@ import { registerPreview } from './routes/query/preview.ts';
 import type { Api, AppDeps } from './types.ts';
 import { registerAccountArea } from './web/account-area.ts';
 import { registerQualityArea, registerQualityPublic } from './web/quality/routes.ts';
-import { servedOverTls } from './web/session.ts';
+import { HSTS_VALUE, servedOverTls } from './web/session.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
 import type { Server } from 'node:http';
@@ -195,7 +195,7 @@ function answerFrameworkError(deps: AppDeps, metrics: HttpMetrics): NonNullable<
  */
 function everyResponseHeaders(reply: FastifyReply, hsts: boolean): void {
   reply.header('x-content-type-options', 'nosniff');
-  if (hsts) reply.header('strict-transport-security', 'max-age=31536000');
+  if (hsts) reply.header('strict-transport-security', HSTS_VALUE);
 }
 
 /** JSON bodies: shape first (depth, key count), then Fastify's own parser (prototype-poisoning safe). */

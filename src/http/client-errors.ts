@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { appError } from '../core/errors.ts';
 import { randomBase62 } from '../core/keys.ts';
 import { renderError } from './errors.ts';
+import { HSTS_VALUE } from './web/session.ts';
 
 /**
  * Requests that Node's HTTP parser refuses before Fastify sees them: a request line and headers
@@ -28,7 +29,7 @@ export function clientErrorHandler(observe: (status: number) => void, hsts: bool
     observe(rendered.status);
     if (socket.writable) {
       socket.write(
-        `HTTP/1.1 ${rendered.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n${hsts ? 'Strict-Transport-Security: max-age=31536000\r\n' : ''}Connection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${rendered.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n${hsts ? `Strict-Transport-Security: ${HSTS_VALUE}\r\n` : ''}Connection: close\r\n\r\n${body}`,
       );
     }
     socket.destroy();

@@ -51,8 +51,15 @@ export async function ownKey(deps: Pick<HolderDeps, 'store'>, accountId: string,
 export async function revokeOwnKey(deps: HolderDeps, input: { readonly accountId: string; readonly keyId: string }): Promise<Result<ApiKeyRecord, AppError>> {
   const key = await ownKey(deps, input.accountId, input.keyId);
   if (!key.ok) return key;
-  if (await deps.store.revokeKey(key.value.keyId, deps.clock.now())) await deps.keyRevocations?.announce(key.value.keyId);
+  await revokeAndAnnounce(deps, key.value.keyId);
   return key;
+}
+
+/** Revokes a key and, when this call revoked it, tells every instance (KeyRevocations); whether it did. */
+async function revokeAndAnnounce(deps: HolderDeps, keyId: string): Promise<boolean> {
+  if (!(await deps.store.revokeKey(keyId, deps.clock.now()))) return false;
+  await deps.keyRevocations?.announce(keyId);
+  return true;
 }
 
 /**
@@ -62,13 +69,7 @@ export async function revokeOwnKey(deps: HolderDeps, input: { readonly accountId
  */
 export async function revokeEveryKey(deps: HolderDeps, accountId: string): Promise<number> {
   let revoked = 0;
-  for (const key of await deps.store.listKeys(accountId)) {
-    if (key.revokedAt !== null) continue;
-    if (await deps.store.revokeKey(key.keyId, deps.clock.now())) {
-      revoked += 1;
-      await deps.keyRevocations?.announce(key.keyId);
-    }
-  }
+  for (const key of await deps.store.listKeys(accountId)) if (key.revokedAt === null && (await revokeAndAnnounce(deps, key.keyId))) revoked += 1;
   return revoked;
 }
 

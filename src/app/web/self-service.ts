@@ -7,7 +7,7 @@ import type { WebSession } from '../../ports/credential-store.ts';
 import { publicBaseUrl } from '../../config.ts';
 import type { OpsLog } from '../deps.ts';
 import { normaliseEmail } from '../accounts.ts';
-import { hasherBusy, issueOneTimeLink, knownBrowserValid, openSession, pairPolicies, sessionIdleMs, waitError, type SignInDeps } from './sign-in.ts';
+import { hasherBusy, issueOneTimeLink, knownBrowserValid, openSession, pairPolicies, RESET_STILL_OPEN, sessionIdleMs, waitError, type SignInDeps } from './sign-in.ts';
 
 /**
  * What a signed-in holder does to their own sign-in, and how one who forgot the password gets
@@ -44,7 +44,7 @@ export async function changePassword(
  */
 export async function confirmCurrentPassword(deps: SignInDeps, accountId: string, current: string): Promise<Result<void, AppError>> {
   const limit = await deps.limiter.hit(`password-change:account:${accountId}`, pairPolicies(deps.config.accountArea.signInAttemptsPerPair), deps.clock.now().getTime());
-  if (!limit.allowed) return err(waitError(limit.resetSeconds, 'There were too many attempts at the current password.', ' Or sign out and use "Forgot your password?": no sign-in limit holds up a reset link, and a browser you have signed in with before can always ask for one.'));
+  if (!limit.allowed) return err(waitError(limit.resetSeconds, 'There were too many attempts at the current password.', ` Or sign out and use "Forgot your password?": ${RESET_STILL_OPEN}`));
   const stored = (await deps.credentials.holder(accountId))?.passwordHash;
   const checked = stored === undefined || stored === null ? ok(false) : await deps.passwords.verify(current, stored);
   if (!checked.ok) return err(hasherBusy(checked.error));
@@ -78,8 +78,8 @@ const RESET_SPREAD = 5;
  * look-up, the link written, the email sent) runs after the answer, so its timing tells nothing
  * either. Requests are limited per client address, per (email, address), and per email across
  * addresses unless asked from a browser that signed in to the account before, so nobody else can
- * block the holder's own reset mail; a link already sent keeps working. Without a mailer (no SMTP configured) no link is made: the operator's log says who
- * asked and the command that prints them one.
+ * block the holder's own reset mail; a link already sent keeps working. Without a mailer (no SMTP
+ * configured) no link is made: the operator's log says who asked and the command that prints them one.
  */
 export async function requestPasswordReset(
   deps: SignInDeps & { readonly log: OpsLog },

@@ -101,6 +101,12 @@ const WRONG = 'The email or password is wrong. Check both and try again; if you 
 let decoyHash: Promise<string | undefined> | undefined;
 
 /**
+ * The way back in that no guessing limit closes, for the end of a lock-out message: a reset link
+ * (its own limits leave the holder's browser always able to ask for one).
+ */
+export const RESET_STILL_OPEN = 'no sign-in limit holds up a reset link, and a browser you have signed in with before can always ask for one.';
+
+/**
  * Every password thread and queue place is taken: a page that says so, with the wait. 429 with
  * Retry-After, not a 5xx: the instance is well, it refuses more of one kind of work than it
  * takes at once (a flood of guesses), and everything else it serves goes on as before.
@@ -143,7 +149,7 @@ export async function signIn(
   // An IPv6 client counts as its /64 (any address of it, any spelling): it cannot take a fresh allowance per address.
   const subject = addressSubject(input.address);
   const perAddress = await deps.limiter.hit(`sign-in:address:${subject}`, [{ name: 'sign-in-address', limit: limits.signInAttemptsPerAddress, windowSeconds: SIGN_IN_WINDOW_SECONDS }], nowMs);
-  if (!perAddress.allowed) return err(waitError(perAddress.resetSeconds, 'There were too many sign-in attempts from this address.', ' Or use "Forgot your password?" below: a reset link always works.'));
+  if (!perAddress.allowed) return err(waitError(perAddress.resetSeconds, 'There were too many sign-in attempts from this address.', ` Or use "Forgot your password?" below: ${RESET_STILL_OPEN}`));
   if (!email.ok) return err(appError('unauthorized', WRONG));
   const perPair = await deps.limiter.hit(`sign-in:pair:${keyedHash(deps.serverSecret, 'email', `${email.value}\0${subject}`)}`, pairPolicies(limits.signInAttemptsPerPair), nowMs);
   if (!perPair.allowed) {
@@ -184,7 +190,7 @@ const accountLocked = (seconds: number): AppError =>
   waitError(
     seconds,
     'There were too many sign-in attempts for this account from browsers that have not signed in to it before.',
-    ' A browser you have signed in with before can sign in now; or use "Forgot your password?" below: a reset link always works.',
+    ` A browser you have signed in with before can sign in now; or use "Forgot your password?" below: ${RESET_STILL_OPEN}`,
   );
 
 /**
@@ -263,4 +269,4 @@ export function waitError(resetSeconds: number, what: string, otherwise = ''): A
 
 /** The pair's limit reached: how long to wait, and the way in that no sign-in limit touches. */
 const signInWait = (seconds: number): AppError =>
-  waitError(seconds, 'There were too many sign-in attempts for this email from this address.', ' Or use "Forgot your password?" below: a reset link always works.');
+  waitError(seconds, 'There were too many sign-in attempts for this email from this address.', ` Or use "Forgot your password?" below: ${RESET_STILL_OPEN}`);

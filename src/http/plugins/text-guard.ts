@@ -11,6 +11,8 @@ const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
  * paragraph separators, and U+FFFD, which stands where bytes that are not UTF-8 were decoded.
  */
 const INVISIBLE = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\uFFFD]/;
+/** Either kind, every occurrence: what printableHeader removes. */
+const UNPRINTABLE = new RegExp(`${CONTROL.source}|${INVISIBLE.source}`, 'g');
 
 /** The first field (as a path: geography_selections[0]) whose text holds a control character, and that character. */
 export function controlCharacterField(value: unknown, path = '', depth = 0): { readonly field: string; readonly character: string } | undefined {
@@ -49,6 +51,6 @@ export function refuseControlCharacters(request: FastifyRequest, _reply: Fastify
  */
 export function printableHeader(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const cleaned = value.replace(new RegExp(`${CONTROL.source}|${INVISIBLE.source}`, 'g'), '').trim();
+  const cleaned = value.replace(UNPRINTABLE, '').trim();
   return cleaned === '' ? undefined : cleaned;
 }

@@ -14,6 +14,9 @@ export function cookieName(secure: boolean): string {
 
 export const servedOverTls = (publicBaseUrl: string | undefined): boolean => publicBaseUrl?.startsWith('https://') ?? false;
 
+/** The Strict-Transport-Security value of every answer when served over TLS (a year). */
+export const HSTS_VALUE = 'max-age=31536000';
+
 export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
   // __Host- cookies must have Path=/; the plain one is scoped to the account area.
   return `${cookieName(secure)}=${token}; Path=${secure ? '/' : '/console'}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
@@ -96,9 +99,10 @@ export function pageHeaders(reply: FastifyReply): FastifyReply {
 }
 
 /**
- * How long a refused guess (a sign-in, a current password, a reset request past its limit) waits
- * before its answer. A waiting answer costs a timer, not work: a flood of refused guesses that
- * each came back at once would keep the event loop busy answering them (16 lanes of refusals
+ * How long an account-area page refusing with 429 (a guess past its limit above all: a sign-in, a
+ * current password, a reset request; also the query builder's and the buy form's rate limits)
+ * waits before its answer. A waiting answer costs a timer, not work: a flood of refused guesses
+ * that each came back at once would keep the event loop busy answering them (16 lanes of refusals
  * doubled every execute's time), while one that waits a second sends a request a second per lane.
  */
 export const GUESS_TARPIT_MS = 1000;
