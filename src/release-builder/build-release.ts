@@ -21,7 +21,8 @@ import { renderReport } from '../synthesis/pipeline/render-report.ts';
 import type { BuildReport } from '../synthesis/pipeline/report.ts';
 import { implicateSeed } from '../synthesis/pipeline/seeds.ts';
 import { createAreaTally, pooledTally, tallyArea, type AreaTally } from '../synthesis/pipeline/tally.ts';
-import { runJobsInOrder } from './worker-pool.ts';
+import { runJobsInOrder, type PoolStatistics } from './worker-pool.ts';
+import { startPhaseClock, synthesisPhase, type BuildPhases, type PhaseFigures } from './phase-clock.ts';
 import { qualityAreaOf, qualityFileOf } from './quality.ts';
 import { QUALITY_FILE, type QualityArea } from '../adapters/pools/quality-file.ts';
 import { loadSizing, sizeLevelInputs, type PreparedPopulation } from './population-sizing.ts';
@@ -66,6 +67,8 @@ export interface BuildOptions {
    * the year (needed when the file holds several).
    */
   readonly population?: { readonly file: string; readonly year?: number };
+  /** Also write pools.duckdb, the records' copy for SQL inspection (default false: serving never reads it). */
+  readonly sqlCopy?: boolean;
   /** Stops the build between areas (what is half written is removed); the build then rejects with BuildAborted. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (phase: 'load' | 'synthesize' | 'write', done: number, total: number) => void;
@@ -98,6 +101,8 @@ export interface BuildSummary extends FitFigures {
   readonly variables: Readonly<Record<string, number>>;
   readonly seconds: number;
   readonly peak_rss_mb: number;
+  /** Wall and main-thread CPU time per phase, and the synthesis workers' CPU and busy share (implicate 1's synthesis and write). */
+  readonly phases: BuildPhases;
   readonly report: BuildReport;
   readonly summaryText: string;
   /** The estimated resident population the areas were sized to, and each level's and state's persons against it (absent: the census counts). */
@@ -140,12 +145,14 @@ export async function buildRelease(options: BuildOptions): Promise<BuildSummary>
   const started = performance.now();
   const dir = join(options.poolsDir, options.version);
   await rm(dir, { recursive: true, force: true });
+  const loading = startPhaseClock();
   const prepared = await prepareBuild(options);
+  const load = loading.elapsed();
   const first = await synthesizeInto(options, prepared, dir, 1);
   const implicates: ImplicateSummary[] = [implicateSummary(first, 1, options.seed)];
   for (let k = 2; k <= (options.implicates ?? 1); k++) implicates.push(await buildImplicate(options, dir, k, prepared));
   // seconds: the whole build, inputs and every implicate.
-  return { ...first, implicates, seconds: (performance.now() - started) / 1000, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) };
+  return { ...first, phases: { ...first.phases, load }, implicates, seconds: (performance.now() - started) / 1000, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) };
 }
 
 /**
@@ -246,10 +253,13 @@ async function synthesizeInto(options: Omit<BuildOptions, 'poolsDir' | 'implicat
   // Demo inputs carry their hidden truth (truth/); real ABS inputs have none.
   const fittedTo: FittedTo = prepared.truth.size > 0 ? 'demo' : 'census';
   const population = prepared.population ? populationBasisOf(prepared.population.estimate) : undefined;
-  const writer = await createPoolReleaseWriter({ dir, version: options.version, variables, fittedTo, synthesis: { implicate: k, seed: String(seed) }, ...(population ? { population } : {}) });
+  const writer = await createPoolReleaseWriter({ dir, version: options.version, variables, fittedTo, synthesis: { implicate: k, seed: String(seed) }, sqlCopy: options.sqlCopy ?? false, ...(population ? { population } : {}) });
   try {
     const quality = new Map<string, QualityArea>();
-    const tally = await synthesizeAreas(options, prepared, seed, writer, quality);
+    const synthesizing = startPhaseClock();
+    const { tally, pool } = await synthesizeAreas(options, prepared, seed, writer, quality);
+    const synthesize = synthesisPhase(synthesizing.elapsed(), pool);
+    const writing = startPhaseClock();
     const population = prepared.population ? populationFiguresOf(prepared, prepared.population, tally) : undefined;
     const report = { ...releaseReport(options.version, prepared, tally), ...(population ? { population } : {}) };
     const summaryText = renderReport(report, (performance.now() - started) / 1000) + (population ? renderPopulationFigures(population) : '');
@@ -257,12 +267,16 @@ async function synthesizeInto(options: Omit<BuildOptions, 'poolsDir' | 'implicat
     const qualityFile = qualityFileOf(options.version, prepared.loadedLevels, quality);
     const { checksum } = await writer.finish(report, summaryText, [{ name: QUALITY_FILE, data: JSON.stringify(qualityFile) }]);
     progress('write', 1, 1);
-    return buildSummaryOf({ version: options.version, dir, checksum, fittedTo, started, summaryText }, prepared, tally, report, variables);
+    const phases = { load: NO_PHASE, synthesize, write: writing.elapsed() };
+    return buildSummaryOf({ version: options.version, dir, checksum, fittedTo, started, summaryText, phases }, prepared, tally, report, variables);
   } catch (error) {
     await writer.abort();
     throw error;
   }
 }
+
+/** An implicate's summary before the build adds its load phase (the inputs are loaded once for every implicate). */
+const NO_PHASE: PhaseFigures = { seconds: 0, main_cpu_seconds: 0 };
 
 type ReleaseVariables = Record<(typeof DATASET_TYPES)[number], ReturnType<typeof variablesOf>>;
 
@@ -270,7 +284,7 @@ type ReleaseVariables = Record<(typeof DATASET_TYPES)[number], ReturnType<typeof
  * Every area of every level synthesized (on worker threads) and appended to the release in
  * release order; an area that cannot be fitted is listed, and a build where none could fails.
  */
-async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, prepared: PreparedBuild, seed: number, writer: PoolReleaseWriter, quality: Map<string, QualityArea>): Promise<AreaTally> {
+async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implicates'>, prepared: PreparedBuild, seed: number, writer: PoolReleaseWriter, quality: Map<string, QualityArea>): Promise<{ tally: AreaTally; pool: PoolStatistics }> {
   const progress = options.onProgress ?? (() => {});
   const { loadedLevels, truth } = prepared;
   const tally = createAreaTally(loadedLevels.map((level) => level.inputs.level));
@@ -285,7 +299,7 @@ async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implica
     }
   };
   let written = 0;
-  await runJobsInOrder(jobs(), options.threads ?? defaultThreads(), async (outcome) => {
+  const pool = await runJobsInOrder(jobs(), options.threads ?? defaultThreads(), async (outcome) => {
     const { suburb, level, into } = areas[outcome.index]!;
     progress('synthesize', outcome.index + 1, areas.length);
     if ('failure' in outcome) {
@@ -296,10 +310,10 @@ async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implica
     quality.set(suburb.salCode, qualityAreaOf(level, suburb.salCode, outcome.inputs));
     await writer.append({ suburb: { ...suburbEntryOf(suburb, outcome.small), ...sizeOf(prepared, level.inputs.level, suburb.salCode) }, population: outcome.population, coarsened: outcome.coarsened });
     written++;
-  }, (job) => job.persons);
+  }, { weight: (job) => job.persons });
   const { failed } = pooledTally(tally);
   if (written === 0) throw new BuildInputError([{ file: options.inputsDir, message: `no area could be fitted (${failed.length} failed: ${failed.slice(0, 3).map((f) => `${f.area}: ${f.reason}`).join('; ')})` }]);
-  return tally;
+  return { tally, pool };
 }
 
 /** The area's census count and estimated population, where the build was sized to an estimate. */
@@ -352,7 +366,7 @@ function sa2Of(area: SuburbGeography): Pick<SuburbEntry, 'sa2' | 'sa2Code'> {
 
 /** The build summary's figures from the report (what `spq build` prints and the CLI's JSON holds). */
 function buildSummaryOf(
-  release: { readonly version: string; readonly dir: string; readonly checksum: string; readonly fittedTo: FittedTo; readonly started: number; readonly summaryText: string },
+  release: { readonly version: string; readonly dir: string; readonly checksum: string; readonly fittedTo: FittedTo; readonly started: number; readonly summaryText: string; readonly phases: BuildPhases },
   prepared: PreparedBuild,
   tally: AreaTally,
   report: BuildReport,
@@ -377,6 +391,7 @@ function buildSummaryOf(
     by_level: levelFigures(release.version, tally, derivedTablesOf(prepared.loadedLevels)),
     seconds: (performance.now() - release.started) / 1000,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    phases: release.phases,
     report,
     ...(report.population ? { population: report.population } : {}),
     summaryText: release.summaryText,

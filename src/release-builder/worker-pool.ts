@@ -5,49 +5,86 @@ import { tryRunSuburbJob, type FailedSuburb, type SuburbOutcome } from '../synth
 
 type WorkerReply = { ok: true; outcome: SuburbOutcome | FailedSuburb } | { ok: false; index: number; message: string };
 
-/** Jobs read ahead of the next one to consume, per thread (the reorder window; bounds memory). */
+/** Jobs always read ahead of the next one to consume, per thread, however heavy they are. */
 const WINDOW_PER_THREAD = 16;
+/** Jobs at most read ahead per thread, however light (many tiny suburbs). */
+const MAX_AHEAD_PER_THREAD = 256;
+/**
+ * Weight (persons) read ahead of the next job to consume, past the minimum window: enough for the
+ * other workers to stay busy while one synthesizes the largest area (Brisbane LGA, 1.2 M persons),
+ * and a bound on the outcomes held for in-order consumption (about 100 bytes a person).
+ */
+export const AHEAD_WEIGHT = 2_500_000;
+
+/** How the threads of a run spent it: what the build reports as its synthesis phase. */
+export interface PoolStatistics {
+  /** Per worker thread: the time it held a job (dispatch to reply), its CPU time, and the jobs it ran. */
+  readonly workers: readonly { readonly busyMs: number; readonly cpuMs: number; readonly jobs: number }[];
+  /** Wall time of the run. */
+  readonly wallMs: number;
+  /** Time with a worker idle although jobs were left, because the read-ahead was full (the next job to consume still running). */
+  readonly windowFullMs: number;
+}
+
+export interface PoolOptions {
+  /** A job's weight (the area's persons): the heaviest waiting job runs first, and the read-ahead is bounded by weight. */
+  readonly weight?: (job: SuburbJob) => number;
+  readonly spawn?: () => Worker;
+  /** Weight read ahead of the next job to consume (default AHEAD_WEIGHT). */
+  readonly aheadWeight?: number;
+}
 
 /**
  * Runs suburb jobs on `threads` worker threads (inline when 0) and hands the outcomes to
  * `consume` strictly in job order, because the pool writer lays suburbs out in release order.
- * At most `threads × WINDOW_PER_THREAD` jobs are read ahead of the next one to consume, which
- * bounds memory; within them an idle worker takes the heaviest (`weight`: the area's persons),
- * so a large area neither holds a worker idle behind it (the next to consume is large and the
- * others have run out of jobs) nor is left to finish alone at the end of the build. The order
- * jobs run in changes nothing in their outcomes (each area has its own seed).
+ * At least `threads × WINDOW_PER_THREAD` jobs are read ahead of the next one to consume, and more
+ * while their weight is under `aheadWeight` (at most `threads × MAX_AHEAD_PER_THREAD`), which
+ * bounds memory; within them an idle worker takes the heaviest (`weight`: the area's persons), so
+ * a large area neither holds the other workers idle behind it (the next to consume is large and
+ * the rest of a window counted in jobs is soon done: the national build's workers sat idle two
+ * thirds of the time so) nor is left to finish alone at the end of the build. The order jobs run
+ * in changes nothing in their outcomes (each area has its own seed).
  */
 export async function runJobsInOrder(
   jobs: Iterable<SuburbJob>,
   threads: number,
   consume: (outcome: SuburbOutcome | FailedSuburb) => Promise<void>,
-  weight: (job: SuburbJob) => number = () => 0,
-  spawn: () => Worker = () => startWorker(import.meta.url, 'synth-worker'),
-): Promise<void> {
+  options: PoolOptions = {},
+): Promise<PoolStatistics> {
+  const started = performance.now();
   if (threads <= 0) {
     for (const job of jobs) await consume(tryRunSuburbJob(job));
-    return;
+    return { workers: [], wallMs: performance.now() - started, windowFullMs: 0 };
   }
-  const workers = Array.from({ length: threads }, spawn);
+  const weight = options.weight ?? (() => 0);
+  const aheadWeight = options.aheadWeight ?? AHEAD_WEIGHT;
+  const workers = Array.from({ length: threads }, options.spawn ?? (() => startWorker(import.meta.url, 'synth-worker')));
+  const busy = workers.map(() => ({ busyMs: 0, jobs: 0, since: 0 }));
   const iterator = jobs[Symbol.iterator]();
   const finished = new Map<number, SuburbOutcome | FailedSuburb>();
+  const weights = new Map<number, number>();
   const idle = [...workers];
   const waiting = heaviestFirst(weight);
-  const window = threads * WINDOW_PER_THREAD;
+  const minAhead = threads * WINDOW_PER_THREAD;
+  const maxAhead = threads * MAX_AHEAD_PER_THREAD;
   let read = 0;
+  let readWeight = 0;
   let nextToConsume = 0;
   let exhausted = false;
   let failure: Error | undefined;
   let stopping = false;
+  let windowFullMs = 0;
   let wake: (() => void) | undefined;
   const signal = () => {
     wake?.();
     wake = undefined;
   };
 
-  for (const worker of workers) {
+  workers.forEach((worker, w) => {
     worker.on('message', (reply: WorkerReply) => {
       idle.push(worker);
+      busy[w]!.busyMs += performance.now() - busy[w]!.since;
+      busy[w]!.jobs++;
       if (reply.ok) finished.set(reply.outcome.index, reply.outcome);
       else failure ??= new Error(`suburb job ${reply.index} failed: ${reply.message}`);
       signal();
@@ -60,20 +97,26 @@ export async function runJobsInOrder(
       if (!stopping) failure ??= new Error(`a synthesis worker thread stopped (exit code ${code})`);
       signal();
     });
-  }
+  });
 
+  const roomToRead = () => read - nextToConsume < minAhead || (readWeight < aheadWeight && read - nextToConsume < maxAhead);
   const dispatch = () => {
-    while (!exhausted && read - nextToConsume < window) {
+    while (!exhausted && roomToRead()) {
       const next = iterator.next();
       if (next.done) {
         exhausted = true;
         break;
       }
+      const w = weight(next.value);
+      weights.set(next.value.index, w);
+      readWeight += w;
       waiting.push(next.value);
       read++;
     }
     while (idle.length > 0 && waiting.size() > 0) {
-      idle.pop()!.postMessage(waiting.pop());
+      const worker = idle.pop()!;
+      busy[workers.indexOf(worker)]!.since = performance.now();
+      worker.postMessage(waiting.pop());
     }
   };
 
@@ -87,16 +130,27 @@ export async function runJobsInOrder(
       const ready = finished.get(nextToConsume);
       if (ready) {
         finished.delete(nextToConsume);
+        readWeight -= weights.get(nextToConsume) ?? 0;
+        weights.delete(nextToConsume);
         nextToConsume++;
         await consume(ready);
         continue;
       }
+      const windowFull = idle.length > 0 && !exhausted && waiting.size() === 0;
+      const waitStarted = performance.now();
       // Nothing can arrive between the look above and this wait (one event loop), so no reply is missed.
       await new Promise<void>((resolve) => {
         wake = resolve;
       });
+      if (windowFull) windowFullMs += performance.now() - waitStarted;
     }
     if (failure) throw failure;
+    const cpu = await Promise.all(workers.map((worker) => worker.cpuUsage().catch(() => ({ user: 0, system: 0 }))));
+    return {
+      workers: busy.map((b, w) => ({ busyMs: b.busyMs, jobs: b.jobs, cpuMs: (cpu[w]!.user + cpu[w]!.system) / 1000 })),
+      wallMs: performance.now() - started,
+      windowFullMs,
+    };
   } finally {
     stopping = true;
     await Promise.all(workers.map((worker) => worker.terminate()));

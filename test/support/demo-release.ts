@@ -23,6 +23,6 @@ export async function buildDemoRelease(root?: string): Promise<DemoRelease> {
   const dir = root ?? (await mkdtemp(join(tmpdir(), 'spq-demo-release-')));
   const inputsDir = join(dir, 'demo-inputs');
   if (!existsSync(join(inputsDir, 'README.txt'))) unpackInto(readFileSync(SHIPPED_DEMO_INPUTS), inputsDir);
-  const summary = await buildRelease({ inputsDir, poolsDir: join(dir, 'pools'), version: DEMO_VERSION, seed: DEMO_SEED, levels: ['sal'], smallSuburbThreshold: 500, threads: 1 });
+  const summary = await buildRelease({ inputsDir, poolsDir: join(dir, 'pools'), version: DEMO_VERSION, seed: DEMO_SEED, levels: ['sal'], smallSuburbThreshold: 500, threads: 1, sqlCopy: true });
   return { inputsDir, releaseDir: summary.dir, summary, remove: () => (root === undefined ? rm(dir, { recursive: true, force: true }) : Promise.resolve()) };
 }

@@ -1,4 +1,3 @@
-import { DuckDBDataChunk, DuckDBInstance, ENUM, UINTEGER, type DuckDBAppender, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import type { PopulationBasis } from '../../core/provenance.ts';
 import { mkdir, open, readdir, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,8 +7,7 @@ import { columnLabels, type VariableDef } from '../../synthesis/census/variables
 import { LINK_FILES, columnFile } from './columns.ts';
 import { RELEASE_FILES, type Catalog, type ImplicateOrigin, type CatalogSuburb, type CatalogVariable, type SuburbEntry } from './catalog.ts';
 import { writeManifest } from './manifest.ts';
-import { LINK_COLUMNS, idColumnsSql, recordsTable } from './records-sql.ts';
-import { quoteIdent } from './sql.ts';
+import { openSqlCopy } from './sql-copy.ts';
 
 export interface SuburbRecordSet {
   readonly suburb: SuburbEntry;
@@ -29,6 +27,12 @@ export interface PoolReleaseWriterOptions {
   readonly population?: PopulationBasis;
   /** Which implicate of the release this is and its synthesis seed, recorded in the catalog. */
   readonly synthesis?: ImplicateOrigin;
+  /**
+   * Also write pools.duckdb, a copy of the records for SQL inspection (default true). Serving
+   * never reads it; a national build leaves it out, as appending 100 M records to DuckDB on the
+   * main thread as each area arrives cost the build more than any other step there (issue 42).
+   */
+  readonly sqlCopy?: boolean;
 }
 
 export interface PoolReleaseWriter {
@@ -42,29 +46,21 @@ export interface PoolReleaseWriter {
   abort(): Promise<void>;
 }
 
-const CHUNK_ROWS = 2048;
-
-/** Typed-array access to a vector's item buffer: the public setItem is per value, too slow for 26 M rows × 30 columns. */
-interface RawVector {
-  readonly items: Uint8Array | Uint16Array | Uint32Array;
-  setItem(index: number, value: number | null): void;
-  flush(): void;
-}
-
-/** Per-dataset appender that moves column slices into DuckDB a whole DataChunk at a time. */
-class DatasetAppender {
-  private readonly chunk: DuckDBDataChunk;
-  /** Per variable: fine index → ENUM index, coarse index → ENUM index. */
+/** Per dataset: the variables' category indices turned into the column files' codes (ENUM indices of columnLabels). */
+class ColumnCodes {
+  /** Per variable: fine index → code, coarse index → code. */
   private readonly maps: { fine: Uint8Array; coarse: Uint8Array | undefined }[];
-  rows = 0;
 
   constructor(
     private readonly dataset: DatasetType,
-    private readonly appender: DuckDBAppender,
     private readonly variables: readonly VariableDef[],
-    types: readonly DuckDBType[],
   ) {
-    this.chunk = DuckDBDataChunk.create(types);
+    const seen = new Set<string>();
+    for (const v of variables) {
+      if (seen.has(v.code)) throw new Error(`${dataset}: variable ${v.code} listed twice`);
+      seen.add(v.code);
+      if (columnLabels(v).length > 255) throw new Error(`${dataset}: ${v.code} has more than 255 categories`);
+    }
     this.maps = variables.map((v) => {
       const labels = columnLabels(v);
       const fine = Uint8Array.from(v.categories, (c) => labels.indexOf(c));
@@ -73,18 +69,14 @@ class DatasetAppender {
     });
   }
 
-  /**
-   * links: per link column after row_index, a value per row (family_row may be -1 for NULL).
-   * Returns the variables as ENUM indices (what the column files store).
-   */
-  append(count: number, suburbOrdinal: number, links: readonly (Uint32Array | Int32Array)[], values: Readonly<Record<string, Uint8Array>>, coarsened: ReadonlySet<string>): Uint8Array[] {
-    const columns = this.variables.map((v, k) => {
+  /** One suburb's variables as codes, in the dataset's variable order. */
+  columns(count: number, values: Readonly<Record<string, Uint8Array>>, coarsened: ReadonlySet<string>): Uint8Array[] {
+    return this.variables.map((v, k) => {
       const col = values[v.code];
       if (col === undefined || col.length < count) throw new Error(`${this.dataset}: variable ${v.code} missing or short`);
       const useCoarse = coarsened.has(v.code);
       const map = useCoarse ? this.maps[k]!.coarse : this.maps[k]!.fine;
       if (map === undefined) throw new Error(`${this.dataset}: ${v.code} is coarsened but has no coarse categories`);
-      // Translate category indices into ENUM indices once per suburb (identity for fine values).
       const out = new Uint8Array(count);
       for (let i = 0; i < count; i++) {
         const e = map[col[i]!];
@@ -93,39 +85,6 @@ class DatasetAppender {
       }
       return out;
     });
-    for (let start = 0; start < count; start += CHUNK_ROWS) {
-      const m = Math.min(CHUNK_ROWS, count - start);
-      this.chunk.reset();
-      this.chunk.rowCount = m;
-      const raw = (c: number): RawVector => this.chunk.getColumnVector(c) as unknown as RawVector;
-      const rowIndex = raw(0);
-      for (let i = 0; i < m; i++) rowIndex.items[i] = this.rows + start + i;
-      rowIndex.flush();
-      const ordinal = raw(1);
-      ordinal.items.fill(suburbOrdinal, 0, m);
-      ordinal.flush();
-      links.forEach((link, k) => {
-        const v = raw(2 + k);
-        for (let i = 0; i < m; i++) {
-          const x = link[start + i]!;
-          v.setItem(i, x < 0 ? null : x);
-        }
-        v.flush();
-      });
-      const first = 2 + links.length;
-      columns.forEach((col, k) => {
-        const v = raw(first + k);
-        v.items.set(col.subarray(start, start + m));
-        v.flush();
-      });
-      this.appender.appendDataChunk(this.chunk);
-    }
-    this.rows += count;
-    return columns;
-  }
-
-  close(): void {
-    this.appender.closeSync();
   }
 }
 
@@ -165,10 +124,10 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
   const { dir, version, variables } = opts;
   await mkdir(dir, { recursive: true });
   if ((await readdir(dir)).length > 0) throw new Error(`pool release directory ${dir} is not empty`);
-  const instance = await DuckDBInstance.create(join(dir, RELEASE_FILES.pools));
-  const connection: DuckDBConnection = await instance.connect();
-  const appenders = await createRecordTables(connection, variables);
+  const codes = Object.fromEntries(DATASET_TYPES.map((d) => [d, new ColumnCodes(d, variables[d])])) as Record<DatasetType, ColumnCodes>;
+  const sql = opts.sqlCopy === false ? undefined : await openSqlCopy(dir, variables);
   const files = await openColumnFiles(dir, variables);
+  const rows = { persons: 0, families: 0, dwellings: 0 };
   const writeColumn = async (dataset: DatasetType, name: string, data: ArrayBufferView): Promise<void> => {
     await files.get(columnFile(dataset, name))!.write(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   };
@@ -184,8 +143,7 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    connection.closeSync();
-    instance.closeSync();
+    sql?.close();
   };
 
   return {
@@ -194,7 +152,7 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       if (salCodes.has(suburb.salCode)) throw new Error(`suburb ${suburb.salCode} appended twice`);
       salCodes.add(suburb.salCode);
       const { persons, families, dwellings } = population;
-      const offsets = { persons: appenders.persons.rows, families: appenders.families.rows, dwellings: appenders.dwellings.rows };
+      const offsets = { ...rows };
       checkLinks(suburb.salCode, population);
       const co = new Set(coarsened);
       const ordinal = suburbs.length;
@@ -202,9 +160,15 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       const personDwelling = offsetLinks(persons.dwelling, offsets.dwellings);
       const familyDwelling = offsetLinks(families.dwelling, offsets.dwellings);
       const ordinals = (n: number): Uint32Array => new Uint32Array(n).fill(ordinal);
-      const personColumns = appenders.persons.append(persons.count, ordinal, [personFamily, personDwelling], persons.variables, co);
-      const familyColumns = appenders.families.append(families.count, ordinal, [familyDwelling], families.variables, co);
-      const dwellingColumns = appenders.dwellings.append(dwellings.count, ordinal, [], dwellings.variables, co);
+      const personColumns = codes.persons.columns(persons.count, persons.variables, co);
+      const familyColumns = codes.families.columns(families.count, families.variables, co);
+      const dwellingColumns = codes.dwellings.columns(dwellings.count, dwellings.variables, co);
+      sql?.appenders.persons.append(persons.count, ordinal, [personFamily, personDwelling], personColumns);
+      sql?.appenders.families.append(families.count, ordinal, [familyDwelling], familyColumns);
+      sql?.appenders.dwellings.append(dwellings.count, ordinal, [], dwellingColumns);
+      rows.persons += persons.count;
+      rows.families += families.count;
+      rows.dwellings += dwellings.count;
       await writeColumns('persons', { suburb_ordinal: ordinals(persons.count), family_row: personFamily, dwelling_row: new Uint32Array(personDwelling.buffer) }, personColumns);
       await writeColumns('families', { suburb_ordinal: ordinals(families.count), dwelling_row: new Uint32Array(familyDwelling.buffer) }, familyColumns);
       await writeColumns('dwellings', { suburb_ordinal: ordinals(dwellings.count) }, dwellingColumns);
@@ -213,16 +177,13 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
 
     async finish(report, summary, extra = []) {
       if (closed) throw new Error('pool release writer is closed');
-      for (const dataset of DATASET_TYPES) appenders[dataset].close();
-      await writeSuburbsTable(connection, suburbs);
-      await createPublicViews(connection, variables);
-      await connection.run('CHECKPOINT');
+      if (sql) await sql.finish(suburbs);
       await close();
-      const totals = { persons: appenders.persons.rows, families: appenders.families.rows, dwellings: appenders.dwellings.rows };
+      const totals = { ...rows };
       await writeFile(join(dir, RELEASE_FILES.catalog), JSON.stringify(catalogOf(opts, suburbs, totals)));
       await writeFile(join(dir, RELEASE_FILES.report), JSON.stringify(report ?? null, null, 2) + '\n');
       for (const file of files.values()) await file.close();
-      const names: string[] = [RELEASE_FILES.pools, RELEASE_FILES.catalog, RELEASE_FILES.report, ...files.keys()];
+      const names: string[] = [...(sql ? [RELEASE_FILES.pools] : []), RELEASE_FILES.catalog, RELEASE_FILES.report, ...files.keys()];
       if (summary !== undefined) {
         await writeFile(join(dir, RELEASE_FILES.reportText), summary);
         names.push(RELEASE_FILES.reportText);
@@ -241,27 +202,6 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Each dataset's records table (link columns, then one ENUM column per variable) and its appender. */
-async function createRecordTables(connection: DuckDBConnection, variables: PoolReleaseWriterOptions['variables']): Promise<Record<DatasetType, DatasetAppender>> {
-  const appenders = {} as Record<DatasetType, DatasetAppender>;
-  for (const dataset of DATASET_TYPES) {
-    const vars = variables[dataset];
-    const seen = new Set<string>();
-    for (const v of vars) {
-      if (seen.has(v.code)) throw new Error(`${dataset}: variable ${v.code} listed twice`);
-      seen.add(v.code);
-      if (columnLabels(v).length > 255) throw new Error(`${dataset}: ${v.code} has more than 255 categories`);
-    }
-    const links = LINK_COLUMNS[dataset];
-    const enumTypes = vars.map((v) => ENUM([...columnLabels(v)]));
-    const ddl = [...links.map((c) => `${c} UINTEGER`), ...vars.map((v, k) => `${quoteIdent(v.code)} ${enumTypes[k]!.toString()}`)];
-    await connection.run(`CREATE TABLE ${recordsTable(dataset)} (${ddl.join(', ')})`);
-    const appender = await connection.createAppender(recordsTable(dataset));
-    appenders[dataset] = new DatasetAppender(dataset, appender, vars, [...links.map(() => UINTEGER), ...enumTypes]);
-  }
-  return appenders;
 }
 
 /**
@@ -301,33 +241,6 @@ function catalogSuburb(suburb: SuburbEntry, offsets: Record<DatasetType, number>
     pools: { persons: persons.count, families: families.count, dwellings: dwellings.count },
     coarsened: [...coarsened].sort(),
   };
-}
-
-/** The suburbs table: ordinal → suburb code, which the public views name each record's suburb by. */
-async function writeSuburbsTable(connection: DuckDBConnection, suburbs: readonly CatalogSuburb[]): Promise<void> {
-  await connection.run('CREATE TABLE suburbs (ordinal UINTEGER, suburb_code VARCHAR)');
-  const appender = await connection.createAppender('suburbs');
-  suburbs.forEach((s, ordinal) => {
-    appender.appendUInteger(ordinal);
-    appender.appendVarchar(s.salCode);
-    appender.endRow();
-  });
-  appender.closeSync();
-}
-
-/** One view per dataset (ids, suburb code, variables), after checking its rows are in order. */
-async function createPublicViews(connection: DuckDBConnection, variables: PoolReleaseWriterOptions['variables']): Promise<void> {
-  for (const dataset of DATASET_TYPES) {
-    const table = recordsTable(dataset);
-    // The appender writes in order; sampling relies on row_index being the row's position.
-    const misplaced = await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM ${table} WHERE row_index <> rowid`);
-    if (misplaced.getRows()[0]![0] !== 0n) throw new Error(`${dataset}: rows out of order after build`);
-    const vars = variables[dataset].map((v) => `r.${quoteIdent(v.code)}`);
-    await connection.run(
-      `CREATE VIEW ${dataset} AS SELECT r.row_index, ${idColumnsSql(dataset, 'r').join(', ')}, ` +
-        `(SELECT list(suburb_code ORDER BY ordinal) FROM suburbs)[r.suburb_ordinal + 1] AS suburb_code${vars.map((v) => `, ${v}`).join('')} FROM ${table} r`,
-    );
-  }
 }
 
 function catalogOf(opts: PoolReleaseWriterOptions, suburbs: CatalogSuburb[], totals: Record<DatasetType, number>): Catalog {

@@ -21,6 +21,7 @@ interface BuildFlags {
   implicates: string;
   population?: string;
   populationYear?: string;
+  sqlCopy?: boolean;
 }
 
 export function registerBuildCommand(program: Command): void {
@@ -37,6 +38,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--population <file>', 'size every area to the ABS estimated resident population in this file (csv by SA1 or SA2, the ABS data cube xlsx, or SA2 × age × sex; docs/inputs.md): SA2s to their own estimates, other levels by their SA2s\' change')
     .option('--population-year <yyyy>', 'with --population: the year (30 June) to size to, needed when the file holds several')
     .option('--allow-unknown-headers', 'accept DataPack headers the ABS 2021 metadata does not list (a DataPack release with another layout; a real 2021 DataPack does not need it)')
+    .option('--sql-copy', 'also write pools.duckdb, a copy of the records for SQL inspection (serving never reads it; it slows a large build)')
     .option('--json', 'print one JSON summary on stdout (progress stays on stderr)')
     .action(async (flags: BuildFlags) => {
       const [{ generateDemoInputs }, { BuildInputError, buildRelease }] = await Promise.all([import('../../demo/generate.ts'), import('../../release-builder/index.ts')]);
@@ -70,6 +72,7 @@ export function registerBuildCommand(program: Command): void {
           allowUnknownHeaders: flags.allowUnknownHeaders ?? false,
           levels,
           implicates,
+          sqlCopy: flags.sqlCopy ?? false,
           ...(population ? { population } : {}),
           onProgress: (next, done, total) => {
             if (next !== phase) {

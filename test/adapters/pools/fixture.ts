@@ -151,18 +151,18 @@ export const FIXTURE_SEED = 20211;
  */
 export async function buildFixtureRelease(
   dir: string,
-  options: { variables?: VariableCatalogue; version?: string; implicates?: number; areas?: readonly FixtureSuburb[] } = {},
+  options: { variables?: VariableCatalogue; version?: string; implicates?: number; areas?: readonly FixtureSuburb[]; sqlCopy?: boolean } = {},
 ): Promise<string> {
   const version = options.version ?? FIXTURE_VERSION;
   const releaseDir = join(dir, version);
   const areas = options.areas ?? FIXTURE_SUBURBS;
-  for (let k = 1; k <= (options.implicates ?? 1); k++) await writeFixtureImplicate(implicateDir(releaseDir, k), version, k, options.variables ?? CATALOGUE_VARIABLES, areas);
+  for (let k = 1; k <= (options.implicates ?? 1); k++) await writeFixtureImplicate(implicateDir(releaseDir, k), version, k, options.variables ?? CATALOGUE_VARIABLES, areas, options.sqlCopy ?? true);
   return releaseDir;
 }
 
-async function writeFixtureImplicate(releaseDir: string, version: string, implicate: number, variables: VariableCatalogue, areas: readonly FixtureSuburb[]): Promise<void> {
+async function writeFixtureImplicate(releaseDir: string, version: string, implicate: number, variables: VariableCatalogue, areas: readonly FixtureSuburb[], sqlCopy: boolean): Promise<void> {
   let seed = FIXTURE_SEED + 1000 * (implicate - 1);
-  const writer = await createPoolReleaseWriter({ dir: releaseDir, version, variables, synthesis: { implicate, seed: String(seed) } });
+  const writer = await createPoolReleaseWriter({ dir: releaseDir, version, variables, synthesis: { implicate, seed: String(seed) }, sqlCopy });
   for (const { suburb, persons } of areas) {
     const coarsened = suburb.smallSuburb ? coarsenedCodes(variables) : [];
     await writer.append({ suburb, population: fixturePopulation(persons, coarsened, seed++, variables), coarsened });

@@ -80,6 +80,21 @@ describe('pool release writer (real variable catalogue)', () => {
   });
 });
 
+describe('pool release writer without the SQL copy (what a census build writes by default)', () => {
+  it('writes the same column files and catalog, and no pools.duckdb, in the manifest or the directory', async () => {
+    const without = await buildFixtureRelease(join(tmp, 'no-sql'), { sqlCopy: false });
+    expect((await readdir(without)).sort()).toEqual(['catalog.json', 'columns', 'manifest.json', 'report.json', 'report.txt']);
+    const manifest = JSON.parse(await readFile(join(without, 'manifest.json'), 'utf8')) as { files: Record<string, unknown> | { path: string }[] };
+    expect(JSON.stringify(manifest)).not.toContain('pools.duckdb');
+    for (const dataset of DATASET_TYPES) {
+      const names = (await readdir(join(releaseDir, 'columns', dataset))).sort();
+      expect((await readdir(join(without, 'columns', dataset))).sort()).toEqual(names);
+      for (const name of names) expect(await readFile(join(without, 'columns', dataset, name))).toEqual(await readFile(join(releaseDir, 'columns', dataset, name)));
+    }
+    expect(await readFile(join(without, 'catalog.json'), 'utf8')).toBe(await readFile(join(releaseDir, 'catalog.json'), 'utf8'));
+  });
+});
+
 describe('pool release writer refuses bad input', () => {
   const suburb = FIXTURE_SUBURBS[1]!.suburb;
   const open = async (name: string) => createPoolReleaseWriter({ dir: join(tmp, name), version: 'x', variables: TINY_VARIABLES });
