@@ -106,7 +106,7 @@ describe('vocabularies of the SAL part files read to bind (issue 39)', () => {
     const pops = buildDemoGeography('demo', 3, 3).suburbs.map((s) => drawSuburbPopulation(s, createRng(11).fork(s.index)));
     const count = (table: string, header: string, pop: (typeof pops)[number]) => {
       const col = columnsOf(table).get(header)!.cell!;
-      return tabulateCells(pop, 'persons', [col])[0];
+      return tabulateCells(pop, 'persons', [col])[0]!;
     };
     for (const pop of pops) {
       expect(count('G19', 'P_Tot_Tot', pop)).toBe(pop.persons.count);
