@@ -9,6 +9,7 @@
  * the rows of those states of the ABS 2016 correspondences a suburb build reads
  * (scripts/extract-correspondences.ts). Another level is one more entry in LEVELS.
  *   node bin/run-ts.js scripts/extract-real-areas.ts [path/to/"2021 Census GCP All Geographies for AUS"] [POA,SA2,SAL]
+ *     [path/to/asgs-2016-correspondences (default ../shared/abs/asgs-2016-correspondences beside the checkout)]
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,4 +50,4 @@ for (const level of levels) {
   }
   console.log(`wrote ${files} files (${(bytes / 1e6).toFixed(1)} MB) to ${out}`);
 }
-if (levels.includes('SAL')) await writeCorrespondenceSubsets();
+if (levels.includes('SAL')) await writeCorrespondenceSubsets(process.argv[4] || undefined);

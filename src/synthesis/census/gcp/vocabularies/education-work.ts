@@ -3,10 +3,14 @@ import { categoryIndex, variableByCode } from '../../variables.ts';
 import { cats, catRange, catsBut, type TableVocabulary, type Where } from '../vocabulary.ts';
 
 /**
- * Education, income, assistance and work: G15–G18, G20, G23, G25, G46, G49, G52–G56, G60–G62.
+ * Education, income, assistance and work: G15–G18, G20, G23, G25, G43, G46, G49–G56, G60–G62.
  * A column is defined only when our categories express it exactly. Left undefined:
  * - G15: government/Catholic/other-non-government schools and full-/part-time student status
  *   (spq carries neither), including the by-age tertiary columns (which are by study status);
+ * - G43: the percentages (rates, not counts), the certificate sub-levels and usual address 1 and
+ *   5 years ago (spq carries no migration);
+ * - G50, G51: fields of study (spq carries none), so only their totals by age (G50) and by
+ *   occupation (G51) are defined;
  * - G49, G52: qualification sub-levels (Certificate III and IV, Doctoral, Master, Diploma, … nfd),
  *   subsets of our HEAP levels; G52 has level totals only for Bachelor (its one sub-level);
  * - G55, G61: the hours bands 1–19, 20–29, 30–34, 40–44, 45–49, 50+, which cut across HRSP's
@@ -75,6 +79,24 @@ const INCOME_BANDS: readonly (readonly [string, number])[] = [
   // (short headers F_/P_2000_2999_*, between 1750_1999 and 3000_3499): the same band.
   ['2000_2999_more', categoryIndex('INCP', '$2,000-$2,999')],
   ['3500_or_more', categoryIndex('INCP', '$3,500 or more')],
+];
+
+/**
+ * G43's labour force and qualification rows. Its "Employed, away from work" comprises (footnote d)
+ * those who worked no hours and those who did not state their hours: LFSP's away from work and
+ * hours not stated together (at AUS, G43's 991,758 is G46's 787,382 + 204,375).
+ */
+const G43_PHRASES: readonly (readonly [string, Where])[] = [
+  ['Persons', {}],
+  ['Labour_force_status', {}],
+  ['Employed_worked_full_time', one('LFSP', 'Employed, worked full-time')],
+  ['Employed_worked_part_time', one('LFSP', 'Employed, worked part-time')],
+  ['Employed_away_from_work', { LFSP: cats('LFSP', 'Employed, away from work', 'Employed, hours of work not stated') }],
+  ['Unemployed_looking_for_work', { LFSP: cats('LFSP', ...UNEMPLOYED_LABELS) }],
+  ['Total_labour_force', { LFSP: cats('LFSP', ...EMPLOYED_LABELS, ...UNEMPLOYED_LABELS) }],
+  ['Not_in_the_labour_force', one('LFSP', 'Not in the labour force')],
+  ['Highest_non_school_qualifications', {}],
+  ...LEVELS,
 ];
 
 export const WORK_VOCABULARIES: readonly TableVocabulary[] = [
@@ -182,7 +204,13 @@ export const WORK_VOCABULARIES: readonly TableVocabulary[] = [
       ['Total_labour_force', { LFSP: cats('LFSP', ...EMPLOYED_LABELS, ...UNEMPLOYED_LABELS) }],
     ],
   },
+  // Persons aged 15 and over: the percentages and the migration rows (ages 1+ and 5+) stay undefined.
+  { table: 'G43', universe: 'persons', ages: ADULTS, phrases: G43_PHRASES },
   { table: 'G49', universe: 'persons', ages: ADULTS, where: QUALIFIED, phrases: LEVELS },
+  // G49's population (equal totals at AUS); fields of study are no spq variable, so only totals read.
+  { table: 'G50', universe: 'persons', ages: ADULTS, where: QUALIFIED, phrases: [] },
+  // G52's population (equal totals at AUS): employed persons with a non-school qualification.
+  { table: 'G51', universe: 'persons', ages: ADULTS, where: { ...EMPLOYED, ...QUALIFIED }, phrases: OCCUPATION_PHRASES },
   { table: 'G52', universe: 'persons', ages: ADULTS, where: { ...EMPLOYED, ...QUALIFIED }, phrases: [...LEVELS, ...OCCUPATION_PHRASES] },
   {
     table: 'G53',
