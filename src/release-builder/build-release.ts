@@ -15,7 +15,10 @@ import { RELEASE_FILES } from '../adapters/pools/catalog.ts';
 import { implicateDir, implicatesRoot } from '../adapters/pools/release-dirs.ts';
 import { areaJob, type SuburbJob } from '../synthesis/pipeline/area-job.ts';
 import type { StrengthFigures } from '../synthesis/pipeline/borrowing.ts';
-import { prepareLevel, withBorrowing, type LevelInputs } from '../synthesis/pipeline/level.ts';
+import { prepareLevel, withBorrowing, withBorrowingBy, type LevelInputs } from '../synthesis/pipeline/level.ts';
+import type { BandStrengths } from '../synthesis/synthesizer/borrow-strength.ts';
+import { createTaskPool, type TaskPool } from './task-pool.ts';
+import type { StrengthRequest } from './strength-worker.ts';
 import { derivedTablesOf, fitFiguresOf, levelFigures, releaseReport, type FitFigures, type LevelFitFigures } from '../synthesis/pipeline/release-report.ts';
 import { renderReport } from '../synthesis/pipeline/render-report.ts';
 import type { BuildReport } from '../synthesis/pipeline/report.ts';
@@ -203,7 +206,7 @@ export interface PreparedBuild {
 
 type Loaded<F extends (...args: never[]) => Promise<unknown>> = Extract<Awaited<ReturnType<F>>, { ok: true }> extends { value: infer T } ? T : never;
 
-async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' | 'allowUnknownHeaders' | 'onProgress' | 'smallSuburbThreshold' | 'population'>): Promise<PreparedBuild> {
+async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' | 'allowUnknownHeaders' | 'onProgress' | 'smallSuburbThreshold' | 'population' | 'threads'>): Promise<PreparedBuild> {
   const progress = options.onProgress ?? (() => {});
   const levels = orderLevels(options.levels ?? ['sal']);
   const problems: InputError[] = [];
@@ -218,21 +221,34 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
   // A pack holding only some of the levels asked for: the others are built, each absent one is a line of the report.
   if (absent.length > 0 && absent.length < levels.length)
     for (const level of absent) notes.push(`${level}: the inputs hold no ${PACK_LEVEL[level]} DataPack files (2021Census_<part>_AUST_${PACK_LEVEL[level]}.csv): this level is not built`);
-  for (const level of absent.length < levels.length ? levels.filter((l) => !absent.includes(l)) : levels) {
-    const loaded = await loadCensusInputs(options.inputsDir, (done, total) => progress('load', done, total), {
-      level,
-      allowUnknownHeaders: options.allowUnknownHeaders ?? false,
-    });
-    if (!loaded.ok) problems.push(...loaded.error);
-    else if (!sizing) loadedLevels.push(withBorrowing(prepareLevel(loaded.value), options.smallSuburbThreshold));
-    else {
-      const sized = sizeLevelInputs(loaded.value, sizing);
-      problems.push(...sized.problems);
-      sizes.set(level, sized.sizing);
-      loadedLevels.push(withBorrowing(prepareLevel(sized.inputs), options.smallSuburbThreshold));
+  // Each level's borrowing strengths are chosen on worker threads while the next level loads.
+  const strengths = startStrengthChoice(options.threads ?? defaultThreads(), options.smallSuburbThreshold);
+  const choosing: Promise<LevelInputs>[] = [];
+  try {
+    for (const level of absent.length < levels.length ? levels.filter((l) => !absent.includes(l)) : levels) {
+      const loaded = await loadCensusInputs(options.inputsDir, (done, total) => progress('load', done, total), {
+        level,
+        allowUnknownHeaders: options.allowUnknownHeaders ?? false,
+      });
+      if (!loaded.ok) problems.push(...loaded.error);
+      else if (!sizing) choosing.push(settledLater(strengths.choose(prepareLevel(loaded.value))));
+      else {
+        const sized = sizeLevelInputs(loaded.value, sizing);
+        problems.push(...sized.problems);
+        sizes.set(level, sized.sizing);
+        choosing.push(settledLater(strengths.choose(prepareLevel(sized.inputs))));
+      }
     }
+    // Settled before any throw, so that no choice is left running on a closed pool.
+    const chosen = await Promise.allSettled(choosing);
+    if (problems.length > 0) throw new BuildInputError(problems);
+    for (const c of chosen) {
+      if (c.status === 'rejected') throw c.reason;
+      loadedLevels.push(c.value);
+    }
+  } finally {
+    await strengths.close();
   }
-  if (problems.length > 0) throw new BuildInputError(problems);
   const truthLoaded = await loadTruth(options.inputsDir);
   if (!truthLoaded.ok) throw new BuildInputError([truthLoaded.error]);
   const truth = truthLoaded.value;
@@ -242,6 +258,28 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
   if (!floorLoaded.ok) throw new BuildInputError([floorLoaded.error]);
   const population = sizing ? { estimate: sizing.estimate, byLevel: sizes, notes: sizing.notes } : undefined;
   return { levels: loadedLevels.map((l) => l.inputs.level), loadedLevels, truth, reference: referenceLoaded.value, floor: floorLoaded.value, notes, ...(population ? { population } : {}) };
+}
+
+/** A promise whose failure is looked at later (Promise.allSettled), not an unhandled rejection meanwhile. */
+function settledLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** Areas of a level from which its strengths are chosen on worker threads: below, starting the threads costs more than they save. */
+const STRENGTH_THREADS_FROM_AREAS = 300;
+
+/** Chooses each level's borrowing strengths: table by table on `threads` worker threads (started at the first large level), or inline. */
+function startStrengthChoice(threads: number, smallThreshold: number): { choose(level: LevelInputs): Promise<LevelInputs>; close(): Promise<void> } {
+  let pool: TaskPool<StrengthRequest, BandStrengths | undefined> | undefined;
+  return {
+    async choose(level) {
+      if (threads <= 0 || level.inputs.suburbs.length < STRENGTH_THREADS_FROM_AREAS) return withBorrowing(level, smallThreshold);
+      const workers = (pool ??= createTaskPool(threads, 'strength-worker'));
+      return withBorrowingBy((task) => workers.run(() => ({ tableId: task.tableId, areas: task.areas(), ...(task.significance !== undefined ? { significance: task.significance } : {}) })), level, smallThreshold);
+    },
+    close: async () => pool?.close(),
+  };
 }
 
 /** One synthesis of every area (implicate k, with its own seed) written as a complete release into `dir`. */

@@ -8,7 +8,8 @@ import { fillNotPublished } from '../census/published.ts';
 import { findSamePeople, type SamePeople } from '../census/same-people.ts';
 import { INPUT_TABLES } from '../census/tables.ts';
 import { publishedPersons } from './area-inputs.ts';
-import { levelStrengths, type LevelStrengths } from './borrowing.ts';
+import { levelStrengths, levelStrengthsBy, type LevelStrengths, type TableStrengthTask } from './borrowing.ts';
+import type { BandStrengths } from '../synthesizer/borrow-strength.ts';
 import { sumTablesByParent } from './parent-targets.ts';
 
 type Tables = ReadonlyMap<string, Float64Array>;
@@ -49,5 +50,11 @@ export function prepareLevel(inputs: CensusInputs): LevelInputs {
 /** The level with its borrowing strengths chosen on its own published subtotals (borrowing.ts). */
 export function withBorrowing(level: LevelInputs, smallThreshold: number, significance?: number): LevelInputs {
   const borrowing = levelStrengths(level.inputs, level, (code) => publishedPersons(level.inputs, code), smallThreshold, significance);
+  return { ...level, borrowing };
+}
+
+/** withBorrowing with each table's choice handed to `choose` (the build's worker threads), so that it runs beside the loading of the next level. */
+export async function withBorrowingBy(choose: (task: TableStrengthTask) => Promise<BandStrengths | undefined>, level: LevelInputs, smallThreshold: number): Promise<LevelInputs> {
+  const borrowing = await levelStrengthsBy(choose, level.inputs, level, (code) => publishedPersons(level.inputs, code), smallThreshold);
   return { ...level, borrowing };
 }

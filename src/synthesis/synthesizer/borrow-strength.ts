@@ -253,18 +253,35 @@ export type BandStrengths = Readonly<Partial<Record<SizeBand, StrengthChoice>>>;
 export function chooseStrengths(specs: readonly TableSpec[], areas: readonly StrengthAreaTables[], significance: number = SIGNIFICANCE): Map<string, BandStrengths> {
   const chosen = new Map<string, BandStrengths>();
   for (const spec of specs) {
-    const within = cellsWithinSubtotals(spec);
-    const design = heldOutDesign(within, spec.cells.length, sexOnlySubtotals(spec));
-    if (design.heldOut.length === 0) continue;
-    const byBand: Partial<Record<SizeBand, StrengthChoice>> = {};
-    for (const band of SIZE_BANDS) {
-      const inBand = areas.filter((a) => a.band === band).flatMap((a) => {
-        const figures = a.figures(spec.id);
-        return figures ? [figures] : [];
-      });
-      if (inBand.length > 0) byBand[band] = chooseStrength(design, within, inBand, STRENGTH_CANDIDATES, BORROWING_PSEUDO_COUNT, significance);
-    }
-    if (Object.keys(byBand).length > 0) chosen.set(spec.id, byBand);
+    const byBand = chooseTableStrengths(spec, tableStrengthAreas(spec.id, areas), significance);
+    if (byBand) chosen.set(spec.id, byBand);
   }
   return chosen;
+}
+
+/** One table's figures in each area, with the area's band: what the choice for that table reads (plain data, so it can cross to a worker thread). */
+export interface TableStrengthArea {
+  readonly band: SizeBand;
+  readonly figures: StrengthArea;
+}
+
+/** The areas that have the table, with their figures of it. */
+export function tableStrengthAreas(tableId: string, areas: readonly StrengthAreaTables[]): TableStrengthArea[] {
+  return areas.flatMap((a) => {
+    const figures = a.figures(tableId);
+    return figures ? [{ band: a.band, figures }] : [];
+  });
+}
+
+/** One table's strength per size band (chooseStrengths); undefined where no subtotal can be held out or no area has the table. */
+export function chooseTableStrengths(spec: TableSpec, areas: readonly TableStrengthArea[], significance: number = SIGNIFICANCE): BandStrengths | undefined {
+  const within = cellsWithinSubtotals(spec);
+  const design = heldOutDesign(within, spec.cells.length, sexOnlySubtotals(spec));
+  if (design.heldOut.length === 0) return undefined;
+  const byBand: Partial<Record<SizeBand, StrengthChoice>> = {};
+  for (const band of SIZE_BANDS) {
+    const inBand = areas.filter((a) => a.band === band).map((a) => a.figures);
+    if (inBand.length > 0) byBand[band] = chooseStrength(design, within, inBand, STRENGTH_CANDIDATES, BORROWING_PSEUDO_COUNT, significance);
+  }
+  return Object.keys(byBand).length > 0 ? byBand : undefined;
 }
