@@ -225,7 +225,7 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
   const strengths = startStrengthChoice(options.threads ?? defaultThreads(), options.smallSuburbThreshold);
   const choosing: Promise<LevelInputs>[] = [];
   try {
-    for (const level of absent.length < levels.length ? levels.filter((l) => !absent.includes(l)) : levels) {
+    for (const level of loadOrder(absent.length < levels.length ? levels.filter((l) => !absent.includes(l)) : levels)) {
       const loaded = await loadCensusInputs(options.inputsDir, (done, total) => progress('load', done, total), {
         level,
         allowUnknownHeaders: options.allowUnknownHeaders ?? false,
@@ -246,6 +246,7 @@ async function prepareBuild(options: Pick<BuildOptions, 'inputsDir' | 'levels' |
       if (c.status === 'rejected') throw c.reason;
       loadedLevels.push(c.value);
     }
+    loadedLevels.sort((a, b) => AREA_LEVELS.indexOf(a.inputs.level) - AREA_LEVELS.indexOf(b.inputs.level));
   } finally {
     await strengths.close();
   }
@@ -439,6 +440,15 @@ function buildSummaryOf(
 /** The requested levels, each once, finest first (the release lays them out in that order). */
 function orderLevels(levels: readonly AreaLevel[]): AreaLevel[] {
   return AREA_LEVELS.filter((level) => levels.includes(level));
+}
+
+/**
+ * The order levels are loaded in: suburbs last. Their load is by far the longest (their tables
+ * are taken from their parents, own cells first), so the other levels' borrowing strengths are
+ * chosen on the worker threads meanwhile. The release keeps the levels' order (orderLevels).
+ */
+function loadOrder(levels: readonly AreaLevel[]): AreaLevel[] {
+  return [...levels.filter((l) => l !== 'sal'), ...levels.filter((l) => l === 'sal')];
 }
 
 /** Suburbs in catalog order: by state, then identifier, so a release's row ranges are stable. */

@@ -15,6 +15,11 @@ export interface SynthesisPhaseFigures extends PhaseFigures {
   readonly workers: readonly { readonly cpu_seconds: number; readonly busy_share: number; readonly jobs: number }[];
   /** Time with a worker idle although areas were left, because the read-ahead was full (worker-pool.ts). */
   readonly window_full_seconds: number;
+  /**
+   * What an area costs its worker, fitted by least squares over the areas: a fixed part and a
+   * part per person (CPU time), and the share of the workers' CPU the fixed parts add up to.
+   */
+  readonly area_cost: { readonly areas: number; readonly fixed_ms: number; readonly per_person_us: number; readonly fixed_share: number } | null;
 }
 
 /** The build's phases: loading and preparing the inputs, synthesizing every area (implicate 1), writing the release. */
@@ -49,5 +54,25 @@ export function synthesisPhase(main: PhaseFigures, pool: PoolStatistics): Synthe
     ...main,
     workers: pool.workers.map((w) => ({ cpu_seconds: round(w.cpuMs / 1000), busy_share: pool.wallMs > 0 ? Math.round((1000 * w.busyMs) / pool.wallMs) / 1000 : 0, jobs: w.jobs })),
     window_full_seconds: round(pool.windowFullMs / 1000),
+    area_cost: areaCost(pool.jobCosts),
   };
+}
+
+/** Least squares of CPU time on persons over the areas (null with fewer than two sizes). */
+function areaCost(costs: PoolStatistics['jobCosts']): SynthesisPhaseFigures['area_cost'] {
+  const n = costs.length;
+  if (n < 2) return null;
+  const meanX = costs.reduce((s, c) => s + c.weight, 0) / n;
+  const meanY = costs.reduce((s, c) => s + c.cpuMs, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  for (const c of costs) {
+    sxx += (c.weight - meanX) ** 2;
+    sxy += (c.weight - meanX) * (c.cpuMs - meanY);
+  }
+  if (sxx === 0) return null;
+  const slope = sxy / sxx;
+  const fixed = meanY - slope * meanX;
+  const total = meanY * n;
+  return { areas: n, fixed_ms: round(fixed), per_person_us: round(slope * 1000), fixed_share: total > 0 ? Math.round((1000 * fixed * n) / total) / 1000 : 0 };
 }

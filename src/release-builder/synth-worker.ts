@@ -8,8 +8,11 @@ if (!parentPort) throw new Error('synth-worker.ts runs as a worker thread');
 const port = parentPort;
 port.on('message', (job: SuburbJob) => {
   try {
+    const cpu = process.threadCpuUsage();
     const outcome = tryRunSuburbJob(job);
-    port.postMessage({ ok: true, outcome }, 'population' in outcome ? populationBuffers(outcome.population) : []);
+    const used = process.threadCpuUsage(cpu);
+    // The job's CPU time on this thread: what the build's per-area cost figures are fitted to.
+    port.postMessage({ ok: true, outcome, cpuMicros: used.user + used.system }, 'population' in outcome ? populationBuffers(outcome.population) : []);
   } catch (error) {
     port.postMessage({ ok: false, index: job.index, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }

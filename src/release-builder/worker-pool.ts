@@ -3,7 +3,7 @@ import { startWorker } from '../adapters/worker-thread.ts';
 import type { SuburbJob } from '../synthesis/pipeline/area-job.ts';
 import { tryRunSuburbJob, type FailedSuburb, type SuburbOutcome } from '../synthesis/pipeline/run-job.ts';
 
-type WorkerReply = { ok: true; outcome: SuburbOutcome | FailedSuburb } | { ok: false; index: number; message: string };
+type WorkerReply = { ok: true; outcome: SuburbOutcome | FailedSuburb; cpuMicros?: number } | { ok: false; index: number; message: string };
 
 /** Jobs always read ahead of the next one to consume, per thread, however heavy they are. */
 const WINDOW_PER_THREAD = 16;
@@ -24,6 +24,8 @@ export interface PoolStatistics {
   readonly wallMs: number;
   /** Time with a worker idle although jobs were left, because the read-ahead was full (the next job to consume still running). */
   readonly windowFullMs: number;
+  /** Each job's weight (persons) and the CPU time its worker spent on it, in job order: what an area costs by its size. */
+  readonly jobCosts: readonly { readonly weight: number; readonly cpuMs: number }[];
 }
 
 export interface PoolOptions {
@@ -54,7 +56,7 @@ export async function runJobsInOrder(
   const started = performance.now();
   if (threads <= 0) {
     for (const job of jobs) await consume(tryRunSuburbJob(job));
-    return { workers: [], wallMs: performance.now() - started, windowFullMs: 0 };
+    return { workers: [], wallMs: performance.now() - started, windowFullMs: 0, jobCosts: [] };
   }
   const weight = options.weight ?? (() => 0);
   const aheadWeight = options.aheadWeight ?? AHEAD_WEIGHT;
@@ -63,6 +65,7 @@ export async function runJobsInOrder(
   const iterator = jobs[Symbol.iterator]();
   const finished = new Map<number, SuburbOutcome | FailedSuburb>();
   const weights = new Map<number, number>();
+  const jobCosts: { weight: number; cpuMs: number }[] = [];
   const idle = [...workers];
   const waiting = heaviestFirst(weight);
   const minAhead = threads * WINDOW_PER_THREAD;
@@ -85,7 +88,10 @@ export async function runJobsInOrder(
       idle.push(worker);
       busy[w]!.busyMs += performance.now() - busy[w]!.since;
       busy[w]!.jobs++;
-      if (reply.ok) finished.set(reply.outcome.index, reply.outcome);
+      if (reply.ok) {
+        finished.set(reply.outcome.index, reply.outcome);
+        if (reply.cpuMicros !== undefined) jobCosts[reply.outcome.index] = { weight: weights.get(reply.outcome.index) ?? 0, cpuMs: reply.cpuMicros / 1000 };
+      }
       else failure ??= new Error(`suburb job ${reply.index} failed: ${reply.message}`);
       signal();
     });
@@ -150,6 +156,7 @@ export async function runJobsInOrder(
       workers: busy.map((b, w) => ({ busyMs: b.busyMs, jobs: b.jobs, cpuMs: (cpu[w]!.user + cpu[w]!.system) / 1000 })),
       wallMs: performance.now() - started,
       windowFullMs,
+      jobCosts: jobCosts.filter((c) => c !== undefined),
     };
   } finally {
     stopping = true;

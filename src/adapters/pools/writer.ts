@@ -181,7 +181,8 @@ export async function createPoolReleaseWriter(opts: PoolReleaseWriterOptions): P
       await close();
       const totals = { ...rows };
       await writeFile(join(dir, RELEASE_FILES.catalog), JSON.stringify(catalogOf(opts, suburbs, totals)));
-      await writeFile(join(dir, RELEASE_FILES.report), JSON.stringify(report ?? null, null, 2) + '\n');
+      // Compact: a national report is 110 MB so (180 MB indented), and the quality pages parse it.
+      await writeFile(join(dir, RELEASE_FILES.report), JSON.stringify(report ?? null) + '\n');
       for (const file of files.values()) await file.close();
       const names: string[] = [...(sql ? [RELEASE_FILES.pools] : []), RELEASE_FILES.catalog, RELEASE_FILES.report, ...files.keys()];
       if (summary !== undefined) {
