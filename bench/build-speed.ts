@@ -74,7 +74,8 @@ function build(which: Which): Run {
   );
   if (child.status !== 0) throw new Error(`${which}: spq build exited ${child.status}`);
   const [wall, user, sys, maxKb] = readFileSync(timing, 'utf8').trim().split(/\s+/).slice(-4).map(Number) as [number, number, number, number];
-  const { seconds: _s, peak_rss_mb: _p, dir, checksum: _c, implicates: _i, ...figures } = JSON.parse(child.stdout) as Record<string, unknown> & { dir: string };
+  // phases: timings (issue 42), absent from builds before it.
+  const { seconds: _s, peak_rss_mb: _p, dir, checksum: _c, implicates: _i, phases: _ph, ...figures } = JSON.parse(child.stdout) as Record<string, unknown> & { dir: string };
   const run: Run = { which, wall, cpu: user + sys, peakMb: Math.round(maxKb / 1024), load: `${before} → ${loadNow()}`, columns: columnsDigest(dir), figures: JSON.stringify(figures) };
   rmSync(out, { recursive: true, force: true });
   process.stdout.write(`${which.padEnd(8)} wall ${wall.toFixed(1)} s, cpu ${run.cpu.toFixed(1)} s, peak ${run.peakMb} MB, load ${run.load}\n`);

@@ -16,7 +16,7 @@ import { implicateDir, implicatesRoot } from '../adapters/pools/release-dirs.ts'
 import { areaJob, type SuburbJob } from '../synthesis/pipeline/area-job.ts';
 import type { StrengthFigures } from '../synthesis/pipeline/borrowing.ts';
 import { prepareLevel, withBorrowing, withBorrowingBy, type LevelInputs } from '../synthesis/pipeline/level.ts';
-import type { BandStrengths } from '../synthesis/synthesizer/borrow-strength.ts';
+import type { BandStrengths } from '../synthesis/pipeline/borrowing.ts';
 import { createTaskPool, type TaskPool } from './task-pool.ts';
 import type { StrengthRequest } from './strength-worker.ts';
 import { derivedTablesOf, fitFiguresOf, levelFigures, releaseReport, type FitFigures, type LevelFitFigures } from '../synthesis/pipeline/release-report.ts';

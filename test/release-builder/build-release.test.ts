@@ -49,6 +49,26 @@ describe('buildRelease on generated demo inputs', () => {
     expect(inline.variables['dwellings']).toBeGreaterThanOrEqual(14);
   });
 
+  it('reports each phase: wall and main-thread CPU, and per worker thread its CPU, busy share and areas, with what an area costs (issue 42)', () => {
+    const { load, synthesize, write } = threaded.phases;
+    for (const phase of [load, synthesize, write]) {
+      expect(phase.seconds).toBeGreaterThan(0);
+      expect(phase.main_cpu_seconds).toBeGreaterThanOrEqual(0);
+    }
+    expect(synthesize.workers).toHaveLength(2);
+    expect(synthesize.workers.reduce((n, w) => n + w.jobs, 0)).toBe(30);
+    for (const w of synthesize.workers) {
+      expect(w.cpu_seconds).toBeGreaterThan(0);
+      expect(w.busy_share).toBeGreaterThan(0);
+      expect(w.busy_share).toBeLessThanOrEqual(1);
+    }
+    expect(synthesize.area_cost!.areas).toBe(30);
+    expect(synthesize.area_cost!.per_person_us).toBeGreaterThan(0);
+    // Inline, no worker threads: the synthesis is the main thread's.
+    expect(inline.phases.synthesize.workers).toEqual([]);
+    expect(inline.phases.synthesize.main_cpu_seconds).toBeGreaterThan(threaded.phases.synthesize.main_cpu_seconds);
+  });
+
   it('reports fit against the input tables and the hidden truth', () => {
     expect(inline.srmse_median).not.toBeNull();
     expect(inline.srmse_median!).toBeLessThan(0.2);

@@ -8,7 +8,7 @@ import type { AreaLevel, CensusInputs } from '../census/inputs.ts';
 import { INPUT_TABLES } from '../census/tables.ts';
 import { sizeBand, SIZE_BANDS, type SizeBand } from '../quality/metrics.ts';
 import { BORROWING_PSEUDO_COUNT } from '../synthesizer/borrow.ts';
-import { chooseStrengths, tableStrengthAreas, type BandStrengths, type StrengthAreaTables, type StrengthChoice, type TableStrengthArea } from '../synthesizer/borrow-strength.ts';
+import { chooseStrengths, chooseTableStrengths, tableStrengthAreas, type BandStrengths, type StrengthAreaTables, type StrengthChoice, type TableStrengthArea } from '../synthesizer/borrow-strength.ts';
 
 /** Per table, per size band: the strength chosen for a level's areas. */
 export type LevelStrengths = ReadonlyMap<string, BandStrengths>;
@@ -45,6 +45,15 @@ export async function levelStrengthsBy(
   const chosen = await Promise.all(INPUT_TABLES.map((spec) => choose({ tableId: spec.id, areas: () => tableStrengthAreas(spec.id, areas), ...(significance !== undefined ? { significance } : {}) })));
   return new Map(INPUT_TABLES.flatMap((spec, k) => (chosen[k] ? [[spec.id, chosen[k]!] as const] : [])));
 }
+
+/** One input table's strengths over a level's areas (what a strength worker thread runs for a TableStrengthTask). */
+export function chooseInputTableStrengths(tableId: string, areas: readonly TableStrengthArea[], significance?: number): BandStrengths | undefined {
+  const spec = INPUT_TABLES.find((t) => t.id === tableId);
+  if (!spec) throw new Error(`no input table ${tableId}`);
+  return chooseTableStrengths(spec, areas, significance);
+}
+
+export type { BandStrengths, TableStrengthArea };
 
 /** One input table's strength choice over a level: what a worker thread is handed (areas gathered when it is sent). */
 export interface TableStrengthTask {

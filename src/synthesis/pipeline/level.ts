@@ -8,8 +8,7 @@ import { fillNotPublished } from '../census/published.ts';
 import { findSamePeople, type SamePeople } from '../census/same-people.ts';
 import { INPUT_TABLES } from '../census/tables.ts';
 import { publishedPersons } from './area-inputs.ts';
-import { levelStrengths, levelStrengthsBy, type LevelStrengths, type TableStrengthTask } from './borrowing.ts';
-import type { BandStrengths } from '../synthesizer/borrow-strength.ts';
+import { levelStrengths, levelStrengthsBy, type BandStrengths, type LevelStrengths, type TableStrengthTask } from './borrowing.ts';
 import { sumTablesByParent } from './parent-targets.ts';
 
 type Tables = ReadonlyMap<string, Float64Array>;
