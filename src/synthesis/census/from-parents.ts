@@ -46,7 +46,10 @@ export function roundKeepingTotal(values: Float64Array): Float64Array {
   const out = new Float64Array(values.length);
   let sum = 0;
   let floors = 0;
-  const remainders: { i: number; r: number }[] = [];
+  // Indices and remainders in typed arrays, not an object per cell: it runs for every derived
+  // table of every suburb (a national build: millions of times).
+  const order: number[] = [];
+  const remainder = new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if (Number.isNaN(v)) {
@@ -57,14 +60,13 @@ export function roundKeepingTotal(values: Float64Array): Float64Array {
     out[i] = f;
     sum += Math.max(0, v);
     floors += f;
-    remainders.push({ i, r: Math.max(0, v) - f });
+    order.push(i);
+    remainder[i] = Math.max(0, v) - f;
   }
-  let left = Math.round(sum) - floors;
-  remainders.sort((a, b) => b.r - a.r || a.i - b.i);
-  for (const { i } of remainders) {
-    if (left <= 0) break;
-    out[i]! += 1;
-    left--;
-  }
+  const left = Math.round(sum) - floors;
+  if (left <= 0) return out;
+  // Largest remainders first, ties by position: a total order, so the cells chosen are those of any stable sort.
+  order.sort((a, b) => remainder[b]! - remainder[a]! || a - b);
+  for (let k = 0; k < Math.min(left, order.length); k++) out[order[k]!]! += 1;
   return out;
 }

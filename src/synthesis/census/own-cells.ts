@@ -129,7 +129,10 @@ export function ageTiling(target: CellSpec, candidates: readonly CellSpec[], usa
 export function partWholes(spec: TableSpec, figures: readonly AreaFigures[]): PartWhole[] {
   const all = figureSpecs(spec);
   const n = spec.cells.length;
-  const sum = (i: number) => figures.reduce((a, f) => a + nz(i < n ? f.cells[i]! : f.others[i - n]!), 0);
+  // Each figure summed over the areas in one pass (area by area, as a sum per figure would add them).
+  const sums = new Float64Array(n + spec.otherCells.length);
+  for (const f of figures) for (let i = 0; i < sums.length; i++) sums[i]! += nz(i < n ? f.cells[i]! : f.others[i - n]!);
+  const sum = (i: number) => sums[i]!;
   const out: PartWhole[] = [];
   spec.otherCells.forEach((box, j) => {
     const leaves = spec.cells.flatMap((c, i) => (cellInside(c, box) ? [i] : []));
@@ -275,6 +278,16 @@ export function baseCells(spec: TableSpec, relations: readonly PartWhole[]): (re
   return base;
 }
 
+/** baseCells per table, found once: ownFirst asks for it for every area (15,000 suburbs a table nationally). */
+const baseCellsMemo = new WeakMap<readonly PartWhole[], { readonly spec: TableSpec; readonly base: readonly (readonly number[] | undefined)[] }>();
+function baseCellsOnce(spec: TableSpec, relations: readonly PartWhole[]): readonly (readonly number[] | undefined)[] {
+  const known = baseCellsMemo.get(relations);
+  if (known?.spec === spec) return known.base;
+  const base = baseCells(spec, relations);
+  baseCellsMemo.set(relations, { spec, base });
+  return base;
+}
+
 /**
  * Scales the free figures (`fixed` 0) so that every fixed whole is met by its parts as nearly
  * as the fixed parts allow: a whole's free parts share what its fixed parts leave of it, in the
@@ -282,23 +295,38 @@ export function baseCells(spec: TableSpec, relations: readonly PartWhole[]): (re
  * figure is no constraint. In place.
  */
 export function rake(values: Float64Array, fixed: Uint8Array, relations: readonly PartWhole[], passes = 50): void {
+  // What no pass changes is found once: fixed figures are never scaled and a finite figure stays
+  // finite (scaled by a finite factor), so each whole's fixed parts' sum, and so what its free
+  // parts must share, is a constant; each pass sums only the free parts (in the same order, so
+  // the figures are the same to the last bit as summing them all each pass).
+  const needs: number[] = [];
+  const freeStart: number[] = [0];
+  const free: number[] = [];
+  for (const { whole, parts } of relations) {
+    const target = values[whole]!;
+    if (!fixed[whole] || !Number.isFinite(target)) continue;
+    let fixedSum = 0;
+    for (const p of parts) {
+      const v = values[p]!;
+      if (!Number.isFinite(v)) continue;
+      if (fixed[p]) fixedSum += v;
+      else free.push(p);
+    }
+    needs.push(Math.max(0, target - fixedSum));
+    freeStart.push(free.length);
+  }
+  const freeParts = Int32Array.from(free);
   for (let pass = 0; pass < passes; pass++) {
     let moved = 0;
-    for (const { whole, parts } of relations) {
-      const target = values[whole]!;
-      if (!fixed[whole] || !Number.isFinite(target)) continue;
-      let fixedSum = 0;
+    for (let r = 0; r < needs.length; r++) {
+      const from = freeStart[r]!;
+      const to = freeStart[r + 1]!;
       let freeSum = 0;
-      for (const p of parts) {
-        const v = values[p]!;
-        if (!Number.isFinite(v)) continue;
-        if (fixed[p]) fixedSum += v;
-        else freeSum += v;
-      }
-      const need = Math.max(0, target - fixedSum);
+      for (let k = from; k < to; k++) freeSum += values[freeParts[k]!]!;
+      const need = needs[r]!;
       if (!(freeSum > 0) || Math.abs(need - freeSum) < 1e-9) continue;
       const factor = need / freeSum;
-      for (const p of parts) if (!fixed[p] && Number.isFinite(values[p]!)) values[p]! *= factor;
+      for (let k = from; k < to; k++) values[freeParts[k]!]! *= factor;
       moved = Math.max(moved, Math.abs(need - freeSum));
     }
     if (moved < 0.01) return;
@@ -348,7 +376,7 @@ export function ownFirst(
     fixed[w] = 1;
     boundCount++;
   }
-  const base = baseCells(spec, relations);
+  const base = baseCellsOnce(spec, relations);
   // A fixed whole is met by its cells where cells make it up, else by the figures tiling it.
   const partsOf = (parts: readonly number[]) => (parts.every((p) => base[p]) ? parts.flatMap((p) => base[p]!) : parts);
   const constraints: PartWhole[] = [];

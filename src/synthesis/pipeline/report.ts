@@ -217,7 +217,10 @@ function ownAndDerived(fits: readonly SuburbFit[], derivedOf: BuildExtras['deriv
       const o = ownScore(fit, t);
       if (o !== undefined) {
         own.push(o);
-        byTable.set(t.tableId, [...(byTable.get(t.tableId) ?? []), o]);
+        // Pushed, not copied: a copy per pair was quadratic (two minutes of the national build's report).
+        let scoresOfTable = byTable.get(t.tableId);
+        if (!scoresOfTable) byTable.set(t.tableId, (scoresOfTable = []));
+        scoresOfTable.push(o);
       }
       const d = t.derived !== undefined ? t.derived : derivedOf(fit.salCode)?.has(t.tableId) && t.own === undefined ? t.srmse : undefined;
       if (d !== undefined) derived.push(d);
