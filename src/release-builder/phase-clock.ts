@@ -16,8 +16,10 @@ export interface SynthesisPhaseFigures extends PhaseFigures {
   /** Time with a worker idle although areas were left, because the read-ahead was full (worker-pool.ts). */
   readonly window_full_seconds: number;
   /**
-   * What an area costs its worker, fitted by least squares over the areas: a fixed part and a
-   * part per person (CPU time), and the share of the workers' CPU the fixed parts add up to.
+   * What an area costs its worker: a fixed part and a part per person (CPU time), fitted by least
+   * squares over the smaller half of the areas (`areas` of them; over every area the few largest
+   * set the line and nationally its fixed part came out negative); and the share of all the
+   * workers' CPU the fixed parts of every area add up to.
    */
   readonly area_cost: { readonly areas: number; readonly fixed_ms: number; readonly per_person_us: number; readonly fixed_share: number } | null;
 }
@@ -58,21 +60,23 @@ export function synthesisPhase(main: PhaseFigures, pool: PoolStatistics): Synthe
   };
 }
 
-/** Least squares of CPU time on persons over the areas (null with fewer than two sizes). */
+/** Least squares of CPU time on persons over the smaller half of the areas (null with fewer than two sizes). */
 function areaCost(costs: PoolStatistics['jobCosts']): SynthesisPhaseFigures['area_cost'] {
-  const n = costs.length;
+  const bySize = [...costs].sort((a, b) => a.weight - b.weight);
+  const small = bySize.slice(0, Math.ceil(bySize.length / 2));
+  const n = small.length;
   if (n < 2) return null;
-  const meanX = costs.reduce((s, c) => s + c.weight, 0) / n;
-  const meanY = costs.reduce((s, c) => s + c.cpuMs, 0) / n;
+  const meanX = small.reduce((s, c) => s + c.weight, 0) / n;
+  const meanY = small.reduce((s, c) => s + c.cpuMs, 0) / n;
   let sxx = 0;
   let sxy = 0;
-  for (const c of costs) {
+  for (const c of small) {
     sxx += (c.weight - meanX) ** 2;
     sxy += (c.weight - meanX) * (c.cpuMs - meanY);
   }
   if (sxx === 0) return null;
   const slope = sxy / sxx;
   const fixed = meanY - slope * meanX;
-  const total = meanY * n;
-  return { areas: n, fixed_ms: round(fixed), per_person_us: round(slope * 1000), fixed_share: total > 0 ? Math.round((1000 * fixed * n) / total) / 1000 : 0 };
+  const total = costs.reduce((s, c) => s + c.cpuMs, 0);
+  return { areas: n, fixed_ms: round(fixed), per_person_us: round(slope * 1000), fixed_share: total > 0 ? Math.round((1000 * fixed * costs.length) / total) / 1000 : 0 };
 }

@@ -62,7 +62,8 @@ describe('buildRelease on generated demo inputs', () => {
       expect(w.busy_share).toBeGreaterThan(0);
       expect(w.busy_share).toBeLessThanOrEqual(1);
     }
-    expect(synthesize.area_cost!.areas).toBe(30);
+    // Fitted over the smaller half of the areas.
+    expect(synthesize.area_cost!.areas).toBe(15);
     expect(synthesize.area_cost!.per_person_us).toBeGreaterThan(0);
     // Inline, no worker threads: the synthesis is the main thread's.
     expect(inline.phases.synthesize.workers).toEqual([]);
