@@ -34,6 +34,14 @@ const searchItem = (s: SuburbInfo, fittedTo: FittedTo, population: PopulationBas
   quality_url: qualityPath(queryLevelOfArea(s.level), s.suburbId),
 });
 
+/** A search at a level the server is still building: 503 with when to retry (levelStillBuilding), not an empty answer. */
+export function searchLevelBuilding(deps: Pick<UseCaseDeps, 'pools'>, level: SearchQuery['level']): AppError | undefined {
+  const at = level ?? SEARCH_DEFAULTS.level;
+  const building = deps.pools.building;
+  if (building === undefined || !building.levels.includes(at)) return undefined;
+  return levelStillBuilding(at, { kind: 'unavailable', held: deps.pools.levels, building });
+}
+
 export function searchGeography(deps: Pick<UseCaseDeps, 'pools'>, input: SearchQuery): SearchResult {
   const found = deps.pools.search({
     query: input.query,

@@ -99,13 +99,15 @@ export async function completeInBackground(config: Config, servedDir: string, wh
   }
 }
 
+const FIRST_GUESS_SECONDS = 60;
+
 /**
  * The background build's seconds left, from its progress: the share of areas synthesized so far
- * against the time taken (the load before it and the write after are short beside it); a minute
- * until the first areas are done.
+ * against the time taken (the write after it is short beside it); a minute until the first
+ * areas are done (loading three levels of census/2021-gcp took 55–80 s at load 7–8, so a
+ * countdown from the start would tell clients to come back too soon).
  */
 function timeLeft(): { readonly progress: (phase: 'load' | 'synthesize' | 'write', done: number, total: number) => void; readonly secondsLeft: () => number } {
-  const started = performance.now();
   let synthesizing: number | undefined;
   let share = 0;
   return {
@@ -116,7 +118,7 @@ function timeLeft(): { readonly progress: (phase: 'load' | 'synthesize' | 'write
     },
     secondsLeft() {
       const now = performance.now();
-      if (synthesizing === undefined || share < 0.05) return Math.max(5, 60 - (now - started) / 1000);
+      if (synthesizing === undefined || share < 0.05) return FIRST_GUESS_SECONDS;
       return Math.min(600, Math.max(5, ((now - synthesizing) / 1000) * ((1 - share) / share) + 5));
     },
   };

@@ -99,6 +99,10 @@ describe('spq serve --inputs of several levels on a fresh data directory', () =>
       expect(error.detail).toMatch(/geography_level "sa2" is still being built on this server.*Retry after/);
       expect(Number(early.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
+    const search = await spq!.call('/geography/search?query=Darwin&level=sa2', { key });
+    expect(search.status).toBe(503);
+    expect(((await search.json()) as { error: string }).error).toBe('service_unavailable');
+    expect((await spq!.call('/geography/search?query=0800&level=postcode', { key })).status).toBe(200);
     const postcode = await spq!.call('/query/execute', { key, body: query('postcode', '0800') });
     expect(postcode.status).toBe(200);
     expect(((await postcode.json()) as Executed).metadata.version).toBe(FIRST_VERSION);
