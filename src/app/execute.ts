@@ -4,6 +4,7 @@
  * is refunded (execute/refund.ts).
  */
 import { OneAtATime } from './one-at-a-time.ts';
+import { withServedRelease } from './served-release.ts';
 import type { DatasetType, OutputFormat } from '../core/dataset.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { err, ok, type Result } from '../core/result.ts';
@@ -36,10 +37,12 @@ export interface ExecuteObserver {
  * the charge refunds it: a client is charged for a ready file or not at all.
  */
 export async function executeQuery(
-  deps: UseCaseDeps & { readonly executeObserver?: ExecuteObserver | undefined },
+  served: UseCaseDeps & { readonly executeObserver?: ExecuteObserver | undefined },
   log: OpsLog,
   input: ExecuteInput,
 ): Promise<Result<ExecuteOutcome, AppError>> {
+  // One release from the plan to the file, whatever the server switches to meanwhile.
+  const deps = withServedRelease(served);
   const planned = await planExecute(deps, input);
   if (!planned.ok) return planned;
   const plan = planned.value;

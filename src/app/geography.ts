@@ -1,4 +1,5 @@
 import { DATASET_TYPES, type DatasetType, type FittedTo, type GeographyLevel } from '../core/dataset.ts';
+import { levelStillBuilding } from './served-release.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { CodebookEntry, ResolvedSelection, ResolveFailure, SuburbInfo } from '../ports/pool-release.ts';
@@ -32,6 +33,14 @@ const searchItem = (s: SuburbInfo, fittedTo: FittedTo, population: PopulationBas
   pool_sizes: s.pools,
   quality_url: qualityPath(queryLevelOfArea(s.level), s.suburbId),
 });
+
+/** A search at a level the server is still building: 503 with when to retry (levelStillBuilding), not an empty answer. */
+export function searchLevelBuilding(deps: Pick<UseCaseDeps, 'pools'>, level: SearchQuery['level']): AppError | undefined {
+  const at = level ?? SEARCH_DEFAULTS.level;
+  const building = deps.pools.building;
+  if (building === undefined || !building.levels.includes(at)) return undefined;
+  return levelStillBuilding(at, { kind: 'unavailable', held: deps.pools.levels, building });
+}
 
 export function searchGeography(deps: Pick<UseCaseDeps, 'pools'>, input: SearchQuery): SearchResult {
   const found = deps.pools.search({
@@ -93,6 +102,8 @@ function resolveArea(pools: UseCaseDeps['pools'], id: string, level: GeographyLe
 const levelOfArea = (s: SuburbInfo): GeographyLevel => ({ sal: 'suburb', sa2: 'sa2', poa: 'postcode', lga: 'lga' } as const)[s.level];
 
 function areaNotFound(id: string, level: GeographyLevel, failure: ResolveFailure): AppError {
+  const building = levelStillBuilding(level, failure);
+  if (building) return building;
   if (failure.kind === 'unavailable') return appError('not_found', `This pool release holds no ${level} pools; it holds: ${failure.held.join(', ')}.`);
   if (failure.kind === 'ambiguous') return appError('not_found', `"${id}" names more than one ${level}; use one of: ${failure.choices.map((c) => `"${c}"`).join(', ')}.`);
   const hint = failure.suggestions.length > 0 ? ` Did you mean ${failure.suggestions.map((c) => `"${c}"`).join(', ')}?` : '';

@@ -2,6 +2,7 @@ import { appError, type AppError } from '../core/errors.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import type { PreviewResult } from '../wire/query.ts';
 import type { UseCaseDeps } from './deps.ts';
+import { withServedRelease } from './served-release.ts';
 import { implicateFor, requestedSeed } from './implicates.ts';
 import type { PreviewMemo, PricedQuery } from './preview-memo.ts';
 import { validateQuery, type QueryInput, type ValidatedQuery } from './query-validation.ts';
@@ -16,11 +17,12 @@ export type PreviewOutcome = PreviewResult;
  * pays for it then gets the very object it got before (frozen; the preview route keeps its JSON).
  */
 export async function previewQuery(
-  deps: Pick<UseCaseDeps, 'pools' | 'implicates' | 'accounts' | 'config' | 'clock'>,
+  served: Pick<UseCaseDeps, 'pools' | 'implicates' | 'accounts' | 'config' | 'clock'>,
   account: { readonly accountId: string; readonly creditsRemaining?: number; readonly sandbox?: boolean },
   input: QueryInput,
   memo?: PreviewMemo,
 ): Promise<Result<PreviewOutcome, AppError>> {
+  const deps = withServedRelease(served);
   const chosen = await implicateFor(deps, input.implicate);
   if (!chosen.ok) return chosen;
   if (input.seed !== undefined) {

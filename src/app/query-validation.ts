@@ -1,4 +1,5 @@
 import type { DatasetType, GeographyLevel, IncludeGeography, LinkedRecords } from '../core/dataset.ts';
+import { levelStillBuilding } from './served-release.ts';
 import { listed, OUTPUT_FORMAT_SPECS, OUTPUT_FORMATS, type OutputFormat } from '../core/formats.ts';
 import { appError, type AppError } from '../core/errors.ts';
 import { creditCost, creditCostOfRecords, householdRecords } from '../core/pricing.ts';
@@ -154,7 +155,7 @@ function resolveSelections(pools: PoolRelease, query: NormalizedQuery): Result<R
     if (seen.has(key)) return err(appError('validation_error', `The selection "${input}" is listed twice in geography_selections; list each geography once.`));
     seen.set(key, input);
     const resolved = pools.resolve(level, input);
-    if (!resolved.ok) return err(appError('validation_error', resolveFailureDetail(level, input, resolved.error)));
+    if (!resolved.ok) return err(levelStillBuilding(level, resolved.error) ?? appError('validation_error', resolveFailureDetail(level, input, resolved.error)));
     selections.push(resolved.value);
   }
   // Two spellings of one geography ("AUS" and "Australia", "vic" and "Victoria") are also a duplicate.

@@ -16,6 +16,7 @@ import { createLocalFileStore } from '../adapters/filestore/local.ts';
 import { createS3FileStore } from '../adapters/filestore/s3.ts';
 import { openImplicates } from '../adapters/pools/implicates.ts';
 import { openPoolRelease } from '../adapters/pools/release.ts';
+import { switchableRelease, type BuildingStatus } from '../adapters/pools/switchable.ts';
 import { createSmtpMailer } from '../adapters/mail/smtp.ts';
 import { noPayments } from '../adapters/payments/none.ts';
 import type { PaymentProvider } from '../ports/payments.ts';
@@ -31,7 +32,7 @@ import { publicBaseUrl, type Config } from '../config.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { FileStore } from '../ports/file-store.ts';
 import type { Mailer } from '../ports/mailer.ts';
-import type { PoolRelease } from '../ports/pool-release.ts';
+import type { PoolRelease, ServedNow } from '../ports/pool-release.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { UseCaseDeps } from '../app/deps.ts';
 
@@ -43,6 +44,13 @@ export interface Services extends UseCaseDeps {
   readonly poolDir: string;
   /** One line per port naming its adapter, for the start-up banner. */
   readonly description: readonly string[];
+  /**
+   * Serves the release in `dir` (opened and checked first) to every request from now on; queries
+   * under way finish on the one they started with, which stays open until close.
+   */
+  switchRelease(dir: string): Promise<void>;
+  /** The levels being built in the background, for /readyz and a query at one of them (undefined: none). */
+  setBuilding(status: BuildingStatus | undefined): void;
   close(): Promise<void>;
 }
 
@@ -129,22 +137,31 @@ function withExportDelay(pools: PoolRelease, ms: number, log: ServiceLog): PoolR
   };
 }
 
-/** Opens every adapter the config names; on failure closes what it had opened. */
-export async function composeServices(config: Config, log: ServiceLog, options: ComposeOptions = {}): Promise<Services> {
-  const clock = options.clock ?? systemClock;
-  const serverSecret = loadServerSecret(config);
-  const poolDir = await poolDirFor(config, log, options.demoRelease);
+/**
+ * A release and its implicates, opened to serve (checked against SPQ_POOL_VERSION and
+ * SPQ_POOL_CHECKSUM where given). Implicates 2..M open on first use, each checked like the
+ * release; the demo's appear while it is served.
+ */
+async function openServed(config: Config, dir: string, log: ServiceLog, expected: { readonly expectedVersion?: string | undefined; readonly expectedChecksum?: string | undefined }): Promise<ServedNow> {
   let opened: PoolRelease;
   try {
-    opened = await openPoolRelease(poolDir, { expectedVersion: config.poolVersion, expectedChecksum: config.poolChecksum, verify: config.poolVerify });
+    opened = await openPoolRelease(dir, { ...expected, verify: config.poolVerify });
   } catch (error) {
     // One line that says what was expected, what was found and where (the adapter's message).
     throw new Error(`refusing to serve: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const pools = withExportDelay(opened, config.testExportDelayMs, log);
-  // Implicates 2..M open on first use, each checked like the release; the demo's appear while it is served.
-  const implicates = openImplicates(poolDir, pools, { verify: config.poolVerify });
-  const closers: (() => Promise<void>)[] = [() => pools.close(), () => implicates.close()];
+  return { pools, implicates: openImplicates(dir, pools, { verify: config.poolVerify }) };
+}
+
+/** Opens every adapter the config names; on failure closes what it had opened. */
+export async function composeServices(config: Config, log: ServiceLog, options: ComposeOptions = {}): Promise<Services> {
+  const clock = options.clock ?? systemClock;
+  const serverSecret = loadServerSecret(config);
+  const poolDir = await poolDirFor(config, log, options.demoRelease);
+  const served = switchableRelease(await openServed(config, poolDir, log, { expectedVersion: config.poolVersion, expectedChecksum: config.poolChecksum }));
+  const { pools, implicates } = served;
+  const closers: (() => Promise<void>)[] = [() => served.close()];
   try {
     const accounts = await openAccountStore(config);
     closers.push(() => accounts.close());
@@ -191,6 +208,10 @@ export async function composeServices(config: Config, log: ServiceLog, options: 
       instanceId,
       poolDir,
       description,
+      async switchRelease(dir) {
+        served.switchTo(await openServed(config, dir, log, {}));
+      },
+      setBuilding: (status) => served.setBuilding(status),
       async close() {
         for (const close of closers.reverse()) await close().catch(() => undefined);
       },

@@ -51,8 +51,24 @@ export interface ResolvedSelection {
 export type ResolveFailure =
   | { readonly kind: 'unknown'; readonly suggestions: readonly string[] }
   | { readonly kind: 'ambiguous'; readonly choices: readonly string[] }
-  /** The release has no pools serving that level; `held` lists the levels it serves. */
-  | { readonly kind: 'unavailable'; readonly held: readonly GeographyLevel[] };
+  /**
+   * The release has no pools serving that level; `held` lists the levels it serves, and
+   * `building` is there when the level is being built in the background (served once it is).
+   */
+  | { readonly kind: 'unavailable'; readonly held: readonly GeographyLevel[]; readonly building?: BuildingLevels };
+
+/** Levels a server is still building in the background, and about when to ask again for them. */
+export interface BuildingLevels {
+  readonly levels: readonly GeographyLevel[];
+  /** A client's wait before asking again: the build's estimated time left (whole seconds, at least 1). */
+  readonly retryAfterSeconds: number;
+}
+
+/** The release serving at this moment, with its implicates: what one query uses from start to end. */
+export interface ServedNow {
+  readonly pools: PoolRelease;
+  readonly implicates: ImplicateSource | undefined;
+}
 
 /** A variable as the codebook gives it: what a file's column holds, without any area. */
 export interface CodebookEntry {
@@ -152,6 +168,14 @@ export interface PoolRelease {
   exportBundle(request: ExportBundleRequest): Promise<ExportResult>;
   /** What the quality pages read of the release (absent where the release cannot tell, e.g. a stand-in in tests). */
   readonly quality?: ReleaseQuality;
+  /** Levels still being built in the background, to be served by a release that replaces this one (absent: none). */
+  readonly building?: BuildingLevels | undefined;
+  /**
+   * A release that a server may switch while serving (a first level served while the rest is
+   * built): the one serving now. A query takes it once and keeps it to the end, so its rows are
+   * sampled and written from one release even when the switch happens meanwhile.
+   */
+  current?(): ServedNow;
   close(): Promise<void>;
 }
 

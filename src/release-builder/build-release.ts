@@ -355,6 +355,8 @@ async function synthesizeAreas(options: Omit<BuildOptions, 'poolsDir' | 'implica
   };
   let written = 0;
   const pool = await runJobsInOrder(jobs(), options.threads ?? defaultThreads(), async (outcome) => {
+    // Checked here too: the jobs are read well ahead (every one, for a small build), so the generator's check may be long past.
+    if (options.signal?.aborted) throw new BuildAborted();
     const { suburb, level, into } = areas[outcome.index]!;
     progress('synthesize', outcome.index + 1, areas.length);
     if ('failure' in outcome) {

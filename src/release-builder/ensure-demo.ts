@@ -5,8 +5,9 @@ import type { AreaLevel } from '../core/dataset.ts';
 import { generateDemoInputs } from '../demo/generate.ts';
 import { SHIPPED_DEMO_INPUTS, unpackInto } from '../demo/shipped-inputs.ts';
 import { BuildAborted, buildImplicate, buildRelease } from './build-release.ts';
-import { builtImplicates, newestRelease, poolsRoot } from '../adapters/pools/release-dirs.ts';
+import { builtImplicates, firstLevelRoot, newestRelease, poolsRoot } from '../adapters/pools/release-dirs.ts';
 import { DEMO_SEED, DEMO_VERSION } from './releases.ts';
+import { firstLevelOf, firstLevelVersion, levelWords } from './staged-start.ts';
 
 /** Real ABS inputs `spq serve --inputs DIR` builds its first release from, instead of the demo's. */
 export interface ReleaseInputs {
@@ -29,10 +30,7 @@ export async function ensureDemoRelease(config: Config, log: (line: string) => v
   if (config.poolDir) return config.poolDir;
   const existing = await newestRelease(config.dataDir);
   if (existing) return existing;
-  if (inputs) {
-    log(`no pool release in ${poolsRoot(config.dataDir)}: building ${inputs.levels.join(', ')} pools from ${inputs.inputsDir}${inputs.population ? `, sized to the estimated resident population in ${inputs.population.file}` : ''} (once; later starts reuse them)`);
-    return buildFirstRelease(config, log, { ...inputs, version: inputs.population?.year ? `census-2021-erp${inputs.population.year}.1` : CENSUS_VERSION });
-  }
+  if (inputs) return firstCensusRelease(config, log, inputs);
   const inputsDir = join(config.dataDir, 'demo-inputs');
   if (!existsSync(join(inputsDir, 'README.txt'))) {
     if (existsSync(SHIPPED_DEMO_INPUTS)) {
@@ -48,12 +46,38 @@ export async function ensureDemoRelease(config: Config, log: (line: string) => v
   return buildFirstRelease(config, log, { inputsDir, levels: ['sal'], version: DEMO_VERSION });
 }
 
-/** Builds the release into the data directory, logging every quarter of the areas and the areas left out. */
-async function buildFirstRelease(config: Config, log: (line: string) => void, what: ReleaseInputs & { readonly version: string }): Promise<string> {
+/** The version of the release `spq serve --inputs` builds from these inputs. */
+export const censusVersionOf = (inputs: ReleaseInputs): string => (inputs.population?.year ? `census-2021-erp${inputs.population.year}.1` : CENSUS_VERSION);
+
+/**
+ * A data directory with no complete release: one level alone is built first (staged-start.ts:
+ * the complete release follows in the background once the service listens), or the whole
+ * release when one level is asked for. A first level's release from an earlier start is served as it is.
+ */
+async function firstCensusRelease(config: Config, log: (line: string) => void, inputs: ReleaseInputs): Promise<string> {
+  const version = censusVersionOf(inputs);
+  const sized = inputs.population ? `, sized to the estimated resident population in ${inputs.population.file}` : '';
+  const first = firstLevelOf(inputs.levels);
+  if (first === undefined) {
+    log(`no pool release in ${poolsRoot(config.dataDir)}: building ${inputs.levels.join(', ')} pools from ${inputs.inputsDir}${sized} (once; later starts reuse them)`);
+    return buildFirstRelease(config, log, { ...inputs, version });
+  }
+  const firstVersion = firstLevelVersion(version, first);
+  const built = join(firstLevelRoot(config.dataDir), firstVersion);
+  if (existsSync(join(built, 'manifest.json'))) {
+    log(`no complete pool release in ${poolsRoot(config.dataDir)}: serving the ${levelWords([first])} an earlier start built while the rest is built again`);
+    return built;
+  }
+  log(`no pool release in ${poolsRoot(config.dataDir)}: building ${levelWords([first])} from ${inputs.inputsDir}${sized} first, served as soon as written; then ${levelWords(inputs.levels)} in the background (once; later starts reuse them)`);
+  return buildFirstRelease(config, log, { ...inputs, levels: [first], version: firstVersion }, firstLevelRoot(config.dataDir));
+}
+
+/** Builds the release into the data directory (or `into`), logging every quarter of the areas and the areas left out. */
+async function buildFirstRelease(config: Config, log: (line: string) => void, what: ReleaseInputs & { readonly version: string }, into = poolsRoot(config.dataDir)): Promise<string> {
   let lastShown = 0;
   const summary = await buildRelease({
     inputsDir: what.inputsDir,
-    poolsDir: poolsRoot(config.dataDir),
+    poolsDir: into,
     version: what.version,
     seed: DEMO_SEED,
     levels: what.levels,

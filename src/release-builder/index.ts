@@ -5,5 +5,6 @@
  * `spq serve` hands `ensureDemoRelease` to the composition root for a fresh data directory.
  */
 export { BuildAborted, BuildInputError, buildImplicate, buildRelease, type BuildSummary } from './build-release.ts';
-export { completeDemoImplicates, ensureDemoRelease } from './ensure-demo.ts';
+export { censusVersionOf, completeDemoImplicates, ensureDemoRelease } from './ensure-demo.ts';
+export { completeInBackground } from './staged-start.ts';
 export { DEMO_SEED, DEMO_VERSION } from './releases.ts';

@@ -17,4 +17,14 @@ export const ReadyResult = Type.Object({
   checksum: Type.String({
     description: 'Extension: content checksum of the pool release being served (hex SHA-256 of its manifest); every instance behind one load balancer shows the same',
   }),
+  levels: Type.Optional(
+    Type.Array(Type.String(), { description: 'Extension: the geography levels served now (suburb, sa2, postcode, lga, state, australia)' }),
+  ),
+  building: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'Extension: geography levels still being built in the background (`spq serve --inputs` with several levels serves its first one while it builds the rest); a query at one of them gets 503 service_unavailable with Retry-After until it is served. Empty once every level is served',
+    }),
+  ),
+  building_seconds_left: Type.Optional(Type.Integer({ minimum: 1, description: 'Extension: with `building` not empty, the estimated seconds until those levels are served' })),
 });

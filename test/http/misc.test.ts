@@ -131,7 +131,8 @@ describe('operations and documents', () => {
     expect(health.headers.get('x-request-id')).toMatch(/^req_[0-9A-Za-z]{16}$/);
     const ready = await s.call('/readyz');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: true, rate_limiter: true, pool_release: true, io_pool: true }, version: 'test-2021.1', checksum: s.pools.checksum });
+    // levels and building (issue 42): what is served, and nothing building for a release served whole.
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: true, rate_limiter: true, pool_release: true, io_pool: true }, version: 'test-2021.1', checksum: s.pools.checksum, levels: [...s.pools.levels], building: [] });
   });
 
   it('serves the OpenAPI 3.1 document, identical to the committed docs/openapi.json, and /docs', async () => {

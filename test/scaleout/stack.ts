@@ -62,9 +62,9 @@ export interface SpqProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `node bin/spq.js serve --port P` and waits until it listens (its "listening on" line). */
-export async function startSpq(env: NodeJS.ProcessEnv, port: number, timeoutMs = 120_000): Promise<SpqProcess> {
-  const child = spawn(process.execPath, [SPQ, 'serve', '--port', String(port)], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `node bin/spq.js serve --port P [args…]` and waits until it listens (its "listening on" line). */
+export async function startSpq(env: NodeJS.ProcessEnv, port: number, timeoutMs = 120_000, args: readonly string[] = []): Promise<SpqProcess> {
+  const child = spawn(process.execPath, [SPQ, 'serve', '--port', String(port), ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let exit: number | null | 'signal' = null;
   const exited = new Promise<void>((done) =>

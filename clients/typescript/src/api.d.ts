@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness: database, rate limiter, pool release and file I/O usable, not shutting down
-         * @description Answers 200 when this instance can serve queries (database, rate limiter and pool release usable, file I/O not starved, not draining), 503 otherwise: for a load balancer's readiness probe. Needs no key.
+         * @description Answers 200 when this instance can serve queries (database, rate limiter and pool release usable, file I/O not starved, not draining), 503 otherwise: for a load balancer's readiness probe. Needs no key. `levels` lists the geography levels served now and `building` those still being built in the background (200 as soon as one level serves).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -649,6 +649,12 @@ export interface components {
             version: string;
             /** @description Extension: content checksum of the pool release being served (hex SHA-256 of its manifest); every instance behind one load balancer shows the same */
             checksum: string;
+            /** @description Extension: the geography levels served now (suburb, sa2, postcode, lga, state, australia) */
+            levels?: string[];
+            /** @description Extension: geography levels still being built in the background (`spq serve --inputs` with several levels serves its first one while it builds the rest); a query at one of them gets 503 service_unavailable with Retry-After until it is served. Empty once every level is served */
+            building?: string[];
+            /** @description Extension: with `building` not empty, the estimated seconds until those levels are served */
+            building_seconds_left?: number;
         };
         /** @description Error */
         ErrorBody: {
@@ -1006,6 +1012,19 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorBody"];
                 };
             };
+            /** @description The geography level asked for is still being built on this server (a first start on real census inputs serves its first level meanwhile; GET /readyz lists it under building); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     executeQuery: {
@@ -1166,7 +1185,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorBody"];
                 };
             };
-            /** @description The server is shutting down, or stalled while running the query (which was then cancelled and not charged); retry shortly */
+            /** @description The server is shutting down, or stalled while running the query (which was then cancelled and not charged), or the geography level asked for is still being built on this server (GET /readyz lists it under building); nothing charged, retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1722,6 +1741,19 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorBody"];
                 };
             };
+            /** @description The geography level asked for is still being built on this server (a first start on real census inputs serves its first level meanwhile; GET /readyz lists it under building); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listVariables: {
@@ -1871,6 +1903,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorBody"];
+                };
+            };
+            /** @description The geography level asked for is still being built on this server (a first start on real census inputs serves its first level meanwhile; GET /readyz lists it under building); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

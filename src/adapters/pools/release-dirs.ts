@@ -5,6 +5,13 @@ import { join } from 'node:path';
 /** Where pool releases live in a data directory: <dataDir>/pools/<version>/. */
 export const poolsRoot = (dataDir: string): string => join(dataDir, 'pools');
 
+/**
+ * Where `spq serve --inputs` of several levels keeps the release of the level it serves first
+ * until the complete one is built (src/release-builder/staged-start.ts): <dataDir>/pools/.first-level/<version>.
+ * newestRelease never picks it: it has no manifest.json of its own.
+ */
+export const firstLevelRoot = (dataDir: string): string => join(poolsRoot(dataDir), '.first-level');
+
 /** The newest complete release under <dataDir>/pools (one with a manifest), or undefined. */
 export async function newestRelease(dataDir: string): Promise<string | undefined> {
   const root = poolsRoot(dataDir);

@@ -1,9 +1,12 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import type { Command } from 'commander';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceLog, Services } from '../../main/compose.ts';
 import { loadConfig } from '../../config.ts';
-import { poolsRoot } from '../../adapters/pools/release-dirs.ts';
+import { firstLevelRoot, poolsRoot } from '../../adapters/pools/release-dirs.ts';
+import { QUERY_LEVEL_OF_AREA } from '../../core/dataset.ts';
 import { DEMO_VERSION } from '../../release-builder/releases.ts'; // a constant only: the builder loads when it is needed
 import { configOverrides, parseLevels, populationOption, portOption } from '../options.ts';
 
@@ -63,6 +66,10 @@ async function serve(options: ServeOptions): Promise<void> {
   const inputs = options.inputs !== undefined ? { inputsDir: options.inputs, levels, ...(population ? { population } : {}) } : undefined;
   const demoRelease = async (c: typeof config, log: (line: string) => void) => (await import('../../release-builder/index.ts')).ensureDemoRelease(c, log, inputs);
   const services = await composeServices(config, startupLog.serviceLog, { demoRelease });
+  // Serving a first level: the others are building from the moment it listens (/readyz, a query at one of them).
+  if (inputs !== undefined && isFirstLevel(config, services.poolDir)) {
+    services.setBuilding({ levels: inputs.levels.map((l) => QUERY_LEVEL_OF_AREA[l]).filter((l) => !services.pools.levels.includes(l)), secondsLeft: () => 60 });
+  }
   const drain = new Drain();
   const app = buildApp({ ...services, logger: { level: config.logLevel }, drain });
   const opsLog = opsLogOf(app);
@@ -85,12 +92,14 @@ async function serve(options: ServeOptions): Promise<void> {
   const stopSweeper = maintenance.startSweeper(services, opsLog, SWEEP_INTERVAL_MS);
   const stopBuilding = new AbortController();
   const implicatesBuilt = buildDemoImplicates(config, services, app, stopBuilding.signal);
+  const levelsBuilt = buildRemainingLevels(config, services, inputs, stopBuilding.signal);
   await untilSignalled((signal) => {
     say(`${signal}: finishing ${drain.inFlight} running execute(s), refusing new ones`);
     return (async () => {
       stopBuilding.abort();
       await drain.drain();
       await implicatesBuilt;
+      await levelsBuilt;
       await app.close();
       await stopSweeper();
       await releaseLease();
@@ -186,6 +195,29 @@ function buildDemoImplicates(config: Config, services: Services, app: App, signa
     .then(({ completeDemoImplicates }) => completeDemoImplicates(config, services.poolDir, (line) => app.log.info(line), signal))
     .catch((error: unknown) => app.log.error({ err: error }, 'building the demo implicates failed; the release serves those it has'));
 }
+
+/**
+ * `--inputs` with several levels on a data directory without the complete release: the service
+ * listens serving one level, and the complete release is built in the background and served in
+ * its place (the release builder's completeInBackground). Loaded only then: a start on a complete
+ * release loads no synthesis (it only removes the first level's release an earlier start left).
+ */
+function buildRemainingLevels(config: Config, services: Services, inputs: import('../../release-builder/ensure-demo.ts').ReleaseInputs | undefined, signal: AbortSignal): Promise<unknown> {
+  if (inputs === undefined || inputs.levels.length < 2 || !existsSync(firstLevelRoot(config.dataDir))) return Promise.resolve();
+  if (!isFirstLevel(config, services.poolDir)) return rm(firstLevelRoot(config.dataDir), { recursive: true, force: true }).catch(() => undefined);
+  return import('../../release-builder/index.ts')
+    .then(({ completeInBackground, censusVersionOf, DEMO_SEED }) =>
+      completeInBackground(config, services.poolDir, { ...inputs, version: censusVersionOf(inputs), seed: DEMO_SEED }, {
+        log: say,
+        signal,
+        building: (status) => services.setBuilding(status),
+        serve: (dir) => services.switchRelease(dir),
+      }),
+    )
+    .catch((error: unknown) => say(`building the remaining levels failed; serving what was built: ${error instanceof Error ? error.message : String(error)}`));
+}
+
+const isFirstLevel = (config: Config, poolDir: string): boolean => poolDir.startsWith(firstLevelRoot(config.dataDir) + sep);
 
 /** Waits for SIGINT or SIGTERM, then runs `stop` once (a second signal is left to Node's default). */
 function untilSignalled(stop: (signal: string) => Promise<void>): Promise<void> {

@@ -13,7 +13,7 @@ export const schema = {
   security: bearerSecurity,
   params: VariablesParams,
   querystring: VariablesQuery,
-  response: { 200: VariablesResult, 404: ErrorBody, ...authenticatedErrors() },
+  response: { 200: VariablesResult, 404: ErrorBody, 503: { ...ErrorBody, description: 'The geography level asked for is still being built on this server (a first start on real census inputs serves its first level meanwhile; GET /readyz lists it under building); retry after Retry-After seconds' }, ...authenticatedErrors() },
 } as const;
 
 export const handler = (deps: AppDeps) => async (request: RequestOf<typeof schema>, reply: ReplyOf<typeof schema>) => {

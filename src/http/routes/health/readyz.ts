@@ -6,7 +6,7 @@ export const schema = {
   operationId: 'getReadiness',
   security: [],
   summary: 'Readiness: database, rate limiter, pool release and file I/O usable, not shutting down',
-  description: "Answers 200 when this instance can serve queries (database, rate limiter and pool release usable, file I/O not starved, not draining), 503 otherwise: for a load balancer's readiness probe. Needs no key.",
+  description: "Answers 200 when this instance can serve queries (database, rate limiter and pool release usable, file I/O not starved, not draining), 503 otherwise: for a load balancer's readiness probe. Needs no key. `levels` lists the geography levels served now and `building` those still being built in the background (200 as soon as one level serves).",
   tags: ['operations'],
   response: { 200: ReadyResult, 503: ReadyResult },
 } as const;
@@ -42,12 +42,17 @@ export const handler = (deps: AppDeps) => async (_request: RequestOf<typeof sche
     safely(() => deps.pools.search({ query: 'a', level: 'suburb', limit: 1 }).total >= 0),
     ioPoolAnswers(deps.config.dataDir, deps.config.readyIoMs),
   ]);
+  // Ready as soon as one level serves: the levels still building are named, not waited for.
+  const building = deps.pools.building;
   const ready = database && rateLimiter && poolRelease && ioPool && !deps.drain.draining;
   return reply.code(ready ? 200 : 503).send({
     status: ready ? 'ready' : 'not_ready',
     checks: { database, rate_limiter: rateLimiter, pool_release: poolRelease, io_pool: ioPool },
     version: deps.pools.version,
     checksum: deps.pools.checksum,
+    levels: [...deps.pools.levels],
+    building: [...(building?.levels ?? [])],
+    ...(building ? { building_seconds_left: building.retryAfterSeconds } : {}),
   });
 };
 

@@ -22,7 +22,7 @@ export const schemaFor = (downloadTtlDays: number) => ({
     402: InsufficientCreditsBody,
     409: { ...ErrorBody, description: 'The same Idempotency-Key is still running' },
     422: { ...ErrorBody, description: 'Logically invalid query, or an Idempotency-Key reused with another body' },
-    503: { ...ErrorBody, description: 'The server is shutting down, or stalled while running the query (which was then cancelled and not charged); retry shortly' },
+    503: { ...ErrorBody, description: 'The server is shutting down, or stalled while running the query (which was then cancelled and not charged), or the geography level asked for is still being built on this server (GET /readyz lists it under building); nothing charged, retry after Retry-After seconds' },
     ...authenticatedErrors(),
   },
 }) as const;

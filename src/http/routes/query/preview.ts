@@ -1,7 +1,7 @@
 import { QUERY_BODY_LIMIT } from '../../body-limits.ts';
 import { previewQuery } from '../../../app/preview.ts';
 import { DEFAULT_MEMO_BOUNDS, PreviewMemo } from '../../../app/preview-memo.ts';
-import { authenticatedErrors, bearerSecurity } from '../../../wire/common.ts';
+import { authenticatedErrors, bearerSecurity, ErrorBody } from '../../../wire/common.ts';
 import { PreviewInvalid, PreviewResult, QueryRequest } from '../../../wire/query.ts';
 import { principalOf } from '../../plugins/authenticate.ts';
 import { appErrorOf, sendError } from '../../errors.ts';
@@ -15,7 +15,7 @@ export const schema = {
   tags: ['query'],
   security: bearerSecurity,
   body: QueryRequest,
-  response: { 200: PreviewResult, 422: PreviewInvalid, ...authenticatedErrors() },
+  response: { 200: PreviewResult, 422: PreviewInvalid, 503: { ...ErrorBody, description: 'The geography level asked for is still being built on this server (a first start on real census inputs serves its first level meanwhile; GET /readyz lists it under building); retry after Retry-After seconds' }, ...authenticatedErrors() },
 } as const;
 
 /**

@@ -4,6 +4,7 @@
  * behind the account area's session (/console/quality/areas/{level}/{id}: the same path under /console). Free of credits. Each page
  * is made once per release and kept (the release is immutable): later requests are a lookup.
  */
+import { withServedRelease } from '../../../app/served-release.ts';
 import type { FastifyReply } from 'fastify';
 import { GEOGRAPHY_LEVELS, type GeographyLevel } from '../../../core/dataset.ts';
 import { appError, type AppError } from '../../../core/errors.ts';
@@ -42,7 +43,9 @@ function cached(pools: PoolRelease, key: string, make: () => Promise<Result<Made
 const levelOf = (level: string): GeographyLevel | undefined => GEOGRAPHY_LEVELS.find((l) => l === level);
 
 /** An area's page: its model made into HTML once per release. */
-export function areaPage(deps: AppDeps, level: string, id: string): Promise<Result<Made, AppError>> {
+export function areaPage(served: AppDeps, level: string, id: string): Promise<Result<Made, AppError>> {
+  // The release serving now, for the page and as its cache's key (a server may switch releases once).
+  const deps = withServedRelease(served);
   const known = levelOf(level);
   if (known === undefined || id.length === 0 || id.length > 200) return Promise.resolve({ ok: false, error: appError('not_found', `No quality page for ${level} "${id.slice(0, 200)}": the level is one of ${GEOGRAPHY_LEVELS.join(', ')}.`) });
   return cached(deps.pools, `area|${known}|${id.toLowerCase()}`, async () => {
@@ -52,7 +55,8 @@ export function areaPage(deps: AppDeps, level: string, id: string): Promise<Resu
 }
 
 /** The release's page, made once per release. */
-export function releasePage(deps: Pick<AppDeps, 'pools'>, options: { readonly offline?: boolean } = {}): Promise<Result<Made, AppError>> {
+export function releasePage(served: Pick<AppDeps, 'pools'>, options: { readonly offline?: boolean } = {}): Promise<Result<Made, AppError>> {
+  const deps = withServedRelease(served);
   const make = async (): Promise<Result<Made, AppError>> => {
     const model = await releaseQuality(deps);
     return model.ok ? { ok: true, value: { title: `Release ${model.value.release.version}: fit to the census`, body: releaseQualityBody(model.value, options) } } : model;
