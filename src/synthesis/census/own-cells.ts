@@ -295,10 +295,10 @@ function baseCellsOnce(spec: TableSpec, relations: readonly PartWhole[]): readon
  * figure is no constraint. In place.
  */
 export function rake(values: Float64Array, fixed: Uint8Array, relations: readonly PartWhole[], passes = 50): void {
-  // What no pass changes is found once: fixed figures are never scaled and a finite figure stays
-  // finite (scaled by a finite factor), so each whole's fixed parts' sum, and so what its free
-  // parts must share, is a constant; each pass sums only the free parts (in the same order, so
-  // the figures are the same to the last bit as summing them all each pass).
+  // What no pass changes is found once: fixed figures are never scaled and a figure not finite is
+  // never scaled finite, so each whole's fixed parts' sum, and so what its free parts must share,
+  // is a constant; each pass looks only at the free parts that started finite (in the same order,
+  // so the figures are the same to the last bit as looking at every part each pass).
   const needs: number[] = [];
   const freeStart: number[] = [0];
   const free: number[] = [];
@@ -322,11 +322,14 @@ export function rake(values: Float64Array, fixed: Uint8Array, relations: readonl
       const from = freeStart[r]!;
       const to = freeStart[r + 1]!;
       let freeSum = 0;
-      for (let k = from; k < to; k++) freeSum += values[freeParts[k]!]!;
+      for (let k = from; k < to; k++) {
+        const v = values[freeParts[k]!]!;
+        if (Number.isFinite(v)) freeSum += v;
+      }
       const need = needs[r]!;
       if (!(freeSum > 0) || Math.abs(need - freeSum) < 1e-9) continue;
       const factor = need / freeSum;
-      for (let k = from; k < to; k++) values[freeParts[k]!]! *= factor;
+      for (let k = from; k < to; k++) if (Number.isFinite(values[freeParts[k]!]!)) values[freeParts[k]!]! *= factor;
       moved = Math.max(moved, Math.abs(need - freeSum));
     }
     if (moved < 0.01) return;
