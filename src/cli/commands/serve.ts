@@ -6,7 +6,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceLog, Services } from '../../main/compose.ts';
 import { loadConfig } from '../../config.ts';
 import { firstLevelRoot, poolsRoot } from '../../adapters/pools/release-dirs.ts';
-import { QUERY_LEVEL_OF_AREA } from '../../core/dataset.ts';
 import { DEMO_VERSION } from '../../release-builder/releases.ts'; // a constant only: the builder loads when it is needed
 import { configOverrides, parseLevels, populationOption, portOption } from '../options.ts';
 
@@ -53,11 +52,12 @@ type OpsLog = import('../../app/deps.ts').OpsLog;
 async function serve(options: ServeOptions): Promise<void> {
   const levels = parseLevels(options.levels);
   // Loaded here, not at the top: `spq --help` and the other commands do not load the server.
-  const [{ composeServices, publicBaseUrl }, { Drain }, maintenance, { buildApp }] = await Promise.all([
+  const [{ composeServices, publicBaseUrl }, { Drain }, maintenance, { buildApp }, { QUERY_LEVEL_OF_AREA }] = await Promise.all([
     import('../../main/compose.ts'),
     import('../../app/drain.ts'),
     import('../../app/maintenance.ts'),
     import('../../http/app.ts'),
+    import('../../core/dataset.ts'),
   ]);
   const config = loadConfig(process.env, configOverrides(options));
   const startupLog = logToStderrUntilListening();
