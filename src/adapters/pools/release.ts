@@ -13,7 +13,7 @@ import { companionNameOf, OUTPUT_FORMAT_SPECS } from '../../core/formats.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sample.ts';
 import type { ExportBundleRequest, ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
-import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
+import { RELEASE_FILES, shareRepeatedValues, type Catalog, type CatalogSuburb } from './catalog.ts';
 import { LINK_FILES, OpenColumnFile, columnFile, type ColumnFile, type ColumnKind, type ColumnReader } from './columns.ts';
 import { compactor } from './compaction.ts';
 import { codebookEntryOf, dictionaryPathOf } from './dictionary.ts';
@@ -53,6 +53,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
   if (catalog.format !== 1 || catalog.version !== manifest.version) {
     throw new Error(`pool release ${dir}: catalog version "${catalog.version}" does not match manifest version "${manifest.version}"`);
   }
+  shareRepeatedValues(catalog.suburbs);
 
   // One info object per area, indexed as it is (no copy with the catalog entry beside it: at
   // 20,827 areas every object kept per area is old-space the collector marks on each full GC),
