@@ -5,9 +5,11 @@
  * memory is short. Measured on the national four-level release, a server at idle after two
  * small executes held 330 MB private of which 45 MB were live objects; one memory-reducing
  * collection took it back to ~100 MB below that (docs/performance.md, "Serving the four-level
- * release"). So when the last export in flight ends, and once after a release opens, a
- * collection that shrinks the heap runs a moment later, if nothing else has started by then:
- * a pause of tens of ms after work that took seconds, never in the middle of it.
+ * release"). So when the last export in flight ends, a collection that shrinks the heap runs a
+ * moment later if nothing else has started by then: a pause of tens of ms after work that took
+ * seconds, never in the middle of it. Not after a release opens: there it ran into the rest of
+ * start-up and delayed /readyz by up to 2 s at load 5–6, and the first export's collection
+ * takes back what opening left anyway.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

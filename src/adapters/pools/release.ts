@@ -196,8 +196,6 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
       for (const file of files) file.close();
     },
   };
-  // What parsing the catalog and building the index left committed goes back once open.
-  compactor.soon();
   return release;
 }
 
