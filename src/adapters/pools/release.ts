@@ -13,8 +13,9 @@ import { companionNameOf, OUTPUT_FORMAT_SPECS } from '../../core/formats.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import { poolSizeOf, sampleRows, type RowRange } from '../../core/sampling/sample.ts';
 import type { ExportBundleRequest, ExportRequest, PoolRelease, ResolveFailure, ResolvedSelection, SearchQuery, SuburbInfo, VariableEntry } from '../../ports/pool-release.ts';
-import { RELEASE_FILES, type Catalog, type CatalogSuburb } from './catalog.ts';
+import { RELEASE_FILES, shareRepeatedValues, type Catalog, type CatalogSuburb } from './catalog.ts';
 import { LINK_FILES, OpenColumnFile, columnFile, type ColumnFile, type ColumnKind, type ColumnReader } from './columns.ts';
+import { compactor } from './compaction.ts';
 import { codebookEntryOf, dictionaryPathOf } from './dictionary.ts';
 import { exportRows } from './export.ts';
 import type { DatasetColumns } from './file-shape.ts';
@@ -23,6 +24,9 @@ import type { ParquetEncoding } from './parquet.ts';
 import { ZipWriter } from './zip.ts';
 import { releaseQuality } from './release-quality.ts';
 import type { ExportResult } from '../../ports/pool-release.ts';
+
+/** An area as the release serves and indexes it: its memberships always present. */
+type IndexedInfo = SuburbInfo & Pick<CatalogSuburb, 'postcodes' | 'lgas'>;
 
 export interface OpenPoolReleaseOptions {
   /** Refuse a release whose manifest names another version. */
@@ -49,23 +53,25 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
   if (catalog.format !== 1 || catalog.version !== manifest.version) {
     throw new Error(`pool release ${dir}: catalog version "${catalog.version}" does not match manifest version "${manifest.version}"`);
   }
+  shareRepeatedValues(catalog.suburbs);
 
-  const entries = catalog.suburbs.map((c) => {
-    const info: SuburbInfo = {
-      level: c.level ?? 'sal',
-      salCode: c.salCode, suburbId: c.suburbId, name: c.name, state: c.state, postcode: c.postcode,
-      lga: c.lga, lgaCode: c.lgaCode, gccsa: c.gccsa, smallSuburb: c.smallSuburb, pools: c.pools,
-      postcodes: c.postcodes, lgas: c.lgas,
-      ...(c.censusPersons !== undefined ? { censusPersons: c.censusPersons } : {}), ...(c.estimatedPersons !== undefined ? { estimatedPersons: c.estimatedPersons } : {}),
-      // The geography API's sa2 is a suburb's (a postal area's or LGA's SA2 is for the files' sa2 columns).
-      ...(c.sa2 && (c.level ?? 'sal') === 'sal' ? { sa2: c.sa2 } : {}), ...(c.largestSuburbs ? { largestSuburbs: c.largestSuburbs } : {}),
-    };
-    return { ...info, postcodes: c.postcodes, lgas: c.lgas, catalog: c, info };
-  });
-  const index: GeographyIndex<(typeof entries)[number]> = buildGeographyIndex(entries);
-  const catalogOf = new Map<SuburbInfo, CatalogSuburb>(entries.map((e) => [e.info, e.catalog]));
-  const bySal = new Map(catalog.suburbs.map((c) => [c.salCode, c]));
-  const ordinalOf = new Map(catalog.suburbs.map((c, i) => [c.salCode, i]));
+  // One info object per area, indexed as it is (no copy with the catalog entry beside it: at
+  // 20,827 areas every object kept per area is old-space the collector marks on each full GC),
+  // and one map from it to its catalog entry and ordinal.
+  const infos = catalog.suburbs.map((c): IndexedInfo => ({
+    level: c.level ?? 'sal',
+    salCode: c.salCode, suburbId: c.suburbId, name: c.name, state: c.state, postcode: c.postcode,
+    lga: c.lga, lgaCode: c.lgaCode, gccsa: c.gccsa, smallSuburb: c.smallSuburb, pools: c.pools,
+    postcodes: c.postcodes, lgas: c.lgas,
+    ...(c.censusPersons !== undefined ? { censusPersons: c.censusPersons } : {}), ...(c.estimatedPersons !== undefined ? { estimatedPersons: c.estimatedPersons } : {}),
+    // The geography API's sa2 is a suburb's (a postal area's or LGA's SA2 is for the files' sa2 columns).
+    ...(c.sa2 && (c.level ?? 'sal') === 'sal' ? { sa2: c.sa2 } : {}), ...(c.largestSuburbs ? { largestSuburbs: c.largestSuburbs } : {}),
+  }));
+  const index: GeographyIndex<IndexedInfo> = buildGeographyIndex(infos);
+  const ordinalOfInfo = new Map<SuburbInfo, number>(infos.map((info, i) => [info, i]));
+  const ordinalOfSal = new Map(catalog.suburbs.map((c, i) => [c.salCode, i]));
+  /** An area's catalog ordinal: its own info object's, else (an info made elsewhere) its code's. */
+  const ordinalOf = (s: SuburbInfo): number | undefined => ordinalOfInfo.get(s) ?? ordinalOfSal.get(s.salCode);
 
   const columns = {} as Record<DatasetType, DatasetColumns>;
   const files: OpenColumnFile[] = [];
@@ -96,7 +102,8 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
   let closed = false;
 
   const catalogSuburbOf = (s: SuburbInfo): CatalogSuburb => {
-    const c = catalogOf.get(s) ?? bySal.get(s.salCode);
+    const o = ordinalOf(s);
+    const c = o === undefined ? undefined : catalog.suburbs[o];
     if (!c) throw new Error(`suburb ${s.salCode} is not in pool release ${catalog.version}`);
     return c;
   };
@@ -108,7 +115,7 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
   const asFailure = (f: ResolveFailure): ResolveFailure => f;
   const suburb = (suburbId: string): Result<SuburbInfo, ResolveFailure> => {
     const r = findArea(index, suburbId);
-    return r.ok ? ok(r.value.suburbs[0]!.info) : err(asFailure(r.error));
+    return r.ok ? ok(r.value.suburbs[0]!) : err(asFailure(r.error));
   };
 
   const release: PoolRelease = {
@@ -121,14 +128,14 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
     resolve(level: GeographyLevel, selection: string) {
       const r = resolveGeography(index, level, selection);
       if (!r.ok) return err(r.error);
-      return ok({ level, input: selection, canonical: r.value.canonical, suburbs: r.value.suburbs.map((e) => e.info) });
+      return ok({ level, input: selection, canonical: r.value.canonical, suburbs: r.value.suburbs });
     },
 
     suburb,
 
     search(query: SearchQuery) {
       const { results, total } = searchGeography(index, query);
-      return { results: results.map((e) => e.info), total };
+      return { results, total };
     },
 
     variables(selection: ResolvedSelection, dataset: DatasetType): readonly VariableEntry[] {
@@ -159,21 +166,26 @@ export async function openPoolRelease(dir: string, options: OpenPoolReleaseOptio
 
     async export(request: ExportRequest) {
       if (closed) throw new Error('pool release is closed');
+      // The heap this export grows is handed back once no export is running (compaction.ts).
+      const ended = compactor.begin();
       try {
-        const parts = request.parts.map((p) => ({ rows: p.rows, suburbOrdinals: p.selection.suburbs.map((s) => ordinalOf.get(s.salCode)!), label: p.selection.input }));
+        const parts = request.parts.map((p) => ({ rows: p.rows, suburbOrdinals: p.selection.suburbs.map((s) => ordinalOfSal.get(s.salCode)!), label: p.selection.input }));
         return await exportRows(catalog, request.dataset, columns[request.dataset], parts, request, columns, options.parquetEncoding);
       } catch (error) {
         // Never leave a half-written file behind for the caller to serve by mistake.
         await rm(request.destPath, { force: true });
         await rm(dictionaryPathOf(request.destPath), { force: true });
         throw error;
+      } finally {
+        ended();
       }
     },
 
     exportBundle: (request: ExportBundleRequest) => exportBundle(release, request),
 
     quality: releaseQuality(dir, manifest, catalog, columns, (salCode) => {
-      const c = bySal.get(salCode);
+      const o = ordinalOfSal.get(salCode);
+      const c = o === undefined ? undefined : catalog.suburbs[o];
       if (!c) throw new Error(`area ${salCode} is not in pool release ${catalog.version}`);
       return c;
     }),

@@ -50,7 +50,8 @@ async function writeParquetFile({ catalog, shape, batches, dictionary, request, 
   const ordinal = new Set(shape.fileColumns.filter(isOrdinal).map((c) => c.name));
   const columns: ParquetColumn[] = streamedColumns(shape).map((c) => (c.kind === 'coded' ? { ...c, ordered: ordinal.has(c.name) } : c));
   const keyValue = { ...request.metadata, dictionary: JSON.stringify(dictionary) };
-  await writeParquet({ destPath: request.destPath, columns, batches, keyValue, ...(parquetEncoding === undefined ? {} : { encoding: parquetEncoding }) });
+  const rows = shape.parts.reduce((n, p) => n + p.rows.length, 0);
+  await writeParquet({ destPath: request.destPath, columns, batches, keyValue, rows, ...(parquetEncoding === undefined ? {} : { encoding: parquetEncoding }) });
 }
 
 /** The data sheet, then the dictionary, the columns' meanings and the query metadata as sheets of their own. */

@@ -214,4 +214,16 @@ describe('parquet writer', () => {
     expect(hereWithMetadata).toBe(n);
     expect(byDefault.equals(await readFile(join(tmp, 'here-meta.parquet')))).toBe(true);
   });
+
+  it('a file announced smaller than a row group (buffers of its own size) has the same bytes, and more rows than announced fail', async () => {
+    const write = async (name: string, extra: { rows?: number; encoding?: 'thread' | 'here' }) => {
+      await writeParquet({ destPath: join(tmp, name), columns, batches: batches(), keyValue: { seed: '42' }, ...extra });
+      return readFile(join(tmp, name));
+    };
+    const unannounced = await write('whole.parquet', {});
+    expect((await write('announced.parquet', { rows: n })).equals(unannounced)).toBe(true);
+    expect((await write('announced-thread.parquet', { rows: n, encoding: 'thread' })).equals(unannounced)).toBe(true);
+    await expect(write('short.parquet', { rows: n - 1 })).rejects.toThrow(/more rows than the 6220 announced/);
+    await expect(readFile(join(tmp, 'short.parquet'))).rejects.toThrow(/ENOENT/);
+  });
 });
