@@ -1,12 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { chooseInputTableStrengths, type TableStrengthArea } from '../synthesis/pipeline/borrowing.ts';
+import { chooseInputTableStrengths, type StrengthRequest } from '../synthesis/pipeline/borrowing.ts';
 
 /** Worker thread: chooses one input table's borrowing strengths over a level's areas (pipeline/borrowing.ts) per message. */
-export interface StrengthRequest {
-  readonly tableId: string;
-  readonly areas: readonly TableStrengthArea[];
-  readonly significance?: number;
-}
 
 if (!parentPort) throw new Error('strength-worker.ts runs as a worker thread');
 const port = parentPort;

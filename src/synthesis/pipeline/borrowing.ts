@@ -55,6 +55,13 @@ export function chooseInputTableStrengths(tableId: string, areas: readonly Table
 
 export type { BandStrengths, TableStrengthArea };
 
+/** One input table's strengths to choose, as plain data that can cross to a worker thread (release-builder/strength-worker.ts). */
+export interface StrengthRequest {
+  readonly tableId: string;
+  readonly areas: readonly TableStrengthArea[];
+  readonly significance?: number;
+}
+
 /** One input table's strength choice over a level: what a worker thread is handed (areas gathered when it is sent). */
 export interface TableStrengthTask {
   readonly tableId: string;
