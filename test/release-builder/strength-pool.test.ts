@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTaskPool } from '../../src/release-builder/task-pool.ts';
-import type { StrengthRequest } from '../../src/release-builder/strength-worker.ts';
-import type { BandStrengths } from '../../src/synthesis/pipeline/borrowing.ts';
+import type { BandStrengths, StrengthRequest } from '../../src/synthesis/pipeline/borrowing.ts';
 import { prepareLevel, withBorrowing, withBorrowingBy } from '../../src/synthesis/pipeline/level.ts';
 import { demoInputs } from '../synthesis/pipeline/fixture.ts';
 
