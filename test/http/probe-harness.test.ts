@@ -156,7 +156,9 @@ describe.runIf(NGINX !== undefined)('the probe harness: floods behind a real ngi
     expect(d1, `${what}: download p50 ${d1.toFixed(1)} ms vs quiet ${d0.toFixed(1)} ms`).toBeLessThanOrEqual(Math.max(2 * d0, d0 + FLOOR_MS));
   };
 
-  it('a sign-in flood from many addresses (16 lanes, each guess a new client) starves no execute or download', { timeout: 60_000 }, async () => {
+  // Timed against a baseline taken seconds earlier while other test files share the two cores: one
+  // retry (a fresh flood and measurement) tells a burst of the machine's from starvation, which fails both.
+  it('a sign-in flood from many addresses (16 lanes, each guess a new client) starves no execute or download', { timeout: 60_000, retry: 1 }, async () => {
     const attack = flood(16, { path: '/console/sign-in', client: '203.0.{a}.{b}', fields: { email: 'victim-{i}@example.org', password: 'guess {i} wrong' } });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const during = measureWork();
