@@ -12,10 +12,9 @@
  */
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { sep } from 'node:path';
 import type { Config } from '../config.ts';
 import { QUERY_LEVEL_OF_AREA, type AreaLevel, type GeographyLevel } from '../core/dataset.ts';
-import { firstLevelRoot, poolsRoot } from '../adapters/pools/release-dirs.ts';
+import { firstLevelRoot, isFirstLevelRelease, poolsRoot } from '../adapters/pools/release-dirs.ts';
 import { BuildAborted } from './build-release.ts';
 import { buildReleaseOnThread } from './release-thread.ts';
 
@@ -43,9 +42,6 @@ export function firstLevelOf(levels: readonly AreaLevel[]): AreaLevel | undefine
 
 /** The first level's release version: the complete one's, marked, since its records are not the complete release's. */
 export const firstLevelVersion = (version: string, level: AreaLevel): string => `${version}-${level}-first`;
-
-/** Whether `dir` is a first level's release (the complete one is still to be built). */
-export const isFirstLevelRelease = (dataDir: string, dir: string): boolean => dir.startsWith(firstLevelRoot(dataDir) + sep);
 
 /** What the background build needs: the complete release's inputs, exactly as `spq build` is given them. */
 export interface CompleteBuild {

@@ -1,7 +1,6 @@
+/** Worker thread: chooses one input table's borrowing strengths over a level's areas (pipeline/borrowing.ts) per message. */
 import { parentPort } from 'node:worker_threads';
 import { chooseInputTableStrengths, type StrengthRequest } from '../synthesis/pipeline/borrowing.ts';
-
-/** Worker thread: chooses one input table's borrowing strengths over a level's areas (pipeline/borrowing.ts) per message. */
 
 if (!parentPort) throw new Error('strength-worker.ts runs as a worker thread');
 const port = parentPort;

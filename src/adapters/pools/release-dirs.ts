@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 /** Where pool releases live in a data directory: <dataDir>/pools/<version>/. */
 export const poolsRoot = (dataDir: string): string => join(dataDir, 'pools');
@@ -11,6 +11,9 @@ export const poolsRoot = (dataDir: string): string => join(dataDir, 'pools');
  * newestRelease never picks it: it has no manifest.json of its own.
  */
 export const firstLevelRoot = (dataDir: string): string => join(poolsRoot(dataDir), '.first-level');
+
+/** Whether `dir` is a first level's release (the complete one is still to be built). */
+export const isFirstLevelRelease = (dataDir: string, dir: string): boolean => dir.startsWith(firstLevelRoot(dataDir) + sep);
 
 /** The newest complete release under <dataDir>/pools (one with a manifest), or undefined. */
 export async function newestRelease(dataDir: string): Promise<string | undefined> {

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceLog, Services } from '../../main/compose.ts';
 import { loadConfig } from '../../config.ts';
-import { firstLevelRoot, poolsRoot } from '../../adapters/pools/release-dirs.ts';
+import { firstLevelRoot, isFirstLevelRelease, poolsRoot } from '../../adapters/pools/release-dirs.ts';
 import { DEMO_VERSION } from '../../release-builder/releases.ts'; // a constant only: the builder loads when it is needed
 import { configOverrides, parseLevels, populationOption, portOption } from '../options.ts';
 
@@ -67,7 +67,7 @@ async function serve(options: ServeOptions): Promise<void> {
   const demoRelease = async (c: typeof config, log: (line: string) => void) => (await import('../../release-builder/index.ts')).ensureDemoRelease(c, log, inputs);
   const services = await composeServices(config, startupLog.serviceLog, { demoRelease });
   // Serving a first level: the others are building from the moment it listens (/readyz, a query at one of them).
-  if (inputs !== undefined && isFirstLevel(config, services.poolDir)) {
+  if (inputs !== undefined && isFirstLevelRelease(config.dataDir, services.poolDir)) {
     services.setBuilding({ levels: inputs.levels.map((l) => QUERY_LEVEL_OF_AREA[l]).filter((l) => !services.pools.levels.includes(l)), secondsLeft: () => 60 });
   }
   const drain = new Drain();
@@ -204,7 +204,7 @@ function buildDemoImplicates(config: Config, services: Services, app: App, signa
  */
 function buildRemainingLevels(config: Config, services: Services, inputs: import('../../release-builder/ensure-demo.ts').ReleaseInputs | undefined, signal: AbortSignal): Promise<unknown> {
   if (inputs === undefined || inputs.levels.length < 2 || !existsSync(firstLevelRoot(config.dataDir))) return Promise.resolve();
-  if (!isFirstLevel(config, services.poolDir)) return rm(firstLevelRoot(config.dataDir), { recursive: true, force: true }).catch(() => undefined);
+  if (!isFirstLevelRelease(config.dataDir, services.poolDir)) return rm(firstLevelRoot(config.dataDir), { recursive: true, force: true }).catch(() => undefined);
   return import('../../release-builder/index.ts')
     .then(({ completeInBackground, censusVersionOf, DEMO_SEED }) =>
       completeInBackground(config, services.poolDir, { ...inputs, version: censusVersionOf(inputs), seed: DEMO_SEED }, {
@@ -217,7 +217,6 @@ function buildRemainingLevels(config: Config, services: Services, inputs: import
     .catch((error: unknown) => say(`building the remaining levels failed; serving what was built: ${error instanceof Error ? error.message : String(error)}`));
 }
 
-const isFirstLevel = (config: Config, poolDir: string): boolean => poolDir.startsWith(firstLevelRoot(config.dataDir) + sep);
 
 /** Waits for SIGINT or SIGTERM, then runs `stop` once (a second signal is left to Node's default). */
 function untilSignalled(stop: (signal: string) => Promise<void>): Promise<void> {
